@@ -1,0 +1,110 @@
+"""The profile schema: what a profile YAML file may say, validated by pydantic.
+
+Unknown keys are errors (``extra="forbid"``) so a typo never silently does nothing.
+The blocks for timeouts, retry, resume and SLURM are defined here, once, so profiles
+written today keep working as those features deepen.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Launcher = Literal["auto", "torchrun", "srun", "direct"]
+Backend = Literal["auto", "nccl", "gloo"]
+NprocSpec = Annotated[int, Field(ge=1)] | Literal["gpu", "cpu", "auto"]
+PortSpec = Annotated[int, Field(ge=1, le=65535)] | Literal["auto"]
+
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Timeouts(_Strict):
+    pg_timeout_s: Annotated[int, Field(ge=1)] = 1800
+    """Collective timeout for init_process_group (no env var sets it; scripts read
+    LAUNCHX_PG_TIMEOUT_S). 30 min: long enough for a checkpoint save stall."""
+    rdzv_timeout_s: Annotated[int, Field(ge=1)] = 900
+    grace_period_s: Annotated[float, Field(gt=0)] = 30.0
+    """Time ranks get to exit after SIGINT/SIGTERM before SIGKILL (torchrun's own is 30 s)."""
+
+
+class Retry(_Strict):
+    max_retries: Annotated[int, Field(ge=0)] = 3
+    backoff_min_s: Annotated[float, Field(ge=0)] = 5.0
+    backoff_max_s: Annotated[float, Field(ge=0)] = 120.0
+    jitter_s: Annotated[float, Field(ge=0)] = 5.0
+    on: tuple[str, ...] = ()
+    """Failure categories to retry on top of the default transient set."""
+    never: tuple[str, ...] = ()
+    """Failure categories never to retry, even if transient by default."""
+
+
+class Resume(_Strict):
+    checkpoint_dir: str | None = None
+    resume_arg: str | None = None
+    """Appended to the script's arguments when a checkpoint exists, e.g. "--resume {path}"."""
+
+
+class Slurm(_Strict):
+    mode: Literal["per_node", "per_task"] = "per_node"
+    """per_node: srun one task per node, each runs torchrun; per_task: srun one task per
+    process, mapped to RANK/LOCAL_RANK/... by ``python -m launchx.task``."""
+    nodes: Annotated[int, Field(ge=1)] | None = None
+    gpus_per_node: Annotated[int, Field(ge=0)] | None = None
+    ntasks_per_node: Annotated[int, Field(ge=1)] | None = None
+    cpus_per_task: Annotated[int, Field(ge=1)] | None = None
+    time: str | None = None
+    partition: str | None = None
+    account: str | None = None
+    qos: str | None = None
+    job_name: str | None = None
+    output: str | None = None
+    signal: str | None = "USR2@120"
+    requeue: bool = False
+    sbatch_args: tuple[str, ...] = ()
+
+
+class Profile(_Strict):
+    name: str
+    description: str = ""
+    extends: str | None = None
+    launcher: Launcher = "auto"
+    backend: Backend = "auto"
+    nnodes: Annotated[int, Field(ge=1)] | Literal["auto"] = 1
+    nproc_per_node: NprocSpec = "auto"
+    node_rank: Annotated[int, Field(ge=0)] | Literal["auto"] = "auto"
+    master_addr: str = "auto"
+    master_port: PortSpec = "auto"
+    env: dict[str, str] = Field(default_factory=dict)
+    timeouts: Timeouts = Field(default_factory=Timeouts)
+    retry: Retry = Field(default_factory=Retry)
+    resume: Resume = Field(default_factory=Resume)
+    slurm: Slurm = Field(default_factory=Slurm)
+
+    @field_validator("env", mode="before")
+    @classmethod
+    def _env_values_are_strings(cls, value: object) -> object:
+        """YAML turns ``1`` into an int and ``yes`` into a bool; the environment only has
+        strings, so convert scalars explicitly (bools the way NCCL expects: 1/0)."""
+        if not isinstance(value, dict):
+            return value
+        out: dict[object, object] = {}
+        for key, val in value.items():
+            if not isinstance(key, str) or not _ENV_NAME.match(key):
+                raise ValueError(f"{key!r} is not a valid environment variable name")
+            if isinstance(val, bool):
+                val = "1" if val else "0"
+            elif isinstance(val, int | float):
+                val = str(val)
+            elif val is None:
+                raise ValueError(f"env.{key} has no value; write '' for an empty string")
+            out[key] = val
+        return out
+
+
+TOP_LEVEL_KEYS: tuple[str, ...] = tuple(Profile.model_fields)
