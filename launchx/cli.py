@@ -1,0 +1,295 @@
+"""The command line: a thin typer layer that parses, calls the stages, renders, exits.
+
+No decision lives here. Errors raised as ``LaunchxError`` are printed once, as one
+message with its fix, and become exit code 2; nothing else is caught. This module must
+never import torch (``launchx explain`` should feel instant).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from launchx import __version__, pipeline, plan, render
+from launchx import profiles as profiles_mod
+from launchx.errors import LaunchxError
+from launchx.findings import has_errors, sort_findings
+
+app = typer.Typer(
+    name="launchx",
+    help="Launch multi-node PyTorch training that works the first time and recovers on its own.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+    rich_markup_mode=None,
+)
+
+
+ProfileOpt = Annotated[
+    str | None, typer.Option("-p", "--profile", help="Profile name or YAML path (default: local).")
+]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="KEY=VALUE: an environment variable or a profile key (repeatable)."),
+]
+NnodesOpt = Annotated[str | None, typer.Option("--nnodes", help="Number of nodes.")]
+NprocOpt = Annotated[
+    str | None, typer.Option("--nproc-per-node", help="Processes per node: N, gpu, cpu or auto.")
+]
+NodeRankOpt = Annotated[str | None, typer.Option("--node-rank", help="This node's rank.")]
+MasterAddrOpt = Annotated[str | None, typer.Option("--master-addr", help="Address of node rank 0.")]
+MasterPortOpt = Annotated[str | None, typer.Option("--master-port", help="Port N or auto.")]
+LauncherOpt = Annotated[
+    str | None, typer.Option("--launcher", help="auto, torchrun, srun or direct.")
+]
+
+_FLAG_NAMES = {
+    "nnodes": "--nnodes",
+    "nproc_per_node": "--nproc-per-node",
+    "node_rank": "--node-rank",
+    "master_addr": "--master-addr",
+    "master_port": "--master-port",
+    "launcher": "--launcher",
+    "timeouts.grace_period_s": "--grace-period",
+    "retry.max_retries": "--max-retries",
+    "resume.checkpoint_dir": "--checkpoint-dir",
+    "resume.resume_arg": "--resume-arg",
+}
+
+
+def _request(
+    profile: str | None, sets: list[str] | None, show_all: bool = False, **flags: object
+) -> pipeline.Request:
+    given = {k.replace("__", "."): str(v) for k, v in flags.items() if v is not None}
+    return pipeline.Request(
+        profile=profile,
+        sets=tuple(sets or ()),
+        flags=given,
+        flag_names=_FLAG_NAMES,
+        show_all=show_all,
+    )
+
+
+@app.command()
+def explain(
+    profile: ProfileOpt = None,
+    sets: SetOpt = None,
+    fmt: Annotated[str, typer.Option("--format", help="table, env or json.")] = "table",
+    show_all: Annotated[
+        bool,
+        typer.Option("--all", help="Show every variable, not just the distributed-training ones."),
+    ] = False,
+    nnodes: NnodesOpt = None,
+    nproc_per_node: NprocOpt = None,
+    node_rank: NodeRankOpt = None,
+    master_addr: MasterAddrOpt = None,
+    master_port: MasterPortOpt = None,
+    launcher: LauncherOpt = None,
+) -> None:
+    """Print the resolved environment, where every value came from, and what is wrong."""
+    if fmt not in ("table", "env", "json"):
+        raise LaunchxError(f"unknown --format {fmt!r}", "use table, env or json")
+    res = pipeline.resolve_request(
+        _request(
+            profile,
+            sets,
+            show_all,
+            nnodes=nnodes,
+            nproc_per_node=nproc_per_node,
+            node_rank=node_rank,
+            master_addr=master_addr,
+            master_port=master_port,
+            launcher=launcher,
+        )
+    )
+    decision = plan.decide_launcher(res)
+    findings = sort_findings(
+        [
+            *res.findings,
+            *decision.findings,
+            *plan.gpu_findings(res),
+            *plan.decide_port(res).findings,
+        ]
+    )
+    if fmt == "json":
+        typer.echo(render.explain_json(res, decision, findings), nl=False)
+    elif fmt == "env":
+        typer.echo(render.explain_env(res), nl=False)
+        if findings:
+            typer.echo(render.findings_text(findings), err=True, nl=False)
+    else:
+        typer.echo(render.explain_table(res, decision, findings), nl=False)
+    raise typer.Exit(2 if has_errors(findings) else 0)
+
+
+profiles_app = typer.Typer(
+    help="List the profiles, or show one merged with its sources.",
+    invoke_without_command=True,
+    no_args_is_help=False,
+)
+app.add_typer(profiles_app, name="profiles")
+
+
+@profiles_app.callback()
+def profiles_list(ctx: typer.Context) -> None:
+    """List every profile launchx can find: name, launcher and description."""
+    if ctx.invoked_subcommand is not None:
+        return
+    rows = profiles_mod.list_profiles(os.environ, Path.cwd())
+    width = max((len(p.name) for p, _ in rows), default=4)
+    for prof, where in rows:
+        typer.echo(
+            f"{prof.name:<{width}}  {prof.launcher:<8}  {prof.description}"
+            + ("" if where == "built-in" else f"  [{where}]")
+        )
+
+
+@profiles_app.command("show")
+def profiles_show(name: Annotated[str, typer.Argument(help="Profile name or path.")]) -> None:
+    """Print the merged profile, each value with the file it came from."""
+    loaded = profiles_mod.load(name, os.environ, Path.cwd())
+    typer.echo(render.profile_text(loaded), nl=False)
+
+
+RUN_CONTEXT = {"allow_interspersed_args": False, "ignore_unknown_options": True}
+
+
+@app.command(context_settings=RUN_CONTEXT)
+def run(
+    script: Annotated[str, typer.Argument(help="Training script (or module with -m).")],
+    script_args: Annotated[
+        list[str] | None, typer.Argument(help="Arguments for the script, passed verbatim.")
+    ] = None,
+    profile: ProfileOpt = None,
+    sets: SetOpt = None,
+    nnodes: NnodesOpt = None,
+    nproc_per_node: NprocOpt = None,
+    node_rank: NodeRankOpt = None,
+    master_addr: MasterAddrOpt = None,
+    master_port: MasterPortOpt = None,
+    launcher: LauncherOpt = None,
+    module: Annotated[
+        bool, typer.Option("-m", "--module", help="SCRIPT is a module (python -m).")
+    ] = False,
+    no_python: Annotated[
+        bool, typer.Option("--no-python", help="SCRIPT is an executable, not a Python file.")
+    ] = False,
+    log_dir: Annotated[
+        str | None, typer.Option("--log-dir", help="Keep each attempt's and rank's logs here.")
+    ] = None,
+    grace_period: Annotated[
+        float | None,
+        typer.Option(
+            "--grace-period", help="Seconds ranks get to exit on Ctrl-C/SIGTERM (default 30)."
+        ),
+    ] = None,
+    max_retries: Annotated[
+        int | None, typer.Option("--max-retries", help="Retries of transient failures (default 3).")
+    ] = None,
+    checkpoint_dir: Annotated[
+        str | None,
+        typer.Option(
+            "--checkpoint-dir", help="Resume each retry from the newest complete checkpoint here."
+        ),
+    ] = None,
+    resume_arg: Annotated[
+        str | None,
+        typer.Option(
+            "--resume-arg", help="Also pass the checkpoint to the script, e.g. '--resume {path}'."
+        ),
+    ] = None,
+    run_id: Annotated[
+        str | None, typer.Option("--run-id", help="Run id shared by every node (default: derived).")
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print exactly what would run, then exit.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="With --dry-run: print JSON.")] = False,
+) -> None:
+    """Launch training: torchrun, srun or the script itself; retry and resume."""
+    from launchx import session
+
+    request = _request(
+        profile,
+        sets,
+        nnodes=nnodes,
+        nproc_per_node=nproc_per_node,
+        node_rank=node_rank,
+        master_addr=master_addr,
+        master_port=master_port,
+        launcher=launcher,
+        timeouts__grace_period_s=grace_period,
+        retry__max_retries=max_retries,
+        resume__checkpoint_dir=checkpoint_dir,
+        resume__resume_arg=resume_arg,
+    )
+    target = plan.Target(
+        script=script, args=tuple(script_args or ()), module=module, no_python=no_python
+    )
+    if dry_run:
+        res = pipeline.resolve_request(request)
+        first = session.first_plan(res, target, run_id=run_id, log_dir=log_dir)
+        typer.echo(render.plan_json(first) if as_json else render.plan_text(first), nl=False)
+        raise typer.Exit(0 if first.ok else 2)
+    if as_json:
+        raise LaunchxError("--json only applies with --dry-run", "add --dry-run")
+    code = session.run(request, target, run_id=run_id, log_dir=log_dir)
+    raise typer.Exit(code)
+
+
+@app.command()
+def diagnose(
+    logs: Annotated[
+        list[str] | None, typer.Argument(help="Log files to read; '-' or none: stdin.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the diagnosis as JSON.")] = False,
+) -> None:
+    """Read a failed run's log and name the cause and the fix (exit 1 if none found)."""
+    from launchx import failures
+
+    texts: list[str] = []
+    for name in logs or ["-"]:
+        if name == "-":
+            texts.append(sys.stdin.read())
+        else:
+            try:
+                texts.append(Path(name).read_text(errors="replace"))
+            except OSError as exc:
+                raise LaunchxError(
+                    f"cannot read log {name!r}: {exc.strerror}",
+                    "pass an existing log file, or '-' for stdin",
+                ) from None
+    report = failures.diagnose_logs(texts)
+    typer.echo(failures.render_report(report, as_json=as_json), nl=False)
+    raise typer.Exit(0 if report.found else 1)
+
+
+def main() -> None:
+    """Entry point: run the app, turning launchx's own errors into one clean message."""
+    try:
+        app()
+    except LaunchxError as exc:
+        print(exc.render(), file=sys.stderr)
+        sys.exit(exc.exit_code)
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"launchx {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=version_callback, is_eager=True, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """launchx: profiles, explain, run, sbatch, doctor, diagnose."""

@@ -1,0 +1,181 @@
+"""The one place launchx starts processes: run a plan, supervise it, retry, resume.
+
+The launcher (torchrun, the script, or srun) runs in its own session so that one signal
+to its process group reaches every rank. launchx forwards the signals a user or a
+scheduler sends, gives the ranks a bounded grace on a monotonic clock, then SIGKILLs the
+group, always reaps, and restores the signal handlers it replaced. Retries are a declared
+policy (see ``RetryPolicy``) driven by tenacity, with sleep and clock injected.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import IO, Protocol
+
+FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2)
+STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+TAIL_LINES = 400
+
+
+class Clock(Protocol):
+    def __call__(self) -> float: ...
+
+
+@dataclass
+class Supervisor:
+    """Signal state shared by every attempt of one run (handlers are installed once)."""
+
+    clock: Callable[[], float] = time.monotonic
+    child: subprocess.Popen[bytes] | None = None
+    stop_signal: int | None = None  # the first SIGINT/SIGTERM/SIGHUP received
+    stop_at: float | None = None
+    kill_now: bool = False
+    received: list[int] = field(default_factory=list)
+    wake: threading.Event = field(default_factory=threading.Event)
+
+    def handle(self, signum: int, _frame: FrameType | None) -> None:
+        self.received.append(signum)
+        if signum in STOPPING:
+            if self.stop_signal is not None and signum == signal.SIGINT:
+                self.kill_now = True  # a second Ctrl-C: the user means it
+            if self.stop_signal is None:
+                self.stop_signal = signum
+                self.stop_at = self.clock()
+            self.wake.set()
+        self._forward(signum)
+
+    def _forward(self, signum: int) -> None:
+        child = self.child
+        if child is not None and child.poll() is None:
+            try:
+                os.killpg(child.pid, signum)
+            except ProcessLookupError:
+                pass
+
+    @property
+    def stopping(self) -> bool:
+        return self.stop_signal is not None
+
+
+@contextmanager
+def supervised(sup: Supervisor) -> Iterator[Supervisor]:
+    """Install forwarding handlers for the duration of a run; always restore the old ones."""
+    previous: dict[int, object] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in FORWARDED:
+            previous[sig] = signal.signal(sig, sup.handle)
+    try:
+        yield sup
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class ProcessResult:
+    exit_code: int  # the child's exit code, 128+N when signal N ended it
+    interrupted: bool  # a stopping signal reached launchx during this attempt
+    duration_s: float
+    tail: tuple[str, ...]  # the last lines the launcher printed (for diagnosis)
+
+
+def _pump(stream: IO[bytes], sink: IO[str], tail: collections.deque[str]) -> None:
+    """Copy the child's output to our console line by line, keeping a tail for diagnosis."""
+    for raw in iter(stream.readline, b""):
+        line = raw.decode(errors="replace")
+        tail.append(line.rstrip("\n"))
+        try:
+            sink.write(line)
+            sink.flush()
+        except (OSError, ValueError):
+            pass
+    stream.close()
+
+
+def _kill_group(pid: int, sig: int = signal.SIGKILL) -> None:
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_process(
+    argv: tuple[str, ...],
+    env: dict[str, str],
+    sup: Supervisor,
+    *,
+    grace_s: float,
+    out: IO[str] | None = None,
+    poll_s: float = 0.05,
+) -> ProcessResult:
+    """Start ``argv`` in its own session and supervise it to the end."""
+    sink = out or sys.stdout
+    start = sup.clock()
+    tail: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
+    try:
+        child = subprocess.Popen(
+            list(argv),
+            env=env,
+            start_new_session=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+    except OSError as exc:
+        msg = f"launchx: cannot start {argv[0]!r}: {exc.strerror}"
+        print(msg, file=sys.stderr)
+        return ProcessResult(127, False, 0.0, (msg,))
+    sup.child = child
+    assert child.stdout is not None
+    pump = threading.Thread(target=_pump, args=(child.stdout, sink, tail), daemon=True)
+    pump.start()
+    interrupted_before = sup.stopping
+    if interrupted_before:  # a signal arrived between attempts: pass it on at once
+        _kill_group(child.pid, sup.stop_signal or signal.SIGTERM)
+    try:
+        while True:
+            try:
+                code = child.wait(timeout=poll_s)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            if sup.kill_now or (sup.stop_at is not None and sup.clock() - sup.stop_at >= grace_s):
+                _kill_group(child.pid)
+    finally:
+        # Whatever happened, nothing of this attempt outlives it: the ranks share the group.
+        _kill_group(child.pid)
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        sup.child = None
+        pump.join(timeout=5)
+    exit_code = 128 - code if code < 0 else code
+    return ProcessResult(exit_code, sup.stopping, sup.clock() - start, tuple(tail))
+
+
+def child_environment(base: dict[str, str], changes: dict[str, str | None]) -> dict[str, str]:
+    env = dict(base)
+    for name, value in changes.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
+
+
+def remove_tree_quietly(path: str) -> None:
+    """Log directories of successful attempts in the temp dir are not worth keeping."""
+    import shutil
+
+    shutil.rmtree(Path(path), ignore_errors=True)

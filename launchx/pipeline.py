@@ -1,0 +1,129 @@
+"""Wiring for the commands: read the host once, load and resolve the profile, plan.
+
+This is where the few impure inputs of planning are gathered (the environment, the
+current directory, a free port, a temporary directory, a fresh run id) so that the
+stages after it stay pure. It starts no process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import tempfile
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from launchx import detect, ports
+from launchx.facts import HostFacts
+from launchx.plan import LaunchPlan, Target, build, decide_port
+from launchx.profiles import DEFAULT_PROFILE, load
+from launchx.resolve import Overrides, Resolution, resolve
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything a command was asked for, as typed."""
+
+    profile: str | None = None
+    sets: tuple[str, ...] = ()
+    flags: Mapping[str, str] = field(default_factory=dict)
+    flag_names: Mapping[str, str] = field(default_factory=dict)
+    show_all: bool = False
+
+
+def gather_facts(
+    environ: Mapping[str, str] | None = None, extra_hosts: Sequence[str] = ()
+) -> HostFacts:
+    env = dict(os.environ if environ is None else environ)
+    root = env.get("LAUNCHX_HOST_ROOT", "/")  # tests point this at a recorded /sys + /proc
+    hosts = [
+        h
+        for h in (*extra_hosts, env.get("MASTER_ADDR", ""), env.get("PET_MASTER_ADDR", ""))
+        if h and h != "auto"
+    ]
+    return detect.gather(env, root=root, lookup_hosts=hosts, python=sys.executable)
+
+
+def resolve_request(request: Request, facts: HostFacts | None = None) -> Resolution:
+    environ = dict(os.environ) if facts is None else dict(facts.environ)
+    loaded = load(
+        request.profile or environ.get("LAUNCHX_DEFAULT_PROFILE", DEFAULT_PROFILE),
+        environ,
+        Path.cwd(),
+    )
+    if facts is None:
+        hosts = [request.flags.get("master_addr", ""), loaded.profile.master_addr]
+        facts = gather_facts(environ, hosts)
+    overrides = Overrides(sets=request.sets, flags=request.flags, flag_names=request.flag_names)
+    return resolve(loaded, facts, overrides, show_all=request.show_all)
+
+
+def run_id_for(res: Resolution, given: str | None = None) -> str:
+    """One id for the whole run, the same on every node without them talking: SLURM's job
+    id, the platform's, an inherited one, or a digest of what every node was told."""
+    environ = res.facts.environ
+    if given:
+        return given
+    for var in ("LAUNCHX_RUN_ID", "SLURM_JOB_ID", "PET_RDZV_ID", "TORCHELASTIC_RUN_ID"):
+        value = environ.get(var)
+        if value and value != "none":
+            return f"slurm-{value}" if var == "SLURM_JOB_ID" else value
+    if int(res.launch["nnodes"].value) > 1:
+        key = "|".join(
+            (
+                res.profile.name,
+                res.launch["master_addr"].value,
+                res.launch["master_port"].value,
+                res.launch["nnodes"].value,
+            )
+        )
+        return "lx-" + hashlib.sha256(key.encode()).hexdigest()[:12]
+    return "lx-" + uuid.uuid4().hex[:12]
+
+
+def choose_port(res: Resolution) -> tuple[int | None, str]:
+    """The port for this attempt: the decided one, or a fresh free one on a single node."""
+    decision = decide_port(res)
+    if decision.port is not None:
+        return decision.port, decision.source
+    avoid = set(res.facts.listening)
+    return ports.pick_free_port(res.facts.ephemeral_range, avoid=avoid), decision.source
+
+
+def attempt_log_dir(
+    base: str | None, run_id: str, attempt: int, node_rank: int, nnodes: int
+) -> str:
+    root = Path(base) if base else Path(tempfile.gettempdir()) / "launchx" / run_id
+    path = root / f"attempt_{attempt}"
+    if nnodes > 1:
+        path = path / f"node_{node_rank}"
+    return str(path.resolve())
+
+
+def plan_attempt(
+    res: Resolution,
+    target: Target,
+    *,
+    run_id: str,
+    attempt: int,
+    log_dir: str | None,
+    resume_from: str | None = None,
+) -> LaunchPlan:
+    """Plan one attempt: a fresh free port (single node) and its own log directory."""
+    port, source = choose_port(res)
+    node_rank = int(res.launch["node_rank"].value)
+    nnodes = int(res.launch["nnodes"].value)
+    logs = attempt_log_dir(log_dir, run_id, attempt, node_rank, nnodes)
+    return build(
+        res,
+        target,
+        run_id=run_id,
+        attempt=attempt,
+        master_port=port,
+        port_source=source,
+        log_dir=logs,
+        resume_from=resume_from,
+    )

@@ -1,0 +1,486 @@
+"""The launch plan: exactly what ``launchx run`` will execute, built by pure functions.
+
+``--dry-run`` prints the plan and ``run`` executes the same object, so what a user sees is
+what runs. Deciding the launcher (torchrun, the script directly, srun) and refusing
+launches that cannot work (nested launchers, a held port, more ranks than GPUs) happen
+here, from the ``Resolution`` and its ``HostFacts`` alone.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from launchx.facts import HostFacts, LaunchContext
+from launchx.findings import Finding, sort_findings
+from launchx.resolve import Resolution
+
+LauncherKind = Literal["torchrun", "direct", "srun"]
+DEFAULT_MULTINODE_PORT = 29500
+# torchrun's per-rank console prefix uses the global rank so multi-node output stays readable.
+RANK_PREFIX_TEMPLATE = "[r${rank}]: "
+
+
+@dataclass(frozen=True)
+class Target:
+    """What to run: a script (or module, or executable) and its arguments, verbatim."""
+
+    script: str
+    args: tuple[str, ...] = ()
+    module: bool = False
+    no_python: bool = False
+
+    def command(self, python: str) -> list[str]:
+        if self.no_python:
+            return [self.script, *self.args]
+        if self.module:
+            return [python, "-m", self.script, *self.args]
+        return [python, self.script, *self.args]
+
+
+@dataclass(frozen=True)
+class EnvEntry:
+    name: str
+    value: str | None  # None: removed from the child's environment
+    source: str
+
+
+@dataclass(frozen=True)
+class LaunchDecision:
+    """Which launcher, and why (the words ``explain`` prints under "launched by")."""
+
+    launcher: LauncherKind
+    reason: str
+    findings: tuple[Finding, ...] = ()
+    mapped_env: Mapping[str, str] = field(default_factory=dict)  # MPI/PMI -> RANK, ...
+
+
+@dataclass(frozen=True)
+class PortDecision:
+    port: int | None  # None: single node, choose a free one at launch time
+    source: str
+    findings: tuple[Finding, ...] = ()
+
+
+@dataclass(frozen=True)
+class LaunchPlan:
+    launcher: LauncherKind
+    argv: tuple[str, ...]
+    env: tuple[EnvEntry, ...]
+    findings: tuple[Finding, ...]
+    profile: str
+    run_id: str
+    attempt: int
+    nnodes: int
+    nproc_per_node: int
+    node_rank: int
+    master_addr: str
+    master_port: int
+    port_source: str
+    context: str
+    log_dir: str | None
+    grace_period_s: float
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.level == "error" for f in self.findings)
+
+    def env_changes(self) -> dict[str, str | None]:
+        return {e.name: e.value for e in self.env}
+
+    def shell_line(self) -> str:
+        """The command as one line a user can paste into bash."""
+        return shlex.join(self.argv)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "launcher": self.launcher,
+            "argv": list(self.argv),
+            "env": {e.name: {"value": e.value, "source": e.source} for e in self.env},
+            "findings": [f.to_json() for f in self.findings],
+            "profile": self.profile,
+            "run_id": self.run_id,
+            "attempt": self.attempt,
+            "nnodes": self.nnodes,
+            "nproc_per_node": self.nproc_per_node,
+            "node_rank": self.node_rank,
+            "master": f"{self.master_addr}:{self.master_port}",
+            "log_dir": self.log_dir,
+        }
+
+
+def _rank_words(ctx: LaunchContext) -> str:
+    if ctx.rank is not None and ctx.world_size is not None:
+        return f"rank {ctx.rank} of {ctx.world_size}"
+    return "one of its ranks"
+
+
+def _mpi_mapping(environ: Mapping[str, str]) -> dict[str, str]:
+    """RANK/LOCAL_RANK/WORLD_SIZE from MPI or PMI variables, where the platform left them out."""
+    table = (
+        (
+            "RANK",
+            (
+                "OMPI_COMM_WORLD_RANK",
+                "PMI_RANK",
+                "PMIX_RANK",
+                "MV2_COMM_WORLD_RANK",
+                "SLURM_PROCID",
+            ),
+        ),
+        ("WORLD_SIZE", ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MV2_COMM_WORLD_SIZE", "SLURM_NTASKS")),
+        (
+            "LOCAL_RANK",
+            (
+                "OMPI_COMM_WORLD_LOCAL_RANK",
+                "MPI_LOCALRANKID",
+                "MV2_COMM_WORLD_LOCAL_RANK",
+                "SLURM_LOCALID",
+            ),
+        ),
+        (
+            "LOCAL_WORLD_SIZE",
+            ("OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "MV2_COMM_WORLD_LOCAL_SIZE"),
+        ),
+    )
+    mapped: dict[str, str] = {}
+    for name, sources in table:
+        if environ.get(name):
+            continue
+        for src in sources:
+            if environ.get(src):
+                mapped[name] = environ[src]
+                break
+    return mapped
+
+
+def decide_launcher(res: Resolution) -> LaunchDecision:
+    """Pick torchrun, direct or srun from what launched us, or refuse what cannot work."""
+    facts = res.facts
+    ctx = facts.launch
+    requested = res.launch["launcher"].value
+    nproc = int(res.launch["nproc_per_node"].value)
+    findings: list[Finding] = []
+
+    if (
+        ctx.inside_launchx
+        and requested != "direct"
+        and ctx.kind not in ("torchrun", "platform", "mpi", "srun_step")
+    ):
+        findings.append(
+            Finding(
+                "LX204",
+                "error",
+                "LAUNCHX_RUN_ID",
+                "launchx run is already running this process tree (LAUNCHX_RUN_ID="
+                f"{facts.environ.get('LAUNCHX_RUN_ID', '?')} is inherited); a second launch "
+                "would start the ranks again inside each rank",
+                "run the training script directly, or use --launcher direct",
+            )
+        )
+        return LaunchDecision("direct", "refused: inside launchx", tuple(findings))
+
+    if ctx.kind == "torchrun":
+        if requested == "torchrun":
+            findings.append(
+                Finding(
+                    "LX201",
+                    "error",
+                    "TORCHELASTIC_RUN_ID",
+                    f"this process is {_rank_words(ctx)} under torchrun already; a second torchrun "
+                    f"would start {nproc} more processes per rank",
+                    "run the script directly (`--launcher direct`)",
+                )
+            )
+        return LaunchDecision(
+            "direct", f"launched by {ctx.describe()}: running the script directly", tuple(findings)
+        )
+
+    if ctx.kind in ("platform", "mpi"):
+        if requested == "torchrun":
+            findings.append(
+                Finding(
+                    "LX202",
+                    "error",
+                    "RANK",
+                    f"{ctx.name or 'a platform'} already started one process per rank "
+                    f"(this is {_rank_words(ctx)}); torchrun here would start {nproc} processes "
+                    "for every one of them",
+                    "use --profile platform-ddp (or --launcher direct) to run the script directly",
+                )
+            )
+        return LaunchDecision(
+            "direct",
+            f"launched by {ctx.describe()}: running the script directly",
+            tuple(findings),
+            _mpi_mapping(facts.environ),
+        )
+
+    if ctx.kind == "srun_step" and facts.slurm is not None:
+        per_node = facts.slurm.ntasks_per_node or 1
+        if per_node > 1:
+            if requested == "torchrun" and nproc > 1:
+                findings.append(
+                    Finding(
+                        "LX203",
+                        "error",
+                        "SLURM_NTASKS_PER_NODE",
+                        f"this srun step already runs {per_node} tasks on this node; torchrun with "
+                        f"--nproc-per-node {nproc} in each would make {per_node * nproc} processes",
+                        "run one task per node (srun --ntasks-per-node=1) for torchrun, or let "
+                        "launchx run each task directly (--launcher auto or direct)",
+                    )
+                )
+                return LaunchDecision("torchrun", "refused", tuple(findings))
+            if requested != "torchrun":
+                return LaunchDecision(
+                    "direct",
+                    f"srun step with {per_node} tasks on this node: each task is one rank",
+                    (),
+                    _mpi_mapping(facts.environ),
+                )
+        if requested == "direct":
+            return LaunchDecision(
+                "direct", "direct launch requested", (), _mpi_mapping(facts.environ)
+            )
+        return LaunchDecision(
+            "torchrun", "srun step with one task on this node: torchrun starts the node's ranks"
+        )
+
+    if requested == "srun" or (requested == "auto" and ctx.kind == "slurm_batch"):
+        return LaunchDecision("srun", "SLURM batch script: srun starts one task per node")
+
+    if requested == "direct":
+        return LaunchDecision("direct", "direct launch requested")
+    if ctx.kind == "per_node":
+        return LaunchDecision(
+            "torchrun", f"{ctx.describe()} gives per-node values: torchrun starts this node's ranks"
+        )
+    return LaunchDecision("torchrun", "nothing launched us: torchrun starts the ranks")
+
+
+def gpu_findings(res: Resolution) -> list[Finding]:
+    """More ranks than visible GPUs, or a GPU named twice, fail later in NCCL: refuse now."""
+    facts: HostFacts = res.facts
+    out: list[Finding] = []
+    visible = facts.gpu_visible
+    if visible:
+        dupes = sorted({v for v in visible if visible.count(v) > 1})
+        if dupes:
+            out.append(
+                Finding(
+                    "LX206",
+                    "error",
+                    "CUDA_VISIBLE_DEVICES",
+                    f"CUDA_VISIBLE_DEVICES={','.join(visible)} names GPU {', '.join(dupes)} more "
+                    "than once: two ranks would share a GPU and NCCL fails with 'Duplicate GPU'",
+                    "list each GPU once",
+                )
+            )
+    wants_gpu = res.launch["backend"].value == "nccl" or res.profile.nproc_per_node == "gpu"
+    nproc = int(res.launch["nproc_per_node"].value)
+    unresolved = res.launch["nproc_per_node"].source == "auto:unresolved"  # reported already
+    if wants_gpu and not unresolved and facts.gpu_count is not None and nproc > facts.gpu_count:
+        out.append(
+            Finding(
+                "LX205",
+                "error",
+                "nproc_per_node",
+                f"{nproc} processes per node but only {facts.gpu_count} GPU(s) are visible "
+                f"(from {res.launch['nproc_per_node'].source})",
+                f"use --nproc-per-node {facts.gpu_count} or fewer, or check CUDA_VISIBLE_DEVICES",
+            )
+        )
+    return out
+
+
+def decide_port(res: Resolution) -> PortDecision:
+    """Single node: a taken or 'auto' port is replaced by a free one (returned as None).
+    Several nodes: the others dial this port, so node 0 must own it or refuse."""
+    setting = res.launch["master_port"]
+    nnodes = int(res.launch["nnodes"].value)
+    node_rank = int(res.launch["node_rank"].value)
+    listening = res.facts.listening
+    if nnodes == 1:
+        if setting.value == "auto":
+            return PortDecision(None, "auto:free port")
+        port = int(setting.value)
+        if port in listening:
+            note = Finding(
+                "LX208",
+                "info",
+                "MASTER_PORT",
+                f"{listening[port].describe()}; launchx uses another free port "
+                "(one node: nothing else dials it)",
+                "nothing to do; pass --master-port auto to skip this check",
+            )
+            return PortDecision(None, "auto:free port", (note,))
+        return PortDecision(port, setting.source)
+    if setting.value == "auto":
+        port, source = DEFAULT_MULTINODE_PORT, "default:torchrun's port (several nodes)"
+    else:
+        port, source = int(setting.value), setting.source
+    if node_rank == 0 and port in listening:
+        holder = listening[port]
+        return PortDecision(
+            port,
+            source,
+            (
+                Finding(
+                    "LX207",
+                    "error",
+                    "MASTER_PORT",
+                    f"master port {port} is taken on this node (rank 0 of {nnodes}): "
+                    f"{holder.describe()}; the other nodes would connect to it",
+                    f"stop that process{f' (kill {holder.pid})' if holder.pid else ''}, or pick "
+                    "another port with --master-port N on every node",
+                ),
+            ),
+        )
+    return PortDecision(port, source)
+
+
+def build(
+    res: Resolution,
+    target: Target,
+    *,
+    run_id: str,
+    attempt: int = 0,
+    master_port: int | None = None,
+    port_source: str = "",
+    log_dir: str | None = None,
+    resume_from: str | None = None,
+    extra_findings: Sequence[Finding] = (),
+) -> LaunchPlan:
+    """Assemble the plan. ``master_port`` is the decided port (see ``decide_port``)."""
+    decision = decide_launcher(res)
+    ports = decide_port(res)
+    port = master_port if master_port is not None else ports.port
+    findings = [
+        *res.findings,
+        *decision.findings,
+        *gpu_findings(res),
+        *ports.findings,
+        *extra_findings,
+    ]
+    launch = res.launch
+    nnodes, nproc = int(launch["nnodes"].value), int(launch["nproc_per_node"].value)
+    node_rank, master_addr = int(launch["node_rank"].value), launch["master_addr"].value
+    if port is None:
+        port = 0
+
+    env: dict[str, EnvEntry] = {}
+    for name, setting in res.env.items():
+        if setting.source != "env":
+            env[name] = EnvEntry(name, setting.value, setting.source)
+    for name in res.removed:
+        env[name] = EnvEntry(name, None, f"renamed to {_new_name(res, name)}")
+    env["LAUNCHX_RUN_ID"] = EnvEntry("LAUNCHX_RUN_ID", run_id, "launchx")
+    env["LAUNCHX_ATTEMPT"] = EnvEntry("LAUNCHX_ATTEMPT", str(attempt), "launchx")
+    if resume_from:
+        env["LAUNCHX_RESUME_FROM"] = EnvEntry("LAUNCHX_RESUME_FROM", resume_from, "checkpoint")
+    elif "LAUNCHX_RESUME_FROM" in res.facts.environ:
+        env["LAUNCHX_RESUME_FROM"] = EnvEntry("LAUNCHX_RESUME_FROM", None, "no checkpoint")
+    env["PYTHONUNBUFFERED"] = EnvEntry(
+        "PYTHONUNBUFFERED", "1", "launchx: rank output reaches the console as it happens"
+    )
+
+    python = res.facts.python
+    command = target.command(python)
+    if decision.launcher == "torchrun":
+        argv = _torchrun_argv(
+            res,
+            target,
+            python,
+            nnodes=nnodes,
+            nproc=nproc,
+            node_rank=node_rank,
+            master_addr=master_addr,
+            port=port,
+            rdzv_id=f"{run_id}-{attempt}",
+            log_dir=log_dir,
+        )
+        env["TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE"] = EnvEntry(
+            "TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE",
+            RANK_PREFIX_TEMPLATE,
+            "launchx: prefix each line with its global rank",
+        )
+    elif decision.launcher == "srun":
+        argv = ("srun", "--ntasks-per-node=1", "--kill-on-bad-exit=1", *command)
+    else:
+        argv = tuple(command)
+        for name, value in decision.mapped_env.items():
+            env[name] = EnvEntry(name, value, "mapped from the launcher's variables")
+
+    return LaunchPlan(
+        launcher=decision.launcher,
+        argv=tuple(argv),
+        env=tuple(env.values()),
+        findings=sort_findings(findings),
+        profile=res.profile.name,
+        run_id=run_id,
+        attempt=attempt,
+        nnodes=nnodes,
+        nproc_per_node=nproc,
+        node_rank=node_rank,
+        master_addr=master_addr,
+        master_port=port,
+        port_source=port_source or ports.source,
+        context=decision.reason,
+        log_dir=log_dir,
+        grace_period_s=float(res.profile.timeouts.grace_period_s),
+    )
+
+
+def _new_name(res: Resolution, old: str) -> str:
+    for name, setting in res.env.items():
+        if setting.source == f"renamed:{old}":
+            return name
+    return "its new name"
+
+
+def _torchrun_argv(
+    res: Resolution,
+    target: Target,
+    python: str,
+    *,
+    nnodes: int,
+    nproc: int,
+    node_rank: int,
+    master_addr: str,
+    port: int,
+    rdzv_id: str,
+    log_dir: str | None,
+) -> tuple[str, ...]:
+    """torchrun with the static rendezvous: node 0 hosts the store at master_addr:port, so
+    ranks are deterministic (node_rank * nproc + local_rank) across restarts."""
+    argv = [
+        python,
+        "-m",
+        "torch.distributed.run",
+        "--nnodes",
+        str(nnodes),
+        "--nproc-per-node",
+        str(nproc),
+        "--node-rank",
+        str(node_rank),
+        "--master-addr",
+        master_addr,
+        "--master-port",
+        str(port),
+        "--rdzv-id",
+        rdzv_id,
+        "--rdzv-conf",
+        f"timeout={res.profile.timeouts.rdzv_timeout_s}",
+        "--max-restarts",
+        "0",
+    ]
+    if log_dir:
+        argv += ["--log-dir", log_dir, "--tee", "3"]
+    if target.no_python:
+        argv.append("--no-python")
+    elif target.module:
+        argv.append("-m")
+    return (*argv, target.script, *target.args)

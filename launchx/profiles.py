@@ -1,0 +1,272 @@
+"""Finding, reading and merging profiles (``extends`` chains), keeping each value's origin.
+
+A profile is found by name among the built-ins, then ``./profiles/``, then each directory of
+``$LAUNCHX_PROFILE_PATH``, then the user's config directory; or given as a path. Files are
+validated one by one (so an error names the file that has it) and then merged base-first.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from launchx.errors import ConfigError, ProfileNotFound
+from launchx.profile_model import Profile
+
+DEFAULT_PROFILE = "local"
+_SUFFIXES = (".yaml", ".yml")
+
+
+def builtin_dir() -> Path:
+    """Built-ins ship inside the wheel as ``launchx/_profiles``; a source checkout has them at
+    the top level (``profiles/``), where they are reviewed like code."""
+    here = Path(__file__).resolve().parent
+    shipped = here / "_profiles"
+    return shipped if shipped.is_dir() else here.parent / "profiles"
+
+
+def search_dirs(environ: Mapping[str, str], cwd: Path) -> list[tuple[str, Path]]:
+    """Where profiles are looked up by name, in order, each with a label for messages."""
+    dirs: list[tuple[str, Path]] = [("built-in", builtin_dir()), ("./profiles", cwd / "profiles")]
+    for entry in environ.get("LAUNCHX_PROFILE_PATH", "").split(":"):
+        if entry:
+            dirs.append(("$LAUNCHX_PROFILE_PATH", Path(entry).expanduser()))
+    if environ.get("LAUNCHX_CONFIG_DIR"):
+        config = Path(environ["LAUNCHX_CONFIG_DIR"]).expanduser()
+    elif environ.get("XDG_CONFIG_HOME"):
+        config = Path(environ["XDG_CONFIG_HOME"]) / "launchx"
+    else:
+        config = Path(environ.get("HOME", "~")).expanduser() / ".config" / "launchx"
+    dirs.append(("user config", config / "profiles"))
+    return dirs
+
+
+def _looks_like_path(ref: str) -> bool:
+    return "/" in ref or ref.endswith(_SUFFIXES)
+
+
+def locate(
+    ref: str, environ: Mapping[str, str], cwd: Path, base_dir: Path | None = None
+) -> tuple[Path, str]:
+    """Return the file a profile reference names and the label its values are shown with
+    (``profile:ib-h800`` for names, ``profile:./my.yaml`` for paths as the user wrote them)."""
+    if _looks_like_path(ref):
+        path = Path(ref).expanduser()
+        if not path.is_absolute():
+            path = (base_dir or cwd) / path
+        if path.is_file():
+            return path, f"profile:{ref}"
+        raise ProfileNotFound(
+            f"profile file {ref!r} does not exist",
+            "check the path, or give a built-in profile's name "
+            f"({', '.join(available_names(environ, cwd))})",
+        )
+    for _label, directory in search_dirs(environ, cwd):
+        for suffix in _SUFFIXES:
+            candidate = directory / f"{ref}{suffix}"
+            if candidate.is_file():
+                return candidate, f"profile:{ref}"
+    names = available_names(environ, cwd)
+    close = difflib.get_close_matches(ref, names, n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    raise ProfileNotFound(
+        f"unknown profile {ref!r}",
+        f"{hint}available profiles: {', '.join(names)} (or give a path to a YAML file)",
+    )
+
+
+def available_names(environ: Mapping[str, str], cwd: Path) -> list[str]:
+    names: list[str] = []
+    for _label, directory in search_dirs(environ, cwd):
+        if directory.is_dir():
+            for path in sorted(directory.iterdir()):
+                if path.suffix in _SUFFIXES and path.stem not in names:
+                    names.append(path.stem)
+    return names
+
+
+def list_profiles(environ: Mapping[str, str], cwd: Path) -> list[tuple[Profile, str]]:
+    """Every profile reachable by name, with where it was found (first one wins)."""
+    out: list[tuple[Profile, str]] = []
+    seen: set[str] = set()
+    for label, directory in search_dirs(environ, cwd):
+        if not directory.is_dir():
+            continue
+        for path in sorted(directory.iterdir()):
+            if path.suffix in _SUFFIXES and path.stem not in seen:
+                seen.add(path.stem)
+                out.append((_validate_one(read_yaml(path), path), label))
+    return out
+
+
+def read_yaml(path: Path) -> dict[str, Any]:
+    """Parse one YAML file; a syntax error names the file, line and column."""
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot read profile {path}: {exc.strerror}", "check the file's permissions"
+        ) from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(
+            f"{where}: YAML syntax error: {problem}",
+            "fix the YAML at that line (indentation, a missing ':' or quote)",
+        ) from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"{path}: a profile must be a mapping of keys, not a {type(data).__name__}",
+            "start the file with 'name: ...'",
+        )
+    return data
+
+
+def _model_for(loc: tuple[int | str, ...]) -> type[BaseModel] | None:
+    """The pydantic model that owns the key at ``loc`` (for "did you mean")."""
+    model: type[BaseModel] = Profile
+    for part in loc[:-1]:
+        info = model.model_fields.get(str(part))
+        annotation = info.annotation if info else None
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            model = annotation
+        else:
+            return None
+    return model
+
+
+def validation_message(exc: ValidationError, where: str) -> ConfigError:
+    """Turn pydantic's report into one message naming the file, key path and the fix."""
+    err = exc.errors()[0]
+    loc = tuple(err["loc"])
+    key = ".".join(str(p) for p in loc) or "(top level)"
+    more = len(exc.errors()) - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more > 0 else ""
+    if err["type"] == "extra_forbidden":
+        model = _model_for(loc)
+        known = list(model.model_fields) if model else []
+        close = difflib.get_close_matches(str(loc[-1]), known, n=1)
+        hint = (
+            f"did you mean {close[0]!r}?"
+            if close
+            else f"known keys here: {', '.join(known)}"
+            if known
+            else "remove it"
+        )
+        return ConfigError(f"{where}: unknown key {key!r}{tail}", hint)
+    value = err.get("input")
+    shown = "" if isinstance(value, dict) else f" (got {value!r})"
+    return ConfigError(
+        f"{where}: {key}: {err['msg']}{shown}{tail}",
+        "see the profile reference in README.md for the allowed values",
+    )
+
+
+def _validate_one(data: Mapping[str, Any], path: Path) -> Profile:
+    doc = dict(data)
+    doc.setdefault("name", path.stem)
+    try:
+        return Profile.model_validate(doc)
+    except ValidationError as exc:
+        raise validation_message(exc, str(path)) from None
+
+
+@dataclass(frozen=True)
+class LoadedProfile:
+    """A merged profile plus, for each dotted key a file set, which file set it."""
+
+    profile: Profile
+    label: str  # the label of the profile that was asked for
+    chain: tuple[str, ...]  # labels, base first
+    origins: Mapping[str, str] = field(default_factory=dict)  # "env.NCCL_IB_HCA" -> label
+    overridden: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    path: str = ""
+
+
+def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(_flatten(value, dotted + "."))
+        else:
+            out[dotted] = value
+    return out
+
+
+def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in top.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def load(ref: str, environ: Mapping[str, str], cwd: Path) -> LoadedProfile:
+    """Load a profile and its ``extends`` chain, base first, recording each value's file."""
+    docs: list[tuple[str, Path, dict[str, Any]]] = []
+    seen: list[str] = []
+    current: str | None = ref
+    base_dir: Path | None = None
+    while current is not None:
+        path, label = locate(current, environ, cwd, base_dir)
+        key = str(path.resolve())
+        if key in seen:
+            chain = " -> ".join([*(lbl for lbl, _p, _d in docs), label])
+            raise ConfigError(
+                f"profile 'extends' cycle: {chain}",
+                "remove one of the 'extends' keys so the chain ends",
+            )
+        seen.append(key)
+        data = read_yaml(path)
+        _validate_one(data, path)
+        docs.append((label, path, data))
+        parent = data.get("extends")
+        if parent is not None and not isinstance(parent, str):
+            raise ConfigError(
+                f"{path}: extends must be a profile name or path", "write e.g. 'extends: ethernet'"
+            )
+        current = parent
+        base_dir = path.parent
+    docs.reverse()
+
+    merged: dict[str, Any] = {}
+    origins: dict[str, str] = {}
+    overridden: dict[str, tuple[tuple[str, str], ...]] = {}
+    for label, _path, data in docs:
+        body = {k: v for k, v in data.items() if k not in ("name", "extends", "description")}
+        for dotted, value in _flatten(body).items():
+            if dotted in origins:
+                old = _flatten(merged).get(dotted)
+                overridden[dotted] = (*overridden.get(dotted, ()), (str(old), origins[dotted]))
+            origins[dotted] = label
+        merged = _deep_merge(merged, body)
+    top_label, top_path, top_data = docs[-1]
+    merged["name"] = top_data.get("name", top_path.stem)
+    merged["description"] = top_data.get("description", "")
+    merged["extends"] = top_data.get("extends")
+    try:
+        profile = Profile.model_validate(merged)
+    except ValidationError as exc:
+        raise validation_message(exc, f"{top_path} (merged with its 'extends' chain)") from None
+    return LoadedProfile(
+        profile=profile,
+        label=top_label,
+        chain=tuple(lbl for lbl, _p, _d in docs),
+        origins=origins,
+        overridden=overridden,
+        path=str(top_path),
+    )

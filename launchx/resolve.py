@@ -1,0 +1,464 @@
+"""Resolution: one value per setting, from five layers, each value with its origin.
+
+Layers, lowest first: launchx defaults < the profile chain (base first) < the user's own
+environment < ``--set KEY=VALUE`` < explicit CLI flags. A higher layer keeps what it
+replaced, so ``launchx explain`` can show the whole story of a value. ``auto`` values are
+then filled from ``HostFacts``. Pure: everything comes in as arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from launchx import autovalues, catalog
+from launchx.errors import ConfigError
+from launchx.facts import HostFacts
+from launchx.findings import Finding, sort_findings
+from launchx.profile_model import Profile
+from launchx.profiles import LoadedProfile, validation_message
+
+LAUNCH_KEYS = (
+    "launcher",
+    "backend",
+    "nnodes",
+    "nproc_per_node",
+    "node_rank",
+    "master_addr",
+    "master_port",
+)
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_FIELD_PATH = re.compile(r"^[a-z_]+(\.[a-z_]+)?$")
+
+# Environment variables that carry a launch setting (torchrun reads PET_<FLAG> itself, so a
+# Kubeflow pod's PET_* values are the user's intent and are honoured, not refused).
+ENV_FOR_SETTING: dict[str, tuple[str, ...]] = {
+    "nnodes": ("PET_NNODES",),
+    "nproc_per_node": ("PET_NPROC_PER_NODE",),
+    "node_rank": ("PET_NODE_RANK",),
+    "master_addr": ("PET_MASTER_ADDR", "MASTER_ADDR"),
+    "master_port": ("PET_MASTER_PORT", "MASTER_PORT"),
+}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A resolved value, where it came from, and the lower-layer values it replaced."""
+
+    value: str
+    source: str
+    overrides: tuple[tuple[str, str], ...] = ()  # (value, source), lowest layer first
+
+    def over(self, value: str, source: str) -> Setting:
+        """This setting replaced by a higher layer (an identical default is not history)."""
+        if value == self.value and self.source == "default":
+            return Setting(value, source, self.overrides)
+        return Setting(value, source, (*self.overrides, (self.value, self.source)))
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """What the user typed on the command line, before any layering."""
+
+    sets: tuple[str, ...] = ()  # raw "KEY=VALUE" strings from --set
+    flags: Mapping[str, str] = field(default_factory=dict)  # "nnodes" -> "2" (only given ones)
+    flag_names: Mapping[str, str] = field(default_factory=dict)  # "nnodes" -> "--nnodes"
+
+
+@dataclass(frozen=True)
+class Resolution:
+    profile: Profile  # the merged profile with --set/flag overrides applied (values may be auto)
+    label: str  # profile:NAME or profile:PATH
+    chain: tuple[str, ...]
+    launch: Mapping[str, Setting]  # LAUNCH_KEYS, autos filled where they can be
+    env: Mapping[str, Setting]  # every variable launchx sets, plus the user's relevant ones
+    removed: tuple[str, ...]  # variables launchx removes from the child (renamed old names)
+    findings: tuple[Finding, ...]
+    facts: HostFacts
+    settings: Mapping[str, Setting] = field(default_factory=dict)  # other profile fields
+
+    @property
+    def nnodes(self) -> int:
+        return int(self.launch["nnodes"].value)
+
+    @property
+    def nproc_per_node(self) -> int:
+        return int(self.launch["nproc_per_node"].value)
+
+    def child_changes(self) -> dict[str, str]:
+        """Variables whose value the child gets from launchx rather than inheriting."""
+        return {k: s.value for k, s in self.env.items() if s.source != "env"}
+
+
+def parse_sets(raw: Sequence[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """Split ``--set`` items into profile-field overrides and environment variables."""
+    fields: dict[str, str] = {}
+    env: dict[str, str] = {}
+    for item in raw:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ConfigError(
+                f"malformed --set {item!r}: expected KEY=VALUE",
+                "write e.g. --set NCCL_DEBUG=INFO or --set retry.max_retries=5",
+            )
+        if _FIELD_PATH.match(key) and key.split(".")[0] in Profile.model_fields:
+            fields[key] = value
+        elif _ENV_NAME.match(key):
+            env[key] = value
+        else:
+            raise ConfigError(
+                f"--set {item!r}: {key!r} is neither an environment variable "
+                "name nor a profile key",
+                "environment variables are [A-Za-z_][A-Za-z0-9_]*; profile keys "
+                "look like nnodes or timeouts.pg_timeout_s",
+            )
+    return fields, env
+
+
+def _profile_value(profile: Profile, dotted: str) -> Any:
+    obj: Any = profile
+    for part in dotted.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, tuple | list):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def _apply(profile: Profile, updates: Mapping[str, str], where: str) -> Profile:
+    """Re-validate the profile with overrides so a bad --set/flag fails like a bad file."""
+    data = profile.model_dump()
+    for dotted, value in updates.items():
+        parts = dotted.split(".")
+        target = data
+        for part in parts[:-1]:
+            if not isinstance(target.get(part), dict):
+                raise ConfigError(
+                    f"{where}: {dotted!r} is not a profile key",
+                    f"profile keys: {', '.join(Profile.model_fields)}",
+                )
+            target = target[part]
+        if parts[-1] not in target:
+            raise ConfigError(
+                f"{where}: {dotted!r} is not a profile key", f"keys here: {', '.join(target)}"
+            )
+        old = target[parts[-1]]
+        target[parts[-1]] = value.split(",") if isinstance(old, tuple | list) else value
+    try:
+        return Profile.model_validate(data)
+    except ValidationError as exc:
+        raise validation_message(exc, where) from None
+
+
+def _layered_setting(
+    key: str,
+    loaded: LoadedProfile,
+    environ: Mapping[str, str],
+    set_fields: Mapping[str, str],
+    overrides: Overrides,
+) -> Setting:
+    default = Profile.model_fields[key].default
+    setting = Setting(_as_text(default), "default")
+    if key in loaded.origins:
+        setting = setting.over(_as_text(_profile_value(loaded.profile, key)), loaded.origins[key])
+    for var in reversed(ENV_FOR_SETTING.get(key, ())):
+        if environ.get(var):
+            setting = setting.over(environ[var], f"env:{var}")
+    if key in set_fields:
+        setting = setting.over(set_fields[key], "--set")
+    if key in overrides.flags:
+        setting = setting.over(
+            overrides.flags[key], f"flag:{overrides.flag_names.get(key, '--' + key)}"
+        )
+    return setting
+
+
+def _fill_launch_autos(
+    launch: dict[str, Setting], facts: HostFacts, findings: list[Finding]
+) -> None:
+    """Replace ``auto`` launch values with what the host and its launcher say."""
+    slurm, ctx = facts.slurm, facts.launch
+
+    def fill(key: str, value: object, source: str) -> None:
+        launch[key] = launch[key].over(str(value), source)
+
+    if launch["nnodes"].value == "auto":
+        if slurm is not None:
+            fill("nnodes", slurm.nnodes, "auto:SLURM_NNODES")
+        elif ctx.nnodes is not None:
+            fill("nnodes", ctx.nnodes, f"auto:{ctx.name or ctx.kind}")
+        else:
+            fill("nnodes", 1, "auto:single machine")
+    if launch["node_rank"].value == "auto":
+        if slurm is not None and slurm.node_id is not None:
+            fill("node_rank", slurm.node_id, "auto:SLURM_NODEID")
+        elif ctx.node_rank is not None:
+            fill("node_rank", ctx.node_rank, f"auto:{ctx.name or ctx.kind}")
+        else:
+            fill("node_rank", 0, "auto:first node")
+    if launch["master_addr"].value == "auto":
+        if slurm is not None and slurm.nodelist:
+            fill("master_addr", slurm.nodelist[0], "auto:SLURM_JOB_NODELIST")
+        elif launch["nnodes"].value == "1":
+            fill("master_addr", "127.0.0.1", "auto:single node")
+        else:
+            findings.append(
+                Finding(
+                    "LX301",
+                    "error",
+                    "MASTER_ADDR",
+                    f"{launch['nnodes'].value} nodes but no master address: it is 'auto' and "
+                    "this is neither a SLURM allocation nor a platform that sets MASTER_ADDR",
+                    "pass --master-addr HOST (the address of node rank 0) on every node",
+                )
+            )
+    if launch["master_port"].value == "auto" and slurm is not None and slurm.job_id:
+        port = autovalues.derived_master_port(slurm.job_id, facts.ephemeral_range)
+        fill("master_port", port, "auto:SLURM_JOB_ID")
+    spec_text = launch["nproc_per_node"].value
+    if spec_text in ("auto", "gpu", "cpu"):
+        if spec_text == "auto" and ctx.local_world_size is not None:
+            fill("nproc_per_node", ctx.local_world_size, f"auto:{ctx.name or ctx.kind}")
+        else:
+            try:
+                value, source = autovalues.auto_nproc(facts, spec_text)
+            except ConfigError as exc:  # shown as a finding, so explain still explains
+                findings.append(Finding("LX304", "error", "nproc_per_node", exc.message,
+                                        exc.hint or "pass --nproc-per-node N"))
+                value, source = 1, "auto:unresolved"
+            fill("nproc_per_node", value, source)
+    if launch["backend"].value == "auto":
+        if facts.gpu_count:
+            fill("backend", "nccl", "auto:GPUs visible")
+        else:
+            fill("backend", "gloo", "auto:no GPU visible")
+
+
+def _env_layers(
+    loaded: LoadedProfile,
+    profile: Profile,
+    environ: Mapping[str, str],
+    set_env: Mapping[str, str],
+    show_all: bool,
+) -> dict[str, Setting]:
+    env: dict[str, Setting] = {}
+    for name, value in profile.env.items():
+        key = f"env.{name}"
+        history = tuple(loaded.overridden.get(key, ()))
+        env[name] = Setting(value, loaded.origins.get(key, loaded.label), history)
+    for name, value in environ.items():
+        if name in env:
+            if env[name].value != value:
+                env[name] = env[name].over(value, "env")
+            else:
+                env[name] = Setting(
+                    value, "env", (*env[name].overrides, (env[name].value, env[name].source))
+                )
+        elif show_all or catalog.is_distributed(name):
+            env[name] = Setting(value, "env")
+    for name, value in set_env.items():
+        env[name] = env[name].over(value, "--set") if name in env else Setting(value, "--set")
+    return env
+
+
+def _fill_env_autos(
+    env: dict[str, Setting],
+    launch: Mapping[str, Setting],
+    facts: HostFacts,
+    findings: list[Finding],
+) -> None:
+    for name, setting in list(env.items()):
+        value = setting.value
+        if value != "auto" and not value.startswith("auto:"):
+            continue
+        found: tuple[str, str] | None = None
+        if name == "NCCL_IB_HCA":
+            layer = {"auto": None, "auto:infiniband": "InfiniBand", "auto:roce": "Ethernet"}
+            if value not in layer:
+                findings.append(
+                    Finding(
+                        "LX302",
+                        "error",
+                        name,
+                        f"{name}={value} is not an auto form launchx knows",
+                        "use auto, auto:infiniband or auto:roce",
+                    )
+                )
+                del env[name]
+                continue
+            found = autovalues.auto_ib_hca(facts, link_layer=layer[value])
+        elif name == "NCCL_SOCKET_IFNAME":
+            found = autovalues.auto_socket_ifname(facts, launch["master_addr"].value)
+        elif name == "OMP_NUM_THREADS":
+            found = autovalues.auto_omp_threads(facts, int(launch["nproc_per_node"].value))
+        else:
+            findings.append(
+                Finding(
+                    "LX302",
+                    "error",
+                    name,
+                    f"{name}=auto: launchx cannot work out this variable",
+                    "auto is supported for NCCL_IB_HCA, NCCL_SOCKET_IFNAME and "
+                    "OMP_NUM_THREADS; write a value",
+                )
+            )
+            del env[name]
+            continue
+        if found is None:
+            findings.append(
+                Finding(
+                    "LX303",
+                    "warning",
+                    name,
+                    f"{name}={value}: nothing on this host to fill it from "
+                    f"({_auto_missing(name)}); left unset",
+                    _auto_fix(name),
+                )
+            )
+            del env[name]
+        else:
+            env[name] = setting.over(found[0], found[1])
+
+
+def _auto_missing(name: str) -> str:
+    return {
+        "NCCL_IB_HCA": "no RDMA device has an ACTIVE port under /sys/class/infiniband",
+        "NCCL_SOCKET_IFNAME": "no route to the master address",
+    }.get(name, "no data")
+
+
+def _auto_fix(name: str) -> str:
+    return {
+        "NCCL_IB_HCA": "on an RDMA cluster check `ibv_devinfo` and that the container sees "
+        "/dev/infiniband; without a fabric use the ethernet profile",
+        "NCCL_SOCKET_IFNAME": "pass --set NCCL_SOCKET_IFNAME=<interface> or check --master-addr",
+    }.get(name, "set it explicitly with --set")
+
+
+def _renames(env: dict[str, Setting]) -> tuple[str, ...]:
+    """Pass the current name of a renamed variable; drop the old name from the child."""
+    removed: list[str] = []
+    for name in list(env):
+        new = catalog.renamed_to(name)
+        if new is None:
+            continue
+        if new not in env:
+            env[new] = Setting(env[name].value, f"renamed:{name}")
+        removed.append(name)
+    return tuple(removed)
+
+
+def resolve(
+    loaded: LoadedProfile,
+    facts: HostFacts,
+    overrides: Overrides | None = None,
+    *,
+    show_all: bool = False,
+) -> Resolution:
+    """Resolve a loaded profile against the host and the user's overrides (pure)."""
+    overrides = overrides or Overrides()
+    environ = facts.environ
+    set_fields, set_env = parse_sets(overrides.sets)
+
+    profile = loaded.profile
+    updates = {k: v for k, v in set_fields.items()}
+    if updates:
+        profile = _apply(profile, updates, "--set")
+    if overrides.flags:
+        profile = _apply(profile, overrides.flags, "command line")
+    merged = LoadedProfile(
+        profile, loaded.label, loaded.chain, loaded.origins, loaded.overridden, loaded.path
+    )
+
+    findings: list[Finding] = []
+    launch = {
+        key: _layered_setting(key, merged, environ, set_fields, overrides) for key in LAUNCH_KEYS
+    }
+    _check_launch_types(launch)
+    _fill_launch_autos(launch, facts, findings)
+
+    env = _env_layers(loaded, profile, environ, set_env, show_all)
+    _fill_env_autos(env, launch, facts, findings)
+
+    pg = _layered_setting_nested("timeouts.pg_timeout_s", profile, loaded, set_fields, overrides)
+    env["LAUNCHX_PG_TIMEOUT_S"] = pg
+    env["LAUNCHX_PROFILE"] = Setting(profile.name, "launchx")
+    removed = _renames(env)
+
+    findings.extend(
+        catalog.check_env({k: s.value for k, s in env.items() if k not in removed}, facts)
+    )
+    settings = {
+        key: _layered_setting_nested(key, profile, loaded, set_fields, overrides)
+        for key in (
+            "timeouts.grace_period_s",
+            "timeouts.rdzv_timeout_s",
+            "retry.max_retries",
+            "resume.checkpoint_dir",
+            "resume.resume_arg",
+        )
+    }
+    return Resolution(
+        profile=profile,
+        label=loaded.label,
+        chain=loaded.chain,
+        launch=launch,
+        env=env,
+        removed=removed,
+        findings=sort_findings(findings),
+        facts=facts,
+        settings=settings,
+    )
+
+
+def _layered_setting_nested(
+    dotted: str,
+    profile: Profile,
+    loaded: LoadedProfile,
+    set_fields: Mapping[str, str],
+    overrides: Overrides,
+) -> Setting:
+    value = _as_text(_profile_value(profile, dotted))
+    if dotted in overrides.flags:
+        return Setting(value, f"flag:{overrides.flag_names.get(dotted, dotted)}")
+    if dotted in set_fields:
+        return Setting(value, "--set")
+    return Setting(value, loaded.origins.get(dotted, "default"))
+
+
+def _check_launch_types(launch: Mapping[str, Setting]) -> None:
+    """Values that came from the environment skipped pydantic; check them the same way."""
+    rules: dict[str, tuple[str, ...]] = {
+        "nnodes": ("auto",),
+        "node_rank": ("auto",),
+        "master_port": ("auto",),
+        "nproc_per_node": ("auto", "gpu", "cpu"),
+    }
+    for key, words in rules.items():
+        setting = launch[key]
+        value = setting.value
+        if value in words:
+            continue
+        if key == "nnodes" and ":" in value:
+            raise ConfigError(
+                f"nnodes {value!r} (from {setting.source}) is an elastic range",
+                "launchx restarts whole runs itself instead of resizing them: give a fixed "
+                "node count (--nnodes N)",
+            )
+        if (
+            not value.isdigit()
+            or (key != "node_rank" and int(value) < 1)
+            or (key == "master_port" and int(value) > 65535)
+        ):
+            raise ConfigError(
+                f"{key.replace('_', '-')} {value!r} (from {setting.source}) is not valid",
+                f"use a positive integer or one of {', '.join(words)}",
+            )

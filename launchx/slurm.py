@@ -1,0 +1,628 @@
+"""``launchx sbatch``: turn a profile's ``slurm`` block plus flags into a batch script, and
+(separately) hand that script to SLURM.
+
+Rendering is pure: the same options give the same bytes, so scripts are golden-tested and a
+user can read exactly what will be queued before anything is submitted. Only ``submit``,
+``wait_for_job`` and ``requeue`` at the bottom start processes (``sbatch``/``scontrol``).
+
+Decisions written down once, here:
+
+* **The batch body is ``exec <python> -m launchx run``.** Which launcher, how many processes,
+  which interface: those depend on the compute node, so they are decided there at run time.
+  ``exec`` matters: bash runs a trap only after its foreground command ends, so a bash parent
+  would sit on the warning signal until the job is killed; with ``exec`` launchx *is* the batch
+  shell and receives it at once.
+* **The warning signal is ``B:<SIG>@<N>``** (batch shell only), default ``B:USR2@120``. The
+  batch shell is launchx, the one process that can requeue the job once and then forward the
+  signal to its ``srun`` (which passes USR1/USR2 through to every task). Without ``B:`` SLURM
+  signals every task of every step directly and launchx never learns the limit is near. A
+  value written without ``B:`` is given one; ``R:`` (reservation) is refused.
+* **The resolved profile is frozen into the script** as a quoted heredoc and written at job
+  start to ``$SLURM_SUBMIT_DIR/.launchx/$SLURM_JOB_ID/profile.yaml``. SLURM keeps its own copy
+  of the script, so a later edit of the user's profile cannot change a queued job, and a
+  requeued run rewrites the same bytes.
+* ``--open-mode=append`` always (a requeued job keeps its earlier output), and
+  ``--requeue``/``--no-requeue`` always explicit, because which layer retries is a declared
+  policy, not a cluster default.
+* Values are quoted with ``shlex``; ``sbatch`` reads ``#SBATCH`` lines with shell-like quoting
+  (single quotes and the ``'"'"'`` idiom checked on slurm 22.05). Newlines cannot be quoted in
+  a ``#SBATCH`` line, so they are refused (``ConfigError``). Script arguments go on the
+  ``exec`` line, where any string, newlines included, survives ``shlex.quote``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shlex
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Literal
+
+import yaml
+
+from launchx.errors import ConfigError, SubmitError
+from launchx.profile_model import Profile, Slurm
+
+Mode = Literal["per_node", "per_task"]
+
+DEFAULT_SIGNAL = "B:USR2@120"
+FROZEN_PROFILE_DIR = "${SLURM_SUBMIT_DIR:-$PWD}/.launchx/${SLURM_JOB_ID:?not inside a SLURM job}"
+"""Where the job writes its frozen profile (a shell expression, expanded on the node)."""
+
+
+@dataclass(frozen=True)
+class SbatchOptions:
+    """Everything ``launchx sbatch`` can set on the job; ``None`` means "not given"."""
+
+    mode: Mode | None = None
+    nodes: int | None = None
+    gpus_per_node: int | None = None
+    ntasks_per_node: int | None = None
+    cpus_per_task: int | None = None
+    time: str | None = None
+    partition: str | None = None
+    account: str | None = None
+    qos: str | None = None
+    job_name: str | None = None
+    output: str | None = None
+    signal: str | None = None
+    requeue: bool | None = None
+    sbatch_args: tuple[str, ...] = ()
+
+
+# Option field -> the flag that sets it (named in sources and messages).
+FLAG_NAMES: Mapping[str, str] = {
+    "mode": "--mode",
+    "nodes": "--nodes",
+    "gpus_per_node": "--gpus-per-node",
+    "ntasks_per_node": "--ntasks-per-node",
+    "cpus_per_task": "--cpus-per-task",
+    "time": "--time",
+    "partition": "--partition",
+    "account": "--account",
+    "qos": "--qos",
+    "job_name": "--job-name",
+    "output": "--output",
+    "signal": "--signal",
+    "requeue": "--requeue",
+    "sbatch_args": "--sbatch-arg",
+}
+
+# sbatch options launchx writes itself; a --sbatch-arg naming one would silently fight it.
+_MANAGED = {
+    "--nodes": "--nodes",
+    "-N": "--nodes",
+    "--gpus-per-node": "--gpus-per-node",
+    "--ntasks-per-node": "--ntasks-per-node",
+    "--cpus-per-task": "--cpus-per-task",
+    "-c": "--cpus-per-task",
+    "--time": "--time",
+    "-t": "--time",
+    "--partition": "--partition",
+    "-p": "--partition",
+    "--account": "--account",
+    "-A": "--account",
+    "--qos": "--qos",
+    "-q": "--qos",
+    "--job-name": "--job-name",
+    "-J": "--job-name",
+    "--output": "--output",
+    "-o": "--output",
+    "--signal": "--signal",
+    "--requeue": "--requeue",
+    "--no-requeue": "--requeue",
+    "--open-mode": "(always append)",
+    "--parsable": "(used by --submit)",
+    "--wrap": "(the script is the job)",
+}
+
+_TIME_FORMATS = (
+    re.compile(r"[0-9]+"),  # minutes
+    re.compile(r"[0-9]+:[0-9]{1,2}"),  # minutes:seconds
+    re.compile(r"[0-9]+:[0-9]{1,2}:[0-9]{1,2}"),  # hours:minutes:seconds
+    re.compile(r"[0-9]+-[0-9]+"),  # days-hours
+    re.compile(r"[0-9]+-[0-9]+:[0-9]{1,2}"),  # days-hours:minutes
+    re.compile(r"[0-9]+-[0-9]+:[0-9]{1,2}:[0-9]{1,2}"),  # days-hours:minutes:seconds
+    re.compile(r"INFINITE|UNLIMITED", re.IGNORECASE),
+)
+_SIGNAL = re.compile(
+    r"(?:(?P<where>[A-Z]):)?(?P<sig>(?:SIG)?[A-Z][A-Z0-9]*|[0-9]+)"
+    r"(?:@(?P<secs>[0-9]+))?"
+)
+_SIGNAL_NAMES = frozenset(
+    {
+        "HUP",
+        "INT",
+        "QUIT",
+        "USR1",
+        "USR2",
+        "TERM",
+        "CONT",
+        "STOP",
+        "TSTP",
+        "ALRM",
+        "KILL",
+        "URG",
+        "XCPU",
+        "XFSZ",
+        "VTALRM",
+        "PROF",
+        "WINCH",
+        "PWR",
+        "SYS",
+        "TTIN",
+        "TTOU",
+        "PIPE",
+    }
+)
+_TIME_HINT = (
+    "SLURM time limits look like MINUTES, MM:SS, HH:MM:SS, D-HH, D-HH:MM or "
+    "D-HH:MM:SS, e.g. --time 1-00:00:00"
+)
+_SIGNAL_HINT = "write [B:]SIGNAL@SECONDS, e.g. --signal USR2@120 (SECONDS up to 65535)"
+
+
+# --------------------------------------------------------------------------- merging
+
+
+def merge_options(
+    profile_slurm: Slurm, flags: SbatchOptions, *, profile_name: str = "profile"
+) -> tuple[SbatchOptions, dict[str, str]]:
+    """Combine the profile's ``slurm`` block with flags (flags win) and fill defaults.
+
+    Returns the options to render and, per field, where the value came from:
+    ``flag:--nodes``, ``profile:<name>`` or ``default``. ``sbatch_args`` accumulate (profile
+    first, then flags) because each names a different sbatch option. Validates everything;
+    raises ``ConfigError`` naming the value and its origin.
+    """
+    merged: dict[str, object] = {}
+    sources: dict[str, str] = {}
+    from_profile = f"profile:{profile_name}"
+    set_in_profile = profile_slurm.model_fields_set
+    for f in fields(SbatchOptions):
+        name = f.name
+        if name == "sbatch_args":
+            continue
+        flag_value = getattr(flags, name)
+        profile_value = getattr(profile_slurm, name)
+        if flag_value is not None:
+            merged[name], sources[name] = flag_value, f"flag:{FLAG_NAMES[name]}"
+        elif name in set_in_profile and profile_value is not None:
+            merged[name], sources[name] = profile_value, from_profile
+        else:
+            merged[name], sources[name] = None, "default"
+    merged["sbatch_args"] = tuple(profile_slurm.sbatch_args) + tuple(flags.sbatch_args)
+    arg_sources = [from_profile] * bool(profile_slurm.sbatch_args)
+    arg_sources += [f"flag:{FLAG_NAMES['sbatch_args']}"] * bool(flags.sbatch_args)
+    sources["sbatch_args"] = "+".join(arg_sources) or "default"
+    opts = _fill_defaults(SbatchOptions(**merged), sources, profile_name)  # type: ignore[arg-type]
+    validate_options(opts, sources)
+    return opts, sources
+
+
+def _fill_defaults(
+    opts: SbatchOptions, sources: dict[str, str], profile_name: str
+) -> SbatchOptions:
+    mode: Mode = opts.mode or "per_node"
+    nodes = opts.nodes if opts.nodes is not None else 1
+    ntasks = opts.ntasks_per_node
+    if ntasks is None:
+        if mode == "per_node":
+            ntasks = 1
+        elif opts.gpus_per_node:
+            ntasks, sources["ntasks_per_node"] = opts.gpus_per_node, sources["gpus_per_node"]
+    requeue = bool(opts.requeue)
+    signal = opts.signal
+    if signal is None and requeue:
+        # The profile model's own default ("USR2@120") only matters when requeue is asked for:
+        # the warning exists so launchx can requeue before the limit.
+        signal = DEFAULT_SIGNAL
+    return replace(
+        opts,
+        mode=mode,
+        nodes=nodes,
+        ntasks_per_node=ntasks,
+        requeue=requeue,
+        signal=_normalise_signal(signal, sources.get("signal", "default")) if signal else None,
+        job_name=opts.job_name or f"launchx-{profile_name}",
+    )
+
+
+def _normalise_signal(value: str, source: str) -> str:
+    match = _SIGNAL.fullmatch(value.strip().upper())
+    if match is None:
+        raise ConfigError(f"signal {value!r} ({source}) is not [B:]SIGNAL@SECONDS", _SIGNAL_HINT)
+    where, sig, secs = match.group("where"), match.group("sig"), match.group("secs")
+    if where not in (None, "B"):
+        raise ConfigError(
+            f"signal {value!r} ({source}): only the B: prefix is supported",
+            "launchx runs as the batch shell and forwards the signal to its "
+            "tasks; drop the prefix or write B:",
+        )
+    if sig.isdigit():
+        if not 1 <= int(sig) <= 64:
+            raise ConfigError(f"signal {value!r} ({source}): no signal number {sig}", _SIGNAL_HINT)
+    else:
+        sig = sig.removeprefix("SIG")
+        if sig not in _SIGNAL_NAMES:
+            raise ConfigError(f"signal {value!r} ({source}): unknown signal {sig!r}", _SIGNAL_HINT)
+    seconds = int(secs) if secs is not None else 60  # sbatch's own default
+    if seconds > 0xFFFF:
+        raise ConfigError(
+            f"signal {value!r} ({source}): {seconds} s is more than 65535", _SIGNAL_HINT
+        )
+    return f"B:{sig}@{seconds}"
+
+
+def _check_text(field: str, value: str, source: str) -> None:
+    if not value:
+        raise ConfigError(
+            f"{FLAG_NAMES.get(field, field)} ({source}) is empty",
+            "give a value or leave the option out",
+        )
+    bad = next((ch for ch in value if ord(ch) < 32 or ord(ch) == 127), None)
+    if bad is not None:
+        raise ConfigError(
+            f"{FLAG_NAMES.get(field, field)} value {value!r} ({source}) contains the control "
+            f"character {bad!r}",
+            "#SBATCH lines are single lines: remove newlines, tabs and other control characters",
+        )
+
+
+def validate_options(opts: SbatchOptions, sources: Mapping[str, str]) -> None:
+    """Refuse values sbatch would reject or that cannot be written on one ``#SBATCH`` line."""
+
+    def src(name: str) -> str:
+        return sources.get(name, "given")
+
+    for name in ("nodes", "ntasks_per_node", "cpus_per_task"):
+        value = getattr(opts, name)
+        if value is not None and (isinstance(value, bool) or value < 1):
+            raise ConfigError(
+                f"{FLAG_NAMES[name]} must be at least 1, got {value!r} ({src(name)})",
+                f"pass {FLAG_NAMES[name]} 1 or more",
+            )
+    if opts.gpus_per_node is not None and opts.gpus_per_node < 0:
+        raise ConfigError(
+            f"--gpus-per-node must be 0 or more, got {opts.gpus_per_node} ({src('gpus_per_node')})",
+            "pass --gpus-per-node 0 for CPU jobs",
+        )
+    if opts.mode not in (None, "per_node", "per_task"):
+        raise ConfigError(
+            f"slurm mode {opts.mode!r} ({src('mode')}) is not per_node or per_task",
+            "per_node: one torchrun per node; per_task: one task per GPU",
+        )
+    if opts.mode == "per_node" and opts.ntasks_per_node not in (None, 1):
+        raise ConfigError(
+            f"--ntasks-per-node {opts.ntasks_per_node} ({src('ntasks_per_node')}) with mode "
+            "per_node: each node runs one task (torchrun), which starts the processes",
+            "use mode per_task for one SLURM task per process, or --cpus-per-task to reserve "
+            "CPUs for torchrun's workers",
+        )
+    if opts.mode == "per_task" and opts.ntasks_per_node is None:
+        raise ConfigError(
+            "mode per_task needs the number of tasks per node",
+            "pass --ntasks-per-node N or --gpus-per-node N",
+        )
+    for name in ("time", "partition", "account", "qos", "job_name", "output"):
+        value = getattr(opts, name)
+        if value is not None:
+            _check_text(name, value, src(name))
+    if opts.time is not None and not any(p.fullmatch(opts.time) for p in _TIME_FORMATS):
+        raise ConfigError(
+            f"--time {opts.time!r} ({src('time')}) is not a SLURM time limit", _TIME_HINT
+        )
+    if opts.signal is not None:
+        _normalise_signal(opts.signal, src("signal"))
+    for arg in opts.sbatch_args:
+        _check_sbatch_arg(arg, src("sbatch_args"))
+
+
+def _check_sbatch_arg(arg: str, source: str) -> None:
+    _check_text("sbatch_args", arg, source)
+    if not arg.startswith("-"):
+        raise ConfigError(
+            f"--sbatch-arg {arg!r} ({source}) is not an option",
+            "pass one sbatch option per --sbatch-arg, e.g. --sbatch-arg=--constraint=h800",
+        )
+    name = _arg_name(arg)
+    if name in _MANAGED:
+        raise ConfigError(
+            f"--sbatch-arg {arg!r} ({source}) sets {name}, which launchx writes itself",
+            f"use launchx's own option {_MANAGED[name]} instead",
+        )
+
+
+def _arg_name(arg: str) -> str:
+    if arg.startswith("--"):
+        return arg.split("=", 1)[0]
+    return arg[:2]
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def sbatch_lines(opts: SbatchOptions) -> list[str]:
+    """The ``#SBATCH`` lines, sorted so that equal options always give the same text."""
+    pairs: list[tuple[str, str | None]] = [
+        ("--open-mode", "append"),
+        ("--requeue" if opts.requeue else "--no-requeue", None),
+    ]
+    for name in (
+        "nodes",
+        "ntasks_per_node",
+        "cpus_per_task",
+        "time",
+        "partition",
+        "account",
+        "qos",
+        "job_name",
+        "output",
+        "signal",
+    ):
+        value = getattr(opts, name)
+        if value is not None:
+            pairs.append((FLAG_NAMES[name], str(value)))
+    if opts.gpus_per_node:  # 0 = a CPU job: asking for 0 GPUs fails without GRES
+        pairs.append(("--gpus-per-node", str(opts.gpus_per_node)))
+    lines = [
+        f"#SBATCH {opt}" if value is None else f"#SBATCH {opt}={shlex.quote(value)}"
+        for opt, value in pairs
+    ]
+    for arg in opts.sbatch_args:
+        name, eq, value = arg.partition("=")
+        quoted = (
+            f"{name}={shlex.quote(value)}" if arg.startswith("--") and eq else (shlex.quote(arg))
+        )
+        lines.append(f"#SBATCH {quoted}")
+    return sorted(lines)
+
+
+def _comment(text: str) -> str:
+    """One comment line whatever ``text`` holds: a newline must not end the comment (and a
+    following ``#SBATCH`` must not appear), so control characters are written escaped."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def frozen_profile_yaml(profile: Profile, options: SbatchOptions) -> str:
+    """The resolved profile as the job will see it.
+
+    Only what the profile files set is written (defaults stay defaults, so the node resolves
+    them exactly as it would have), ``extends`` is dropped (already merged), ``nnodes``
+    becomes ``auto`` (the allocation, read from SLURM on the node, is the truth), and the
+    ``slurm`` block carries the merged options, so ``launchx run`` decides from what was
+    submitted.
+    """
+    updates = {f.name: getattr(options, f.name) for f in fields(SbatchOptions)
+               if getattr(options, f.name) is not None}
+    slurm = profile.slurm.model_copy(update=updates)
+    frozen = profile.model_copy(update={"slurm": slurm, "nnodes": "auto"})
+    data = frozen.model_dump(mode="json", exclude_unset=True, exclude={"extends"})
+    text: str = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    return text
+
+
+def heredoc_delimiter(body: str) -> str:
+    """A heredoc terminator that no line of ``body`` equals (derived from the content, so
+    rendering stays deterministic)."""
+    digest = hashlib.sha256(body.encode()).hexdigest()[:12]
+    lines = set(body.splitlines())
+    candidate = f"LAUNCHX_PROFILE_{digest}"
+    suffix = 0
+    while candidate in lines:  # finitely many lines: this ends
+        suffix += 1
+        candidate = f"LAUNCHX_PROFILE_{digest}_{suffix}"
+    return candidate
+
+
+def render_sbatch(
+    *,
+    options: SbatchOptions,
+    profile_name: str,
+    frozen_profile_yaml: str,
+    launchx_argv: Sequence[str],
+    script_argv: Sequence[str],
+    version: str,
+    command_line: str,
+    python: str,
+) -> str:
+    """The batch script for ``options`` (as returned by ``merge_options``).
+
+    ``launchx_argv`` are extra arguments for ``launchx run`` (before ``--``); ``script_argv``
+    is the training command, passed verbatim whatever it contains; ``python`` is the
+    interpreter that has launchx installed on the compute nodes.
+    """
+    if not script_argv:
+        raise ConfigError(
+            "no script to run",
+            "give the training script and its arguments "
+            "after the options, e.g. launchx sbatch -p slurm train.py --lr 1e-3",
+        )
+    for word in (*launchx_argv, *script_argv, python, frozen_profile_yaml):
+        if "\0" in word:
+            raise ConfigError(
+                f"{word[:40]!r}... contains a NUL byte, which no shell script can carry",
+                "remove the NUL byte",
+            )
+    _check_text("profile", profile_name, "profile name")
+    validate_options(options, {})
+    yaml_text = (
+        frozen_profile_yaml if frozen_profile_yaml.endswith("\n") else (frozen_profile_yaml + "\n")
+    )
+    delimiter = heredoc_delimiter(yaml_text)
+    exec_line = (
+        f'exec {shlex.join([python, "-m", "launchx", "run", "-p"])} "$profile" '
+        + shlex.join([*launchx_argv, "--", *script_argv])
+    )
+    out = [
+        "#!/bin/bash",
+        f"# Generated by launchx {_comment(version)} (profile {_comment(profile_name)}, "
+        f"mode {options.mode}).",
+        f"# Command: {_comment(command_line)}",
+        "# The profile is frozen below: editing the profile file does not change this job.",
+        *sbatch_lines(options),
+        "",
+        "set -euo pipefail",
+        f'job_dir="{FROZEN_PROFILE_DIR}"',
+        'mkdir -p -- "$job_dir"',
+        'profile="$job_dir/profile.yaml"',
+        f"cat > \"$profile\" <<'{delimiter}'",
+        yaml_text + delimiter,
+        "# exec: launchx becomes the batch shell, so it gets the time-limit signal at once.",
+        exec_line,
+        "",
+    ]
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- submission
+
+Runner = Callable[[Sequence[str], str | None, Path | None], "subprocess.CompletedProcess[str]"]
+
+
+def _run(
+    argv: Sequence[str], stdin: str | None, cwd: Path | None
+) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(
+            list(argv),
+            input=stdin,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise SubmitError(
+            f"{argv[0]} not found",
+            "run this on a SLURM login node, or put the SLURM client commands on PATH",
+        ) from None
+    except subprocess.TimeoutExpired:
+        raise SubmitError(
+            f"{shlex.join(argv)} did not answer within 120 s",
+            "check that slurmctld is up: scontrol ping",
+        ) from None
+
+
+def _failed(proc: subprocess.CompletedProcess[str], what: str, hint: str) -> SubmitError:
+    text = (proc.stderr or proc.stdout).strip() or f"exit code {proc.returncode}"
+    return SubmitError(f"{what} failed: {text}", hint)
+
+
+def submit(script_text: str, *, workdir: Path | str, runner: Runner = _run) -> str:
+    """``sbatch --parsable`` the script (on stdin) from ``workdir``; returns the job id.
+
+    ``workdir`` becomes ``SLURM_SUBMIT_DIR`` (and the frozen profile's parent).
+    """
+    proc = runner(["sbatch", "--parsable"], script_text, Path(workdir))
+    if proc.returncode != 0:
+        raise _failed(
+            proc,
+            "sbatch",
+            "the text above is sbatch's own; check the partition, account and limits it names",
+        )
+    job_id = proc.stdout.strip().split(";", 1)[0]
+    if not job_id.isdigit():
+        raise SubmitError(
+            f"sbatch printed {proc.stdout.strip()!r} instead of a job id",
+            "run the script by hand with sbatch to see what happens",
+        )
+    return job_id
+
+
+def requeue(job_id: str, *, runner: Runner = _run) -> None:
+    """Put a running job back in the queue (it restarts with the same id)."""
+    proc = runner(["scontrol", "requeue", job_id], None, None)
+    if proc.returncode != 0:
+        raise _failed(
+            proc, f"scontrol requeue {job_id}", "only jobs submitted with --requeue can be requeued"
+        )
+
+
+def parse_job_record(text: str) -> dict[str, str]:
+    """``scontrol show job -o`` output (one line, ``Key=Value`` pairs) as a dict.
+
+    Values containing spaces (``Reason``, ``Command``) lose the part after the space; the
+    keys launchx reads (JobState, ExitCode, RestartCnt) never contain one.
+    """
+    record: dict[str, str] = {}
+    for word in text.split():
+        key, eq, value = word.partition("=")
+        if eq and key not in record:
+            record[key] = value
+    return record
+
+
+_TERMINAL = frozenset(
+    {
+        "COMPLETED",
+        "FAILED",
+        "CANCELLED",
+        "TIMEOUT",
+        "NODE_FAIL",
+        "PREEMPTED",
+        "OUT_OF_MEMORY",
+        "BOOT_FAIL",
+        "DEADLINE",
+    }
+)
+
+
+def job_exit_code(record: Mapping[str, str]) -> int | None:
+    """The exit code of a finished job, or ``None`` while it is not finished.
+
+    Like a shell: a job killed by signal S gives 128+S. A job that ended badly without an
+    exit code (cancelled while pending, node failure) gives 1, never 0.
+    """
+    state = record.get("JobState", "")
+    if state not in _TERMINAL:
+        return None
+    code_text, _, sig_text = record.get("ExitCode", "0:0").partition(":")
+    code = int(code_text) if code_text.isdigit() else 0
+    sig = int(sig_text) if sig_text.isdigit() else 0
+    if sig:
+        return 128 + sig
+    if state != "COMPLETED" and code == 0:
+        return 1
+    return code
+
+
+def wait_for_job(
+    job_id: str,
+    *,
+    poll_s: float = 1.0,
+    timeout_s: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+    runner: Runner = _run,
+) -> int:
+    """Poll ``scontrol show job`` until the job ends; return its exit code.
+
+    There is no ``sacct`` without accounting, so the job must be seen finished before
+    slurmctld forgets it (``MinJobAge``, 300 s by default): keep ``poll_s`` well below that.
+    Raises ``SubmitError`` on timeout or when the job vanishes unseen.
+    """
+    deadline = None if timeout_s is None else clock() + timeout_s
+    while True:
+        proc = runner(["scontrol", "show", "job", "-o", job_id], None, None)
+        if proc.returncode != 0:
+            raise _failed(
+                proc,
+                f"scontrol show job {job_id}",
+                "the job finished more than MinJobAge ago, or the id is wrong; "
+                "read its output file for the result",
+            )
+        code = job_exit_code(parse_job_record(proc.stdout))
+        if code is not None:
+            return code
+        if deadline is not None and clock() >= deadline:
+            raise SubmitError(
+                f"job {job_id} still not finished after {timeout_s:g} s",
+                f"it keeps running; watch it with squeue -j {job_id}",
+            )
+        sleep(poll_s)

@@ -1,0 +1,50 @@
+"""Shared fixtures: isolated environments, recorded hosts, the CLI, and process cleanup."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTS = Path(__file__).resolve().parent / "hosts"
+PYTHON = sys.executable
+
+try:  # the SLURM cluster fixtures (skip outside CI when no cluster can start)
+    from slurm_fixtures import *  # noqa: F403
+except ImportError:  # pragma: no cover - the module is optional while it is being written
+    pass
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """A minimal environment without any launcher's variables (each test builds its own)."""
+    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT", "USER")
+    env = {k: v for k, v in os.environ.items() if k in keep}
+    env.update(extra)
+    return env
+
+
+@pytest.fixture
+def env() -> dict[str, str]:
+    return clean_env()
+
+
+@pytest.fixture
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.chdir(tmp_path)
+    yield tmp_path
+
+
+def run_cli(args: list[str], environ: Mapping[str, str] | None = None,
+            cwd: Path | None = None, stdin: str | None = None, timeout: float = 120
+            ) -> tuple[int, str, str]:
+    """Run the real ``launchx`` entry point in a subprocess (what a user runs)."""
+    import subprocess
+
+    proc = subprocess.run([PYTHON, "-m", "launchx", *args], capture_output=True, text=True,
+                          env=dict(environ if environ is not None else clean_env()),
+                          cwd=cwd, input=stdin, timeout=timeout)
+    return proc.returncode, proc.stdout, proc.stderr

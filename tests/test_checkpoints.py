@@ -1,0 +1,394 @@
+"""Checkpoint discovery: every layout, every never-chosen rule, and random trees."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from launchx import checkpoints as ck
+from launchx.checkpoints import Checkpoint, latest_complete, list_complete
+
+
+def put_file(path: Path, data: bytes = b"weights") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path
+
+
+def put_dir(path: Path, *files: str) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    for name in files:
+        put_file(path / name)
+    return path
+
+
+def chosen(directory: Path) -> tuple[str, int, str] | None:
+    found = latest_complete(directory)
+    return None if found is None else (os.path.basename(found.path), found.step, found.layout)
+
+
+# --- launchx's own layout --------------------------------------------------------------
+
+
+def test_launchx_layout_highest_step_wins(tmp_path: Path) -> None:
+    for step in (100, 300, 200):
+        put_file(tmp_path / ck.launchx_name(step))
+    assert chosen(tmp_path) == ("step_00000300.pt", 300, "launchx")
+    assert [c.step for c in list_complete(tmp_path)] == [100, 200, 300]
+
+
+def test_launchx_temp_file_is_never_chosen(tmp_path: Path) -> None:
+    put_file(tmp_path / ck.launchx_name(100))
+    put_file(tmp_path / ck.launchx_temp_name(400, "123.abcd"), b"half a checkpoint")
+    assert chosen(tmp_path) == ("step_00000100.pt", 100, "launchx")
+
+
+def test_launchx_name_round_trips_and_non_canonical_is_generic(tmp_path: Path) -> None:
+    put_file(tmp_path / "step_300.pt")  # a user's file: same prefix, not launchx's exact form
+    assert chosen(tmp_path) == ("step_300.pt", 300, "generic")
+    with pytest.raises(ValueError):
+        ck.launchx_name(-1)
+
+
+def test_paths_are_absolute(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    put_file(tmp_path / ck.launchx_name(5))
+    monkeypatch.chdir(tmp_path)
+    found = latest_complete(".")
+    assert found is not None and found.path == str(tmp_path / "step_00000005.pt")
+
+
+# --- Hugging Face ----------------------------------------------------------------------
+
+
+def test_hf_checkpoint_needs_trainer_state(tmp_path: Path) -> None:
+    put_dir(tmp_path / "checkpoint-100", "model.safetensors", "trainer_state.json")
+    put_dir(tmp_path / "checkpoint-200", "model.safetensors", "optimizer.pt")  # being written
+    assert chosen(tmp_path) == ("checkpoint-100", 100, "hf")
+
+
+def test_hf_empty_trainer_state_is_incomplete(tmp_path: Path) -> None:
+    put_dir(tmp_path / "checkpoint-100", "model.safetensors")
+    (tmp_path / "checkpoint-100" / "trainer_state.json").write_bytes(b"")
+    assert chosen(tmp_path) is None
+
+
+# --- DeepSpeed / Megatron --------------------------------------------------------------
+
+
+def test_deepspeed_latest_names_the_complete_tag(tmp_path: Path) -> None:
+    for step in (100, 200, 300):
+        put_dir(tmp_path / f"global_step{step}", "mp_rank_00_model_states.pt")
+    (tmp_path / "latest").write_text("global_step200\n")
+    assert chosen(tmp_path) == ("global_step200", 200, "deepspeed")
+    assert [c.step for c in list_complete(tmp_path)] == [100, 200]
+
+
+def test_deepspeed_without_latest_is_not_chosen(tmp_path: Path) -> None:
+    put_dir(tmp_path / "global_step100", "mp_rank_00_model_states.pt")
+    assert chosen(tmp_path) is None
+
+
+def test_deepspeed_latest_naming_a_missing_or_empty_dir(tmp_path: Path) -> None:
+    put_dir(tmp_path / "global_step100", "mp_rank_00_model_states.pt")
+    (tmp_path / "global_step300").mkdir()
+    (tmp_path / "latest").write_text("global_step300")
+    assert chosen(tmp_path) == ("global_step100", 100, "deepspeed")
+
+
+def test_deepspeed_custom_tag(tmp_path: Path) -> None:
+    put_dir(tmp_path / "run_a_7", "mp_rank_00_model_states.pt")
+    (tmp_path / "latest").write_text("run_a_7")
+    assert chosen(tmp_path) == ("run_a_7", 7, "deepspeed")
+
+
+def test_megatron_tracker(tmp_path: Path) -> None:
+    for step in (100, 200, 300):
+        put_dir(tmp_path / f"iter_{step:07d}" / "mp_rank_00", "model_optim_rng.pt")
+    (tmp_path / "latest_checkpointed_iteration.txt").write_text("200")
+    assert chosen(tmp_path) == ("iter_0000200", 200, "megatron")
+    (tmp_path / "latest_checkpointed_iteration.txt").write_text("release")
+    assert chosen(tmp_path) is None
+
+
+# --- Lightning -------------------------------------------------------------------------
+
+
+def test_lightning_step_in_name(tmp_path: Path) -> None:
+    put_file(tmp_path / "epoch=0-step=100.ckpt")
+    put_file(tmp_path / "epoch=1-step=200-v1.ckpt")
+    put_file(tmp_path / "model-epoch=1-step=150-val_loss=0.12.ckpt")
+    assert chosen(tmp_path) == ("epoch=1-step=200-v1.ckpt", 200, "lightning")
+
+
+def test_lightning_last_ranks_at_newest_named_step_and_wins_the_tie(tmp_path: Path) -> None:
+    put_file(tmp_path / "epoch=0-step=100.ckpt")
+    put_file(tmp_path / "epoch=1-step=200.ckpt")
+    put_file(tmp_path / "last.ckpt")
+    assert chosen(tmp_path) == ("last.ckpt", 200, "lightning-last")
+
+
+def test_lightning_last_alone_has_step_zero(tmp_path: Path) -> None:
+    put_file(tmp_path / "last-v1.ckpt")
+    assert chosen(tmp_path) == ("last-v1.ckpt", 0, "lightning-last")
+
+
+def test_lightning_last_loses_to_a_newer_other_layout(tmp_path: Path) -> None:
+    put_file(tmp_path / "epoch=0-step=100.ckpt")
+    put_file(tmp_path / "last.ckpt")
+    put_file(tmp_path / ck.launchx_name(150))
+    assert chosen(tmp_path) == ("step_00000150.pt", 150, "launchx")
+
+
+# --- generic names ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "step"),
+    [
+        ("step-300.pt", 300),
+        ("ckpt_300.pt", 300),
+        ("model.300.pth", 300),
+        ("ckpt_300.tar.gz", 300),
+        ("ckpt_300", 300),
+        ("weights-0000042.safetensors", 42),
+    ],
+)
+def test_generic_file_names(tmp_path: Path, name: str, step: int) -> None:
+    put_file(tmp_path / name)
+    assert chosen(tmp_path) == (name, step, "generic")
+
+
+@pytest.mark.parametrize("ext", sorted(ck._CHECKPOINT_EXTENSIONS))
+def test_every_checkpoint_extension_is_recognised(tmp_path: Path, ext: str) -> None:
+    put_file(tmp_path / f"ckpt_700{ext}")
+    assert chosen(tmp_path) == (f"ckpt_700{ext}", 700, "generic")
+
+
+@pytest.mark.parametrize(
+    "name", ["log_2024.txt", "core.1234", "notes_5.md", "latest", "run.42.json"]
+)
+def test_files_that_merely_end_in_digits_are_not_checkpoints(tmp_path: Path, name: str) -> None:
+    put_file(tmp_path / name)
+    assert chosen(tmp_path) is None
+
+
+def test_generic_directory(tmp_path: Path) -> None:
+    put_dir(tmp_path / "checkpoint_300", "model.pt")
+    put_dir(tmp_path / "checkpoint_400" / "shards", "rank0.pt")  # content one level down
+    assert chosen(tmp_path) == ("checkpoint_400", 400, "generic")
+
+
+def test_generic_directory_with_partial_entry_is_incomplete(tmp_path: Path) -> None:
+    put_dir(tmp_path / "checkpoint_300", "model.pt")
+    put_dir(tmp_path / "checkpoint_400", "model.pt", "optim.pt.tmp")
+    assert chosen(tmp_path) == ("checkpoint_300", 300, "generic")
+
+
+def test_generic_directory_with_only_hidden_or_empty_files_is_empty(tmp_path: Path) -> None:
+    put_dir(tmp_path / "checkpoint_300", ".gitkeep")
+    (tmp_path / "checkpoint_300" / "model.pt").write_bytes(b"")
+    assert chosen(tmp_path) is None
+
+
+def test_dcp_directory_needs_metadata(tmp_path: Path) -> None:
+    put_dir(tmp_path / "step_300", "__0_0.distcp", "__1_0.distcp")
+    assert chosen(tmp_path) is None
+    put_file(tmp_path / "step_300" / ".metadata.tmp")  # DCP's own in-progress name
+    assert chosen(tmp_path) is None
+    os.replace(tmp_path / "step_300" / ".metadata.tmp", tmp_path / "step_300" / ".metadata")
+    assert chosen(tmp_path) == ("step_300", 300, "dcp")
+
+
+def test_dcp_per_rank_metadata(tmp_path: Path) -> None:
+    put_dir(tmp_path / "step_300", "__0_0.distcp", "__0.metadata")
+    assert chosen(tmp_path) == ("step_300", 300, "dcp")
+
+
+# --- never chosen ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", ck._TEMP_SUFFIXES)
+def test_temp_suffixes_never_chosen(tmp_path: Path, suffix: str) -> None:
+    put_file(tmp_path / "ckpt_100.pt")
+    put_file(tmp_path / f"ckpt_500.pt{suffix}")
+    put_dir(tmp_path / f"checkpoint_600{suffix}", "model.pt")
+    assert ck.is_temporary_name(f"ckpt_500.pt{suffix}")
+    assert chosen(tmp_path) == ("ckpt_100.pt", 100, "generic")
+
+
+@pytest.mark.parametrize("infix", ck._TEMP_INFIXES)
+def test_temp_infixes_never_chosen(tmp_path: Path, infix: str) -> None:
+    put_file(tmp_path / "ckpt_100.pt")
+    put_dir(tmp_path / f"checkpoint{infix}500", "model.pt")  # otherwise a generic dir
+    put_file(tmp_path / f"ckpt_600.pt{infix}123")
+    assert chosen(tmp_path) == ("ckpt_100.pt", 100, "generic")
+
+
+@pytest.mark.parametrize("prefix", ck._TEMP_PREFIXES)
+def test_temp_prefixes_never_chosen(tmp_path: Path, prefix: str) -> None:
+    put_file(tmp_path / "ckpt_100.pt")
+    put_dir(tmp_path / f"{prefix}checkpoint-500", "model.pt", "trainer_state.json")
+    assert chosen(tmp_path) == ("ckpt_100.pt", 100, "generic")
+
+
+def test_dot_files_never_chosen(tmp_path: Path) -> None:
+    put_file(tmp_path / "ckpt_100.pt")
+    put_file(tmp_path / ".ckpt_500.pt")
+    put_dir(tmp_path / ".checkpoint_600", "model.pt")
+    assert chosen(tmp_path) == ("ckpt_100.pt", 100, "generic")
+
+
+def test_empty_files_and_empty_dirs_never_chosen(tmp_path: Path) -> None:
+    put_file(tmp_path / "ckpt_100.pt")
+    put_file(tmp_path / ck.launchx_name(500), b"")
+    (tmp_path / "checkpoint_600").mkdir()
+    assert chosen(tmp_path) == ("ckpt_100.pt", 100, "generic")
+
+
+def test_links(tmp_path: Path) -> None:
+    put_file(tmp_path / "ckpt_100.pt")
+    (tmp_path / "ckpt_900.pt").symlink_to(tmp_path / "gone.pt")  # broken
+    (tmp_path / "loop_800").symlink_to(tmp_path / "loop_800")  # a loop
+    target = put_file(tmp_path / "elsewhere" / "weights.bin")
+    (tmp_path / "ckpt_200.pt").symlink_to(target)
+    assert chosen(tmp_path) == ("ckpt_200.pt", 200, "generic")
+
+
+@pytest.mark.parametrize(
+    ("name", "step"),
+    [
+        ("step_٣٠٠.pt", None),  # Arabic-Indic digits are not a step
+        ("ckpt_" + "9" * 200 + ".pt", None),  # too many digits to be a step
+        ("ckpt_300\n", None),  # a trailing newline is not the end of a number
+        ("ckpt_\n300", 300),
+        ("it's $HOME; echo x \\ ckpt_3", 3),
+        ("ckpt 300 (copy).pt", None),
+    ],
+)
+def test_hostile_names(tmp_path: Path, name: str, step: int | None) -> None:
+    put_file(tmp_path / "ckpt_1.pt")
+    put_file(tmp_path / name)
+    found = {os.path.basename(c.path): c.step for c in list_complete(tmp_path)}
+    assert found.get("ckpt_1.pt") == 1
+    assert found.get(name) == step
+
+
+def test_missing_or_non_directory_is_none(tmp_path: Path) -> None:
+    assert latest_complete(tmp_path / "nope") is None
+    assert latest_complete(put_file(tmp_path / "ckpt_1.pt")) is None
+    assert list_complete(tmp_path / "nope") == []
+
+
+# --- ranking ---------------------------------------------------------------------------
+
+
+def test_highest_step_wins_across_layouts(tmp_path: Path) -> None:
+    put_file(tmp_path / ck.launchx_name(100))
+    put_dir(tmp_path / "checkpoint-250", "trainer_state.json")
+    put_file(tmp_path / "epoch=3-step=200.ckpt")
+    put_file(tmp_path / "ckpt_240.pt")
+    assert chosen(tmp_path) == ("checkpoint-250", 250, "hf")
+
+
+def test_equal_steps_follow_layout_priority(tmp_path: Path) -> None:
+    put_file(tmp_path / ck.launchx_name(300))
+    put_dir(tmp_path / "checkpoint-300", "trainer_state.json")
+    put_dir(tmp_path / "global_step300", "model.pt")
+    (tmp_path / "latest").write_text("global_step300")
+    put_dir(tmp_path / "iter_0000300", "model.pt")
+    (tmp_path / "latest_checkpointed_iteration.txt").write_text("300")
+    put_dir(tmp_path / "dcp_300", "__0_0.distcp", ".metadata")
+    put_file(tmp_path / "last.ckpt")
+    put_file(tmp_path / "epoch=0-step=300.ckpt")
+    put_file(tmp_path / "model_300.bin")
+    assert [c.layout for c in list_complete(tmp_path)] == list(ck.LAYOUT_PRIORITY)
+
+
+# --- property: random trees never raise, answers are sane -------------------------------
+
+_NAMES = st.one_of(
+    st.sampled_from(
+        [
+            "step_00000100.pt",
+            "step_00000200.pt",
+            ".step_00000300.pt.tmp.1.ab",
+            "ckpt_5.pt",
+            "checkpoint-7",
+            "checkpoint_8",
+            "global_step9",
+            "iter_0000010",
+            "last.ckpt",
+            "epoch=0-step=11.ckpt",
+            "latest",
+            "latest_checkpointed_iteration.txt",
+            "ckpt_12.pt.partial",
+            "tmp-checkpoint-13",
+            "step_14",
+            "x.tmp.15",
+            "weights_16.bin",
+        ]
+    ),
+    st.text(
+        alphabet=st.characters(blacklist_characters="/\x00", blacklist_categories=("Cs",)),
+        min_size=1,
+        max_size=12,
+    ).filter(lambda s: s not in (".", "..")),
+)
+_KINDS = st.sampled_from(
+    ["empty", "file", "text", "dir", "dir-file", "dir-hf", "dir-tmp", "dir-distcp", "dangling"]
+)
+_TEXTS = st.sampled_from(["global_step9", "10", "release", "", "\xff\xfe", "checkpoint-7", "..."])
+
+
+def _build(root: Path, name: str, kind: str, text: str) -> None:
+    path = root / name
+    if kind == "empty":
+        path.write_bytes(b"")
+    elif kind == "file":
+        path.write_bytes(b"x")
+    elif kind == "text":
+        path.write_bytes(text.encode("utf-8", "surrogateescape"))
+    elif kind == "dangling":
+        path.symlink_to(root / "does-not-exist")
+    else:
+        path.mkdir()
+        inner = {
+            "dir": [],
+            "dir-file": ["m.pt"],
+            "dir-hf": ["trainer_state.json"],
+            "dir-tmp": ["m.pt", "o.pt.tmp"],
+            "dir-distcp": ["__0_0.distcp"],
+        }[kind]
+        for child in inner:
+            (path / child).write_bytes(b"x")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(_NAMES, _KINDS, _TEXTS), max_size=10, unique_by=lambda t: t[0]))
+def test_random_trees_never_raise(entries: list[tuple[str, str, str]]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for name, kind, text in entries:
+            try:
+                _build(root, name, kind, text)
+            except OSError:
+                continue  # a name this filesystem refuses
+        found = list_complete(root)
+        latest = latest_complete(root)
+        assert latest == (found[-1] if found else None)
+        assert [c.step for c in found] == sorted(c.step for c in found)
+        for c in found:
+            assert isinstance(c, Checkpoint)
+            name = os.path.basename(c.path)
+            assert os.path.dirname(c.path) == os.path.abspath(root)
+            assert not ck.is_temporary_name(name)
+            assert os.path.exists(c.path)
+            if os.path.isfile(c.path):
+                assert os.path.getsize(c.path) > 0
+            else:
+                assert os.listdir(c.path)

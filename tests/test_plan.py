@@ -1,0 +1,246 @@
+"""The plan: launcher decisions (every nested-launch row), ports, GPUs, argv and env."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+
+from launchx import detect, profiles
+from launchx.facts import HostFacts, PortHolder
+from launchx.plan import Target, build, decide_launcher, decide_port, gpu_findings
+from launchx.resolve import Overrides, Resolution, resolve
+
+
+def facts_for(environ: dict[str, str], **kw: object) -> HostFacts:
+    base = dict(cpu_count=4, launch=detect.classify_launch(environ),
+                slurm=detect.parse_slurm(environ), environ=environ, python="/usr/bin/python3")
+    base.update(kw)
+    return HostFacts(**base)  # type: ignore[arg-type]
+
+
+def resolved(profile: str, environ: dict[str, str] | None = None, *,
+             flags: dict[str, str] | None = None, tmp: Path = Path("/nonexistent"),
+             **kw: object) -> Resolution:
+    environ = environ or {}
+    loaded = profiles.load(profile, environ, tmp)
+    return resolve(loaded, facts_for(environ, **kw), Overrides(flags=flags or {}))
+
+
+def codes(res: Resolution) -> set[str]:
+    d = decide_launcher(res)
+    return {f.code for f in d.findings}
+
+
+TORCHRUN_WORKER = {"TORCHELASTIC_RUN_ID": "abc", "GROUP_RANK": "0", "ROLE_RANK": "1",
+                   "RANK": "1", "LOCAL_RANK": "1", "WORLD_SIZE": "2", "LOCAL_WORLD_SIZE": "2",
+                   "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": "29500"}
+
+
+# Row 1: already a torchrun worker.
+def test_row1_torchrun_worker_with_torchrun_is_refused() -> None:
+    res = resolved("local", TORCHRUN_WORKER, flags={"launcher": "torchrun"})
+    d = decide_launcher(res)
+    assert "LX201" in codes(res)
+    msg = d.findings[0].message
+    assert "rank 1 of 2 under torchrun already" in msg
+    assert "--launcher direct" in d.findings[0].fix
+
+
+def test_row1_torchrun_worker_with_auto_runs_directly() -> None:
+    res = resolved("local", TORCHRUN_WORKER)
+    d = decide_launcher(res)
+    assert d.launcher == "direct" and not d.findings
+
+
+# Row 2: a platform started one process per GPU.
+OMPI = {"OMPI_COMM_WORLD_RANK": "3", "OMPI_COMM_WORLD_SIZE": "8",
+        "OMPI_COMM_WORLD_LOCAL_RANK": "1", "OMPI_COMM_WORLD_LOCAL_SIZE": "2",
+        "MASTER_ADDR": "10.0.0.1", "MASTER_PORT": "29500"}
+
+
+def test_row2_mpi_with_torchrun_names_platform_ddp() -> None:
+    res = resolved("local", OMPI, flags={"launcher": "torchrun"})
+    d = decide_launcher(res)
+    assert "LX202" in codes(res)
+    assert "platform-ddp" in d.findings[0].fix
+    assert "Open MPI" in d.findings[0].message
+
+
+def test_row2_mpi_direct_maps_rank_variables() -> None:
+    res = resolved("platform-ddp", OMPI)
+    d = decide_launcher(res)
+    assert d.launcher == "direct"
+    assert d.mapped_env == {"RANK": "3", "WORLD_SIZE": "8", "LOCAL_RANK": "1",
+                            "LOCAL_WORLD_SIZE": "2"}
+    plan = build(res, Target("train.py"), run_id="r", master_port=29500)
+    assert plan.argv == ("/usr/bin/python3", "train.py")
+    assert plan.env_changes()["RANK"] == "3"
+
+
+def test_row2_pmi_is_a_platform() -> None:
+    res = resolved("local", {"PMI_RANK": "0", "PMI_SIZE": "4"}, flags={"launcher": "torchrun"})
+    assert "LX202" in codes(res)
+
+
+def test_row2_kubeflow_pet_variables_are_honoured_not_refused() -> None:
+    environ = {"PET_NNODES": "2", "PET_NPROC_PER_NODE": "2", "PET_NODE_RANK": "1",
+               "PET_MASTER_ADDR": "job-node-0-0.job", "PET_MASTER_PORT": "29500"}
+    res = resolved("ethernet", environ, gpu_count=2)
+    d = decide_launcher(res)
+    assert d.launcher == "torchrun" and not d.findings
+    assert res.launch["nnodes"].value == "2"
+    assert res.launch["nnodes"].source == "env:PET_NNODES"
+    assert res.launch["node_rank"].value == "1"
+    assert res.launch["master_addr"].value == "job-node-0-0.job"
+
+
+# Row 3: inside an srun step with several tasks on this node.
+SRUN_2_PER_NODE = {"SLURM_JOB_ID": "77", "SLURM_JOB_NODELIST": "n[1-2]", "SLURM_NNODES": "2",
+                   "SLURM_NODEID": "0", "SLURM_STEP_ID": "0", "SLURM_NTASKS": "4",
+                   "SLURM_STEP_NUM_TASKS": "4", "SLURM_STEP_TASKS_PER_NODE": "2(x2)",
+                   "SLURM_TASKS_PER_NODE": "2(x2)", "SLURM_PROCID": "1", "SLURM_LOCALID": "1"}
+
+
+def test_row3_torchrun_with_several_procs_in_multitask_step_is_refused() -> None:
+    res = resolved("slurm", SRUN_2_PER_NODE,
+                   flags={"launcher": "torchrun", "nproc_per_node": "2"})
+    d = decide_launcher(res)
+    assert "LX203" in codes(res)
+    assert "4 processes" in d.findings[0].message
+
+
+def test_row3_auto_in_multitask_step_runs_each_task_directly() -> None:
+    res = resolved("slurm", SRUN_2_PER_NODE)
+    d = decide_launcher(res)
+    assert d.launcher == "direct"
+    assert d.mapped_env["RANK"] == "1" and d.mapped_env["LOCAL_RANK"] == "1"
+
+
+def test_row3_one_task_per_node_is_fine_for_torchrun() -> None:
+    environ = dict(SRUN_2_PER_NODE, SLURM_NTASKS="2", SLURM_STEP_NUM_TASKS="2",
+                   SLURM_STEP_TASKS_PER_NODE="1(x2)", SLURM_TASKS_PER_NODE="1(x2)",
+                   SLURM_NODEID="1")
+    res = resolved("slurm", environ, flags={"nproc_per_node": "2"})
+    plan = build(res, Target("t.py"), run_id="r")
+    assert plan.launcher == "torchrun" and plan.ok
+    argv = list(plan.argv)
+    assert argv[argv.index("--nnodes") + 1] == "2"
+    assert argv[argv.index("--node-rank") + 1] == "1"
+    assert argv[argv.index("--master-addr") + 1] == "n1"
+
+
+# Row 4: launchx inside launchx.
+def test_row4_launchx_inside_launchx_is_refused() -> None:
+    res = resolved("local", {"LAUNCHX_RUN_ID": "lx-1"})
+    assert "LX204" in codes(res)
+
+
+def test_row4_direct_mode_inside_launchx_is_allowed() -> None:
+    res = resolved("local", dict(TORCHRUN_WORKER, LAUNCHX_RUN_ID="lx-1"))
+    assert decide_launcher(res).launcher == "direct" and not codes(res)
+
+
+# Row 5: GPUs.
+def test_row5_more_procs_than_gpus_is_refused() -> None:
+    res = resolved("single-node", {}, flags={"nproc_per_node": "4"}, gpu_count=2)
+    found = gpu_findings(res)
+    assert [f.code for f in found] == ["LX205"]
+    assert "only 2 GPU(s)" in found[0].message
+
+
+def test_row5_duplicate_cuda_visible_devices_is_refused() -> None:
+    res = resolved("single-node", {"CUDA_VISIBLE_DEVICES": "0,1,1"}, gpu_count=3,
+                   gpu_visible=("0", "1", "1"))
+    assert "LX206" in {f.code for f in gpu_findings(res)}
+
+
+def test_row5_cpu_profile_does_not_need_gpus() -> None:
+    res = resolved("local", {}, flags={"nproc_per_node": "4"}, gpu_count=0)
+    assert gpu_findings(res) == []
+
+
+# Ports.
+def test_single_node_taken_port_is_replaced() -> None:
+    res = resolved("local", {}, flags={"master_port": "29500"},
+                   listening={29500: PortHolder(29500, 42, "python old_job.py")})
+    decision = decide_port(res)
+    assert decision.port is None
+    assert "pid 42" in decision.findings[0].message
+
+
+def test_single_node_free_fixed_port_is_kept() -> None:
+    res = resolved("local", {}, flags={"master_port": "29511"})
+    assert decide_port(res).port == 29511
+
+
+def test_multinode_rank0_taken_port_is_an_error_naming_the_holder() -> None:
+    res = resolved("local", {}, flags={"nnodes": "2", "node_rank": "0", "master_port": "29500",
+                                       "master_addr": "127.0.0.1"},
+                   listening={29500: PortHolder(29500, 4242, "python yesterday.py")})
+    decision = decide_port(res)
+    assert decision.findings[0].code == "LX207"
+    assert "pid 4242" in decision.findings[0].message and "yesterday.py" in \
+        decision.findings[0].message
+    assert "kill 4242" in decision.findings[0].fix
+
+
+def test_multinode_other_rank_binds_nothing() -> None:
+    res = resolved("local", {}, flags={"nnodes": "2", "node_rank": "1", "master_port": "29500",
+                                       "master_addr": "127.0.0.1"},
+                   listening={29500: PortHolder(29500, 4242, "x")})
+    assert decide_port(res).findings == ()
+
+
+def test_multinode_without_master_addr_is_an_error() -> None:
+    res = resolved("ethernet", {}, flags={"nnodes": "2", "node_rank": "1"}, gpu_count=1)
+    assert "LX301" in {f.code for f in res.findings}
+
+
+# Argv and env.
+def test_torchrun_argv_and_contract_env() -> None:
+    res = resolved("local", {})
+    plan = build(res, Target("train.py", ("--lr", "0.1")), run_id="lx-abc", attempt=2,
+                 master_port=31000, log_dir="/tmp/logs", resume_from="/ck/step_5.pt")
+    argv = list(plan.argv)
+    assert argv[:3] == ["/usr/bin/python3", "-m", "torch.distributed.run"]
+    assert argv[argv.index("--max-restarts") + 1] == "0"
+    assert argv[argv.index("--master-port") + 1] == "31000"
+    assert argv[argv.index("--rdzv-id") + 1] == "lx-abc-2"
+    assert argv[-3:] == ["train.py", "--lr", "0.1"]
+    env = plan.env_changes()
+    assert env["LAUNCHX_RUN_ID"] == "lx-abc"
+    assert env["LAUNCHX_ATTEMPT"] == "2"
+    assert env["LAUNCHX_PROFILE"] == "local"
+    assert env["LAUNCHX_PG_TIMEOUT_S"] == "300"
+    assert env["LAUNCHX_RESUME_FROM"] == "/ck/step_5.pt"
+
+
+@pytest.mark.parametrize("mode", ["module", "no_python"])
+def test_module_and_no_python(mode: str) -> None:
+    res = resolved("local", {})
+    target = Target("pkg.train", ("a",), module=mode == "module",
+                    no_python=mode == "no_python")
+    argv = list(build(res, target, run_id="r", master_port=1).argv)
+    flag = "-m" if mode == "module" else "--no-python"
+    assert argv[-3:] == [flag, "pkg.train", "a"]
+
+
+HOSTILE = ["a b", "it's", '"q"', "$(touch /tmp/pwned)", "`id`", "; echo x", "$HOME", "back\\",
+           "new\nline", "*", ""]
+
+
+def test_shell_line_round_trips_hostile_arguments() -> None:
+    res = resolved("local", {})
+    plan = build(res, Target("train.py", tuple(HOSTILE)), run_id="r", master_port=1)
+    assert shlex.split(plan.shell_line()) == list(plan.argv)
+    assert list(plan.argv[-len(HOSTILE):]) == HOSTILE
+
+
+def test_renamed_variable_is_passed_under_its_new_name() -> None:
+    res = resolved("local", {"NCCL_ASYNC_ERROR_HANDLING": "1"})
+    plan = build(res, Target("t.py"), run_id="r", master_port=1)
+    env = plan.env_changes()
+    assert env["TORCH_NCCL_ASYNC_ERROR_HANDLING"] == "1"
+    assert env["NCCL_ASYNC_ERROR_HANDLING"] is None
