@@ -72,7 +72,6 @@ LX135 (dump settings that cannot take effect).
 
 from __future__ import annotations
 
-import difflib
 import ipaddress
 import re
 from collections.abc import Callable, Mapping
@@ -87,10 +86,34 @@ from launchx.findings import Finding, Level, sort_findings
 Reader = Literal["nccl", "torch", "torchrun", "cuda", "omp", "slurm", "platform", "launchx"]
 Status = Literal["ok", "deprecated", "renamed", "removed", "myth"]
 VarType = Literal[
-    "int", "size", "float", "bool01", "bool-str", "bool-check", "int-flag", "enum", "enum-cs",
-    "level", "iflist", "algolist", "protolist", "wordlist", "flags", "netdevs", "hostport",
-    "cidr", "path", "abspath", "path-template", "alloc-conf", "cuda-devices", "nnodes", "nproc",
-    "string", "none",
+    "int",
+    "intlist",
+    "size",
+    "float",
+    "bool01",
+    "bool-str",
+    "bool-check",
+    "int-flag",
+    "enum",
+    "enum-cs",
+    "level",
+    "iflist",
+    "algolist",
+    "protolist",
+    "wordlist",
+    "flags",
+    "netdevs",
+    "hostport",
+    "cidr",
+    "path",
+    "abspath",
+    "path-template",
+    "alloc-conf",
+    "cuda-devices",
+    "nnodes",
+    "nproc",
+    "string",
+    "none",
 ]
 
 
@@ -114,19 +137,53 @@ class EnvVarSpec:
     secret: bool = False
 
 
-CODES: Mapping[str, Level] = MappingProxyType({
-    "LX100": "warning", "LX101": "warning", "LX102": "warning", "LX103": "warning",
-    "LX104": "warning", "LX105": "warning", "LX106": "warning", "LX109": "warning",
-    "LX110": "error", "LX111": "error", "LX112": "error", "LX113": "error", "LX114": "error",
-    "LX115": "error", "LX116": "error", "LX117": "error", "LX118": "error", "LX119": "error",
-    "LX120": "warning", "LX121": "warning", "LX122": "warning", "LX123": "error",
-    "LX124": "info", "LX125": "warning", "LX126": "warning", "LX127": "warning",
-    "LX130": "warning", "LX131": "warning", "LX132": "error", "LX133": "warning",
-    "LX134": "warning", "LX135": "warning", "LX136": "warning",
-    "LX140": "info", "LX141": "warning", "LX142": "warning",
-    "LX150": "error", "LX151": "warning", "LX152": "warning", "LX153": "warning",
-    "LX154": "error", "LX155": "error", "LX156": "warning",
-})
+CODES: Mapping[str, Level] = MappingProxyType(
+    {
+        "LX100": "warning",
+        "LX101": "warning",
+        "LX102": "warning",
+        "LX103": "warning",
+        "LX104": "warning",
+        "LX105": "warning",
+        "LX106": "warning",
+        "LX109": "warning",
+        "LX110": "error",
+        "LX111": "error",
+        "LX112": "error",
+        "LX113": "error",
+        "LX114": "error",
+        "LX115": "error",
+        "LX116": "error",
+        "LX117": "error",
+        "LX118": "error",
+        "LX119": "error",
+        "LX120": "warning",
+        "LX121": "warning",
+        "LX122": "warning",
+        "LX123": "error",
+        "LX124": "info",
+        "LX125": "warning",
+        "LX126": "warning",
+        "LX127": "warning",
+        "LX130": "warning",
+        "LX131": "warning",
+        "LX132": "error",
+        "LX133": "warning",
+        "LX134": "warning",
+        "LX135": "warning",
+        "LX136": "warning",
+        "LX140": "info",
+        "LX141": "warning",
+        "LX142": "warning",
+        "LX150": "error",
+        "LX151": "warning",
+        "LX152": "warning",
+        "LX153": "warning",
+        "LX154": "error",
+        "LX155": "error",
+        "LX156": "warning",
+    }
+)
 HOST_CODES: frozenset[str] = frozenset(
     {"LX150", "LX151", "LX152", "LX153", "LX154", "LX155", "LX156"}
 )
@@ -135,20 +192,29 @@ HOST_CODES: frozenset[str] = frozenset(
 
 _RANGE = re.compile(r"^(-?\d*)\.\.(-?\d*)(?:/(\d+))?$")
 _READER_ROWS: tuple[tuple[Reader, tuple[data.Row, ...]], ...] = (
-    ("nccl", data.NCCL_ROWS), ("torch", data.TORCH_ROWS), ("torchrun", data.TORCHRUN_ROWS),
-    ("cuda", data.CUDA_ROWS), ("omp", data.OMP_ROWS), ("slurm", data.SLURM_ROWS),
-    ("platform", data.PLATFORM_ROWS), ("launchx", data.LAUNCHX_ROWS),
+    ("nccl", data.NCCL_ROWS),
+    ("torch", data.TORCH_ROWS),
+    ("torchrun", data.TORCHRUN_ROWS),
+    ("cuda", data.CUDA_ROWS),
+    ("omp", data.OMP_ROWS),
+    ("slurm", data.SLURM_ROWS),
+    ("platform", data.PLATFORM_ROWS),
+    ("launchx", data.LAUNCHX_ROWS),
 )
 
 
+_VARTYPES = frozenset(get_args(VarType))
+_READERS = frozenset(get_args(Reader))
+
+
 def _vartype(text: str) -> VarType:
-    if text not in get_args(VarType):
+    if text not in _VARTYPES:
         raise ValueError(f"catalog_data: unknown type {text!r}")
     return cast(VarType, text)
 
 
 def _reader(text: str) -> Reader:
-    if text not in get_args(Reader):
+    if text not in _READERS:
         raise ValueError(f"catalog_data: unknown reader {text!r}")
     return cast(Reader, text)
 
@@ -165,8 +231,15 @@ def _spec_from_row(reader: Reader, row: data.Row) -> EnvVarSpec:
     elif constraint:
         allowed = tuple(constraint.split())
     return EnvVarSpec(
-        name=name, reader=reader, type=_vartype(vtype), default=default, allowed=allowed,
-        min_value=lo, max_value=hi, multiple_of=step, purpose=purpose,
+        name=name,
+        reader=reader,
+        type=_vartype(vtype),
+        default=default,
+        allowed=allowed,
+        min_value=lo,
+        max_value=hi,
+        multiple_of=step,
+        purpose=purpose,
     )
 
 
@@ -178,21 +251,43 @@ def _build() -> dict[str, EnvVarSpec]:
     for name in data.NCCL_INTERNAL_INT:
         specs[name] = EnvVarSpec(name, "nccl", "int", purpose="Internal NCCL knob (undocumented)")
     for name in data.NCCL_INTERNAL_STR:
-        specs[name] = EnvVarSpec(name, "nccl", "string",
-                                 purpose="Internal NCCL setting (undocumented)")
+        specs[name] = EnvVarSpec(
+            name, "nccl", "string", purpose="Internal NCCL setting (undocumented)"
+        )
     for old, new, old_reader, note in data.RENAMED:
-        specs[old] = replace(specs[new], name=old, reader=_reader(old_reader), status="renamed",
-                             renamed_to=new, use_instead=new, note=note)
+        specs[old] = replace(
+            specs[new],
+            name=old,
+            reader=_reader(old_reader),
+            status="renamed",
+            renamed_to=new,
+            use_instead=new,
+            note=note,
+        )
     for name, gone_reader, use, new_name, note in data.REMOVED:
-        specs[name] = EnvVarSpec(name, _reader(gone_reader), "none", status="removed",
-                                 renamed_to=new_name or None, use_instead=use, note=note,
-                                 purpose="No longer read")
+        specs[name] = EnvVarSpec(
+            name,
+            _reader(gone_reader),
+            "none",
+            status="removed",
+            renamed_to=new_name or None,
+            use_instead=use,
+            note=note,
+            purpose="No longer read",
+        )
     for name, use, note in data.DEPRECATED:
         specs[name] = replace(specs[name], status="deprecated", use_instead=use, note=note)
     for name, myth_reader, use, note in data.MYTHS:
-        specs[name] = EnvVarSpec(name, _reader(myth_reader), "none", status="myth", use_instead=use,
-                                 note=note, purpose="Read by nothing that launchx starts")
-    return {n: replace(s, secret=is_secret(n)) for n, s in specs.items()}
+        specs[name] = EnvVarSpec(
+            name,
+            _reader(myth_reader),
+            "none",
+            status="myth",
+            use_instead=use,
+            note=note,
+            purpose="Read by nothing that launchx starts",
+        )
+    return {n: replace(s, secret=True) if is_secret(n) else s for n, s in specs.items()}
 
 
 # --- secrets and display ----------------------------------------------------------------------
@@ -248,6 +343,8 @@ def is_distributed(name: str) -> bool:
 
 def did_you_mean(name: str) -> str | None:
     """The closest catalog name still in use, when one is close enough to be a typo."""
+    import difflib  # only needed when something is wrong; keeps import launchx.catalog cheap
+
     matches = difflib.get_close_matches(name.upper(), _OK_NAMES, n=1, cutoff=0.8)
     return matches[0] if matches else None
 
@@ -263,8 +360,9 @@ class IfList:
     exact: bool
     items: tuple[tuple[str, int | None], ...]
 
-    def item_matches(self, item: tuple[str, int | None], name: str,
-                     port: int | None = None) -> bool:
+    def item_matches(
+        self, item: tuple[str, int | None], name: str, port: int | None = None
+    ) -> bool:
         want, want_port = item
         name_ok = name == want if self.exact else name.startswith(want)
         return name_ok and (want_port is None or port is None or want_port == port)
@@ -307,11 +405,22 @@ _FALSE_WORDS = frozenset({"false", "no", "n", "f", "off"})
 _CVAR_BOOL = frozenset({"1", "0", "y", "n", "yes", "no", "t", "f", "true", "false"})
 _NCCL_FUNCS = ("Broadcast", "Reduce", "AllGather", "ReduceScatter", "AllReduce")
 _LEVEL_INTS = ("LOC", "PIX", "PXB", "PHB", "SYS")
-_SYNONYMS: Mapping[str, str] = MappingProxyType({
-    "ERROR": "WARN", "ERR": "WARN", "WARNING": "WARN", "DEBUG": "INFO", "VERBOSE": "INFO",
-    "1": "INFO", "TRUE": "INFO", "ON": "INFO", "YES": "INFO", "0": "OFF", "FALSE": "OFF",
-    "NONE": "OFF",
-})
+_SYNONYMS: Mapping[str, str] = MappingProxyType(
+    {
+        "ERROR": "WARN",
+        "ERR": "WARN",
+        "WARNING": "WARN",
+        "DEBUG": "INFO",
+        "VERBOSE": "INFO",
+        "1": "INFO",
+        "TRUE": "INFO",
+        "ON": "INFO",
+        "YES": "INFO",
+        "0": "OFF",
+        "FALSE": "OFF",
+        "NONE": "OFF",
+    }
+)
 _READER_WORDS: Mapping[str, str] = MappingProxyType({"nccl": "NCCL", "cuda": "CUDA"})
 _DEBUG_AT_LEAST_WARN = frozenset({"WARN", "INFO", "ABORT", "TRACE"})
 
@@ -340,14 +449,24 @@ def _int_value(spec: EnvVarSpec, value: str) -> tuple[int | None, list[_Issue]]:
             return None, [_suffix_issue(spec, value)]
         reads = _strtoll(value)
         why = "as octal" if _NCCL_OCTAL.fullmatch(value) else "with strtoll"
-        return None, [("LX110", f"NCCL parses integers {why}, so this is read as {reads}",
-                       f"write {spec.name} as a plain decimal integer")]
+        return None, [
+            (
+                "LX110",
+                f"NCCL parses integers {why}, so this is read as {reads}",
+                f"write {spec.name} as a plain decimal integer",
+            )
+        ]
     if _DECIMAL.fullmatch(value):
         return int(value), []
     if spec.type == "size" and _SUFFIXED.fullmatch(value):
         return None, [_suffix_issue(spec, value)]
-    return None, [("LX110", f"{spec.reader} expects an integer here",
-                   f"write {spec.name} as a plain decimal integer")]
+    return None, [
+        (
+            "LX110",
+            f"{spec.reader} expects an integer here",
+            f"write {spec.name} as a plain decimal integer",
+        )
+    ]
 
 
 def _suffix_issue(spec: EnvVarSpec, value: str) -> _Issue:
@@ -355,8 +474,11 @@ def _suffix_issue(spec: EnvVarSpec, value: str) -> _Issue:
     assert match is not None
     power = "KMGT".index(match.group(2).upper()) + 1
     size = int(float(match.group(1)) * 1024**power)
-    return ("LX111", f"sizes are plain byte counts; NCCL reads this as {_strtoll(value)} bytes",
-            f"{spec.name}={size}")
+    return (
+        "LX111",
+        f"sizes are plain byte counts; NCCL reads this as {_strtoll(value)} bytes",
+        f"{spec.name}={size}",
+    )
 
 
 def _range_issues(spec: EnvVarSpec, number: int) -> list[_Issue]:
@@ -366,13 +488,27 @@ def _range_issues(spec: EnvVarSpec, number: int) -> list[_Issue]:
         return []
     bounds = f"{'' if lo is None else lo}..{'' if hi is None else hi}"
     extra = f", a multiple of {step}" if step else ""
-    return [("LX114", f"out of range {bounds}{extra} (the reader clamps, ignores or rejects it)",
-             f"set {spec.name} within {bounds}{extra}, or unset it (default {spec.default})")]
+    return [
+        (
+            "LX114",
+            f"out of range {bounds}{extra} (the reader clamps, ignores or rejects it)",
+            f"set {spec.name} within {bounds}{extra}, or unset it (default {spec.default})",
+        )
+    ]
 
 
 def _check_int(spec: EnvVarSpec, value: str) -> list[_Issue]:
     number, issues = _int_value(spec, value)
     return issues if number is None else _range_issues(spec, number)
+
+
+def _check_intlist(spec: EnvVarSpec, value: str) -> list[_Issue]:
+    """OpenMP thread lists: ``4`` or, for nested parallelism, ``4,2``."""
+    for item in value.split(","):
+        issues = _check_int(spec, item.strip())
+        if issues:
+            return issues
+    return []
 
 
 def _check_float(spec: EnvVarSpec, value: str) -> list[_Issue]:
@@ -386,8 +522,14 @@ def _check_float(spec: EnvVarSpec, value: str) -> list[_Issue]:
 def _bool_word_issue(spec: EnvVarSpec, value: str, accepts: str) -> list[_Issue]:
     word = value.strip().lower()
     if word in _FALSE_WORDS:
-        return [("LX109", f"{_who(spec)} accepts only {accepts}; this word is read as "
-                 "false/unset, which is what it says only by accident", f"{spec.name}=0")]
+        return [
+            (
+                "LX109",
+                f"{_who(spec)} accepts only {accepts}; this word is read as "
+                "false/unset, which is what it says only by accident",
+                f"{spec.name}=0",
+            )
+        ]
     means = "0 (false)" if spec.reader in ("nccl", "cuda") else "unset"
     fix = f"{spec.name}=1" if word in _TRUE_WORDS else f"{spec.name}=1 or {spec.name}=0"
     return [("LX115", f"{_who(spec)} accepts only {accepts}; this is read as {means}", fix)]
@@ -408,9 +550,14 @@ def _check_bool01(spec: EnvVarSpec, value: str) -> list[_Issue]:
 def _check_bool_str(spec: EnvVarSpec, value: str) -> list[_Issue]:
     if value.lower() in _CVAR_BOOL:
         return []
-    return [("LX115", "torch accepts only 1/0, y/n, yes/no, t/f, true/false and raises "
-             "'Invalid value for environment variable' on anything else",
-             f"{spec.name}=1 or {spec.name}=0")]
+    return [
+        (
+            "LX115",
+            "torch accepts only 1/0, y/n, yes/no, t/f, true/false and raises "
+            "'Invalid value for environment variable' on anything else",
+            f"{spec.name}=1 or {spec.name}=0",
+        )
+    ]
 
 
 def _check_bool_check(spec: EnvVarSpec, value: str) -> list[_Issue]:
@@ -423,8 +570,13 @@ def _check_int_flag(spec: EnvVarSpec, value: str) -> list[_Issue]:
     try:
         int(value)
     except ValueError:
-        return [("LX110", "torchrun reads this flag with bool(int(value)) and fails on a "
-                 "non-integer", f"{spec.name}=1 or {spec.name}=0")]
+        return [
+            (
+                "LX110",
+                "torchrun reads this flag with bool(int(value)) and fails on a non-integer",
+                f"{spec.name}=1 or {spec.name}=0",
+            )
+        ]
     return []
 
 
@@ -436,10 +588,20 @@ def _check_enum(spec: EnvVarSpec, value: str) -> list[_Issue]:
     if canonical is not None and spec.type == "enum":
         return []
     if canonical is not None:
-        return [("LX113", "this reader compares case-sensitively and ignores other spellings",
-                 f"{spec.name}={canonical}")]
-    return [("LX112", f"not one of {', '.join(spec.allowed)}; {_ignored_by(spec)}",
-             f"{spec.name}={_closest(value, spec.allowed)} (one of {', '.join(spec.allowed)})")]
+        return [
+            (
+                "LX113",
+                "this reader compares case-sensitively and ignores other spellings",
+                f"{spec.name}={canonical}",
+            )
+        ]
+    return [
+        (
+            "LX112",
+            f"not one of {', '.join(spec.allowed)}; {_ignored_by(spec)}",
+            f"{spec.name}={_closest(value, spec.allowed)} (one of {', '.join(spec.allowed)})",
+        )
+    ]
 
 
 def _ignored_by(spec: EnvVarSpec) -> str:
@@ -452,6 +614,8 @@ def _ignored_by(spec: EnvVarSpec) -> str:
 
 def _closest(value: str, words: tuple[str, ...]) -> str:
     """The accepted word the user most probably meant (synonyms first, then spelling)."""
+    import difflib
+
     upper = {w.upper(): w for w in words}
     meant = _SYNONYMS.get(value.strip().upper())
     if meant in upper:
@@ -466,38 +630,73 @@ def _check_level(spec: EnvVarSpec, value: str) -> list[_Issue]:
         if number is None:
             return issues
         word = _LEVEL_INTS[min(number, 4)]
-        return [("LX121", f"legacy integer form: NCCL reads it as {word} today, but integer "
-                 "meanings changed across NCCL versions", f"{spec.name}={word}")]
+        return [
+            (
+                "LX121",
+                f"legacy integer form: NCCL reads it as {word} today, but integer "
+                "meanings changed across NCCL versions",
+                f"{spec.name}={word}",
+            )
+        ]
     return _check_enum(replace(spec, type="enum-cs"), value)
 
 
 def _check_iflist(spec: EnvVarSpec, value: str) -> list[_Issue]:
     if len(value) <= 1:
         if spec.name == "NCCL_SOCKET_IFNAME":
-            return [("LX123", "NCCL ignores NCCL_SOCKET_IFNAME values of one character",
-                     "name the interface or a prefix of at least two characters, e.g. eth")]
+            return [
+                (
+                    "LX123",
+                    "NCCL ignores NCCL_SOCKET_IFNAME values of one character",
+                    "name the interface or a prefix of at least two characters, e.g. eth",
+                )
+            ]
         return [("LX116", "not a list of interface names", f"unset {spec.name}")]
     rest = value[1:] if value.startswith("^") else value
     rest = rest[1:] if rest.startswith("=") else rest
     items = rest.split(",")
     if items[0].startswith("^"):
-        return [("LX116", f"'=' before '^' is an exact match on a device literally named "
-                 f"'{items[0]}', not an exclusion", f"{spec.name}=^={rest[1:]}")]
+        return [
+            (
+                "LX116",
+                f"'=' before '^' is an exact match on a device literally named "
+                f"'{items[0]}', not an exclusion",
+                f"{spec.name}=^={rest[1:]}",
+            )
+        ]
     later = [i for i in items[1:] if i.startswith(("^", "="))]
     if later:
         exclude = value.startswith("^") or any(i.startswith("^") for i in later)
-        exact = "=" in value[:2] or any(i.lstrip("^").startswith("=") for i in later)
+        exact = value.lstrip("^").startswith("=") or any(
+            i.lstrip("^").startswith("=") for i in later
+        )
         prefix = ("^" if exclude else "") + ("=" if exact else "")
         fixed = ",".join(i.lstrip("^=") for i in items)
-        return [("LX116", f"'^' and '=' apply only at the start of the whole list; NCCL takes "
-                 f"{later[0]!r} as a name", f"{spec.name}={prefix}{fixed}")]
+        return [
+            (
+                "LX116",
+                f"'^' and '=' apply only at the start of the whole list; NCCL takes "
+                f"{later[0]!r} as a name",
+                f"{spec.name}={prefix}{fixed}",
+            )
+        ]
     if any(not i for i in items):
-        return [("LX116", "empty entry in the list",
-                 f"{spec.name}={value[: len(value) - len(rest)]}{','.join(i for i in items if i)}")]
+        return [
+            (
+                "LX116",
+                "empty entry in the list",
+                f"{spec.name}={value[: len(value) - len(rest)]}{','.join(i for i in items if i)}",
+            )
+        ]
     bad_port = [i for i in items if ":" in i and not i.split(":")[1].isdigit() and i.split(":")[1]]
     if bad_port:
-        return [("LX116", f"port in {bad_port[0]!r} is not a number",
-                 f"write entries as name[:port], e.g. {bad_port[0].split(':')[0]}:1")]
+        return [
+            (
+                "LX116",
+                f"port in {bad_port[0]!r} is not a number",
+                f"write entries as name[:port], e.g. {bad_port[0].split(':')[0]}:1",
+            )
+        ]
     return []
 
 
@@ -509,22 +708,37 @@ def _check_algo_like(spec: EnvVarSpec, value: str) -> list[_Issue]:
     for index, entry in enumerate(value.split(";")):
         func, sep, lst = entry.rpartition(":")
         if not sep and index > 0:
-            issues.append(("LX116", "every ';' entry after the first needs a 'function:' prefix",
-                           f"write {spec.name} as list;Function:list"))
+            issues.append(
+                (
+                    "LX116",
+                    "every ';' entry after the first needs a 'function:' prefix",
+                    f"write {spec.name} as list;Function:list",
+                )
+            )
         if sep and func.lower() not in {f.lower() for f in _NCCL_FUNCS}:
             bad.append(func)
         neg = lst.startswith("^")
         tokens = [t.strip() for t in lst.lstrip("^").split(",")]
         bad += [t for t in tokens if t.upper() not in known]
-        keep = [_canonical(p, spec.allowed) for t in tokens for p in re.split(r"[/|\s]+", t)
-                if p.upper() in known]
+        keep = [
+            _canonical(p, spec.allowed)
+            for t in tokens
+            for p in re.split(r"[/|\s]+", t)
+            if p.upper() in known
+        ]
         fixed_entries.append(f"{func}{sep}{'^' if neg else ''}{','.join(keep)}")
     if bad:
         fixed = ";".join(fixed_entries)
         fix = f"{spec.name}={fixed}" if fixed.strip(";:^") else f"unset {spec.name}"
         why = _algo_why(bad)
-        issues.append(("LX117", f"NCCL does not know {', '.join(map(repr, bad))}{why}; since "
-                       "NCCL 2.24 an unknown token makes communicator init fail", fix))
+        issues.append(
+            (
+                "LX117",
+                f"NCCL does not know {', '.join(map(repr, bad))}{why}; since "
+                "NCCL 2.24 an unknown token makes communicator init fail",
+                fix,
+            )
+        )
     return issues
 
 
@@ -544,14 +758,24 @@ def _algo_why(bad: list[str]) -> str:
 def _check_wordlist(spec: EnvVarSpec, value: str) -> list[_Issue]:
     items = value[1:].split(",") if value.startswith("^") else value.split(",")
     if any(i.startswith("^") for i in items):
-        return [("LX116", "'^' inverts the whole list and is only allowed at its start",
-                 f"{spec.name}=^{','.join(i.lstrip('^') for i in items)}")]
+        return [
+            (
+                "LX116",
+                "'^' inverts the whole list and is only allowed at its start",
+                f"{spec.name}=^{','.join(i.lstrip('^') for i in items)}",
+            )
+        ]
     known = {w.upper() for w in spec.allowed}
     bad = [i for i in items if i.upper() not in known]
     if bad:
         keep = ",".join(i for i in items if i.upper() in known)
-        return [("LX112", f"unknown {', '.join(map(repr, bad))}; NCCL 2.30 then ignores the "
-                 "whole value", f"{spec.name}={keep}" if keep else f"unset {spec.name}")]
+        return [
+            (
+                "LX112",
+                f"unknown {', '.join(map(repr, bad))}; NCCL 2.30 then ignores the whole value",
+                f"{spec.name}={keep}" if keep else f"unset {spec.name}",
+            )
+        ]
     return []
 
 
@@ -559,8 +783,13 @@ def _check_flags(spec: EnvVarSpec, value: str) -> list[_Issue]:
     known = {w.upper() for w in spec.allowed}
     bad = [p for p in value.split("|") if p.strip().upper() not in known]
     if bad:
-        return [("LX112", f"unknown {', '.join(map(repr, bad))}",
-                 f"combine {', '.join(spec.allowed)} with '|'")]
+        return [
+            (
+                "LX112",
+                f"unknown {', '.join(map(repr, bad))}",
+                f"combine {', '.join(spec.allowed)} with '|'",
+            )
+        ]
     return []
 
 
@@ -573,8 +802,13 @@ def _check_netdevs(spec: EnvVarSpec, value: str) -> list[_Issue]:
 def _check_hostport(spec: EnvVarSpec, value: str) -> list[_Issue]:
     match = re.fullmatch(r"\[[0-9A-Fa-f:.]+\]:([0-9]+)|[^:\[\]\s]+:([0-9]+)", value)
     if not match:
-        return [("LX116", "expected host:port (IPv6 as [addr]:port)",
-                 f"{spec.name}=<host>:<port>, e.g. 10.0.0.1:29600")]
+        return [
+            (
+                "LX116",
+                "expected host:port (IPv6 as [addr]:port)",
+                f"{spec.name}=<host>:<port>, e.g. 10.0.0.1:29600",
+            )
+        ]
     port = int(match.group(1) or match.group(2))
     if not 1 <= port <= 65535:
         return [("LX114", "port out of range 1..65535", "use a port between 1 and 65535")]
@@ -604,8 +838,13 @@ def _check_abspath(spec: EnvVarSpec, value: str) -> list[_Issue]:
 def _check_path_template(spec: EnvVarSpec, value: str) -> list[_Issue]:
     issues = _check_path(spec, value)
     if "%p" not in value and value not in ("/dev/stdout", "/dev/stderr"):
-        issues.append(("LX125", "without %p every process opens and truncates the same file",
-                       f"{spec.name}={value}.%h.%p"))
+        issues.append(
+            (
+                "LX125",
+                "without %p every process opens and truncates the same file",
+                f"{spec.name}={value}.%h.%p",
+            )
+        )
     return issues
 
 
@@ -628,13 +867,24 @@ def _check_alloc_conf(spec: EnvVarSpec, value: str) -> list[_Issue]:
         key, sep, setting = item.partition(":")
         key = key.strip()
         if not sep or not key or not setting:
-            issues.append(("LX116", f"{item!r} is not key:value; torch fails at the first "
-                           "CUDA allocation", f"write {spec.name} as key:value,key:value"))
+            issues.append(
+                (
+                    "LX116",
+                    f"{item!r} is not key:value; torch fails at the first CUDA allocation",
+                    f"write {spec.name} as key:value,key:value",
+                )
+            )
         elif key not in data.ALLOC_CONF_KEYS:
+            import difflib
+
             guess = difflib.get_close_matches(key, data.ALLOC_CONF_KEYS, n=1, cutoff=0.6)
-            issues.append(("LX127", f"torch does not know the key {key!r} and raises at the "
-                           "first CUDA allocation", f"did you mean {guess[0]}?" if guess
-                           else f"remove {key!r} from {spec.name}"))
+            issues.append(
+                (
+                    "LX127",
+                    f"torch does not know the key {key!r} and raises at the first CUDA allocation",
+                    f"did you mean {guess[0]}?" if guess else f"remove {key!r} from {spec.name}",
+                )
+            )
     return issues
 
 
@@ -644,14 +894,29 @@ def _check_cuda_devices(spec: EnvVarSpec, value: str) -> list[_Issue]:
         return [("LX126", "empty: the process sees no GPU", f"unset {spec.name} or list GPUs")]
     for entry in entries:
         if re.fullmatch(r"-[0-9]+", entry) or entry == "NoDevFiles":
-            return [("LX126", f"{entry!r} hides this and every later entry",
-                     f"list only the GPUs to use, e.g. {spec.name}=0,1")]
+            return [
+                (
+                    "LX126",
+                    f"{entry!r} hides this and every later entry",
+                    f"list only the GPUs to use, e.g. {spec.name}=0,1",
+                )
+            ]
         if not (entry.isdigit() or entry.startswith(("GPU-", "MIG-"))):
-            return [("LX116", f"{entry!r} is not a GPU index or UUID; CUDA stops reading there",
-                     f"{spec.name}=0,1 (indices) or GPU-<uuid>")]
+            return [
+                (
+                    "LX116",
+                    f"{entry!r} is not a GPU index or UUID; CUDA stops reading there",
+                    f"{spec.name}=0,1 (indices) or GPU-<uuid>",
+                )
+            ]
     if len(set(entries)) != len(entries):
-        return [("LX126", "the same GPU is listed twice",
-                 f"{spec.name}={','.join(dict.fromkeys(entries))}")]
+        return [
+            (
+                "LX126",
+                "the same GPU is listed twice",
+                f"{spec.name}={','.join(dict.fromkeys(entries))}",
+            )
+        ]
     return []
 
 
@@ -678,17 +943,38 @@ def _no_check(spec: EnvVarSpec, value: str) -> list[_Issue]:
     return []
 
 
-_CHECKERS: Mapping[str, Callable[[EnvVarSpec, str], list[_Issue]]] = MappingProxyType({
-    "int": _check_int, "size": _check_int, "float": _check_float, "bool01": _check_bool01,
-    "bool-str": _check_bool_str, "bool-check": _check_bool_check, "int-flag": _check_int_flag,
-    "enum": _check_enum, "enum-cs": _check_enum, "level": _check_level, "iflist": _check_iflist,
-    "algolist": _check_algo_like, "protolist": _check_algo_like, "wordlist": _check_wordlist,
-    "flags": _check_flags, "netdevs": _check_netdevs, "hostport": _check_hostport,
-    "cidr": _check_cidr, "path": _check_path, "abspath": _check_abspath,
-    "path-template": _check_path_template, "alloc-conf": _check_alloc_conf,
-    "cuda-devices": _check_cuda_devices, "nnodes": _check_nnodes, "nproc": _check_nproc,
-    "string": _no_check, "none": _no_check,
-})
+_CHECKERS: Mapping[str, Callable[[EnvVarSpec, str], list[_Issue]]] = MappingProxyType(
+    {
+        "int": _check_int,
+        "intlist": _check_intlist,
+        "size": _check_int,
+        "float": _check_float,
+        "bool01": _check_bool01,
+        "bool-str": _check_bool_str,
+        "bool-check": _check_bool_check,
+        "int-flag": _check_int_flag,
+        "enum": _check_enum,
+        "enum-cs": _check_enum,
+        "level": _check_level,
+        "iflist": _check_iflist,
+        "algolist": _check_algo_like,
+        "protolist": _check_algo_like,
+        "wordlist": _check_wordlist,
+        "flags": _check_flags,
+        "netdevs": _check_netdevs,
+        "hostport": _check_hostport,
+        "cidr": _check_cidr,
+        "path": _check_path,
+        "abspath": _check_abspath,
+        "path-template": _check_path_template,
+        "alloc-conf": _check_alloc_conf,
+        "cuda-devices": _check_cuda_devices,
+        "nnodes": _check_nnodes,
+        "nproc": _check_nproc,
+        "string": _no_check,
+        "none": _no_check,
+    }
+)
 # Types whose empty value is itself a problem (elsewhere empty means "unset / default").
 _EMPTY_MATTERS = frozenset({"int-flag", "cuda-devices"})
 
@@ -698,21 +984,33 @@ def _ib_timeout_note(spec: EnvVarSpec, value: str) -> list[_Issue]:
     if issues or number is None or not 24 <= number <= 31:
         return []
     minutes = 4.096e-6 * 2**number / 60
-    return [("LX120", f"means 4.096 us x 2^{number} = {minutes:.1f} min per retry (x "
-             "NCCL_IB_RETRY_CNT) before a dead link is reported",
-             "NCCL_IB_TIMEOUT=20 (the default since NCCL 2.23, about 30 s in total) or up to 23")]
+    return [
+        (
+            "LX120",
+            f"means 4.096 us x 2^{number} = {minutes:.1f} min per retry (x "
+            "NCCL_IB_RETRY_CNT) before a dead link is reported",
+            "NCCL_IB_TIMEOUT=20 (the default since NCCL 2.23, about 30 s in total) or up to 23",
+        )
+    ]
 
 
-_EXTRA_VALUE_RULES: Mapping[str, Callable[[EnvVarSpec, str], list[_Issue]]] = MappingProxyType({
-    "NCCL_IB_TIMEOUT": _ib_timeout_note,
-})
+_EXTRA_VALUE_RULES: Mapping[str, Callable[[EnvVarSpec, str], list[_Issue]]] = MappingProxyType(
+    {
+        "NCCL_IB_TIMEOUT": _ib_timeout_note,
+    }
+)
 
 
 def check_value(spec: EnvVarSpec, value: str) -> list[_Issue]:
     """Issues (code, message, fix) with ``value`` for ``spec``, ignoring other variables."""
     if _PLACEHOLDER.search(value):
-        return [("LX118", "a placeholder was left in the value",
-                 f"replace it with the real value, or unset {spec.name}")]
+        return [
+            (
+                "LX118",
+                "a placeholder was left in the value",
+                f"replace it with the real value, or unset {spec.name}",
+            )
+        ]
     if not value and spec.type not in _EMPTY_MATTERS:
         return []
     issues = list(_CHECKERS[spec.type](spec, value))
@@ -741,26 +1039,49 @@ def _status_finding(spec: EnvVarSpec, value: str, facts: HostFacts) -> list[Find
     if spec.status == "myth":
         if spec.name == "NODE_RANK" and facts.launch.kind == "platform":
             return []  # the platform set it for its own processes; harmless there
-        return [_finding("LX101", spec.name, f"{shown}: has no effect: {spec.note}",
-                         f"unset {spec.name}; use {spec.use_instead}")]
+        return [
+            _finding(
+                "LX101",
+                spec.name,
+                f"{shown}: has no effect: {spec.note}",
+                f"unset {spec.name}; use {spec.use_instead}",
+            )
+        ]
     if spec.status == "renamed":
-        return [_finding("LX102", spec.name, f"{shown}: deprecated name: {spec.note}",
-                         f"{spec.renamed_to}={redact(spec.name, value)} (and unset {spec.name})")]
+        return [
+            _finding(
+                "LX102",
+                spec.name,
+                f"{shown}: deprecated name: {spec.note}",
+                f"{spec.renamed_to}={redact(spec.name, value)} (and unset {spec.name})",
+            )
+        ]
     if spec.status == "removed":
-        return [_finding("LX103", spec.name, f"{shown}: has no effect: {spec.note}",
-                         f"unset {spec.name}; use {spec.use_instead}")]
+        return [
+            _finding(
+                "LX103",
+                spec.name,
+                f"{shown}: has no effect: {spec.note}",
+                f"unset {spec.name}; use {spec.use_instead}",
+            )
+        ]
     if spec.status == "deprecated":
-        return [_finding("LX104", spec.name, f"{shown}: {spec.note}",
-                         f"use {spec.use_instead}")]
+        return [_finding("LX104", spec.name, f"{shown}: {spec.note}", f"use {spec.use_instead}")]
     return []
 
 
 def _unknown_finding(name: str, value: str) -> list[Finding]:
     upper = name.upper()
     if upper != name and upper in CATALOG:
-        return [_finding("LX106", name, f"{_shown(name, value)}: environment names are "
-                         f"case-sensitive; the reader looks for {upper}",
-                         f"{upper}={redact(name, value)}")]
+        return [
+            _finding(
+                "LX106",
+                name,
+                f"{_shown(name, value)}: environment names are "
+                f"case-sensitive; the reader looks for {upper}",
+                f"{upper}={redact(name, value)}",
+            )
+        ]
     if name.startswith(data.NCCL_PLUGIN_PREFIXES):
         return []
     strict = name.startswith(data.STRICT_PREFIXES)
@@ -770,10 +1091,17 @@ def _unknown_finding(name: str, value: str) -> list[Finding]:
     if guess is None and not strict:
         return []
     hint = f"; did you mean {guess}?" if guess else ""
-    return [_finding("LX100", name, f"{_shown(name, value)}: not a variable launchx knows; "
-                     f"its reader ignores unknown names{hint}",
-                     f"{guess}={redact(name, value)}" if guess else
-                     f"check the spelling of {name} or unset it")]
+    return [
+        _finding(
+            "LX100",
+            name,
+            f"{_shown(name, value)}: not a variable launchx knows; "
+            f"its reader ignores unknown names{hint}",
+            f"{guess}={redact(name, value)}"
+            if guess
+            else f"check the spelling of {name} or unset it",
+        )
+    ]
 
 
 def _check_one(name: str, value: str, facts: HostFacts) -> list[Finding]:
@@ -782,8 +1110,10 @@ def _check_one(name: str, value: str, facts: HostFacts) -> list[Finding]:
         return _unknown_finding(name, value)
     found = _status_finding(spec, value, facts)
     if spec.status in ("ok", "deprecated", "renamed"):
-        found += [_finding(code, name, f"{_shown(name, value)}: {message}", fix)
-                  for code, message, fix in check_value(spec, value)]
+        found += [
+            _finding(code, name, f"{_shown(name, value)}: {message}", fix)
+            for code, message, fix in check_value(spec, value)
+        ]
     return found
 
 
@@ -804,9 +1134,16 @@ def _rule_alias_conflict(env: Mapping[str, str], facts: HostFacts) -> list[Findi
     out = []
     for old, new, _, _ in data.RENAMED:
         if old in env and new in env and env[old] != env[new]:
-            out.append(_finding("LX105", old, f"{_shown(old, env[old])} and "
-                                f"{_shown(new, env[new])} disagree: {new} wins and {old} is "
-                                "ignored", f"unset {old}"))
+            out.append(
+                _finding(
+                    "LX105",
+                    old,
+                    f"{_shown(old, env[old])} and "
+                    f"{_shown(new, env[new])} disagree: {new} wins and {old} is "
+                    "ignored",
+                    f"unset {old}",
+                )
+            )
     return out
 
 
@@ -820,16 +1157,28 @@ def _rule_ib_off_with_hca(env: Mapping[str, str], facts: HostFacts) -> list[Find
         why = "NCCL_NET=Socket forces the socket transport"
     else:
         return []
-    return [_finding("LX130", "NCCL_IB_HCA", f"{_shown('NCCL_IB_HCA', hca)} has no effect: "
-                     f"{why}", "unset NCCL_IB_HCA, or NCCL_IB_DISABLE/NCCL_NET to use IB")]
+    return [
+        _finding(
+            "LX130",
+            "NCCL_IB_HCA",
+            f"{_shown('NCCL_IB_HCA', hca)} has no effect: {why}",
+            "unset NCCL_IB_HCA, or NCCL_IB_DISABLE/NCCL_NET to use IB",
+        )
+    ]
 
 
 def _rule_p2p_level_disabled(env: Mapping[str, str], facts: HostFacts) -> list[Finding]:
     if env.get("NCCL_P2P_DISABLE") != "1" or not env.get("NCCL_P2P_LEVEL"):
         return []
-    return [_finding("LX131", "NCCL_P2P_LEVEL", f"{_shown('NCCL_P2P_LEVEL', env['NCCL_P2P_LEVEL'])}"
-                     " has no effect: NCCL_P2P_DISABLE=1 forces level LOC",
-                     "unset one of NCCL_P2P_DISABLE and NCCL_P2P_LEVEL")]
+    return [
+        _finding(
+            "LX131",
+            "NCCL_P2P_LEVEL",
+            f"{_shown('NCCL_P2P_LEVEL', env['NCCL_P2P_LEVEL'])}"
+            " has no effect: NCCL_P2P_DISABLE=1 forces level LOC",
+            "unset one of NCCL_P2P_DISABLE and NCCL_P2P_LEVEL",
+        )
+    ]
 
 
 def _rule_socket_threads(env: Mapping[str, str], facts: HostFacts) -> list[Finding]:
@@ -838,10 +1187,16 @@ def _rule_socket_threads(env: Mapping[str, str], facts: HostFacts) -> list[Findi
         return []
     product = int(threads) * int(socks)
     fixed = max(64 // max(int(threads), 1), 1)
-    return [_finding("LX132", "NCCL_NSOCKS_PERTHREAD", f"NCCL_SOCKET_NTHREADS={threads} x "
-                     f"NCCL_NSOCKS_PERTHREAD={socks} = {product} > 64: NCCL lowers "
-                     "NCCL_NSOCKS_PERTHREAD with a warning",
-                     f"NCCL_NSOCKS_PERTHREAD={fixed} (product <= 64)")]
+    return [
+        _finding(
+            "LX132",
+            "NCCL_NSOCKS_PERTHREAD",
+            f"NCCL_SOCKET_NTHREADS={threads} x "
+            f"NCCL_NSOCKS_PERTHREAD={socks} = {product} > 64: NCCL lowers "
+            "NCCL_NSOCKS_PERTHREAD with a warning",
+            f"NCCL_NSOCKS_PERTHREAD={fixed} (product <= 64)",
+        )
+    ]
 
 
 def _rule_debug_file(env: Mapping[str, str], facts: HostFacts) -> list[Finding]:
@@ -849,37 +1204,77 @@ def _rule_debug_file(env: Mapping[str, str], facts: HostFacts) -> list[Finding]:
     if not path or env.get("NCCL_DEBUG", "").upper() in _DEBUG_AT_LEAST_WARN:
         return []
     level = env.get("NCCL_DEBUG", "unset")
-    return [_finding("LX133", "NCCL_DEBUG_FILE", f"{_shown('NCCL_DEBUG_FILE', path)} is not "
-                     f"written: NCCL opens it only when NCCL_DEBUG is WARN or higher (it is "
-                     f"{level})", "also set NCCL_DEBUG=WARN (or INFO)")]
+    return [
+        _finding(
+            "LX133",
+            "NCCL_DEBUG_FILE",
+            f"{_shown('NCCL_DEBUG_FILE', path)} is not "
+            f"written: NCCL opens it only when NCCL_DEBUG is WARN or higher (it is "
+            f"{level})",
+            "also set NCCL_DEBUG=WARN (or INFO)",
+        )
+    ]
 
 
 def _rule_flight_recorder_off(env: Mapping[str, str], facts: HostFacts) -> list[Finding]:
-    size = _first(env, "TORCH_FR_BUFFER_SIZE", "TORCH_NCCL_TRACE_BUFFER_SIZE")
-    if size is None or size.strip() != "0":
+    size_name = next(
+        (n for n in ("TORCH_FR_BUFFER_SIZE", "TORCH_NCCL_TRACE_BUFFER_SIZE") if n in env), None
+    )
+    if size_name is None or env[size_name].strip() != "0":
         return []
-    wants = [n for n in ("TORCH_NCCL_DUMP_ON_TIMEOUT", "TORCH_FR_CPP_STACK",
-                         "TORCH_NCCL_TRACE_CPP_STACK") if _truthy(env.get(n))]
-    wants += [n for n in ("TORCH_NCCL_DEBUG_INFO_PIPE_FILE", "TORCH_FR_DUMP_TEMP_FILE",
-                          "TORCH_NCCL_DEBUG_INFO_TEMP_FILE") if env.get(n)]
+    wants = [
+        n
+        for n in ("TORCH_NCCL_DUMP_ON_TIMEOUT", "TORCH_FR_CPP_STACK", "TORCH_NCCL_TRACE_CPP_STACK")
+        if _truthy(env.get(n))
+    ]
+    wants += [
+        n
+        for n in (
+            "TORCH_NCCL_DEBUG_INFO_PIPE_FILE",
+            "TORCH_FR_DUMP_TEMP_FILE",
+            "TORCH_NCCL_DEBUG_INFO_TEMP_FILE",
+        )
+        if env.get(n)
+    ]
     if not wants:
         return []
-    return [_finding("LX134", wants[0], f"{', '.join(wants)} set, but the flight-recorder "
-                     f"buffer size is 0, so there is nothing to dump",
-                     "TORCH_FR_BUFFER_SIZE=2000 (the default), or drop the dump settings")]
+    shown = ", ".join(_shown(n, env[n]) for n in wants)
+    return [
+        _finding(
+            "LX134",
+            wants[0],
+            f"{shown}, but {size_name}=0 turns the flight "
+            "recorder off, so there is nothing to dump",
+            "TORCH_FR_BUFFER_SIZE=2000 (the default), or drop the dump settings",
+        )
+    ]
 
 
 def _rule_blocking_wait(env: Mapping[str, str], facts: HostFacts) -> list[Finding]:
     if not _truthy(_first(env, "TORCH_NCCL_BLOCKING_WAIT", "NCCL_BLOCKING_WAIT")):
         return []
-    moot = [n for n in ("TORCH_NCCL_ASYNC_ERROR_HANDLING", "NCCL_ASYNC_ERROR_HANDLING",
-                        "TORCH_NCCL_DUMP_ON_TIMEOUT") if n in env]
+    moot = [
+        n
+        for n in (
+            "TORCH_NCCL_ASYNC_ERROR_HANDLING",
+            "NCCL_ASYNC_ERROR_HANDLING",
+            "TORCH_NCCL_DUMP_ON_TIMEOUT",
+        )
+        if n in env
+    ]
     if not moot:
         return []
-    return [_finding("LX135", moot[0], f"{', '.join(moot)} set, but with blocking wait "
-                     "torch (2.14) creates no watchdog thread: a timeout raises in work.wait() "
-                     "instead, and these settings take no effect",
-                     "unset TORCH_NCCL_BLOCKING_WAIT to keep the watchdog, or drop these")]
+    shown = ", ".join(_shown(n, env[n]) for n in moot)
+    return [
+        _finding(
+            "LX135",
+            moot[0],
+            f"{shown}: with blocking wait "
+            "torch (2.14) creates no watchdog thread: a timeout raises in work.wait() "
+            "instead, and these settings take no effect",
+            "unset TORCH_NCCL_BLOCKING_WAIT to keep the watchdog, or drop these",
+        )
+    ]
 
 
 def _rule_torchrun_overrides_alias(env: Mapping[str, str], facts: HostFacts) -> list[Finding]:
@@ -888,11 +1283,16 @@ def _rule_torchrun_overrides_alias(env: Mapping[str, str], facts: HostFacts) -> 
         return []
     if facts.launch.kind in ("platform", "mpi", "torchrun"):
         return []  # nobody injects the new name on top of ours
-    return [_finding("LX136", "NCCL_ASYNC_ERROR_HANDLING",
-                     f"{_shown('NCCL_ASYNC_ERROR_HANDLING', old)} is overridden when torchrun "
-                     "starts the ranks: torchrun injects TORCH_NCCL_ASYNC_ERROR_HANDLING=1 when "
-                     "it is unset, and the new name wins over the old",
-                     f"TORCH_NCCL_ASYNC_ERROR_HANDLING={old} (and unset the old name)")]
+    return [
+        _finding(
+            "LX136",
+            "NCCL_ASYNC_ERROR_HANDLING",
+            f"{_shown('NCCL_ASYNC_ERROR_HANDLING', old)} is overridden when torchrun "
+            "starts the ranks: torchrun injects TORCH_NCCL_ASYNC_ERROR_HANDLING=1 when "
+            "it is unset, and the new name wins over the old",
+            f"TORCH_NCCL_ASYNC_ERROR_HANDLING={old} (and unset the old name)",
+        )
+    ]
 
 
 # --- rules against the host -------------------------------------------------------------------
@@ -923,37 +1323,62 @@ def _rule_ib_hca_host(env: Mapping[str, str], facts: HostFacts) -> list[Finding]
     if not facts.ib_ports:
         if not _facts_detected(facts):
             return []
-        return [_finding("LX152", "NCCL_IB_HCA", f"{shown}: no RDMA devices on this host "
-                         "(/sys/class/infiniband is empty or absent); NCCL will use sockets",
-                         "load the RDMA driver / pass /dev/infiniband into the container, or "
-                         "unset NCCL_IB_HCA")]
+        return [
+            _finding(
+                "LX152",
+                "NCCL_IB_HCA",
+                f"{shown}: no RDMA devices on this host "
+                "(/sys/class/infiniband is empty or absent); NCCL will use sockets",
+                "load the RDMA driver / pass /dev/infiniband into the container, or "
+                "unset NCCL_IB_HCA",
+            )
+        ]
     hcas = parse_iflist(value)
     devices = facts.ib_devices
     chosen = [p for p in facts.ib_ports if hcas.selects(p.device, p.port)]
     if not chosen:
-        return [_finding("LX150", "NCCL_IB_HCA", f"{shown} selects none of this host's RDMA "
-                         f"devices ({', '.join(devices)}); NCCL falls back to sockets",
-                         f"NCCL_IB_HCA=={','.join(facts.active_ib_devices or devices)} or "
-                         "unset it")]
+        return [
+            _finding(
+                "LX150",
+                "NCCL_IB_HCA",
+                f"{shown} selects none of this host's RDMA "
+                f"devices ({', '.join(devices)}); NCCL falls back to sockets",
+                f"NCCL_IB_HCA=={','.join(facts.active_ib_devices or devices)} or unset it",
+            )
+        ]
     out = _hca_partial(hcas, value, facts) + _hca_prefix_trap(hcas, value, devices)
     if not any(p.active for p in chosen):
         states = ", ".join(f"{p.device}:{p.port} {p.state}/{p.phys_state}" for p in chosen)
-        out.append(_finding("LX156", "NCCL_IB_HCA", f"{shown} selects only ports that are not "
-                            f"active ({states}); NCCL skips them",
-                            "check the cable/subnet manager (ibstat), or pick active HCAs"))
+        out.append(
+            _finding(
+                "LX156",
+                "NCCL_IB_HCA",
+                f"{shown} selects only ports that are not active ({states}); NCCL skips them",
+                "check the cable/subnet manager (ibstat), or pick active HCAs",
+            )
+        )
     return out
 
 
 def _hca_partial(hcas: IfList, value: str, facts: HostFacts) -> list[Finding]:
     if hcas.exclude:
         return []
-    missing = [f"{n}:{p}" if p is not None else n for n, p in hcas.items
-               if not any(hcas.item_matches((n, p), q.device, q.port) for q in facts.ib_ports)]
+    missing = [
+        f"{n}:{p}" if p is not None else n
+        for n, p in hcas.items
+        if not any(hcas.item_matches((n, p), q.device, q.port) for q in facts.ib_ports)
+    ]
     if not missing:
         return []
-    return [_finding("LX151", "NCCL_IB_HCA", f"{_shown('NCCL_IB_HCA', value)}: this host has "
-                     f"no {', '.join(missing)} (it has {', '.join(facts.ib_devices)})",
-                     "remove the missing entries from NCCL_IB_HCA")]
+    return [
+        _finding(
+            "LX151",
+            "NCCL_IB_HCA",
+            f"{_shown('NCCL_IB_HCA', value)}: this host has "
+            f"no {', '.join(missing)} (it has {', '.join(facts.ib_devices)})",
+            "remove the missing entries from NCCL_IB_HCA",
+        )
+    ]
 
 
 def _hca_prefix_trap(hcas: IfList, value: str, devices: tuple[str, ...]) -> list[Finding]:
@@ -962,16 +1387,24 @@ def _hca_prefix_trap(hcas: IfList, value: str, devices: tuple[str, ...]) -> list
     for name, _ in hcas.items:
         extra = [d for d in devices if d != name and d.startswith(name)]
         if name in devices and extra:
-            return [_finding("LX153", "NCCL_IB_HCA", f"{_shown('NCCL_IB_HCA', value)}: entries "
-                             f"are prefixes, so {name} also selects {', '.join(extra)} on this "
-                             "host", f"NCCL_IB_HCA=={value} (a leading '=' makes names exact)")]
+            return [
+                _finding(
+                    "LX153",
+                    "NCCL_IB_HCA",
+                    f"{_shown('NCCL_IB_HCA', value)}: entries "
+                    f"are prefixes, so {name} also selects {', '.join(extra)} on this "
+                    "host",
+                    f"NCCL_IB_HCA=={value} (a leading '=' makes names exact)",
+                )
+            ]
     return []
 
 
 def _usable_interfaces(facts: HostFacts) -> list[str]:
     skip = ("lo", "docker", "virbr")
-    return [i.name for i in facts.interfaces
-            if i.up and i.addresses and not i.name.startswith(skip)]
+    return [
+        i.name for i in facts.interfaces if i.up and i.addresses and not i.name.startswith(skip)
+    ]
 
 
 def _rule_socket_ifname_host(env: Mapping[str, str], facts: HostFacts) -> list[Finding]:
@@ -986,21 +1419,41 @@ def _rule_socket_ifname_host(env: Mapping[str, str], facts: HostFacts) -> list[F
     usable = _usable_interfaces(facts)
     fix = f"NCCL_SOCKET_IFNAME=={','.join(usable)}" if usable else "unset NCCL_SOCKET_IFNAME"
     if not matched:
-        return [_finding("LX154", "NCCL_SOCKET_IFNAME", f"{shown} matches no interface of this "
-                         f"host ({', '.join(facts.interface_names)}); NCCL bootstrap fails",
-                         fix)]
+        return [
+            _finding(
+                "LX154",
+                "NCCL_SOCKET_IFNAME",
+                f"{shown} matches no interface of this "
+                f"host ({', '.join(facts.interface_names)}); NCCL bootstrap fails",
+                fix,
+            )
+        ]
     addresses_known = any(i.addresses for i in facts.interfaces)
     if any(i.up and (i.addresses or not addresses_known) for i in matched):
         return []
     names = ", ".join(i.name for i in matched)
-    return [_finding("LX155", "NCCL_SOCKET_IFNAME", f"{shown} matches only {names}, which "
-                     "is down or has no IP address; NCCL skips such interfaces", fix)]
+    return [
+        _finding(
+            "LX155",
+            "NCCL_SOCKET_IFNAME",
+            f"{shown} matches only {names}, which "
+            "is down or has no IP address; NCCL skips such interfaces",
+            fix,
+        )
+    ]
 
 
 _RULES: tuple[_Rule, ...] = (
-    _rule_alias_conflict, _rule_ib_off_with_hca, _rule_p2p_level_disabled,
-    _rule_socket_threads, _rule_debug_file, _rule_flight_recorder_off, _rule_blocking_wait,
-    _rule_torchrun_overrides_alias, _rule_ib_hca_host, _rule_socket_ifname_host,
+    _rule_alias_conflict,
+    _rule_ib_off_with_hca,
+    _rule_p2p_level_disabled,
+    _rule_socket_threads,
+    _rule_debug_file,
+    _rule_flight_recorder_off,
+    _rule_blocking_wait,
+    _rule_torchrun_overrides_alias,
+    _rule_ib_hca_host,
+    _rule_socket_ifname_host,
 )
 
 

@@ -8,6 +8,7 @@ Row format of the ``*_ROWS`` tables: ``(name, type, default, constraint, purpose
 
 ``type`` (what the reader really parses; see ``launchx.catalog`` for the checks):
   int            integer (NCCL: strtoll base 0, so ``8M`` is 8 and ``abc`` is 0; torch: std::stoi)
+  intlist        comma list of integers (OMP_NUM_THREADS=4,2 for nested parallelism)
   size           integer number of bytes, no K/M suffix
   float          decimal number
   bool01         ``0``/``1`` only (NCCL and CUDA do not understand ``true``/``yes``)
@@ -933,7 +934,7 @@ CUDA_ROWS: tuple[Row, ...] = (
 OMP_ROWS: tuple[Row, ...] = (
     (
         "OMP_NUM_THREADS",
-        "int",
+        "intlist",
         "all cores (torchrun sets 1 with nproc > 1)",
         "1..",
         "CPU threads per process for OpenMP / intra-op work",

@@ -58,20 +58,104 @@ class Supervisor:
     def _forward(self, signum: int) -> None:
         child = self.child
         if child is not None and child.poll() is None:
-            try:
-                os.killpg(child.pid, signum)
-            except ProcessLookupError:
-                pass
+            signal_tree(child.pid, signum)
 
     @property
     def stopping(self) -> bool:
         return self.stop_signal is not None
 
 
+def _parents(proc: str = "/proc") -> dict[int, int]:
+    """pid -> parent pid for every process we can see."""
+    table: dict[int, int] = {}
+    for entry in os.listdir(proc):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"{proc}/{entry}/stat", "rb") as fh:
+                stat = fh.read().decode(errors="replace")
+        except OSError:
+            continue
+        # The command name may contain spaces and parentheses: fields start after the last ')'.
+        fields = stat.rsplit(")", 1)[-1].split()
+        if len(fields) > 1 and fields[0] != "Z":
+            table[int(entry)] = int(fields[1])
+    return table
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below ``pid``. torchrun starts each worker in a session of its
+    own, so a signal to torchrun's process group alone never reaches the ranks."""
+    children: dict[int, list[int]] = {}
+    for child, parent in _parents().items():
+        children.setdefault(parent, []).append(child)
+    out: list[int] = []
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def signal_tree(pid: int, signum: int) -> None:
+    """Send ``signum`` to the launcher's process group and to every process below it."""
+    targets = [pid, *descendants(pid)]
+    try:
+        os.killpg(pid, signum)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for target in targets:
+        try:
+            os.kill(target, signum)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _become_subreaper() -> bool:
+    """Make orphaned ranks (their torchrun killed) our children, so we can still end them.
+    Linux only (prctl PR_SET_CHILD_SUBREAPER); elsewhere the tree walk has to do."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(36, 1, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def reap_orphans(before: set[int]) -> None:
+    """SIGKILL and reap whatever the run left below launchx (never what existed before)."""
+    for _round in range(20):
+        left = [p for p in descendants(os.getpid()) if p not in before]
+        if not left:
+            break
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        _reap_children()
+    _reap_children()
+
+
+def _reap_children() -> None:
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
 @contextmanager
 def supervised(sup: Supervisor) -> Iterator[Supervisor]:
     """Install forwarding handlers for the duration of a run; always restore the old ones."""
     previous: dict[int, object] = {}
+    _become_subreaper()
     if threading.current_thread() is threading.main_thread():
         for sig in FORWARDED:
             previous[sig] = signal.signal(sig, sup.handle)
@@ -103,13 +187,6 @@ def _pump(stream: IO[bytes], sink: IO[str], tail: collections.deque[str]) -> Non
     stream.close()
 
 
-def _kill_group(pid: int, sig: int = signal.SIGKILL) -> None:
-    try:
-        os.killpg(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
 def run_process(
     argv: tuple[str, ...],
     env: dict[str, str],
@@ -138,11 +215,12 @@ def run_process(
         return ProcessResult(127, False, 0.0, (msg,))
     sup.child = child
     assert child.stdout is not None
+    before = set(descendants(os.getpid())) - {child.pid}
     pump = threading.Thread(target=_pump, args=(child.stdout, sink, tail), daemon=True)
     pump.start()
     interrupted_before = sup.stopping
     if interrupted_before:  # a signal arrived between attempts: pass it on at once
-        _kill_group(child.pid, sup.stop_signal or signal.SIGTERM)
+        signal_tree(child.pid, sup.stop_signal or signal.SIGTERM)
     try:
         while True:
             try:
@@ -151,14 +229,15 @@ def run_process(
             except subprocess.TimeoutExpired:
                 pass
             if sup.kill_now or (sup.stop_at is not None and sup.clock() - sup.stop_at >= grace_s):
-                _kill_group(child.pid)
+                signal_tree(child.pid, signal.SIGKILL)
     finally:
-        # Whatever happened, nothing of this attempt outlives it: the ranks share the group.
-        _kill_group(child.pid)
+        # Whatever happened, nothing of this attempt outlives it.
+        signal_tree(child.pid, signal.SIGKILL)
         if child.poll() is None:
             child.kill()
             child.wait()
         sup.child = None
+        reap_orphans(before)
         pump.join(timeout=5)
     exit_code = 128 - code if code < 0 else code
     return ProcessResult(exit_code, sup.stopping, sup.clock() - start, tuple(tail))

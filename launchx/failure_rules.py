@@ -159,16 +159,6 @@ RULES: tuple[Rule, ...] = (
         "GPU use the platform-ddp profile and never wrap the script in torchrun.",
     ),
     Rule(
-        name="nested_launch_refused",
-        category="nested_launch",
-        code="LX504",
-        priority=100,
-        patterns=(r"launchx: error: .*\bnested\b",),
-        cause="launchx refused to start a launcher inside another one (see the message).",
-        fix="run the script directly under the outer launcher, or let launchx be the only "
-        "launcher (profile launcher: direct inside srun per-task or a platform job).",
-    ),
-    Rule(
         name="port_in_use",
         category="port_in_use",
         code="LX505",
@@ -464,7 +454,7 @@ RULES: tuple[Rule, ...] = (
         code="LX523",
         priority=40,
         patterns=(r"Gloo connectFullMesh failed", r"gloo/transport/tcp/\w+\.cc:\d+\]"),
-        exclude=(r"Timed out waiting \d+ms",),
+        exclude=(r"Timed out", r"Connection (?:closed|reset)", r"Read error|Write error|writev"),
         cause="gloo could not connect the ranks: usually the wrong network interface was chosen "
         "(a docker/virtual bridge or one without a route to the other hosts).",
         fix="set GLOO_SOCKET_IFNAME=<iface> (and NCCL_SOCKET_IFNAME) to the interface the hosts "

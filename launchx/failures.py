@@ -120,6 +120,7 @@ _RANK_PREFIXES = (
     re.compile(r"^\[\d+,(\d+)\]<std(?:out|err)>:\s?"),
     re.compile(r"^(\d{1,5}): "),
 )
+_PREFIX_STARTS = frozenset("[(0123456789IWEF")
 _RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")
 _ROOT_HEADER = re.compile(r"^Root Cause \(first observed failure\):")
 _BLOCK_START = re.compile(r"^\[\d+\]:$")
@@ -147,9 +148,12 @@ class _Parsed:
 
 def _strip(raw: str) -> tuple[str, int | None]:
     """Remove timestamps, log headers and rank prefixes (in any order they are stacked)."""
-    text = _ANSI.sub("", raw).rstrip("\r\n")
+    text = _ANSI.sub("", raw) if "\x1b" in raw else raw
+    text = text.strip()
     rank: int | None = None
     for _ in range(8):
+        if not text or text[0] not in _PREFIX_STARTS:
+            break
         before = text
         stripped = text.lstrip()
         for pat in _NOISE:
@@ -164,7 +168,7 @@ def _strip(raw: str) -> tuple[str, int | None]:
         text = stripped
         if text == before:
             break
-    if rank is None:
+    if rank is None and "Rank " in text:
         m = _RANK_IN_TEXT.search(text)
         if m:
             rank = int(m.group(1))
@@ -249,12 +253,21 @@ def _compiled() -> tuple[_Compiled, ...]:
     )
 
 
+@lru_cache(maxsize=1)
+def _prefilter() -> re.Pattern[str]:
+    """One alternation of every pattern: most log lines match nothing, and one search per
+    line is much cheaper than one per pattern."""
+    return re.compile("|".join(f"(?:{p})" for c in _compiled() for p in c.rule.patterns))
+
+
 def _scan(lines: Sequence[_Line], timestamp: float | None = None) -> list[_Hit]:
+    quick = _prefilter()
+    candidates = [ln for ln in lines if quick.search(ln.text)]
     hits: list[_Hit] = []
     for comp in _compiled():
         matched = tuple(
             ln
-            for ln in lines
+            for ln in candidates
             if (comp.rule.scope == "any" or ln.in_root)
             and any(p.search(ln.text) for p in comp.patterns)
             and not any(x.search(ln.text) for x in comp.exclude)
@@ -345,35 +358,53 @@ def diagnose_logs(texts: Sequence[str], policy: RetryPolicyLike | None = None) -
     hits = _scan(lines)
 
     def key(h: _Hit) -> tuple[int, bool, int, int]:
-        on_root = root_rank is not None and h.rank == root_rank
+        on_root = root_rank is None or h.rank is None or h.rank == root_rank
         return (fr.tier(h.rule.priority), on_root, h.rule.priority, -h.first_index)
 
     best = _best_per_category(hits, key)
     findings = tuple(
-        _diagnosis(h, policy, h.rank if h.rank is not None else root_rank,
-                   root_exit if (h.rank is None or h.rank == root_rank) else None)
+        _diagnosis(
+            h,
+            policy,
+            h.rank if h.rank is not None else root_rank,
+            root_exit if (h.rank is None or h.rank == root_rank) else None,
+        )
         for h in best
     )
     if not findings:
         return Report(primary=None, findings=())
     top = findings[0]
-    if (fr.tier(best[0].rule.priority) == 0 and root_rank is not None
-            and top.rank is not None and top.rank != root_rank):
+    if (
+        fr.tier(best[0].rule.priority) == 0
+        and root_rank is not None
+        and top.rank is not None
+        and top.rank != root_rank
+    ):
         root_lines = [ln for ln in lines if ln.in_root and _ROOT_FACTS.search(ln.text)]
         silent = _unknown(policy, root_rank, root_exit, _evidence(root_lines))
         return Report(primary=silent, findings=(silent, *findings))
     return Report(primary=top, findings=findings)
 
 
-def _unknown(policy: RetryPolicyLike | None, rank: int | None, code: int | None,
-             evidence: tuple[str, ...] = ()) -> Diagnosis:
+def _unknown(
+    policy: RetryPolicyLike | None,
+    rank: int | None,
+    code: int | None,
+    evidence: tuple[str, ...] = (),
+) -> Diagnosis:
     """The rank that failed first said nothing recognisable: what other ranks report
     (connection closed, timeouts) is the consequence, so the cause stays unknown rather
     than a retryable-looking symptom."""
     return Diagnosis(
-        category="unknown", retryable=_retryable("unknown", None, policy),
-        cause=fr.UNKNOWN_CAUSE, fix=fr.UNKNOWN_FIX, evidence=evidence, rank=rank,
-        code=fr.UNKNOWN_CODE, exit_code=code, signal=_signal_of(code),
+        category="unknown",
+        retryable=_retryable("unknown", None, policy),
+        cause=fr.UNKNOWN_CAUSE,
+        fix=fr.UNKNOWN_FIX,
+        evidence=evidence,
+        rank=rank,
+        code=fr.UNKNOWN_CODE,
+        exit_code=code,
+        signal=_signal_of(code),
     )
 
 
@@ -486,13 +517,16 @@ def classify_attempt(
         return (fr.tier(h.rule.priority), ts_key, h.rule.priority)
 
     # Ranks that failed on their own: torchrun/launchx SIGTERM the survivors of a failure.
-    failed = sorted(r for r, c in rank_exit.items()
-                    if c != 0 and _signal_of(c) != _signal.SIGTERM)
+    failed = sorted(r for r, c in rank_exit.items() if c != 0 and _signal_of(c) != _signal.SIGTERM)
     if ranked:
         hit, root = max(ranked, key=key)
         silent_root = failed[0] if len(failed) == 1 else None
-        if (fr.tier(hit.rule.priority) == 0 and silent_root is not None
-                and root is not None and root != silent_root):
+        if (
+            fr.tier(hit.rule.priority) == 0
+            and silent_root is not None
+            and root is not None
+            and root != silent_root
+        ):
             return _unknown(policy, silent_root, rank_exit[silent_root])
         code = rank_exit.get(root, launcher_exit) if root is not None else launcher_exit
         return _diagnosis(hit, policy, root, code)

@@ -35,7 +35,9 @@ class Request:
 
 
 def gather_facts(
-    environ: Mapping[str, str] | None = None, extra_hosts: Sequence[str] = ()
+    environ: Mapping[str, str] | None = None,
+    extra_hosts: Sequence[str] = (),
+    ports_of_interest: Sequence[str] = (),
 ) -> HostFacts:
     env = dict(os.environ if environ is None else environ)
     root = env.get("LAUNCHX_HOST_ROOT", "/")  # tests point this at a recorded /sys + /proc
@@ -44,7 +46,10 @@ def gather_facts(
         for h in (*extra_hosts, env.get("MASTER_ADDR", ""), env.get("PET_MASTER_ADDR", ""))
         if h and h != "auto"
     ]
-    return detect.gather(env, root=root, lookup_hosts=hosts, python=sys.executable)
+    ports = [int(p) for p in ports_of_interest if p.isdigit()]
+    return detect.gather(
+        env, root=root, lookup_hosts=hosts, python=sys.executable, attribute_ports=ports
+    )
 
 
 def resolve_request(request: Request, facts: HostFacts | None = None) -> Resolution:
@@ -56,7 +61,8 @@ def resolve_request(request: Request, facts: HostFacts | None = None) -> Resolut
     )
     if facts is None:
         hosts = [request.flags.get("master_addr", ""), loaded.profile.master_addr]
-        facts = gather_facts(environ, hosts)
+        ports = [request.flags.get("master_port", ""), str(loaded.profile.master_port)]
+        facts = gather_facts(environ, hosts, ports)
     overrides = Overrides(sets=request.sets, flags=request.flags, flag_names=request.flag_names)
     return resolve(loaded, facts, overrides, show_all=request.show_all)
 

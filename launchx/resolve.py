@@ -231,8 +231,15 @@ def _fill_launch_autos(
             try:
                 value, source = autovalues.auto_nproc(facts, spec_text)
             except ConfigError as exc:  # shown as a finding, so explain still explains
-                findings.append(Finding("LX304", "error", "nproc_per_node", exc.message,
-                                        exc.hint or "pass --nproc-per-node N"))
+                findings.append(
+                    Finding(
+                        "LX304",
+                        "error",
+                        "nproc_per_node",
+                        exc.message,
+                        exc.hint or "pass --nproc-per-node N",
+                    )
+                )
                 value, source = 1, "auto:unresolved"
             fill("nproc_per_node", value, source)
     if launch["backend"].value == "auto":
@@ -295,8 +302,11 @@ def _fill_env_autos(
                 del env[name]
                 continue
             found = autovalues.auto_ib_hca(facts, link_layer=layer[value])
-        elif name == "NCCL_SOCKET_IFNAME":
+        elif name in ("NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME"):
             found = autovalues.auto_socket_ifname(facts, launch["master_addr"].value)
+            if found is not None and name == "NCCL_SOCKET_IFNAME":
+                # NCCL matches prefixes (eth1 would also pick eth10): ask for the exact name.
+                found = (f"={found[0]}", found[1])
         elif name == "OMP_NUM_THREADS":
             found = autovalues.auto_omp_threads(facts, int(launch["nproc_per_node"].value))
         else:
@@ -393,9 +403,8 @@ def resolve(
     env["LAUNCHX_PROFILE"] = Setting(profile.name, "launchx")
     removed = _renames(env)
 
-    findings.extend(
-        catalog.check_env({k: s.value for k, s in env.items() if k not in removed}, facts)
-    )
+    # The old names of renamed variables are checked too: the user should hear about them.
+    findings.extend(catalog.check_env({k: s.value for k, s in env.items()}, facts))
     settings = {
         key: _layered_setting_nested(key, profile, loaded, set_fields, overrides)
         for key in (

@@ -288,8 +288,11 @@ def _diagnosis_text(diag: failures.Diagnosis, rank_count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _refusal(plan: LaunchPlan) -> tuple[str, str]:
+def _refusal(plan: LaunchPlan) -> tuple[str, str | None]:
+    """One message naming every error-level finding, each with its fix."""
     errors = [f for f in plan.findings if f.level == "error"]
-    first = errors[0]
-    more = f" (and {len(errors) - 1} more: see `launchx explain`)" if len(errors) > 1 else ""
-    return f"{first.code} {first.message}{more}", first.fix
+    if len(errors) == 1:
+        first = errors[0]
+        return f"{first.code} {first.message}", first.fix
+    body = render.findings_text(errors).rstrip("\n")
+    return f"refusing to launch ({len(errors)} problems):\n{body}", None

@@ -397,8 +397,11 @@ def frozen_profile_yaml(profile: Profile, options: SbatchOptions) -> str:
     ``slurm`` block carries the merged options, so ``launchx run`` decides from what was
     submitted.
     """
-    updates = {f.name: getattr(options, f.name) for f in fields(SbatchOptions)
-               if getattr(options, f.name) is not None}
+    updates = {
+        f.name: getattr(options, f.name)
+        for f in fields(SbatchOptions)
+        if getattr(options, f.name) is not None
+    }
     slurm = profile.slurm.model_copy(update=updates)
     frozen = profile.model_copy(update={"slurm": slurm, "nnodes": "auto"})
     data = frozen.model_dump(mode="json", exclude_unset=True, exclude={"extends"})

@@ -10,9 +10,9 @@ if [[ ! -x "$VENV/bin/python" ]]; then
   "$PYTHON" -m venv "$VENV"
 fi
 PIP=("$VENV/bin/python" -m pip --disable-pip-version-check -q)
-if ! "$VENV/bin/python" -c 'import torch' 2>/dev/null; then
+if ! "$VENV/bin/python" -c 'import torch, numpy' 2>/dev/null; then
   echo "==> installing torch==2.13.0 (CPU)"
-  "${PIP[@]}" install "torch==2.13.0"
+  "${PIP[@]}" install "torch==2.13.0" numpy
 fi
 echo "==> installing launchx${LAUNCHX_EXTRAS:+[$LAUNCHX_EXTRAS]}"
 "${PIP[@]}" install -e "$ROOT${LAUNCHX_EXTRAS:+[$LAUNCHX_EXTRAS]}" 2>&1 \

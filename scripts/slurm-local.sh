@@ -20,6 +20,10 @@
 #   LAUNCHX_SLURM_KILL_WAIT=5      SIGTERM -> SIGKILL delay on cancel/time limit (pitfall 9)
 #   LAUNCHX_SLURM_READY_TIMEOUT=60 seconds to wait for the nodes to become usable
 #
+# Found here (beyond the reference's pitfalls): proctrack/linuxproc cannot read a process
+# whose command name contains a space (an exec'd script like "fake python"); such a process
+# is never signalled, so cancel/requeue leaves the job COMPLETING until it exits by itself.
+#
 # Idempotent: `start` with the daemons up and the same config does nothing; with a changed
 # config it restarts them. Daemons are stopped only by the pids in their pid files, never by
 # name. Must run as root (it installs packages and starts daemons under their own users).

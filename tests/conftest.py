@@ -38,13 +38,23 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield tmp_path
 
 
-def run_cli(args: list[str], environ: Mapping[str, str] | None = None,
-            cwd: Path | None = None, stdin: str | None = None, timeout: float = 120
-            ) -> tuple[int, str, str]:
+def run_cli(
+    args: list[str],
+    environ: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    stdin: str | None = None,
+    timeout: float = 120,
+) -> tuple[int, str, str]:
     """Run the real ``launchx`` entry point in a subprocess (what a user runs)."""
     import subprocess
 
-    proc = subprocess.run([PYTHON, "-m", "launchx", *args], capture_output=True, text=True,
-                          env=dict(environ if environ is not None else clean_env()),
-                          cwd=cwd, input=stdin, timeout=timeout)
+    proc = subprocess.run(
+        [PYTHON, "-m", "launchx", *args],
+        capture_output=True,
+        text=True,
+        env=dict(environ if environ is not None else clean_env()),
+        cwd=cwd,
+        input=stdin,
+        timeout=timeout,
+    )
     return proc.returncode, proc.stdout, proc.stderr

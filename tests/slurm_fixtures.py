@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
+__all__ = ["SlurmCluster", "SlurmJobs", "cluster_state", "slurm_cluster", "slurm_jobs"]
+
 START_HINT = "start it with: sudo scripts/slurm-local.sh start"
 _USABLE = {"idle", "mix", "mixed", "alloc", "allocated", "comp", "completing"}
 
@@ -39,11 +41,11 @@ class SlurmJobs:
         return job_id
 
     def cancel_all(self) -> None:
-        subprocess.run(["scancel", "--name", self.name], capture_output=True, timeout=30,
-                       check=False)
+        subprocess.run(
+            ["scancel", "--name", self.name], capture_output=True, timeout=30, check=False
+        )
         if self.ids:
-            subprocess.run(["scancel", *self.ids], capture_output=True, timeout=30,
-                           check=False)
+            subprocess.run(["scancel", *self.ids], capture_output=True, timeout=30, check=False)
 
 
 def _run(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -57,7 +59,8 @@ def cluster_state() -> tuple[str | None, tuple[str, ...]]:
     try:
         ping = _run("scontrol", "ping")
         if ping.returncode != 0 or "UP" not in ping.stdout:
-            return f"slurmctld does not answer: {(ping.stdout + ping.stderr).strip()}", ()
+            said = (ping.stdout + ping.stderr).strip().splitlines()
+            return f"slurmctld does not answer ({said[0] if said else 'no output'})", ()
         info = _run("sinfo", "-h", "-N", "-o", "%N %T")
     except subprocess.TimeoutExpired:
         return "scontrol/sinfo did not answer within 20 s", ()

@@ -14,15 +14,25 @@ from launchx.resolve import Overrides, Resolution, resolve
 
 
 def facts_for(environ: dict[str, str], **kw: object) -> HostFacts:
-    base = dict(cpu_count=4, launch=detect.classify_launch(environ),
-                slurm=detect.parse_slurm(environ), environ=environ, python="/usr/bin/python3")
+    base = dict(
+        cpu_count=4,
+        launch=detect.classify_launch(environ),
+        slurm=detect.parse_slurm(environ),
+        environ=environ,
+        python="/usr/bin/python3",
+    )
     base.update(kw)
     return HostFacts(**base)  # type: ignore[arg-type]
 
 
-def resolved(profile: str, environ: dict[str, str] | None = None, *,
-             flags: dict[str, str] | None = None, tmp: Path = Path("/nonexistent"),
-             **kw: object) -> Resolution:
+def resolved(
+    profile: str,
+    environ: dict[str, str] | None = None,
+    *,
+    flags: dict[str, str] | None = None,
+    tmp: Path = Path("/nonexistent"),
+    **kw: object,
+) -> Resolution:
     environ = environ or {}
     loaded = profiles.load(profile, environ, tmp)
     return resolve(loaded, facts_for(environ, **kw), Overrides(flags=flags or {}))
@@ -33,9 +43,17 @@ def codes(res: Resolution) -> set[str]:
     return {f.code for f in d.findings}
 
 
-TORCHRUN_WORKER = {"TORCHELASTIC_RUN_ID": "abc", "GROUP_RANK": "0", "ROLE_RANK": "1",
-                   "RANK": "1", "LOCAL_RANK": "1", "WORLD_SIZE": "2", "LOCAL_WORLD_SIZE": "2",
-                   "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": "29500"}
+TORCHRUN_WORKER = {
+    "TORCHELASTIC_RUN_ID": "abc",
+    "GROUP_RANK": "0",
+    "ROLE_RANK": "1",
+    "RANK": "1",
+    "LOCAL_RANK": "1",
+    "WORLD_SIZE": "2",
+    "LOCAL_WORLD_SIZE": "2",
+    "MASTER_ADDR": "127.0.0.1",
+    "MASTER_PORT": "29500",
+}
 
 
 # Row 1: already a torchrun worker.
@@ -55,9 +73,14 @@ def test_row1_torchrun_worker_with_auto_runs_directly() -> None:
 
 
 # Row 2: a platform started one process per GPU.
-OMPI = {"OMPI_COMM_WORLD_RANK": "3", "OMPI_COMM_WORLD_SIZE": "8",
-        "OMPI_COMM_WORLD_LOCAL_RANK": "1", "OMPI_COMM_WORLD_LOCAL_SIZE": "2",
-        "MASTER_ADDR": "10.0.0.1", "MASTER_PORT": "29500"}
+OMPI = {
+    "OMPI_COMM_WORLD_RANK": "3",
+    "OMPI_COMM_WORLD_SIZE": "8",
+    "OMPI_COMM_WORLD_LOCAL_RANK": "1",
+    "OMPI_COMM_WORLD_LOCAL_SIZE": "2",
+    "MASTER_ADDR": "10.0.0.1",
+    "MASTER_PORT": "29500",
+}
 
 
 def test_row2_mpi_with_torchrun_names_platform_ddp() -> None:
@@ -72,8 +95,12 @@ def test_row2_mpi_direct_maps_rank_variables() -> None:
     res = resolved("platform-ddp", OMPI)
     d = decide_launcher(res)
     assert d.launcher == "direct"
-    assert d.mapped_env == {"RANK": "3", "WORLD_SIZE": "8", "LOCAL_RANK": "1",
-                            "LOCAL_WORLD_SIZE": "2"}
+    assert d.mapped_env == {
+        "RANK": "3",
+        "WORLD_SIZE": "8",
+        "LOCAL_RANK": "1",
+        "LOCAL_WORLD_SIZE": "2",
+    }
     plan = build(res, Target("train.py"), run_id="r", master_port=29500)
     assert plan.argv == ("/usr/bin/python3", "train.py")
     assert plan.env_changes()["RANK"] == "3"
@@ -85,8 +112,13 @@ def test_row2_pmi_is_a_platform() -> None:
 
 
 def test_row2_kubeflow_pet_variables_are_honoured_not_refused() -> None:
-    environ = {"PET_NNODES": "2", "PET_NPROC_PER_NODE": "2", "PET_NODE_RANK": "1",
-               "PET_MASTER_ADDR": "job-node-0-0.job", "PET_MASTER_PORT": "29500"}
+    environ = {
+        "PET_NNODES": "2",
+        "PET_NPROC_PER_NODE": "2",
+        "PET_NODE_RANK": "1",
+        "PET_MASTER_ADDR": "job-node-0-0.job",
+        "PET_MASTER_PORT": "29500",
+    }
     res = resolved("ethernet", environ, gpu_count=2)
     d = decide_launcher(res)
     assert d.launcher == "torchrun" and not d.findings
@@ -97,15 +129,23 @@ def test_row2_kubeflow_pet_variables_are_honoured_not_refused() -> None:
 
 
 # Row 3: inside an srun step with several tasks on this node.
-SRUN_2_PER_NODE = {"SLURM_JOB_ID": "77", "SLURM_JOB_NODELIST": "n[1-2]", "SLURM_NNODES": "2",
-                   "SLURM_NODEID": "0", "SLURM_STEP_ID": "0", "SLURM_NTASKS": "4",
-                   "SLURM_STEP_NUM_TASKS": "4", "SLURM_STEP_TASKS_PER_NODE": "2(x2)",
-                   "SLURM_TASKS_PER_NODE": "2(x2)", "SLURM_PROCID": "1", "SLURM_LOCALID": "1"}
+SRUN_2_PER_NODE = {
+    "SLURM_JOB_ID": "77",
+    "SLURM_JOB_NODELIST": "n[1-2]",
+    "SLURM_NNODES": "2",
+    "SLURM_NODEID": "0",
+    "SLURM_STEP_ID": "0",
+    "SLURM_NTASKS": "4",
+    "SLURM_STEP_NUM_TASKS": "4",
+    "SLURM_STEP_TASKS_PER_NODE": "2(x2)",
+    "SLURM_TASKS_PER_NODE": "2(x2)",
+    "SLURM_PROCID": "1",
+    "SLURM_LOCALID": "1",
+}
 
 
 def test_row3_torchrun_with_several_procs_in_multitask_step_is_refused() -> None:
-    res = resolved("slurm", SRUN_2_PER_NODE,
-                   flags={"launcher": "torchrun", "nproc_per_node": "2"})
+    res = resolved("slurm", SRUN_2_PER_NODE, flags={"launcher": "torchrun", "nproc_per_node": "2"})
     d = decide_launcher(res)
     assert "LX203" in codes(res)
     assert "4 processes" in d.findings[0].message
@@ -119,9 +159,14 @@ def test_row3_auto_in_multitask_step_runs_each_task_directly() -> None:
 
 
 def test_row3_one_task_per_node_is_fine_for_torchrun() -> None:
-    environ = dict(SRUN_2_PER_NODE, SLURM_NTASKS="2", SLURM_STEP_NUM_TASKS="2",
-                   SLURM_STEP_TASKS_PER_NODE="1(x2)", SLURM_TASKS_PER_NODE="1(x2)",
-                   SLURM_NODEID="1")
+    environ = dict(
+        SRUN_2_PER_NODE,
+        SLURM_NTASKS="2",
+        SLURM_STEP_NUM_TASKS="2",
+        SLURM_STEP_TASKS_PER_NODE="1(x2)",
+        SLURM_TASKS_PER_NODE="1(x2)",
+        SLURM_NODEID="1",
+    )
     res = resolved("slurm", environ, flags={"nproc_per_node": "2"})
     plan = build(res, Target("t.py"), run_id="r")
     assert plan.launcher == "torchrun" and plan.ok
@@ -151,8 +196,9 @@ def test_row5_more_procs_than_gpus_is_refused() -> None:
 
 
 def test_row5_duplicate_cuda_visible_devices_is_refused() -> None:
-    res = resolved("single-node", {"CUDA_VISIBLE_DEVICES": "0,1,1"}, gpu_count=3,
-                   gpu_visible=("0", "1", "1"))
+    res = resolved(
+        "single-node", {"CUDA_VISIBLE_DEVICES": "0,1,1"}, gpu_count=3, gpu_visible=("0", "1", "1")
+    )
     assert "LX206" in {f.code for f in gpu_findings(res)}
 
 
@@ -163,8 +209,12 @@ def test_row5_cpu_profile_does_not_need_gpus() -> None:
 
 # Ports.
 def test_single_node_taken_port_is_replaced() -> None:
-    res = resolved("local", {}, flags={"master_port": "29500"},
-                   listening={29500: PortHolder(29500, 42, "python old_job.py")})
+    res = resolved(
+        "local",
+        {},
+        flags={"master_port": "29500"},
+        listening={29500: PortHolder(29500, 42, "python old_job.py")},
+    )
     decision = decide_port(res)
     assert decision.port is None
     assert "pid 42" in decision.findings[0].message
@@ -176,20 +226,28 @@ def test_single_node_free_fixed_port_is_kept() -> None:
 
 
 def test_multinode_rank0_taken_port_is_an_error_naming_the_holder() -> None:
-    res = resolved("local", {}, flags={"nnodes": "2", "node_rank": "0", "master_port": "29500",
-                                       "master_addr": "127.0.0.1"},
-                   listening={29500: PortHolder(29500, 4242, "python yesterday.py")})
+    res = resolved(
+        "local",
+        {},
+        flags={"nnodes": "2", "node_rank": "0", "master_port": "29500", "master_addr": "127.0.0.1"},
+        listening={29500: PortHolder(29500, 4242, "python yesterday.py")},
+    )
     decision = decide_port(res)
     assert decision.findings[0].code == "LX207"
-    assert "pid 4242" in decision.findings[0].message and "yesterday.py" in \
-        decision.findings[0].message
+    assert (
+        "pid 4242" in decision.findings[0].message
+        and "yesterday.py" in decision.findings[0].message
+    )
     assert "kill 4242" in decision.findings[0].fix
 
 
 def test_multinode_other_rank_binds_nothing() -> None:
-    res = resolved("local", {}, flags={"nnodes": "2", "node_rank": "1", "master_port": "29500",
-                                       "master_addr": "127.0.0.1"},
-                   listening={29500: PortHolder(29500, 4242, "x")})
+    res = resolved(
+        "local",
+        {},
+        flags={"nnodes": "2", "node_rank": "1", "master_port": "29500", "master_addr": "127.0.0.1"},
+        listening={29500: PortHolder(29500, 4242, "x")},
+    )
     assert decide_port(res).findings == ()
 
 
@@ -201,8 +259,15 @@ def test_multinode_without_master_addr_is_an_error() -> None:
 # Argv and env.
 def test_torchrun_argv_and_contract_env() -> None:
     res = resolved("local", {})
-    plan = build(res, Target("train.py", ("--lr", "0.1")), run_id="lx-abc", attempt=2,
-                 master_port=31000, log_dir="/tmp/logs", resume_from="/ck/step_5.pt")
+    plan = build(
+        res,
+        Target("train.py", ("--lr", "0.1")),
+        run_id="lx-abc",
+        attempt=2,
+        master_port=31000,
+        log_dir="/tmp/logs",
+        resume_from="/ck/step_5.pt",
+    )
     argv = list(plan.argv)
     assert argv[:3] == ["/usr/bin/python3", "-m", "torch.distributed.run"]
     assert argv[argv.index("--max-restarts") + 1] == "0"
@@ -220,22 +285,32 @@ def test_torchrun_argv_and_contract_env() -> None:
 @pytest.mark.parametrize("mode", ["module", "no_python"])
 def test_module_and_no_python(mode: str) -> None:
     res = resolved("local", {})
-    target = Target("pkg.train", ("a",), module=mode == "module",
-                    no_python=mode == "no_python")
+    target = Target("pkg.train", ("a",), module=mode == "module", no_python=mode == "no_python")
     argv = list(build(res, target, run_id="r", master_port=1).argv)
     flag = "-m" if mode == "module" else "--no-python"
     assert argv[-3:] == [flag, "pkg.train", "a"]
 
 
-HOSTILE = ["a b", "it's", '"q"', "$(touch /tmp/pwned)", "`id`", "; echo x", "$HOME", "back\\",
-           "new\nline", "*", ""]
+HOSTILE = [
+    "a b",
+    "it's",
+    '"q"',
+    "$(touch /tmp/pwned)",
+    "`id`",
+    "; echo x",
+    "$HOME",
+    "back\\",
+    "new\nline",
+    "*",
+    "",
+]
 
 
 def test_shell_line_round_trips_hostile_arguments() -> None:
     res = resolved("local", {})
     plan = build(res, Target("train.py", tuple(HOSTILE)), run_id="r", master_port=1)
     assert shlex.split(plan.shell_line()) == list(plan.argv)
-    assert list(plan.argv[-len(HOSTILE):]) == HOSTILE
+    assert list(plan.argv[-len(HOSTILE) :]) == HOSTILE
 
 
 def test_renamed_variable_is_passed_under_its_new_name() -> None:

@@ -51,11 +51,18 @@ def test_builtin_env_has_no_errors_or_myths(name: str, tmp_path: Path) -> None:
     loaded = profiles.load(name, {"HOME": str(tmp_path)}, tmp_path)
     env = {k: v for k, v in loaded.profile.env.items() if not v.startswith("auto")}
     findings = catalog.check_env(env, HostFacts())
-    bad = [f for f in findings if f.level in ("error", "warning")
-           and f.code not in ("LX140",)]  # host mismatch codes do not apply to an empty host
+    bad = [
+        f for f in findings if f.level in ("error", "warning") and f.code not in ("LX140",)
+    ]  # host mismatch codes do not apply to an empty host
     assert not [f for f in bad if f.level == "error"], bad
-    for myth in ("NCCL_TIMEOUT", "NCCL_NTHREADS", "TORCH_DISTRIBUTED_TIMEOUT",
-                 "NCCL_TREE_THRESHOLD", "NCCL_ASYNC_ERROR_HANDLING", "NCCL_IB_GID_INDEX"):
+    for myth in (
+        "NCCL_TIMEOUT",
+        "NCCL_NTHREADS",
+        "TORCH_DISTRIBUTED_TIMEOUT",
+        "NCCL_TREE_THRESHOLD",
+        "NCCL_ASYNC_ERROR_HANDLING",
+        "NCCL_IB_GID_INDEX",
+    ):
         assert myth not in loaded.profile.env
 
 
@@ -94,8 +101,10 @@ def test_search_order_builtin_then_cwd_then_path_then_config(tmp_path: Path) -> 
     write(tmp_path / "extra" / "proj.yaml", "name: proj\ndescription: from path\n")
     write(tmp_path / "extra" / "onpath.yaml", "name: onpath\n")
     write(tmp_path / "cfg" / "profiles" / "mine.yaml", "name: mine\n")
-    environ = {"LAUNCHX_PROFILE_PATH": str(tmp_path / "extra"),
-               "LAUNCHX_CONFIG_DIR": str(tmp_path / "cfg")}
+    environ = {
+        "LAUNCHX_PROFILE_PATH": str(tmp_path / "extra"),
+        "LAUNCHX_CONFIG_DIR": str(tmp_path / "cfg"),
+    }
     assert profiles.load("proj", environ, tmp_path).profile.description == "from cwd"
     assert profiles.load("onpath", environ, tmp_path).profile.name == "onpath"
     assert profiles.load("mine", environ, tmp_path).profile.name == "mine"
@@ -119,8 +128,11 @@ def test_unknown_profile_lists_available_and_suggests(tmp_path: Path) -> None:
 def test_cycle_names_the_chain(tmp_path: Path) -> None:
     write(tmp_path / "a.yaml", "name: a\nextends: ./b.yaml\n")
     write(tmp_path / "b.yaml", "name: b\nextends: ./a.yaml\n")
-    with pytest.raises(ConfigError, match=r"cycle: profile:a.yaml -> profile:./b.yaml -> "
-                                          r"profile:./a.yaml"):
+    with pytest.raises(
+        ConfigError,
+        match=r"cycle: profile:a.yaml -> profile:./b.yaml -> "
+        r"profile:./a.yaml",
+    ):
         profiles.load("a.yaml", {}, tmp_path)
 
 
@@ -137,10 +149,13 @@ def test_yaml_syntax_error_names_file_line_column(tmp_path: Path) -> None:
     assert re.search(r"bad\.yaml:\d+:\d+: YAML syntax error", info.value.message)
 
 
-@pytest.mark.parametrize(("text", "expect"), [
-    ("name: x\nnproc_per_nod: 2\n", "did you mean 'nproc_per_node'"),
-    ("name: x\nretry: {max_retires: 2}\n", "did you mean 'max_retries'"),
-])
+@pytest.mark.parametrize(
+    ("text", "expect"),
+    [
+        ("name: x\nnproc_per_nod: 2\n", "did you mean 'nproc_per_node'"),
+        ("name: x\nretry: {max_retires: 2}\n", "did you mean 'max_retries'"),
+    ],
+)
 def test_unknown_key_suggests(tmp_path: Path, text: str, expect: str) -> None:
     write(tmp_path / "x.yaml", text)
     with pytest.raises(ConfigError) as info:
@@ -150,11 +165,19 @@ def test_unknown_key_suggests(tmp_path: Path, text: str, expect: str) -> None:
     assert "x.yaml" in info.value.message
 
 
-@pytest.mark.parametrize("text", [
-    "name: x\nnnodes: two\n", "name: x\nmaster_port: 70000\n", "name: x\nlauncher: mpirun\n",
-    "name: x\nenv: [a, b]\n", "name: x\nenv: {'bad name': 1}\n", "- just\n- a list\n",
-    "name: x\nextends: 3\n", "name: x\nenv: {A: null}\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name: x\nnnodes: two\n",
+        "name: x\nmaster_port: 70000\n",
+        "name: x\nlauncher: mpirun\n",
+        "name: x\nenv: [a, b]\n",
+        "name: x\nenv: {'bad name': 1}\n",
+        "- just\n- a list\n",
+        "name: x\nextends: 3\n",
+        "name: x\nenv: {A: null}\n",
+    ],
+)
 def test_wrong_types_are_clean_config_errors(tmp_path: Path, text: str) -> None:
     write(tmp_path / "x.yaml", text)
     with pytest.raises(ConfigError) as info:
@@ -165,7 +188,11 @@ def test_wrong_types_are_clean_config_errors(tmp_path: Path, text: str) -> None:
 def test_yaml_scalars_become_env_strings(tmp_path: Path) -> None:
     write(tmp_path / "x.yaml", "name: x\nenv: {A: 1, B: true, C: false, D: 1.5}\n")
     assert profiles.load("x.yaml", {}, tmp_path).profile.env == {
-        "A": "1", "B": "1", "C": "0", "D": "1.5"}
+        "A": "1",
+        "B": "1",
+        "C": "0",
+        "D": "1.5",
+    }
 
 
 def test_schema_covers_later_issue_blocks() -> None:
@@ -174,18 +201,50 @@ def test_schema_covers_later_issue_blocks() -> None:
 
 def test_wheel_ships_builtin_profiles_and_py_typed(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parent.parent
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(tmp_path), str(root)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(root),
+        ],
+        check=True,
+        capture_output=True,
+    )
     wheel = next(tmp_path.glob("launchx-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     for name in REQUIRED:
         assert f"launchx/_profiles/{name}.yaml" in names
     assert "launchx/py.typed" in names
     target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target",
-                    str(target), str(wheel)], check=True, capture_output=True)
-    out = subprocess.run([sys.executable, "-c", "from launchx import profiles; "
-                          "print(profiles.builtin_dir())"], capture_output=True, text=True,
-                         env={"PYTHONPATH": str(target)}, cwd=tmp_path, check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "-q",
+            "--target",
+            str(target),
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", "from launchx import profiles; print(profiles.builtin_dir())"],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(target)},
+        cwd=tmp_path,
+        check=True,
+    )
     assert out.stdout.strip().startswith(str(target))
     assert yaml.safe_load((Path(out.stdout.strip()) / "local.yaml").read_text())["name"] == "local"

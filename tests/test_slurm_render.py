@@ -40,44 +40,122 @@ GOLDEN_DIR = Path(__file__).parent / "golden" / "sbatch"
 PWNED = "PWNED"
 
 LAYOUTS: dict[str, Slurm] = {
-    "per_node": Slurm(mode="per_node", nodes=2, gpus_per_node=8, cpus_per_task=64,
-                      time="12:00:00", partition="gpu", output="logs/%x-%j.out"),
-    "per_node_requeue": Slurm(mode="per_node", nodes=4, gpus_per_node=8, cpus_per_task=64,
-                              time="2-00:00:00", partition="gpu", requeue=True,
-                              sbatch_args=("--constraint=h800", "--exclusive")),
-    "per_task": Slurm(mode="per_task", nodes=2, gpus_per_node=8, cpus_per_task=8,
-                      time="4:00:00", account="proj-a", qos="normal"),
-    "per_task_requeue": Slurm(mode="per_task", nodes=2, ntasks_per_node=4, cpus_per_task=2,
-                              time="30", requeue=True, signal="USR1@300", job_name="llm 7b"),
+    "per_node": Slurm(
+        mode="per_node",
+        nodes=2,
+        gpus_per_node=8,
+        cpus_per_task=64,
+        time="12:00:00",
+        partition="gpu",
+        output="logs/%x-%j.out",
+    ),
+    "per_node_requeue": Slurm(
+        mode="per_node",
+        nodes=4,
+        gpus_per_node=8,
+        cpus_per_task=64,
+        time="2-00:00:00",
+        partition="gpu",
+        requeue=True,
+        sbatch_args=("--constraint=h800", "--exclusive"),
+    ),
+    "per_task": Slurm(
+        mode="per_task",
+        nodes=2,
+        gpus_per_node=8,
+        cpus_per_task=8,
+        time="4:00:00",
+        account="proj-a",
+        qos="normal",
+    ),
+    "per_task_requeue": Slurm(
+        mode="per_task",
+        nodes=2,
+        ntasks_per_node=4,
+        cpus_per_task=2,
+        time="30",
+        requeue=True,
+        signal="USR1@300",
+        job_name="llm 7b",
+    ),
 }
 
 HOSTILE = [
-    "a b", "it's", 'say "hi"', "$(touch PWNED)", "`touch PWNED`", "; touch PWNED", "*", "?",
-    "[a]", "a\nb", "\ttab", "\\", "\\n", "$HOME", "${HOME}", "!", "!!", "--", "-p", "",
-    "~", "ünï 中文", "'\"", "#SBATCH --nodes=9", "EOF", "\r", "a'b\"c$d`e", "&& touch PWNED",
-    "> PWNED", "x|touch PWNED", "$'\\x41'", "{a,b}", "%s %n", "LAUNCHX_PROFILE_x",
+    "a b",
+    "it's",
+    'say "hi"',
+    "$(touch PWNED)",
+    "`touch PWNED`",
+    "; touch PWNED",
+    "*",
+    "?",
+    "[a]",
+    "a\nb",
+    "\ttab",
+    "\\",
+    "\\n",
+    "$HOME",
+    "${HOME}",
+    "!",
+    "!!",
+    "--",
+    "-p",
+    "",
+    "~",
+    "ünï 中文",
+    "'\"",
+    "#SBATCH --nodes=9",
+    "EOF",
+    "\r",
+    "a'b\"c$d`e",
+    "&& touch PWNED",
+    "> PWNED",
+    "x|touch PWNED",
+    "$'\\x41'",
+    "{a,b}",
+    "%s %n",
+    "LAUNCHX_PROFILE_x",
 ]
 
 
-def _render(slurm: Slurm, name: str, script_argv: list[str], *, python: str,
-            launchx_argv: tuple[str, ...] = (), flags: SbatchOptions | None = None,
-            profile: Profile | None = None) -> tuple[str, str]:
+def _render(
+    slurm: Slurm,
+    name: str,
+    script_argv: list[str],
+    *,
+    python: str,
+    launchx_argv: tuple[str, ...] = (),
+    flags: SbatchOptions | None = None,
+    profile: Profile | None = None,
+) -> tuple[str, str]:
     profile = profile or Profile(name=name, slurm=slurm)
     opts, _ = merge_options(profile.slurm, flags or SbatchOptions(), profile_name=name)
     frozen = frozen_profile_yaml(profile, opts)
-    text = render_sbatch(options=opts, profile_name=name, frozen_profile_yaml=frozen,
-                         launchx_argv=launchx_argv, script_argv=script_argv, version="1.2.3",
-                         command_line="launchx sbatch -p " + shlex.join([name, *script_argv]),
-                         python=python)
+    text = render_sbatch(
+        options=opts,
+        profile_name=name,
+        frozen_profile_yaml=frozen,
+        launchx_argv=launchx_argv,
+        script_argv=script_argv,
+        version="1.2.3",
+        command_line="launchx sbatch -p " + shlex.join([name, *script_argv]),
+        python=python,
+    )
     return text, frozen
 
 
 # ------------------------------------------------------------------------ golden files
 
+
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
 def test_golden(layout: str) -> None:
-    text, _ = _render(LAYOUTS[layout], layout, ["train.py", "--epochs", "3"],
-                      python="/opt/venv/bin/python", launchx_argv=("--retries", "2"))
+    text, _ = _render(
+        LAYOUTS[layout],
+        layout,
+        ["train.py", "--epochs", "3"],
+        python="/opt/venv/bin/python",
+        launchx_argv=("--retries", "2"),
+    )
     path = GOLDEN_DIR / f"{layout}.sh"
     if os.environ.get("LAUNCHX_UPDATE_GOLDEN") == "1":
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -85,10 +163,15 @@ def test_golden(layout: str) -> None:
     assert path.exists(), f"no golden file {path}; run with LAUNCHX_UPDATE_GOLDEN=1"
     expected = path.read_text()
     if text != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), text.splitlines(True),
-                                            f"golden/{path.name}", "rendered"))
-        pytest.fail(f"rendered script differs from the golden file "
-                    f"(LAUNCHX_UPDATE_GOLDEN=1 to accept):\n{diff}")
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(True), text.splitlines(True), f"golden/{path.name}", "rendered"
+            )
+        )
+        pytest.fail(
+            f"rendered script differs from the golden file "
+            f"(LAUNCHX_UPDATE_GOLDEN=1 to accept):\n{diff}"
+        )
 
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
@@ -122,6 +205,7 @@ def test_sbatch_lines_sorted_and_before_first_command() -> None:
 
 # ------------------------------------------------------------------------ hostile strings
 
+
 def _stub(tmp: Path) -> Path:
     """A fake interpreter: writes its argv NUL-separated to $STUB_OUT."""
     stub = tmp / "stub python"
@@ -137,10 +221,16 @@ def _run_body(text: str, tmp: Path, job_id: str = "77") -> list[str]:
     cwd = tmp / "cwd"
     cwd.mkdir(exist_ok=True)
     (cwd / "glob-bait").write_text("")  # an unquoted * or ? would expand to this
-    env = {"PATH": os.environ["PATH"], "SLURM_SUBMIT_DIR": str(tmp), "SLURM_JOB_ID": job_id,
-           "STUB_OUT": str(out), "HOME": "/nonexistent-home"}
-    proc = subprocess.run(["bash", str(script)], cwd=cwd, env=env, capture_output=True,
-                          check=False, timeout=30)
+    env = {
+        "PATH": os.environ["PATH"],
+        "SLURM_SUBMIT_DIR": str(tmp),
+        "SLURM_JOB_ID": job_id,
+        "STUB_OUT": str(out),
+        "HOME": "/nonexistent-home",
+    }
+    proc = subprocess.run(
+        ["bash", str(script)], cwd=cwd, env=env, capture_output=True, check=False, timeout=30
+    )
     assert proc.returncode == 0, proc.stderr.decode()
     assert not (cwd / PWNED).exists() and not (tmp / PWNED).exists()
     return out.read_bytes().decode().split("\0")[:-1]
@@ -148,23 +238,43 @@ def _run_body(text: str, tmp: Path, job_id: str = "77") -> list[str]:
 
 def test_hostile_arguments_survive_verbatim(tmp_path: Path) -> None:
     stub = _stub(tmp_path)
-    hostile_profile = Profile(name="hostile", slurm=LAYOUTS["per_node"],
-                              env={"X": "$(touch PWNED) `touch PWNED` 'q' \"d\"",
-                                   "Y": "EOF\nLAUNCHX_PROFILE_\n$HOME"})
+    hostile_profile = Profile(
+        name="hostile",
+        slurm=LAYOUTS["per_node"],
+        env={"X": "$(touch PWNED) `touch PWNED` 'q' \"d\"", "Y": "EOF\nLAUNCHX_PROFILE_\n$HOME"},
+    )
     launchx_argv = ("--set", "NCCL_DEBUG=INFO $(touch PWNED)")
-    text, frozen = _render(LAYOUTS["per_node"], "hostile", ["train.py", *HOSTILE],
-                           python=str(stub), launchx_argv=launchx_argv, profile=hostile_profile)
+    text, frozen = _render(
+        LAYOUTS["per_node"],
+        "hostile",
+        ["train.py", *HOSTILE],
+        python=str(stub),
+        launchx_argv=launchx_argv,
+        profile=hostile_profile,
+    )
     argv = _run_body(text, tmp_path)
     profile_path = tmp_path / ".launchx" / "77" / "profile.yaml"
-    assert argv == ["-m", "launchx", "run", "-p", str(profile_path), *launchx_argv, "--",
-                    "train.py", *HOSTILE]
+    assert argv == [
+        "-m",
+        "launchx",
+        "run",
+        "-p",
+        str(profile_path),
+        *launchx_argv,
+        "--",
+        "train.py",
+        *HOSTILE,
+    ]
     assert profile_path.read_text() == frozen
     assert Profile.model_validate(__import__("yaml").safe_load(frozen)).env == hostile_profile.env
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.text(st.characters(blacklist_characters="\0",
-                                      blacklist_categories=("Cs",))), max_size=4))
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(st.text(st.characters(exclude_characters="\0", exclude_categories=["Cs"])), max_size=4)
+)
 def test_any_argument_round_trips(tmp_path: Path, words: list[str]) -> None:
     stub = _stub(tmp_path)
     text, _ = _render(LAYOUTS["per_task"], "prop", ["t.py", *words], python=str(stub))
@@ -182,12 +292,17 @@ def test_requeued_run_rewrites_the_same_profile(tmp_path: Path) -> None:
 def test_command_line_with_newline_stays_one_comment() -> None:
     profile = Profile(name="p")
     opts, _ = merge_options(profile.slurm, SbatchOptions(), profile_name="p")
-    text = render_sbatch(options=opts, profile_name="p", frozen_profile_yaml="name: p\n",
-                         launchx_argv=(), script_argv=["t.py"], version="1",
-                         command_line="launchx sbatch t.py 'a\n#SBATCH --nodes=99'",
-                         python="python3")
-    assert "--nodes=99" not in "\n".join(ln for ln in text.splitlines()
-                                         if ln.startswith("#SBATCH"))
+    text = render_sbatch(
+        options=opts,
+        profile_name="p",
+        frozen_profile_yaml="name: p\n",
+        launchx_argv=(),
+        script_argv=["t.py"],
+        version="1",
+        command_line="launchx sbatch t.py 'a\n#SBATCH --nodes=99'",
+        python="python3",
+    )
+    assert "--nodes=99" not in "\n".join(ln for ln in text.splitlines() if ln.startswith("#SBATCH"))
     assert text.count("\n#SBATCH --nodes=") == 1
 
 
@@ -203,8 +318,7 @@ def test_heredoc_delimiter_never_collides() -> None:
 
 
 def test_sbatch_arg_values_quoted() -> None:
-    opts, _ = merge_options(Slurm(), SbatchOptions(sbatch_args=("--comment=a b; c",
-                                                                "--exclusive")))
+    opts, _ = merge_options(Slurm(), SbatchOptions(sbatch_args=("--comment=a b; c", "--exclusive")))
     lines = sbatch_lines(opts)
     assert "#SBATCH --comment='a b; c'" in lines and "#SBATCH --exclusive" in lines
 
@@ -242,8 +356,11 @@ def test_flag_beats_profile(name: str) -> None:
     profile_value, flag_value = _SAMPLES[name]
     base = _base(name)
     slurm = Slurm.model_validate({**base, name: profile_value})
-    opts, sources = merge_options(slurm, SbatchOptions(**{name: flag_value}),  # type: ignore[arg-type]
-                                  profile_name="prof")
+    opts, sources = merge_options(
+        slurm,
+        SbatchOptions(**{name: flag_value}),  # type: ignore[arg-type]
+        profile_name="prof",
+    )
     assert getattr(opts, name) == flag_value
     assert sources[name] == f"flag:{FLAG_NAMES[name]}"
     opts, sources = merge_options(slurm, SbatchOptions(), profile_name="prof")
@@ -253,8 +370,7 @@ def test_flag_beats_profile(name: str) -> None:
 
 def test_defaults_and_their_source() -> None:
     opts, sources = merge_options(Slurm(), SbatchOptions(), profile_name="p")
-    assert (opts.mode, opts.nodes, opts.ntasks_per_node, opts.requeue) == ("per_node", 1, 1,
-                                                                          False)
+    assert (opts.mode, opts.nodes, opts.ntasks_per_node, opts.requeue) == ("per_node", 1, 1, False)
     assert opts.signal is None  # the model's USR2@120 only matters with requeue
     assert opts.job_name == "launchx-p"
     assert {sources[k] for k in ("mode", "nodes", "signal", "time")} == {"default"}
@@ -271,24 +387,35 @@ def test_per_task_takes_tasks_from_gpus() -> None:
 
 
 def test_sbatch_args_accumulate() -> None:
-    opts, sources = merge_options(Slurm(sbatch_args=("--constraint=h800",)),
-                                  SbatchOptions(sbatch_args=("--exclusive",)), profile_name="p")
+    opts, sources = merge_options(
+        Slurm(sbatch_args=("--constraint=h800",)),
+        SbatchOptions(sbatch_args=("--exclusive",)),
+        profile_name="p",
+    )
     assert opts.sbatch_args == ("--constraint=h800", "--exclusive")
     assert sources["sbatch_args"] == "profile:p+flag:--sbatch-arg"
 
 
-@pytest.mark.parametrize(("given", "rendered"), [
-    ("USR2@120", "B:USR2@120"), ("B:USR1@60", "B:USR1@60"), ("SIGUSR1@30", "B:USR1@30"),
-    ("usr2", "B:USR2@60"), ("12@5", "B:12@5"), ("TERM@0", "B:TERM@0"),
-])
+@pytest.mark.parametrize(
+    ("given", "rendered"),
+    [
+        ("USR2@120", "B:USR2@120"),
+        ("B:USR1@60", "B:USR1@60"),
+        ("SIGUSR1@30", "B:USR1@30"),
+        ("usr2", "B:USR2@60"),
+        ("12@5", "B:12@5"),
+        ("TERM@0", "B:TERM@0"),
+    ],
+)
 def test_signal_forms(given: str, rendered: str) -> None:
     opts, _ = merge_options(Slurm(), SbatchOptions(signal=given))
     assert opts.signal == rendered
     assert f"#SBATCH --signal={rendered}" in sbatch_lines(opts)
 
 
-@pytest.mark.parametrize("value", ["90", "10:30", "2:00:00", "1-12", "1-12:30",
-                                   "1-12:30:15", "INFINITE", "unlimited"])
+@pytest.mark.parametrize(
+    "value", ["90", "10:30", "2:00:00", "1-12", "1-12:30", "1-12:30:15", "INFINITE", "unlimited"]
+)
 def test_time_formats_accepted(value: str) -> None:
     opts, _ = merge_options(Slurm(), SbatchOptions(time=value))
     assert f"#SBATCH --time={value}" in sbatch_lines(opts)
@@ -296,31 +423,35 @@ def test_time_formats_accepted(value: str) -> None:
 
 # ------------------------------------------------------------------------ refusals
 
-@pytest.mark.parametrize(("flags", "words"), [
-    (SbatchOptions(time="1h"), "time limit"),
-    (SbatchOptions(time="1:2:3:4"), "time limit"),
-    (SbatchOptions(time=""), "empty"),
-    (SbatchOptions(signal="USR2@abc"), "[B:]SIGNAL@SECONDS"),
-    (SbatchOptions(signal="R:USR2@10"), "B: prefix"),
-    (SbatchOptions(signal="FOO@10"), "unknown signal"),
-    (SbatchOptions(signal="USR2@70000"), "65535"),
-    (SbatchOptions(signal="65@1"), "no signal number"),
-    (SbatchOptions(job_name="a\nb"), "control character"),
-    (SbatchOptions(output="x\ty"), "control character"),
-    (SbatchOptions(partition="gpu\r"), "control character"),
-    (SbatchOptions(sbatch_args=("--nodes=3",)), "writes itself"),
-    (SbatchOptions(sbatch_args=("-N3",)), "writes itself"),
-    (SbatchOptions(sbatch_args=("--no-requeue",)), "writes itself"),
-    (SbatchOptions(sbatch_args=("--open-mode=truncate",)), "writes itself"),
-    (SbatchOptions(sbatch_args=("constraint=x",)), "not an option"),
-    (SbatchOptions(sbatch_args=("--comment=a\nb",)), "control character"),
-    (SbatchOptions(nodes=0), "at least 1"),
-    (SbatchOptions(cpus_per_task=0), "at least 1"),
-    (SbatchOptions(gpus_per_node=-1), "0 or more"),
-    (SbatchOptions(ntasks_per_node=8), "per_node"),
-    (SbatchOptions(mode="per_task"), "tasks per node"),
-    (SbatchOptions(mode="bogus"), "per_node or"),  # type: ignore[arg-type]
-])
+
+@pytest.mark.parametrize(
+    ("flags", "words"),
+    [
+        (SbatchOptions(time="1h"), "time limit"),
+        (SbatchOptions(time="1:2:3:4"), "time limit"),
+        (SbatchOptions(time=""), "empty"),
+        (SbatchOptions(signal="USR2@abc"), "[B:]SIGNAL@SECONDS"),
+        (SbatchOptions(signal="R:USR2@10"), "B: prefix"),
+        (SbatchOptions(signal="FOO@10"), "unknown signal"),
+        (SbatchOptions(signal="USR2@70000"), "65535"),
+        (SbatchOptions(signal="65@1"), "no signal number"),
+        (SbatchOptions(job_name="a\nb"), "control character"),
+        (SbatchOptions(output="x\ty"), "control character"),
+        (SbatchOptions(partition="gpu\r"), "control character"),
+        (SbatchOptions(sbatch_args=("--nodes=3",)), "writes itself"),
+        (SbatchOptions(sbatch_args=("-N3",)), "writes itself"),
+        (SbatchOptions(sbatch_args=("--no-requeue",)), "writes itself"),
+        (SbatchOptions(sbatch_args=("--open-mode=truncate",)), "writes itself"),
+        (SbatchOptions(sbatch_args=("constraint=x",)), "not an option"),
+        (SbatchOptions(sbatch_args=("--comment=a\nb",)), "control character"),
+        (SbatchOptions(nodes=0), "at least 1"),
+        (SbatchOptions(cpus_per_task=0), "at least 1"),
+        (SbatchOptions(gpus_per_node=-1), "0 or more"),
+        (SbatchOptions(ntasks_per_node=8), "per_node"),
+        (SbatchOptions(mode="per_task"), "tasks per node"),
+        (SbatchOptions(mode="bogus"), "per_node or"),  # type: ignore[arg-type]
+    ],
+)
 def test_invalid_values_refused(flags: SbatchOptions, words: str) -> None:
     with pytest.raises(ConfigError) as info:
         merge_options(Slurm(), flags, profile_name="p")
@@ -336,19 +467,35 @@ def test_invalid_profile_value_names_the_profile() -> None:
 def test_render_needs_a_script() -> None:
     opts, _ = merge_options(Slurm(), SbatchOptions())
     with pytest.raises(ConfigError, match="no script"):
-        render_sbatch(options=opts, profile_name="p", frozen_profile_yaml="", launchx_argv=(),
-                      script_argv=(), version="1", command_line="", python="python3")
+        render_sbatch(
+            options=opts,
+            profile_name="p",
+            frozen_profile_yaml="",
+            launchx_argv=(),
+            script_argv=(),
+            version="1",
+            command_line="",
+            python="python3",
+        )
 
 
 def test_render_refuses_nul() -> None:
     opts, _ = merge_options(Slurm(), SbatchOptions())
     with pytest.raises(ConfigError, match="NUL"):
-        render_sbatch(options=opts, profile_name="p", frozen_profile_yaml="", launchx_argv=(),
-                      script_argv=("t.py", "a\0b"), version="1", command_line="",
-                      python="python3")
+        render_sbatch(
+            options=opts,
+            profile_name="p",
+            frozen_profile_yaml="",
+            launchx_argv=(),
+            script_argv=("t.py", "a\0b"),
+            version="1",
+            command_line="",
+            python="python3",
+        )
 
 
 # ------------------------------------------------------------------------ scale
+
 
 def test_4096_node_nodelist_renders_fast() -> None:
     hosts = [f"gpu{i:04d}" for i in range(1, 4097)]
@@ -356,8 +503,13 @@ def test_4096_node_nodelist_renders_fast() -> None:
     compact = "--exclude=" + compress(hosts[::2])
     opts, _ = merge_options(Slurm(), SbatchOptions(nodes=4096, sbatch_args=(flat, compact)))
     started = time.perf_counter()
-    text, _ = _render(Slurm(), "big", ["t.py"], python="python3",
-                      flags=SbatchOptions(nodes=4096, sbatch_args=(flat, compact)))
+    text, _ = _render(
+        Slurm(),
+        "big",
+        ["t.py"],
+        python="python3",
+        flags=SbatchOptions(nodes=4096, sbatch_args=(flat, compact)),
+    )
     elapsed = time.perf_counter() - started
     assert f"#SBATCH {flat}" in text.splitlines()
     assert f"#SBATCH --exclude={shlex.quote(compress(hosts[::2]))}" in text.splitlines()

@@ -50,27 +50,41 @@ MAPPING = [
     ("world from the step's task count", STEP, {"WORLD_SIZE": "8"}),
     ("world falls back to SLURM_NTASKS", _with(SLURM_STEP_NUM_TASKS=None), {"WORLD_SIZE": "8"}),
     ("step task count beats the job's", _with(SLURM_NTASKS="16"), {"WORLD_SIZE": "8"}),
-    ("local world from tasks on this node", _with(SLURM_STEP_TASKS_PER_NODE="3,5",
-                                                  SLURM_NTASKS="8"),
-     {"LOCAL_WORLD_SIZE": "5"}),
-    ("local world falls back to the job's per-node list",
-     _with(SLURM_STEP_TASKS_PER_NODE=None, SLURM_TASKS_PER_NODE="2,6"), {"LOCAL_WORLD_SIZE": "6"}),
+    (
+        "local world from tasks on this node",
+        _with(SLURM_STEP_TASKS_PER_NODE="3,5", SLURM_NTASKS="8"),
+        {"LOCAL_WORLD_SIZE": "5"},
+    ),
+    (
+        "local world falls back to the job's per-node list",
+        _with(SLURM_STEP_TASKS_PER_NODE=None, SLURM_TASKS_PER_NODE="2,6"),
+        {"LOCAL_WORLD_SIZE": "6"},
+    ),
     ("node rank from SLURM_NODEID", STEP, {"GROUP_RANK": "1", "NODE_RANK": "1"}),
     ("group world from the step's nodes", STEP, {"GROUP_WORLD_SIZE": "2"}),
     ("master is the first host", STEP, {"MASTER_ADDR": "gpu07"}),
-    ("master from the step's nodes, not the job's",
-     _with(SLURM_JOB_NODELIST="gpu[01-08]"), {"MASTER_ADDR": "gpu07"}),
-    ("master falls back to the job's list", _with(SLURM_STEP_NODELIST=None,
-                                                  SLURM_JOB_NODELIST="cpu-a[3-4]"),
-     {"MASTER_ADDR": "cpu-a3"}),
+    (
+        "master from the step's nodes, not the job's",
+        _with(SLURM_JOB_NODELIST="gpu[01-08]"),
+        {"MASTER_ADDR": "gpu07"},
+    ),
+    (
+        "master falls back to the job's list",
+        _with(SLURM_STEP_NODELIST=None, SLURM_JOB_NODELIST="cpu-a[3-4]"),
+        {"MASTER_ADDR": "cpu-a3"},
+    ),
     ("port derived from the job id", STEP, {"MASTER_PORT": PORT}),
-    ("inherited RANK is overridden", _with(RANK="0", WORLD_SIZE="1"),
-     {"RANK": "5", "WORLD_SIZE": "8"}),
+    (
+        "inherited RANK is overridden",
+        _with(RANK="0", WORLD_SIZE="1"),
+        {"RANK": "5", "WORLD_SIZE": "8"},
+    ),
 ]
 
 
-@pytest.mark.parametrize(("env", "expected"), [(e, x) for _, e, x in MAPPING],
-                         ids=[c for c, _, _ in MAPPING])
+@pytest.mark.parametrize(
+    ("env", "expected"), [(e, x) for _, e, x in MAPPING], ids=[c for c, _, _ in MAPPING]
+)
 def test_mapping(env: dict[str, str], expected: dict[str, str]) -> None:
     out = task_env(env)
     assert {k: out.get(k) for k in expected} == expected
@@ -91,31 +105,41 @@ def test_port_outside_ephemeral_and_differs_by_job() -> None:
 def test_every_task_of_a_step_agrees_on_master() -> None:
     seen = set()
     for procid in range(8):
-        env = _with(SLURM_PROCID=str(procid), SLURM_LOCALID=str(procid % 4),
-                    SLURM_NODEID=str(procid // 4))
+        env = _with(
+            SLURM_PROCID=str(procid), SLURM_LOCALID=str(procid % 4), SLURM_NODEID=str(procid // 4)
+        )
         out = task_env(env)
         seen.add((out["MASTER_ADDR"], out["MASTER_PORT"]))
     assert len(seen) == 1
 
 
-@pytest.mark.parametrize(("env", "words"), [
-    (_with(SLURM_PROCID=None), "SLURM_PROCID"),
-    (_with(SLURM_LOCALID="x"), "not a whole number"),
-    (_with(SLURM_STEP_NUM_TASKS=None, SLURM_NTASKS=None), "SLURM_NTASKS"),
-    (_with(SLURM_PROCID="8"), "inconsistent"),
-    (_with(SLURM_STEP_TASKS_PER_NODE="4"), "no entry for node 1"),
-    (_with(SLURM_STEP_NODELIST="gpu[07-"), "host list"),
-    ({}, "not a SLURM task"),
-])
+@pytest.mark.parametrize(
+    ("env", "words"),
+    [
+        (_with(SLURM_PROCID=None), "SLURM_PROCID"),
+        (_with(SLURM_LOCALID="x"), "not a whole number"),
+        (_with(SLURM_STEP_NUM_TASKS=None, SLURM_NTASKS=None), "SLURM_NTASKS"),
+        (_with(SLURM_PROCID="8"), "inconsistent"),
+        (_with(SLURM_STEP_TASKS_PER_NODE="4"), "no entry for node 1"),
+        (_with(SLURM_STEP_NODELIST="gpu[07-"), "host list"),
+        ({}, "not a SLURM task"),
+    ],
+)
 def test_refusals(env: dict[str, str], words: str) -> None:
     with pytest.raises(ConfigError, match=words.replace("[", r"\[")):
         task_env(env)
 
 
 def test_4096_nodes_fast() -> None:
-    env = _with(SLURM_STEP_NODELIST="gpu[0001-4096]", SLURM_STEP_NUM_NODES="4096",
-                SLURM_STEP_NUM_TASKS=str(4096 * 8), SLURM_STEP_TASKS_PER_NODE="8(x4096)",
-                SLURM_PROCID=str(4096 * 8 - 1), SLURM_LOCALID="7", SLURM_NODEID="4095")
+    env = _with(
+        SLURM_STEP_NODELIST="gpu[0001-4096]",
+        SLURM_STEP_NUM_NODES="4096",
+        SLURM_STEP_NUM_TASKS=str(4096 * 8),
+        SLURM_STEP_TASKS_PER_NODE="8(x4096)",
+        SLURM_PROCID=str(4096 * 8 - 1),
+        SLURM_LOCALID="7",
+        SLURM_NODEID="4095",
+    )
     started = time.perf_counter()
     out = task_env(env)
     assert time.perf_counter() - started < 1.0
@@ -124,25 +148,39 @@ def test_4096_nodes_fast() -> None:
 
 # ------------------------------------------------------------------------ real process
 
+
 def _shim(*cmd: str, env: dict[str, str]) -> subprocess.Popen[str]:
     full_env = {"PATH": os.environ["PATH"], **env}
-    return subprocess.Popen([sys.executable, "-m", "launchx.task", "--", *cmd], env=full_env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "launchx.task", "--", *cmd],
+        env=full_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_exec_replaces_the_process() -> None:
-    code = ("import json, os; print(json.dumps({'pid': os.getpid(), 'env': {k: os.environ[k] "
-            "for k in ('RANK', 'LOCAL_RANK', 'WORLD_SIZE', 'LOCAL_WORLD_SIZE', 'MASTER_ADDR', "
-            "'MASTER_PORT', 'SLURM_PROCID')}}))")
+    code = (
+        "import json, os; print(json.dumps({'pid': os.getpid(), 'env': {k: os.environ[k] "
+        "for k in ('RANK', 'LOCAL_RANK', 'WORLD_SIZE', 'LOCAL_WORLD_SIZE', 'MASTER_ADDR', "
+        "'MASTER_PORT', 'SLURM_PROCID')}}))"
+    )
     proc = _shim(sys.executable, "-c", code, env=STEP)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     seen = json.loads(out)
     # Same pid: the command replaced the shim instead of running as its child.
     assert seen["pid"] == proc.pid
-    assert seen["env"] == {"RANK": "5", "LOCAL_RANK": "1", "WORLD_SIZE": "8",
-                           "LOCAL_WORLD_SIZE": "4", "MASTER_ADDR": "gpu07", "MASTER_PORT": PORT,
-                           "SLURM_PROCID": "5"}
+    assert seen["env"] == {
+        "RANK": "5",
+        "LOCAL_RANK": "1",
+        "WORLD_SIZE": "8",
+        "LOCAL_WORLD_SIZE": "4",
+        "MASTER_ADDR": "gpu07",
+        "MASTER_PORT": PORT,
+        "SLURM_PROCID": "5",
+    }
 
 
 def test_exit_code_is_the_commands() -> None:
@@ -164,7 +202,8 @@ def test_outside_slurm_is_refused_with_exit_2() -> None:
 
 
 def test_no_command_is_refused() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "launchx.task", "--"], env=STEP,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "launchx.task", "--"], env=STEP, stderr=subprocess.PIPE, text=True
+    )
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and "no command" in err

@@ -1,0 +1,429 @@
+"""The failure knowledge base against real logs (tests/fixtures/logs), and the retry-loop
+classifier against exit codes and torchrun error files."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from launchx import failure_rules as fr
+from launchx import failures
+from launchx.profile_model import Retry
+
+FIXTURES = Path(__file__).parent / "fixtures" / "logs"
+LOGS = sorted(FIXTURES.glob("*.log"))
+
+# Root rank where the log names it (rank prefix or torchrun's "Root Cause" block).
+EXPECTED_RANK = {
+    "user_code_error__torchrun_gloo_keyerror.log": 1,
+    "user_code_error__torchrun_record_error_file.log": 1,
+    "host_oom_killed__torchrun_sigkill_one_rank.log": 1,
+    "segfault__torchrun_sigsegv.log": 0,
+    "segfault__torchrun_faulthandler.log": 1,
+    "collective_timeout__torchrun_gloo_recv_timeout.log": 0,
+    "unknown__torchrun_silent_exit_with_collateral.log": 1,
+    "duplicate_gpu__horovod_3929_mpirun.log": 2,
+    "nccl_watchdog_timeout__basicsr_737.log": 1,
+    "cuda_error__flux_40.log": 0,
+    "deprecated_env__ray_47286.log": 7,
+}
+
+
+def _category(path: Path) -> str:
+    return path.name.split("__")[0]
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def test_fixtures_are_sourced_and_named_for_a_category() -> None:
+    assert len(LOGS) >= len(fr.CATEGORIES)
+    for path in LOGS:
+        first = _read(path).splitlines()[0]
+        assert first.startswith("# source: "), path.name
+        assert _category(path) in fr.CATEGORIES, path.name
+    assert {_category(p) for p in LOGS} == set(fr.CATEGORIES)
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
+def test_fixture_diagnosis(path: Path) -> None:
+    report = failures.diagnose_logs([_read(path)])
+    expected = _category(path)
+    if expected == "unknown":
+        assert not report.found
+        assert report.primary is None or report.primary.category == "unknown"
+        return
+    assert report.found
+    primary = report.primary
+    assert primary is not None
+    assert primary.category == expected
+    assert primary.evidence, "a diagnosis must show the lines it is based on"
+    assert primary.retryable == failures.is_retryable(expected) or expected == "gloo_error"
+    if path.name in EXPECTED_RANK:
+        assert primary.rank == EXPECTED_RANK[path.name]
+
+
+def test_every_rule_is_the_primary_of_some_real_log() -> None:
+    codes = set()
+    for path in LOGS:
+        report = failures.diagnose_logs([_read(path)])
+        codes.update(d.code for d in report.findings)
+    missing = {r.name for r in fr.RULES if r.code not in codes}
+    assert not missing
+
+
+def test_rule_table_is_consistent() -> None:
+    codes = [r.code for r in fr.RULES]
+    assert len(codes) == len(set(codes))
+    for rule in fr.RULES:
+        assert rule.category in fr.CATEGORIES
+        assert re.fullmatch(r"LX5\d\d", rule.code)
+        assert rule.cause and rule.fix
+        for pattern in (*rule.patterns, *rule.exclude):
+            re.compile(pattern)
+    assert set(fr.CATEGORIES) >= fr.RETRYABLE_BY_DEFAULT
+
+
+def test_watchdog_timeout_fix_names_the_real_knob_not_the_myth() -> None:
+    rule = next(r for r in fr.RULES if r.category == "nccl_watchdog_timeout")
+    assert "init_process_group(timeout=" in rule.fix
+    assert "NCCL_TIMEOUT" in rule.fix and "read by nothing" in rule.fix
+
+
+# ------------------------------------------------------------------ root cause ordering
+
+
+def test_keyerror_beats_collateral_gloo_and_watchdog() -> None:
+    log = "\n".join(
+        [
+            "[rank0]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught "
+            "collective operation timeout: WorkNCCL(SeqNum=8, OpType=ALLREDUCE) ran for 600020 "
+            "milliseconds before timing out.",
+            "[rank2]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] "
+            "Connection closed by peer [10.0.0.3]:28048",
+            "[rank1]: Traceback (most recent call last):",
+            '[rank1]:   File "train.py", line 12, in <module>',
+            "[rank1]: KeyError: 'labels'",
+        ]
+    )
+    report = failures.diagnose_logs([log])
+    assert report.primary is not None
+    assert (report.primary.category, report.primary.rank) == ("user_code_error", 1)
+    assert {d.category for d in report.findings} == {
+        "user_code_error",
+        "gloo_error",
+        "nccl_watchdog_timeout",
+    }
+
+
+def test_child_failed_error_banner_is_never_the_cause() -> None:
+    text = _read(FIXTURES / "user_code_error__torchrun_gloo_keyerror.log")
+    report = failures.diagnose_logs([text])
+    for d in report.findings:
+        assert not any("ChildFailedError" in e for e in d.evidence)
+
+
+def test_preemption_beats_the_errors_it_causes() -> None:
+    report = failures.diagnose_logs([_read(FIXTURES / "preempted__submitit_1613.log")])
+    assert report.primary is not None and report.primary.category == "preempted"
+    assert "rendezvous_timeout" in {d.category for d in report.findings}
+
+
+def test_logs_given_as_several_texts_are_combined() -> None:
+    rank0 = (
+        "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] "
+        "Connection closed by peer [10.0.0.3]:28048\n"
+    )
+    rank1 = "[rank1]: ZeroDivisionError: division by zero\n"
+    report = failures.diagnose_logs([rank0, rank1])
+    assert report.primary is not None and report.primary.category == "user_code_error"
+
+
+# ------------------------------------------------------------------ classify_attempt
+
+
+@dataclass(frozen=True)
+class Policy:
+    on: tuple[str, ...] = ()
+    never: tuple[str, ...] = ()
+
+
+def _error_file(message: str, ts: int, callstack: str = "") -> str:
+    """The format torch's ErrorHandler.record_exception writes."""
+    return json.dumps(
+        {
+            "message": {
+                "message": message,
+                "extraInfo": {
+                    "py_callstack": callstack or f"Traceback (most recent call last):\n{message}\n",
+                    "timestamp": str(ts),
+                },
+            }
+        }
+    )
+
+
+def test_error_file_earliest_timestamp_wins() -> None:
+    files = {
+        0: _error_file("ValueError: bad shape", 1_700_000_050),
+        1: _error_file("KeyError: 'labels'", 1_700_000_010),
+    }
+    d = failures.classify_attempt(
+        {0: 1, 1: 1}, files, {}, launcher_exit=1, interrupted=False, policy=None
+    )
+    assert (d.category, d.rank, d.exit_code) == ("user_code_error", 1, 1)
+    assert "KeyError" in d.evidence[0]
+
+
+def test_error_file_root_cause_beats_earlier_collateral() -> None:
+    files = {
+        0: _error_file(
+            "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] "
+            "Connection closed by peer [10.0.0.2]:1234",
+            1_700_000_000,
+        ),
+        1: _error_file("IndexError: list index out of range", 1_700_000_000),
+    }
+    d = failures.classify_attempt(
+        {0: 1, 1: 1}, files, {}, launcher_exit=1, interrupted=False, policy=None
+    )
+    assert (d.category, d.rank) == ("user_code_error", 1)
+
+
+def test_old_error_file_format_and_garbage_are_tolerated() -> None:
+    files = {
+        0: json.dumps(
+            {
+                "message": "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB",
+                "timestamp": 5,
+            }
+        ),
+        1: "{not json",
+        2: json.dumps([1, 2, 3]),
+    }
+    d = failures.classify_attempt(
+        {0: 1, 1: 1, 2: 1}, files, {}, launcher_exit=1, interrupted=False, policy=None
+    )
+    assert (d.category, d.rank, d.retryable) == ("cuda_oom", 0, False)
+
+
+def test_rank_logs_are_classified_with_their_rank() -> None:
+    logs = {
+        3: "step 10\nNCCL WARN NET/IB : Got completion from peer 10.1.1.1<4000> with "
+        "status=12 opcode=0 len=0 vendor err 129 (Recv)\n"
+    }
+    d = failures.classify_attempt(
+        {0: -15, 3: 1}, {}, logs, launcher_exit=1, interrupted=False, policy=None
+    )
+    assert (d.category, d.rank, d.retryable, d.exit_code) == ("ib_error", 3, True, 1)
+
+
+@pytest.mark.parametrize(
+    ("rank_exit", "category", "rank", "sig"),
+    [
+        ({0: -15, 1: -9}, "host_oom_killed", 1, 9),
+        ({0: 1, 1: 137}, "host_oom_killed", 1, 9),
+        ({0: -9, 1: -9}, "unknown", 0, 9),
+        ({0: -15, 1: -11}, "segfault", 1, 11),
+        ({0: 139, 1: 0}, "segfault", 0, 11),
+        ({0: -15, 1: -15}, "interrupted", 0, 15),
+        ({0: -15, 1: 3}, "unknown", 1, None),
+    ],
+)
+def test_signals(rank_exit: dict[int, int], category: str, rank: int, sig: int | None) -> None:
+    d = failures.classify_attempt(
+        rank_exit, {}, {}, launcher_exit=1, interrupted=False, policy=None
+    )
+    assert (d.category, d.rank, d.signal) == (category, rank, sig)
+
+
+def test_kernel_oom_text_makes_even_an_all_rank_sigkill_an_oom() -> None:
+    logs = {0: "Memory cgroup out of memory: Killed process 4321 (python)\n"}
+    d = failures.classify_attempt(
+        {0: -9, 1: -9}, {}, logs, launcher_exit=1, interrupted=False, policy=None
+    )
+    assert d.category == "host_oom_killed"
+
+
+def test_collateral_on_a_survivor_does_not_hide_a_silent_root_rank() -> None:
+    logs = {
+        0: "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] "
+        "Connection closed by peer [127.0.0.1]:9866\n"
+    }
+    d = failures.classify_attempt(
+        {0: -15, 1: 3}, {}, logs, launcher_exit=1, interrupted=False, policy=None
+    )
+    assert (d.category, d.rank, d.exit_code, d.retryable) == ("unknown", 1, 3, False)
+
+
+def test_interrupt_is_never_retried_even_if_policy_says_so() -> None:
+    policy = Policy(on=("interrupted",))
+    d = failures.classify_attempt(
+        {0: -2, 1: -2}, {}, {}, launcher_exit=130, interrupted=True, policy=policy
+    )
+    assert (d.category, d.retryable) == ("interrupted", False)
+    d = failures.classify_attempt(
+        {0: -15}, {}, {}, launcher_exit=-15, interrupted=False, policy=None
+    )
+    assert d.category == "interrupted"
+    assert not failures.is_retryable("interrupted", policy)
+
+
+def test_preemption_during_interrupt_is_preemption() -> None:
+    logs = {
+        0: "slurmstepd: error: *** JOB 123 ON node7 CANCELLED AT 2024-05-01T10:00:00 "
+        "DUE TO PREEMPTION ***\n"
+    }
+    d = failures.classify_attempt(
+        {0: -15}, {}, logs, launcher_exit=143, interrupted=True, policy=None
+    )
+    assert (d.category, d.retryable) == ("preempted", True)
+
+
+def test_nothing_recognisable_is_unknown_on_the_earliest_error_file() -> None:
+    files = {2: _error_file("MyCustomThing happened", 10), 1: _error_file("whatever", 20)}
+    d = failures.classify_attempt(
+        {1: 1, 2: 1}, files, {}, launcher_exit=1, interrupted=False, policy=None
+    )
+    assert (d.category, d.rank, d.code) == ("unknown", 2, "LX599")
+
+
+# ------------------------------------------------------------------ policy
+
+
+def test_policy_on_and_never_change_retryability() -> None:
+    assert failures.is_retryable("nccl_watchdog_timeout", None)
+    never = Retry(never=("nccl_watchdog_timeout",))
+    assert not failures.is_retryable("nccl_watchdog_timeout", never)
+    assert not failures.is_retryable("segfault", None)
+    assert failures.is_retryable("segfault", Retry(on=("segfault",)))
+    assert not failures.is_retryable("user_code_error", None)
+    logs = {1: "[rank1]: Segmentation fault (core dumped)\n"}
+    d = failures.classify_attempt(
+        {0: -15, 1: -11},
+        {},
+        logs,
+        launcher_exit=1,
+        interrupted=False,
+        policy=Retry(on=("segfault",)),
+    )
+    assert (d.category, d.retryable) == ("segfault", True)
+
+
+@pytest.mark.parametrize("category", fr.CATEGORIES)
+def test_default_retry_table(category: str) -> None:
+    retryable = {
+        "nccl_watchdog_timeout",
+        "collective_timeout",
+        "nccl_system_error",
+        "ib_error",
+        "socket_error",
+        "port_in_use",
+        "rendezvous_timeout",
+        "preempted",
+    }
+    assert failures.is_retryable(category) == (category in retryable)
+
+
+def test_gloo_connection_loss_is_retryable_other_gloo_errors_are_not() -> None:
+    lost = failures.diagnose_logs([_read(FIXTURES / "gloo_error__pytorch_75512.log")]).primary
+    setup = failures.diagnose_logs(
+        [_read(FIXTURES / "gloo_error__occlum_1604_connectfullmesh.log")]
+    ).primary
+    assert lost is not None and setup is not None
+    assert (lost.retryable, setup.retryable) == (True, False)
+    never = failures.diagnose_logs(
+        [_read(FIXTURES / "gloo_error__pytorch_75512.log")], policy=Retry(never=("gloo_error",))
+    ).primary
+    assert never is not None and not never.retryable
+
+
+def test_unknown_category_names_in_a_policy_are_reported() -> None:
+    assert failures.unknown_categories(("cuda_oom", "nccl_timeout")) == ("nccl_timeout",)
+
+
+# ------------------------------------------------------------------ signature
+
+
+def _sig(text: str) -> tuple[str, int | None, str]:
+    report = failures.diagnose_logs([text])
+    assert report.primary is not None
+    return report.primary.signature()
+
+
+def test_signature_ignores_timestamps_ports_and_addresses() -> None:
+    a = (
+        "[rank3]:[E717 13:20:49.407638053 ProcessGroupNCCL.cpp:632] [Rank 3] Watchdog caught "
+        "collective operation timeout: WorkNCCL(SeqNum=56731, OpType=ALLREDUCE, "
+        "Timeout(ms)=600000) ran for 600053 milliseconds before timing out."
+    )
+    b = (
+        "[rank3]:[E718 02:11:07.000000001 ProcessGroupNCCL.cpp:632] [Rank 3] Watchdog caught "
+        "collective operation timeout: WorkNCCL(SeqNum=112, OpType=ALLREDUCE, "
+        "Timeout(ms)=600000) ran for 600911 milliseconds before timing out."
+    )
+    assert _sig(a) == _sig(b)
+    c = (
+        "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] "
+        "Connection closed by peer [10.0.0.3]:28048"
+    )
+    d = (
+        "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] "
+        "Connection closed by peer [10.0.9.7]:51234"
+    )
+    assert _sig(c) == _sig(d)
+
+
+def test_signature_tells_different_failures_apart() -> None:
+    a = _sig("[rank1]: KeyError: 'labels'")
+    b = _sig("[rank1]: ValueError: empty batch")
+    c = _sig("[rank2]: KeyError: 'labels'")
+    assert len({a, b, c}) == 3
+
+
+# ------------------------------------------------------------------ robustness, rendering
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=400), max_size=4))
+def test_random_text_never_raises(texts: list[str]) -> None:
+    report = failures.diagnose_logs(texts)
+    failures.render_report(report, as_json=True)
+    failures.render_report(report, as_json=False)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.dictionaries(st.integers(-64, 300), st.integers(-64, 300), max_size=4),
+    st.dictionaries(st.integers(0, 8), st.text(max_size=200), max_size=3),
+    st.integers(-64, 300),
+    st.booleans(),
+)
+def test_random_attempts_never_raise(
+    rank_exit: dict[int, int], files: dict[int, str], launcher_exit: int, interrupted: bool
+) -> None:
+    d = failures.classify_attempt(
+        rank_exit, files, files, launcher_exit=launcher_exit, interrupted=interrupted, policy=None
+    )
+    assert d.category in fr.CATEGORIES
+
+
+def test_render_text_and_json() -> None:
+    keyerror = FIXTURES / "user_code_error__torchrun_gloo_keyerror.log"
+    report = failures.diagnose_logs([_read(keyerror)])
+    text = failures.render_report(report, as_json=False)
+    assert "user_code_error" in text and "rank 1" in text and "KeyError" in text
+    doc = json.loads(failures.render_report(report, as_json=True))
+    assert doc["primary"]["category"] == "user_code_error"
+    assert doc["primary"]["rank"] == 1
+    assert {"category", "retryable", "cause", "fix", "evidence", "rank"} <= set(doc["primary"])
+    assert [f["category"] for f in doc["findings"]][:2] == ["user_code_error", "gloo_error"]
+    empty = json.loads(failures.render_report(failures.diagnose_logs(["hello"]), as_json=True))
+    assert empty == {"primary": None, "findings": []}

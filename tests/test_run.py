@@ -1,0 +1,366 @@
+"""`launchx run` with real torchrun processes on the CPU (gloo): several ranks, two
+"nodes" on loopback, nested launches in real environments, ports, signals, quoting."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import clean_env, run_cli
+
+pytestmark = pytest.mark.torchrun
+
+WORKER = r"""
+import json, os, sys, time
+import torch, torch.distributed as dist
+out = sys.argv[1]
+mode = sys.argv[2] if len(sys.argv) > 2 else "allreduce"
+if mode == "sleep":
+    with open(os.path.join(out, f"pid.{os.environ['RANK']}"), "w") as fh:
+        fh.write(str(os.getpid()))
+    if len(sys.argv) > 3 and sys.argv[3] == "ignore-term":
+        import signal
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    time.sleep(600)
+dist.init_process_group("gloo")
+t = torch.tensor([float(dist.get_rank() + 1)])
+dist.all_reduce(t)
+keys = ["RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
+        "LAUNCHX_RUN_ID", "LAUNCHX_ATTEMPT", "LAUNCHX_PROFILE", "LAUNCHX_PG_TIMEOUT_S",
+        "OMP_NUM_THREADS", "TORCHELASTIC_RUN_ID"]
+evidence = {k: os.environ.get(k) for k in keys}
+evidence["sum"] = t.item()
+evidence["argv"] = sys.argv[3:]
+print(f"hello from rank {dist.get_rank()}", flush=True)
+with open(os.path.join(out, f"rank{dist.get_rank()}.json"), "w") as fh:
+    json.dump(evidence, fh)
+dist.destroy_process_group()
+"""
+
+
+@pytest.fixture
+def worker(tmp_path: Path) -> Path:
+    path = tmp_path / "worker.py"
+    path.write_text(WORKER)
+    return path
+
+
+def evidence(out: Path) -> dict[int, dict[str, object]]:
+    return {int(p.stem[4:]): json.loads(p.read_text()) for p in out.glob("rank*.json")}
+
+
+def launchx(
+    args: list[str], environ: dict[str, str] | None = None, cwd: Path | None = None, **kw: object
+) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "launchx", *args],
+        text=True,
+        env=environ or clean_env(),
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        **kw,
+    )  # type: ignore[call-overload]
+
+
+def finish(proc: subprocess.Popen[str], timeout: float = 120) -> tuple[int, str]:
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        pytest.fail(f"launchx did not finish in {timeout}s:\n{out}")
+    return proc.returncode, out
+
+
+def test_two_ranks_all_reduce(worker: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    code, text = finish(launchx(["run", str(worker), str(out)]))
+    assert code == 0, text
+    ev = evidence(out)
+    assert sorted(ev) == [0, 1]
+    assert all(e["sum"] == 3.0 for e in ev.values())
+    assert ev[0]["LAUNCHX_RUN_ID"] == ev[1]["LAUNCHX_RUN_ID"]
+    assert ev[0]["LAUNCHX_ATTEMPT"] == "0" and ev[0]["LAUNCHX_PROFILE"] == "local"
+    assert ev[0]["LAUNCHX_PG_TIMEOUT_S"] == "300"
+    assert "[r0]: hello from rank 0" in text and "[r1]: hello from rank 1" in text
+    assert "launchx: profile local | launcher torchrun | 1 node(s) x 2 proc" in text
+
+
+def test_two_nodes_on_loopback_form_world_of_four(worker: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    port = _free_port()
+    common = [
+        "run",
+        "--nnodes",
+        "2",
+        "--master-addr",
+        "127.0.0.1",
+        "--master-port",
+        str(port),
+        "--log-dir",
+        str(tmp_path / "logs"),
+    ]
+    node1 = launchx([*common, "--node-rank", "1", str(worker), str(out)])
+    node0 = launchx([*common, "--node-rank", "0", str(worker), str(out)])
+    (c0, t0), (c1, t1) = finish(node0), finish(node1)
+    assert (c0, c1) == (0, 0), t0 + t1
+    ev = evidence(out)
+    assert sorted(ev) == [0, 1, 2, 3]
+    assert {e["WORLD_SIZE"] for e in ev.values()} == {"4"}
+    assert {e["sum"] for e in ev.values()} == {10.0}
+    assert len({e["LAUNCHX_RUN_ID"] for e in ev.values()}) == 1
+    # node rank 1 holds global ranks 2 and 3: deterministic static rendezvous
+    assert (tmp_path / "logs" / "attempt_0" / "node_1").is_dir()
+
+
+HOSTILE = [
+    "two words",
+    "it's",
+    'say "hi"',
+    "$(touch pwned)",
+    "`id`",
+    "; echo x",
+    "$HOME",
+    "back\\slash",
+    "new\nline",
+    "*",
+    "",
+    "--nnodes",
+    "-m",
+]
+
+
+def test_script_arguments_reach_the_script_verbatim(worker: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    code, text = finish(
+        launchx(
+            ["run", "--nproc-per-node", "1", str(worker), str(out), "allreduce", *HOSTILE],
+            cwd=tmp_path,
+        )
+    )
+    assert code == 0, text
+    assert evidence(out)[0]["argv"] == HOSTILE
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_taken_port_on_one_node_still_runs(worker: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    with socket.socket() as held:
+        held.bind(("", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        code, text = finish(launchx(["run", "--master-port", str(port), str(worker), str(out)]))
+    assert code == 0, text
+    used = {e["MASTER_PORT"] for e in evidence(out).values()}
+    assert used and str(port) not in used
+
+
+def test_taken_port_on_node_rank0_of_two_is_refused_naming_holder(tmp_path: Path) -> None:
+    with socket.socket() as held:
+        held.bind(("", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        code, out, err = run_cli(
+            [
+                "run",
+                "--nnodes",
+                "2",
+                "--node-rank",
+                "0",
+                "--master-addr",
+                "127.0.0.1",
+                "--master-port",
+                str(port),
+                "x.py",
+            ]
+        )
+    assert code == 2
+    assert "LX207" in err and f"pid {os.getpid()}" in err
+    assert "Traceback" not in err + out
+
+
+def test_two_simultaneous_runs_on_one_host(worker: Path, tmp_path: Path) -> None:
+    outs = [tmp_path / "a", tmp_path / "b"]
+    for o in outs:
+        o.mkdir()
+    procs = [launchx(["run", str(worker), str(o)]) for o in outs]
+    results = [finish(p) for p in procs]
+    assert [c for c, _ in results] == [0, 0], results
+    ports = [{e["MASTER_PORT"] for e in evidence(o).values()} for o in outs]
+    assert ports[0] != ports[1]
+
+
+@pytest.mark.parametrize("ignore_term", [False, True])
+def test_sigterm_stops_every_rank_within_grace(
+    worker: Path, tmp_path: Path, ignore_term: bool
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    args = ["run", "--grace-period", "3", str(worker), str(out), "sleep"]
+    if ignore_term:
+        args.append("ignore-term")
+    proc = launchx(args)
+    pids = _wait_for_pids(out, 2, proc)
+    started = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    code, text = finish(proc, timeout=60)
+    elapsed = time.monotonic() - started
+    assert code != 0
+    assert elapsed < 3 + 10, text
+    for pid in pids:
+        assert not _alive(pid), f"rank pid {pid} survived launchx"
+    assert "interrupted" in text
+
+
+def test_dry_run_prints_the_exact_plan(tmp_path: Path) -> None:
+    code, out, err = run_cli(["run", "--dry-run", "train.py", "--lr", "a b"])
+    assert code == 0, err
+    assert "torch.distributed.run" in out and "'a b'" in out
+    assert "export LAUNCHX_PROFILE=local" in out
+    code, out, err = run_cli(["run", "--dry-run", "--json", "train.py"])
+    doc = json.loads(out)
+    assert {"launcher", "argv", "env", "findings"} <= set(doc)
+    assert doc["launcher"] == "torchrun" and doc["argv"][-1] == "train.py"
+
+
+# Nested launches, with real environments.
+def test_nested_torchrun_worker_refuses_torchrun_and_runs_auto_directly(
+    worker: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    port = _free_port()
+    inherited = clean_env(
+        TORCHELASTIC_RUN_ID="outer",
+        GROUP_RANK="0",
+        ROLE_RANK="0",
+        RANK="0",
+        LOCAL_RANK="0",
+        WORLD_SIZE="1",
+        LOCAL_WORLD_SIZE="1",
+        MASTER_ADDR="127.0.0.1",
+        MASTER_PORT=str(port),
+    )
+    code, _out, err = run_cli(["run", "--launcher", "torchrun", str(worker), str(out)], inherited)
+    assert code == 2 and "rank 0 of 1 under torchrun already" in err
+    assert "--launcher direct" in err
+    code, text, err = run_cli(["run", str(worker), str(out)], inherited)
+    assert code == 0, text + err
+    ev = evidence(out)
+    assert list(ev) == [0] and ev[0]["TORCHELASTIC_RUN_ID"] == "outer"
+
+
+def test_nested_mpi_platform_maps_ranks(worker: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    port = _free_port()
+    mpi = clean_env(
+        OMPI_COMM_WORLD_RANK="0",
+        OMPI_COMM_WORLD_SIZE="1",
+        OMPI_COMM_WORLD_LOCAL_RANK="0",
+        OMPI_COMM_WORLD_LOCAL_SIZE="1",
+        MASTER_ADDR="127.0.0.1",
+        MASTER_PORT=str(port),
+    )
+    code, _o, err = run_cli(["run", "--launcher", "torchrun", str(worker), str(out)], mpi)
+    assert code == 2 and "platform-ddp" in err and "Open MPI" in err
+    code, text, err = run_cli(["run", "-p", "platform-ddp", str(worker), str(out)], mpi)
+    assert code == 0, text + err
+    ev = evidence(out)[0]
+    assert (ev["RANK"], ev["WORLD_SIZE"], ev["LOCAL_RANK"]) == ("0", "1", "0")
+
+
+def test_nested_srun_multitask_step_refuses_torchrun() -> None:
+    srun = clean_env(
+        SLURM_JOB_ID="9",
+        SLURM_JOB_NODELIST="n1",
+        SLURM_NNODES="1",
+        SLURM_NODEID="0",
+        SLURM_STEP_ID="0",
+        SLURM_NTASKS="2",
+        SLURM_STEP_NUM_TASKS="2",
+        SLURM_STEP_TASKS_PER_NODE="2",
+        SLURM_TASKS_PER_NODE="2",
+        SLURM_PROCID="0",
+        SLURM_LOCALID="0",
+    )
+    code, _o, err = run_cli(
+        ["run", "--launcher", "torchrun", "--nproc-per-node", "2", "t.py"], srun
+    )
+    assert code == 2 and "LX203" in err and "4 processes" in err
+
+
+def test_nested_launchx_inside_launchx_is_refused() -> None:
+    code, _o, err = run_cli(["run", "t.py"], clean_env(LAUNCHX_RUN_ID="lx-outer"))
+    assert code == 2 and "LX204" in err
+
+
+def test_too_many_processes_for_gpus_is_refused_before_launch(tmp_path: Path) -> None:
+    from conftest import HOSTS
+
+    trees = (
+        [p for p in HOSTS.iterdir() if (p / "proc" / "driver" / "nvidia").is_dir()]
+        if HOSTS.is_dir()
+        else []
+    )
+    if not trees:
+        pytest.skip("no recorded GPU host tree")
+    environ = clean_env(LAUNCHX_HOST_ROOT=str(trees[0]))
+    code, _o, err = run_cli(["run", "-p", "single-node", "--nproc-per-node", "64", "t.py"], environ)
+    assert code == 2 and "LX205" in err
+    code, _o, err = run_cli(
+        ["run", "-p", "single-node", "--nproc-per-node", "2", "t.py"],
+        dict(environ, CUDA_VISIBLE_DEVICES="0,0"),
+    )
+    assert code == 2 and "LX206" in err
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_for_pids(
+    out: Path, count: int, proc: subprocess.Popen[str], timeout: float = 60
+) -> list[int]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        files = list(out.glob("pid.*"))
+        if len(files) == count and all(f.read_text() for f in files):
+            return [int(f.read_text()) for f in files]
+        if proc.poll() is not None:
+            pytest.fail(f"launchx exited early: {proc.communicate()[0]}")
+        time.sleep(0.05)
+    pytest.fail("ranks never started")
+
+
+def _alive(pid: int) -> bool:
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        try:  # a zombie whose parent is gone is as good as dead
+            state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+            if state == "Z":
+                return False
+        except OSError:
+            return False
+        time.sleep(0.05)
+    return True
