@@ -17,11 +17,11 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2)
 STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -101,15 +101,11 @@ def descendants(pid: int) -> list[int]:
 def signal_tree(pid: int, signum: int) -> None:
     """Send ``signum`` to the launcher's process group and to every process below it."""
     targets = [pid, *descendants(pid)]
-    try:
+    with suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signum)
-    except (ProcessLookupError, PermissionError):
-        pass
     for target in targets:
-        try:
+        with suppress(ProcessLookupError, PermissionError):
             os.kill(target, signum)
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 def _become_subreaper() -> bool:
@@ -133,10 +129,8 @@ def reap_orphans(before: set[int]) -> None:
         if not left:
             break
         for pid in left:
-            try:
+            with suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
         _reap_children()
     _reap_children()
 
@@ -154,16 +148,16 @@ def _reap_children() -> None:
 @contextmanager
 def supervised(sup: Supervisor) -> Iterator[Supervisor]:
     """Install forwarding handlers for the duration of a run; always restore the old ones."""
-    previous: dict[int, object] = {}
+    previous: list[tuple[signal.Signals, Any]] = []
     _become_subreaper()
     if threading.current_thread() is threading.main_thread():
         for sig in FORWARDED:
-            previous[sig] = signal.signal(sig, sup.handle)
+            previous.append((sig, signal.signal(sig, sup.handle)))
     try:
         yield sup
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)  # type: ignore[arg-type]
+        for sig, handler in previous:
+            signal.signal(sig, handler)
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,7 @@ _NOISE = (
 _RANK_PREFIXES = (
     re.compile(r"^\[rank(\d+)\]:\s?"),
     re.compile(r"^\[default(\d+)\]:\s?"),
-    re.compile(r"^\[r(\d+)\] "),
+    re.compile(r"^\[r(\d+)\]:? ?"),
     re.compile(r"^\[\d+,(\d+)\]<std(?:out|err)>:\s?"),
     re.compile(r"^(\d{1,5}): "),
 )

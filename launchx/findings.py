@@ -32,6 +32,5 @@ def has_errors(findings: tuple[Finding, ...] | list[Finding]) -> bool:
 
 def sort_findings(findings: list[Finding] | tuple[Finding, ...]) -> tuple[Finding, ...]:
     """Errors first, then warnings, then info; stable within a level, duplicates dropped."""
-    seen: set[Finding] = set()
-    unique = [f for f in findings if not (f in seen or seen.add(f))]
+    unique = list(dict.fromkeys(findings))
     return tuple(sorted(unique, key=lambda f: LEVELS.index(f.level)))

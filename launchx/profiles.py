@@ -248,7 +248,7 @@ def load(ref: str, environ: Mapping[str, str], cwd: Path) -> LoadedProfile:
     overridden: dict[str, tuple[tuple[str, str], ...]] = {}
     for label, _path, data in docs:
         body = {k: v for k, v in data.items() if k not in ("name", "extends", "description")}
-        for dotted, value in _flatten(body).items():
+        for dotted in _flatten(body):
             if dotted in origins:
                 old = _flatten(merged).get(dotted)
                 overridden[dotted] = (*overridden.get(dotted, ()), (str(old), origins[dotted]))

@@ -223,30 +223,29 @@ def _fill_launch_autos(
     if launch["master_port"].value == "auto" and slurm is not None and slurm.job_id:
         port = autovalues.derived_master_port(slurm.job_id, facts.ephemeral_range)
         fill("master_port", port, "auto:SLURM_JOB_ID")
+    _fill_nproc_and_backend(launch, facts, findings)
+
+
+def _fill_nproc_and_backend(
+    launch: dict[str, Setting], facts: HostFacts, findings: list[Finding]
+) -> None:
+    ctx = facts.launch
     spec_text = launch["nproc_per_node"].value
     if spec_text in ("auto", "gpu", "cpu"):
         if spec_text == "auto" and ctx.local_world_size is not None:
-            fill("nproc_per_node", ctx.local_world_size, f"auto:{ctx.name or ctx.kind}")
+            value, source = ctx.local_world_size, f"auto:{ctx.name or ctx.kind}"
         else:
             try:
                 value, source = autovalues.auto_nproc(facts, spec_text)
             except ConfigError as exc:  # shown as a finding, so explain still explains
-                findings.append(
-                    Finding(
-                        "LX304",
-                        "error",
-                        "nproc_per_node",
-                        exc.message,
-                        exc.hint or "pass --nproc-per-node N",
-                    )
-                )
+                hint = exc.hint or "pass --nproc-per-node N"
+                findings.append(Finding("LX304", "error", "nproc_per_node", exc.message, hint))
                 value, source = 1, "auto:unresolved"
-            fill("nproc_per_node", value, source)
+        launch["nproc_per_node"] = launch["nproc_per_node"].over(str(value), source)
     if launch["backend"].value == "auto":
-        if facts.gpu_count:
-            fill("backend", "nccl", "auto:GPUs visible")
-        else:
-            fill("backend", "gloo", "auto:no GPU visible")
+        gpus = bool(facts.gpu_count)
+        backend, source = ("nccl", "auto:GPUs visible") if gpus else ("gloo", "auto:no GPU visible")
+        launch["backend"] = launch["backend"].over(backend, source)
 
 
 def _env_layers(
@@ -288,7 +287,11 @@ def _fill_env_autos(
             continue
         found: tuple[str, str] | None = None
         if name == "NCCL_IB_HCA":
-            layer = {"auto": None, "auto:infiniband": "InfiniBand", "auto:roce": "Ethernet"}
+            layer: dict[str, autovalues.LinkLayer | None] = {
+                "auto": None,
+                "auto:infiniband": "InfiniBand",
+                "auto:roce": "Ethernet",
+            }
             if value not in layer:
                 findings.append(
                     Finding(

@@ -148,7 +148,12 @@ def run(
     base_attempt = _attempt_base(res)
     records: list[AttemptRecord] = []
     sup = Supervisor()
-    snooze = sleep or (lambda seconds: sup.wake.wait(seconds) and None)
+
+    def wake_or_timeout(seconds: float) -> None:
+        """Backoff that a SIGTERM or Ctrl-C ends at once (the stop check runs next)."""
+        sup.wake.wait(seconds)
+
+    snooze = sleep or wake_or_timeout
 
     def one_attempt() -> AttemptRecord:
         attempt = base_attempt + len(records)

@@ -13,10 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HOSTS = Path(__file__).resolve().parent / "hosts"
 PYTHON = sys.executable
 
-try:  # the SLURM cluster fixtures (skip outside CI when no cluster can start)
-    from slurm_fixtures import *  # noqa: F403
-except ImportError:  # pragma: no cover - the module is optional while it is being written
-    pass
+from slurm_fixtures import *  # noqa: E402, F403  (the SLURM cluster fixtures)
 
 
 def clean_env(**extra: str) -> dict[str, str]:

@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import clean_env, run_cli
 
 pytestmark = pytest.mark.torchrun

@@ -16,13 +16,14 @@ import os
 import shlex
 import subprocess
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from launchx.errors import ConfigError
+from launchx.errors import ConfigError, SubmitError
 from launchx.hostlist import compress
 from launchx.profile_model import Profile, Slurm
 from launchx.slurm import (
@@ -31,9 +32,14 @@ from launchx.slurm import (
     SbatchOptions,
     frozen_profile_yaml,
     heredoc_delimiter,
+    job_exit_code,
     merge_options,
+    parse_job_record,
     render_sbatch,
+    requeue,
     sbatch_lines,
+    submit,
+    wait_for_job,
 )
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "sbatch"
@@ -515,3 +521,100 @@ def test_4096_node_nodelist_renders_fast() -> None:
     assert f"#SBATCH --exclude={shlex.quote(compress(hosts[::2]))}" in text.splitlines()
     assert opts.nodes == 4096
     assert elapsed < 2.0, f"rendering a 4096-host list took {elapsed:.2f} s"
+
+
+# ------------------------------------------------------------------------ submission seams
+# The real sbatch/scontrol are exercised in test_slurm_cluster.py; these pin the parsing and
+# the polling logic with a scripted runner, clock and sleep.
+
+
+class _Runner:
+    def __init__(self, replies: list[tuple[int, str, str]]) -> None:
+        self.replies = replies
+        self.calls: list[tuple[list[str], str | None]] = []
+
+    def __call__(
+        self, argv: Sequence[str], stdin: str | None, cwd: Path | None
+    ) -> subprocess.CompletedProcess[str]:
+        self.calls.append((list(argv), stdin))
+        rc, out, err = self.replies.pop(0)
+        return subprocess.CompletedProcess(list(argv), rc, out, err)
+
+
+def _job(state: str, code: str = "0:0") -> tuple[int, str, str]:
+    return 0, f"JobId=7 JobName=x JobState={state} Reason=None ExitCode={code} RestartCnt=0\n", ""
+
+
+@pytest.mark.parametrize(
+    ("state", "code", "expected"),
+    [
+        ("PENDING", "0:0", None),
+        ("RUNNING", "0:0", None),
+        ("COMPLETING", "0:0", None),
+        ("REQUEUED", "0:0", None),
+        ("COMPLETED", "0:0", 0),
+        ("FAILED", "3:0", 3),
+        ("CANCELLED", "0:15", 143),
+        ("TIMEOUT", "0:0", 1),
+        ("NODE_FAIL", "0:0", 1),
+        ("OUT_OF_MEMORY", "0:125", 253),
+    ],
+)
+def test_job_exit_code(state: str, code: str, expected: int | None) -> None:
+    assert job_exit_code(parse_job_record(_job(state, code)[1])) == expected
+
+
+def test_wait_polls_until_the_end() -> None:
+    runner = _Runner([_job("PENDING"), _job("RUNNING"), _job("FAILED", "4:0")])
+    slept: list[float] = []
+    assert wait_for_job("7", poll_s=0.5, sleep=slept.append, runner=runner) == 4
+    assert slept == [0.5, 0.5]
+    assert runner.calls[0][0] == ["scontrol", "show", "job", "-o", "7"]
+
+
+def test_wait_times_out_on_its_clock() -> None:
+    now = [0.0]
+
+    def sleep(s: float) -> None:
+        now[0] += s
+
+    runner = _Runner([_job("RUNNING")] * 10)
+    with pytest.raises(SubmitError, match="still not finished after 3 s"):
+        wait_for_job("7", poll_s=1.0, timeout_s=3, clock=lambda: now[0], sleep=sleep, runner=runner)
+
+
+def test_wait_reports_a_vanished_job() -> None:
+    runner = _Runner([(1, "", "slurm_load_jobs error: Invalid job id specified\n")])
+    with pytest.raises(SubmitError, match="Invalid job id"):
+        wait_for_job("7", sleep=lambda s: None, runner=runner)
+
+
+def test_submit_sends_the_script_and_parses_the_id() -> None:
+    runner = _Runner([(0, "123;cluster\n", "")])
+    assert submit("#!/bin/bash\ntrue\n", workdir="/tmp", runner=runner) == "123"
+    assert runner.calls == [(["sbatch", "--parsable"], "#!/bin/bash\ntrue\n")]
+
+
+@pytest.mark.parametrize(
+    ("reply", "words"),
+    [
+        ((1, "", "sbatch: error: invalid partition specified: x\n"), "invalid partition"),
+        ((0, "Submitted batch job 5\n", ""), "instead of a job id"),
+    ],
+)
+def test_submit_failures(reply: tuple[int, str, str], words: str) -> None:
+    with pytest.raises(SubmitError, match=words):
+        submit("x", workdir="/tmp", runner=_Runner([reply]))
+
+
+def test_requeue_failure_carries_scontrol_text() -> None:
+    runner = _Runner([(1, "", "Requested operation is presently disabled for job 9\n")])
+    with pytest.raises(SubmitError, match="presently disabled"):
+        requeue("9", runner=runner)
+    assert runner.calls[0][0] == ["scontrol", "requeue", "9"]
+
+
+def test_missing_sbatch_is_a_submit_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(SubmitError, match="sbatch not found"):
+        submit("x", workdir="/tmp")
