@@ -241,18 +241,21 @@ def train(args: argparse.Namespace) -> int:
                 say(f"saved {path}")
         if preempted:
             say(f"preempted at step {done} (signal {runtime.preemption_signal()})")
-            runtime.cleanup()
             return int(args.preempt_exit_code)
     if info.rank == 0:
         save_weights(model, output)
     runtime.barrier()
     say(f"done steps={args.steps} output={output.absolute()}")
-    runtime.cleanup()
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    return train(parse_args(argv))
+    code = train(parse_args(argv))
+    # Only now: the DDP wrapper (which keeps the process group alive) died with train()'s
+    # frame. Tearing the group down while DDP still holds it leaves gloo's threads to die
+    # at interpreter exit, which aborts ("terminate called without an active exception").
+    runtime.cleanup()
+    return code
 
 
 if __name__ == "__main__":

@@ -744,6 +744,7 @@ TORCH_ROWS: tuple[Row, ...] = (
     ("TORCH_INCLUDE_ONLY_ACTIVE", "string", "", "", "Dump only active flight-recorder entries"),
     ("TORCH_DIST_INIT_BARRIER", "string", "", "", "Barrier at the end of init_process_group"),
     ("TORCH_GLOO_LAZY_INIT", "string", "", "", "Connect gloo peers lazily"),
+    ("GLOO_SOCKET_IFNAME", "string", "", "", "Interface gloo binds and connects on"),
     ("TORCH_SYMMMEM", "string", "", "", "Symmetric-memory backend selection"),
     ("TORCH_SYMM_MEM_DISABLE_MULTICAST", "string", "", "", "Disable multicast in symmetric memory"),
     (
@@ -1047,6 +1048,9 @@ LAUNCHX_ROWS: tuple[Row, ...] = (
     ("LAUNCHX_PROFILE_PATH", "string", "unset", "", "Extra directories searched for profiles"),
     ("LAUNCHX_CONFIG_DIR", "path", "~/.config/launchx", "", "User configuration directory"),
     ("LAUNCHX_LOG_DIR", "path", "unset", "", "Where launchx writes run logs"),
+    ("LAUNCHX_STEP", "bool01", "unset", "", "Set on the launchx that srun starts on each node"),
+    ("LAUNCHX_HOST_ROOT", "path", "/", "", "Root that host detection reads (recorded trees)"),
+    ("LAUNCHX_DEFAULT_PROFILE", "string", "local", "", "Profile used when -p is not given"),
 )
 
 # --- Status tables ----------------------------------------------------------------------------

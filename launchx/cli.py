@@ -8,6 +8,7 @@ never import torch (``launchx explain`` should feel instant).
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -239,6 +240,105 @@ def run(
         raise LaunchxError("--json only applies with --dry-run", "add --dry-run")
     code = session.run(request, target, run_id=run_id, log_dir=log_dir)
     raise typer.Exit(code)
+
+
+@app.command(context_settings=RUN_CONTEXT)
+def sbatch(
+    script: Annotated[str, typer.Argument(help="Training script.")],
+    script_args: Annotated[
+        list[str] | None, typer.Argument(help="Arguments for the script, passed verbatim.")
+    ] = None,
+    profile: ProfileOpt = None,
+    sets: SetOpt = None,
+    nodes: Annotated[int | None, typer.Option("--nodes", help="Nodes to allocate.")] = None,
+    gpus_per_node: Annotated[int | None, typer.Option("--gpus-per-node")] = None,
+    ntasks_per_node: Annotated[int | None, typer.Option("--ntasks-per-node")] = None,
+    cpus_per_task: Annotated[int | None, typer.Option("--cpus-per-task")] = None,
+    nproc_per_node: NprocOpt = None,
+    mode: Annotated[
+        str | None, typer.Option("--mode", help="per_node (torchrun per node) or per_task.")
+    ] = None,
+    time_limit: Annotated[str | None, typer.Option("--time", help="Time limit (sbatch).")] = None,
+    partition: Annotated[str | None, typer.Option("--partition")] = None,
+    account: Annotated[str | None, typer.Option("--account")] = None,
+    qos: Annotated[str | None, typer.Option("--qos")] = None,
+    job_name: Annotated[str | None, typer.Option("--job-name")] = None,
+    output: Annotated[str | None, typer.Option("--output", help="sbatch --output pattern.")] = None,
+    warn_signal: Annotated[
+        str | None, typer.Option("--signal", help="Warning before the limit, e.g. USR2@120.")
+    ] = None,
+    requeue: Annotated[
+        bool | None, typer.Option("--requeue/--no-requeue", help="Requeue on the warning.")
+    ] = None,
+    sbatch_args: Annotated[
+        list[str] | None, typer.Option("--sbatch-arg", help="Extra sbatch option (repeatable).")
+    ] = None,
+    checkpoint_dir: Annotated[str | None, typer.Option("--checkpoint-dir")] = None,
+    max_retries: Annotated[int | None, typer.Option("--max-retries")] = None,
+    out_file: Annotated[
+        str | None, typer.Option("-o", "--out-file", help="Write the script here.")
+    ] = None,
+    submit: Annotated[bool, typer.Option("--submit", help="Submit it with sbatch.")] = False,
+    wait: Annotated[
+        bool, typer.Option("--wait", help="With --submit: wait, exit with the job's code.")
+    ] = False,
+) -> None:
+    """Render (and submit) a SLURM batch script that runs `launchx run` on the nodes."""
+    from launchx import slurm
+
+    loaded = profiles_mod.load(profile or "slurm", os.environ, Path.cwd())
+    flags = slurm.SbatchOptions(
+        mode=mode,  # type: ignore[arg-type]  # validated by merge_options
+        nodes=nodes,
+        gpus_per_node=gpus_per_node,
+        ntasks_per_node=ntasks_per_node,
+        cpus_per_task=cpus_per_task,
+        time=time_limit,
+        partition=partition,
+        account=account,
+        qos=qos,
+        job_name=job_name,
+        output=output,
+        signal=warn_signal,
+        requeue=requeue,
+        sbatch_args=tuple(sbatch_args or ()),
+    )
+    options, _sources = slurm.merge_options(
+        loaded.profile.slurm, flags, profile_name=loaded.profile.name
+    )
+    run_args: list[str] = []
+    for item in sets or ():
+        run_args += ["--set", item]
+    given = {
+        "--nproc-per-node": nproc_per_node,
+        "--checkpoint-dir": checkpoint_dir,
+        "--max-retries": max_retries,
+    }
+    for flag, value in given.items():
+        if value is not None:
+            run_args += [flag, str(value)]
+    text = slurm.render_sbatch(
+        options=options,
+        profile_name=loaded.profile.name,
+        frozen_profile_yaml=slurm.frozen_profile_yaml(loaded.profile, options),
+        launchx_argv=run_args,
+        script_argv=[script, *(script_args or [])],
+        version=__version__,
+        command_line=shlex.join(["launchx", *sys.argv[1:]]),
+        python=sys.executable,
+    )
+    if out_file:
+        Path(out_file).write_text(text)
+    elif not submit:
+        typer.echo(text, nl=False)
+    if not submit:
+        if wait:
+            raise LaunchxError("--wait only applies with --submit", "add --submit")
+        return
+    job_id = slurm.submit(text, workdir=Path.cwd())
+    typer.echo(job_id)
+    if wait:
+        raise typer.Exit(slurm.wait_for_job(job_id, poll_s=1.0))
 
 
 @app.command()

@@ -42,10 +42,13 @@ class Supervisor:
     stop_at: float | None = None
     kill_now: bool = False
     received: list[int] = field(default_factory=list)
+    warnings: list[int] = field(default_factory=list)  # SIGUSR1/SIGUSR2: a scheduler's warning
     wake: threading.Event = field(default_factory=threading.Event)
 
     def handle(self, signum: int, _frame: FrameType | None) -> None:
         self.received.append(signum)
+        if signum in (signal.SIGUSR1, signal.SIGUSR2):
+            self.warnings.append(signum)
         if signum in STOPPING:
             if self.stop_signal is not None and signum == signal.SIGINT:
                 self.kill_now = True  # a second Ctrl-C: the user means it
@@ -56,9 +59,18 @@ class Supervisor:
         self._forward(signum)
 
     def _forward(self, signum: int) -> None:
+        """Stopping signals go to every process of the run (torchrun's workers live in
+        sessions of their own). A warning (USR1/USR2) goes to the launcher's group only:
+        torchrun, told to handle it, passes it to the ranks and waits for them to
+        checkpoint, and srun passes it to its tasks; killing torchrun with it would not."""
         child = self.child
-        if child is not None and child.poll() is None:
+        if child is None or child.poll() is not None:
+            return
+        if signum in STOPPING:
             signal_tree(child.pid, signum)
+        else:
+            with suppress(ProcessLookupError, PermissionError):
+                os.killpg(child.pid, signum)
 
     @property
     def stopping(self) -> bool:

@@ -117,6 +117,7 @@ def plan_attempt(
     attempt: int,
     log_dir: str | None,
     resume_from: str | None = None,
+    relaunch: Sequence[str] = (),
 ) -> LaunchPlan:
     """Plan one attempt: a fresh free port (single node) and its own log directory."""
     port, source = choose_port(res)
@@ -132,4 +133,24 @@ def plan_attempt(
         port_source=source,
         log_dir=logs,
         resume_from=resume_from,
+        relaunch=relaunch,
     )
+
+
+# Options the launchx inside an srun step must not repeat: it always runs torchrun once.
+_NOT_RELAUNCHED = ("launcher", "retry.max_retries")
+
+
+def relaunch_args(request: Request, log_dir: str | None) -> tuple[str, ...]:
+    """The ``launchx run`` options to repeat on every node of an srun step, as typed."""
+    args: list[str] = []
+    if request.profile:
+        args += ["-p", request.profile]
+    for item in request.sets:
+        args += ["--set", item]
+    for key, value in request.flags.items():
+        if key not in _NOT_RELAUNCHED:
+            args += [request.flag_names.get(key, "--" + key.replace("_", "-")), value]
+    if log_dir:
+        args += ["--log-dir", log_dir]
+    return tuple(args)

@@ -19,6 +19,11 @@ from launchx.resolve import Resolution
 
 LauncherKind = Literal["torchrun", "direct", "srun"]
 DEFAULT_MULTINODE_PORT = 29500
+# Set on the launchx that srun starts on each node, so it knows the outer launchx owns the
+# retry loop and the attempt count.
+STEP_MARKER = "LAUNCHX_STEP"
+# torchrun (2.8+) forwards these to the workers; older releases ignore the variable.
+TORCHRUN_SIGNALS = "SIGTERM,SIGINT,SIGHUP,SIGQUIT,SIGUSR1,SIGUSR2"
 # torchrun's per-rank console prefix uses the global rank so multi-node output stays readable.
 RANK_PREFIX_TEMPLATE = "[r${rank}]: "
 
@@ -353,8 +358,10 @@ def build(
     log_dir: str | None = None,
     resume_from: str | None = None,
     extra_findings: Sequence[Finding] = (),
+    relaunch: Sequence[str] = (),
 ) -> LaunchPlan:
-    """Assemble the plan. ``master_port`` is the decided port (see ``decide_port``)."""
+    """Assemble the plan. ``master_port`` is the decided port (see ``decide_port``);
+    ``relaunch`` holds the ``launchx run`` options to repeat inside an srun step."""
     decision = decide_launcher(res)
     ports = decide_port(res)
     port = master_port if master_port is not None else ports.port
@@ -402,13 +409,27 @@ def build(
             rdzv_id=f"{run_id}-{attempt}",
             log_dir=log_dir,
         )
+        env["PET_SIGNALS_TO_HANDLE"] = EnvEntry(
+            "PET_SIGNALS_TO_HANDLE",
+            TORCHRUN_SIGNALS,
+            "launchx: torchrun passes a scheduler's USR1/USR2 warning on to the ranks",
+        )
+        env["PET_SHUTDOWN_TIMEOUT"] = EnvEntry(
+            "PET_SHUTDOWN_TIMEOUT",
+            str(max(1, int(res.profile.timeouts.grace_period_s) - 5)),
+            "launchx: torchrun's own grace, inside launchx's grace period",
+        )
         env["TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE"] = EnvEntry(
             "TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE",
             RANK_PREFIX_TEMPLATE,
             "launchx: prefix each line with its global rank",
         )
     elif decision.launcher == "srun":
-        argv = ("srun", "--ntasks-per-node=1", "--kill-on-bad-exit=1", *command)
+        argv = _srun_argv(res, target, python, nnodes=nnodes, nproc=nproc, relaunch=relaunch)
+        if res.profile.slurm.mode == "per_node":
+            env[STEP_MARKER] = EnvEntry(
+                STEP_MARKER, "1", "launchx: the srun task is launchx's own, one per node"
+            )
     else:
         argv = tuple(command)
         for name, value in decision.mapped_env.items():
@@ -439,6 +460,35 @@ def _new_name(res: Resolution, old: str) -> str:
         if setting.source == f"renamed:{old}":
             return name
     return "its new name"
+
+
+def _srun_argv(
+    res: Resolution,
+    target: Target,
+    python: str,
+    *,
+    nnodes: int,
+    nproc: int,
+    relaunch: Sequence[str],
+) -> tuple[str, ...]:
+    """One srun step for the whole allocation. per_node: each node's task is launchx itself
+    (so it supervises torchrun and passes the warning signal to every rank); per_task: each
+    task is one rank, mapped by ``launchx.task``. srun 22.05+ ignores SLURM_CPUS_PER_TASK
+    from the batch environment, so the CPU count is passed explicitly."""
+    slurm = res.facts.slurm
+    argv = ["srun", f"--nodes={nnodes}", "--kill-on-bad-exit=1"]
+    if slurm is not None and slurm.cpus_per_task:
+        argv.append(f"--cpus-per-task={slurm.cpus_per_task}")
+    if res.profile.slurm.mode == "per_task":
+        argv += [f"--ntasks-per-node={nproc}", python, "-m", "launchx.task", "--"]
+        return (*argv, *target.command(python))
+    argv += ["--ntasks-per-node=1", python, "-m", "launchx", "run", "--launcher", "torchrun"]
+    argv += ["--max-retries", "0", *relaunch]
+    if target.module:
+        argv.append("-m")
+    elif target.no_python:
+        argv.append("--no-python")
+    return (*argv, "--", target.script, *target.args)
 
 
 def _torchrun_argv(

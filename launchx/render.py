@@ -5,12 +5,14 @@ Secrets are redacted here, at the one place values leave launchx as text.
 
 from __future__ import annotations
 
-import io
 import json
 import shlex
-from collections.abc import Iterable, Mapping
+import textwrap
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from launchx import catalog
+from launchx.facts import LaunchContext
 from launchx.findings import LEVELS, Finding
 from launchx.plan import LaunchDecision, LaunchPlan
 from launchx.profiles import LoadedProfile
@@ -23,6 +25,56 @@ def _shown(name: str, value: str | None) -> str:
     return catalog.redact(name, value)
 
 
+# A secret shorter than this is only hidden where its own variable is printed: scrubbing "1"
+# or "ab" out of every message would mangle them without hiding anything worth hiding.
+_MIN_SCRUB = 4
+
+
+def _secret_values(res: Resolution) -> tuple[str, ...]:
+    """Values of secret-named variables anywhere in the environment or the resolution.
+
+    Findings and evidence are written by other modules; a secret must not leak through a
+    message that quotes it under another name, so every text leaving here is scrubbed.
+    """
+    values = {v for n, v in res.facts.environ.items() if catalog.is_secret(n)}
+    values |= {s.value for n, s in res.env.items() if catalog.is_secret(n)}
+    for name, setting in res.env.items():
+        if catalog.is_secret(name):
+            values |= {v for v, _src in setting.overrides}
+    # Longest first, so a secret that contains another is replaced whole.
+    return tuple(sorted((v for v in values if len(v) >= _MIN_SCRUB), key=len, reverse=True))
+
+
+def _scrub(text: str, secrets: Iterable[str]) -> str:
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    return text
+
+
+def _scrub_finding(finding: Finding, secrets: tuple[str, ...]) -> Finding:
+    if not secrets:
+        return finding
+    return replace(
+        finding,
+        message=_scrub(finding.message, secrets),
+        fix=_scrub(finding.fix, secrets),
+    )
+
+
+def launched_by(ctx: LaunchContext) -> str:
+    """Who started us, with the node position when the launcher gives one.
+
+    Per-node launchers (Kubeflow's PET_*, a SLURM batch script) have no per-process rank, but
+    "node 2 of 3" is what a user checks first when one pod of a job misbehaves.
+    """
+    text = ctx.describe()
+    if ctx.kind == "none" or ctx.node_rank is None:
+        return text
+    if ctx.nnodes is not None:
+        return f"{text}, node {ctx.node_rank} of {ctx.nnodes}"
+    return f"{text}, node rank {ctx.node_rank}"
+
+
 def _history(name: str, setting: Setting) -> str:
     return "; ".join(
         f"was {_shown(name, v)!s} from {src}" for v, src in reversed(setting.overrides)
@@ -30,6 +82,7 @@ def _history(name: str, setting: Setting) -> str:
 
 
 def explain_json(res: Resolution, decision: LaunchDecision, findings: Iterable[Finding]) -> str:
+    secrets = _secret_values(res)
     env = {
         name: {
             "value": _shown(name, s.value),
@@ -46,34 +99,44 @@ def explain_json(res: Resolution, decision: LaunchDecision, findings: Iterable[F
         }
         for key, s in res.launch.items()
     }
-    launch["launched_by"] = res.facts.launch.describe()
+    launch["launched_by"] = launched_by(res.facts.launch)
     launch["decision"] = {
         "launcher": decision.launcher,
-        "reason": decision.reason,
-        "evidence": list(res.facts.launch.evidence),
+        "reason": _scrub(decision.reason, secrets),
+        "evidence": [_scrub(e, secrets) for e in res.facts.launch.evidence],
     }
     doc = {
         "profile": res.profile.name,
         "chain": list(res.chain),
         "env": env,
+        "removed": list(res.removed),
         "launch": launch,
-        "findings": [f.to_json() for f in findings],
+        "findings": [_scrub_finding(f, secrets).to_json() for f in findings],
     }
     return json.dumps(doc, indent=2) + "\n"
 
 
 def explain_env(res: Resolution) -> str:
-    """``export`` lines safe to ``eval`` in bash; removed variables become ``unset``."""
+    """``export`` lines safe to ``eval`` in bash; removed variables become ``unset``.
+
+    A secret is never printed, and exporting ``***`` would overwrite the user's real token
+    when the output is eval'ed, so a secret becomes a comment that eval ignores.
+    """
     lines = [
-        f"export {name}={shlex.quote(_shown(name, s.value))}" for name, s in sorted(res.env.items())
+        f"# {name}=*** (secret: not printed, left as it is)"
+        if catalog.is_secret(name)
+        else f"export {name}={shlex.quote(_shown(name, s.value))}"
+        for name, s in sorted(res.env.items())
     ]
     lines += [f"unset {name}" for name in res.removed]
     return "\n".join(lines) + "\n"
 
 
-def findings_text(findings: Iterable[Finding]) -> str:
+def findings_text(findings: Iterable[Finding], secrets: Iterable[str] = ()) -> str:
+    """Findings grouped by level, each with its fix (``secrets`` are scrubbed from both)."""
     out: list[str] = []
-    items = list(findings)
+    hidden = tuple(secrets)
+    items = [_scrub_finding(f, hidden) for f in findings]
     for level in LEVELS:
         group = [f for f in items if f.level == level]
         if not group:
@@ -81,55 +144,76 @@ def findings_text(findings: Iterable[Finding]) -> str:
         out.append(f"{level}s:" if len(group) > 1 else f"{level}:")
         for f in group:
             var = f" {f.var}:" if f.var else ""
-            out.append(f"  {f.code}{var} {f.message}")
-            out.append(f"      fix: {f.fix}")
+            out.append(f"  {f.code}{var} {_one_line(f.message)}")
+            out.append(f"      fix: {_one_line(f.fix)}")
     return "\n".join(out) + ("\n" if out else "")
+
+
+def _one_line(text: str) -> str:
+    """Cells are one line: a newline inside a value must not fake a row of the table."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
+# Widest a column other than the last grows; a longer cell (a list of HCAs, a path) keeps
+# its full text and pushes the rest of its row to the next line instead of widening all.
+_COLUMN_CAP = 32
+
+
+def text_table(header: Sequence[str], rows: Iterable[Sequence[str]], width: int = 120) -> str:
+    """Aligned columns; cells are never cut, only the last column wraps, so names and values
+    stay copy-pasteable.
+
+    Plain text rather than rich: ``launchx explain`` is run often and interactively, and
+    importing rich's console and laying cells out cost more than the rest of the command.
+    """
+    table = [list(header), *([_one_line(c) for c in row] for row in rows)]
+    widths = [min(_COLUMN_CAP, max(len(r[i]) for r in table)) for i in range(len(header) - 1)]
+    starts = [sum(widths[:i]) + 2 * i for i in range(len(widths) + 1)]
+    room = max(40, width - starts[-1])
+    lines: list[str] = []
+    for row in table:
+        line = ""
+        for start, cell in zip(starts, row, strict=False):
+            if len(line) > start - 2 and line.strip():
+                lines.append(line.rstrip())
+                line = ""
+            if start == starts[-1]:
+                wrapped = textwrap.wrap(cell, room, break_on_hyphens=False) or [""]
+                lines.append((line.ljust(start) + wrapped[0]).rstrip())
+                lines += [(" " * start + more).rstrip() for more in wrapped[1:]]
+            else:
+                line = line.ljust(start) + cell
+    return "\n".join(lines) + "\n"
 
 
 def explain_table(
     res: Resolution, decision: LaunchDecision, findings: Iterable[Finding], width: int = 120
 ) -> str:
-    from rich.console import Console
-    from rich.table import Table
-
-    buf = io.StringIO()
-    console = Console(
-        file=buf,
-        width=width,
-        highlight=False,
-        soft_wrap=False,
-        force_terminal=False,
-        color_system=None,
-    )
+    secrets = _secret_values(res)
+    items = list(findings)
+    out: list[str] = []
     chain = " -> ".join(res.chain)
-    console.print(f"profile: {res.profile.name}  ({chain})")
+    out.append(f"profile: {res.profile.name}  ({chain})")
     if res.profile.description:
-        console.print(f"  {res.profile.description}")
+        out.append(f"  {res.profile.description}")
     ctx = res.facts.launch
-    console.print(f"launched by: {ctx.describe()}")
+    out.append(f"launched by: {launched_by(ctx)}")
     if ctx.evidence:
-        console.print(f"  evidence: {', '.join(ctx.evidence)}")
-    console.print(f"launcher: {decision.launcher}  ({decision.reason})")
-
-    launch = Table(title=None, show_edge=False, box=None, pad_edge=False)
-    for col in ("setting", "value", "source", "note"):
-        launch.add_column(col, overflow="fold")
-    for key, s in res.launch.items():
-        launch.add_row(key, s.value, s.source, _history(key, s))
-    console.print(launch)
-    console.print()
-    table = Table(show_edge=False, box=None, pad_edge=False)
-    for col in ("variable", "value", "source", "note"):
-        table.add_column(col, overflow="fold")
+        out.append(_scrub(f"  evidence: {', '.join(ctx.evidence)}", secrets))
+    out.append(_scrub(f"launcher: {decision.launcher}  ({decision.reason})", secrets))
+    out.append("")
+    launch_rows = [(key, s.value, s.source, _history(key, s)) for key, s in res.launch.items()]
+    out.append(text_table(("setting", "value", "source", "note"), launch_rows, width))
+    env_rows: list[tuple[str, str, str, str]] = []
     for name, s in sorted(res.env.items()):
         spec = catalog.lookup(name)
         note = _history(name, s) or (spec.purpose if spec else "")
-        table.add_row(name, _shown(name, s.value), s.source, note)
+        env_rows.append((name, _shown(name, s.value), s.source, note))
     for name in res.removed:
-        table.add_row(name, "(removed)", "launchx", "renamed: launchx passes the new name")
-    console.print(table)
-    text = buf.getvalue()
-    return text + ("\n" + findings_text(findings) if list(findings) else "")
+        env_rows.append((name, "(removed)", "launchx", "renamed: launchx passes the new name"))
+    out.append(text_table(("variable", "value", "source", "note"), env_rows, width))
+    text = "\n".join(out)
+    return text + ("\n" + findings_text(items, secrets) if items else "")
 
 
 def plan_text(plan: LaunchPlan) -> str:

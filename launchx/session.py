@@ -11,18 +11,25 @@ import os
 import shlex
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from tenacity import RetryCallState, Retrying, retry_if_result, wait_exponential_jitter
 
 from launchx import checkpoints, failures, render
-from launchx.errors import LaunchRefused
-from launchx.execute import Supervisor, child_environment, run_process, supervised
+from launchx.errors import LaunchRefused, LaunchxError
+from launchx.execute import (
+    ProcessResult,
+    Supervisor,
+    child_environment,
+    run_process,
+    supervised,
+)
 from launchx.findings import has_errors
-from launchx.pipeline import Request, plan_attempt, resolve_request, run_id_for
-from launchx.plan import LaunchPlan, Target
+from launchx.pipeline import Request, plan_attempt, relaunch_args, resolve_request, run_id_for
+from launchx.plan import STEP_MARKER, LaunchPlan, Target
+from launchx.profile_model import Retry
 from launchx.resolve import Resolution
 from launchx.retry import AttemptRecord, next_step
 
@@ -34,7 +41,7 @@ def first_plan(
 ) -> LaunchPlan:
     """The plan of attempt 0, exactly as ``run`` would build it (for --dry-run)."""
     rid = run_id_for(res, run_id)
-    resume = _latest(res)
+    resume, _step = _latest(res)
     return plan_attempt(
         res,
         _with_resume(res, target, resume),
@@ -45,8 +52,17 @@ def first_plan(
     )
 
 
+def _inner_step(res: Resolution) -> bool:
+    """This launchx was started by another one as its task in an srun step."""
+    return res.facts.environ.get(STEP_MARKER) == "1" and res.facts.slurm is not None
+
+
 def _attempt_base(res: Resolution) -> int:
-    """Attempts are counted across SLURM requeues (SLURM_RESTART_COUNT is unset at first)."""
+    """Attempts are counted across SLURM requeues (SLURM_RESTART_COUNT is unset at first);
+    inside an srun step the outer launchx's count is the truth."""
+    environ = res.facts.environ
+    if _inner_step(res) and environ.get("LAUNCHX_ATTEMPT", "").isdigit():
+        return int(environ["LAUNCHX_ATTEMPT"])
     slurm = res.facts.slurm
     return slurm.restart_count if slurm is not None else 0
 
@@ -56,20 +72,11 @@ def _checkpoint_dir(res: Resolution) -> str | None:
     return str(Path(ckpt).expanduser().resolve()) if ckpt else None
 
 
-def _latest(res: Resolution) -> str | None:
+def _latest(res: Resolution) -> tuple[str | None, int | None]:
+    """The newest complete checkpoint (path, step), or (None, None)."""
     directory = _checkpoint_dir(res)
-    if directory is None:
-        return None
-    found = checkpoints.latest_complete(directory)
-    return found.path if found else None
-
-
-def _step_of(res: Resolution) -> int | None:
-    directory = _checkpoint_dir(res)
-    if directory is None:
-        return None
-    found = checkpoints.latest_complete(directory)
-    return found.step if found else None
+    found = checkpoints.latest_complete(directory) if directory else None
+    return (found.path, found.step) if found else (None, None)
 
 
 def _with_resume(res: Resolution, target: Target, resume: str | None) -> Target:
@@ -129,6 +136,151 @@ def _print_summary(records: list[AttemptRecord], reason: str, out: IO[str]) -> N
     out.flush()
 
 
+@dataclass
+class _Run:
+    """The state of one ``launchx run`` across its attempts."""
+
+    request: Request
+    res: Resolution
+    target: Target
+    run_id: str
+    log_dir: str | None
+    base_env: dict[str, str]
+    sink: IO[str]
+    sup: Supervisor = field(default_factory=Supervisor)
+    records: list[AttemptRecord] = field(default_factory=list)
+    requeued: bool = False
+
+    @property
+    def policy(self) -> Retry:
+        return self.res.profile.retry
+
+    def plan(self, attempt: int, resume: str | None) -> LaunchPlan:
+        relaunch = relaunch_args(self.request, self.log_dir)
+        return plan_attempt(
+            self.res,
+            _with_resume(self.res, self.target, resume),
+            run_id=self.run_id,
+            attempt=attempt,
+            log_dir=self.log_dir,
+            resume_from=resume,
+            relaunch=relaunch,
+        )
+
+    def attempt(self) -> AttemptRecord:
+        attempt = _attempt_base(self.res) + len(self.records)
+        resume, step_before = _latest(self.res)
+        plan = self.plan(attempt, resume)
+        if has_errors(plan.findings):
+            raise LaunchRefused(*_refusal(plan))
+        if self.sup.stopping:  # stopped during the backoff: never start another attempt
+            return self._record(attempt, 128 + (self.sup.stop_signal or 15), 0.0, interrupted=True)
+        self.sink.write(render.run_header(plan))
+        if resume:
+            self.sink.write(f"launchx: resuming from {resume}\n")
+        self.sink.flush()
+        if plan.log_dir:
+            Path(plan.log_dir).mkdir(parents=True, exist_ok=True)
+        warned_before = len(self.sup.warnings)
+        env = child_environment(self.base_env, plan.env_changes())
+        result = run_process(plan.argv, env, self.sup, grace_s=plan.grace_period_s, out=self.sink)
+        if plan.log_dir:
+            (Path(plan.log_dir) / "launcher.log").write_text("\n".join(result.tail) + "\n")
+        _resume, step_after = _latest(self.res)
+        progress = {"resumed_from": resume, "step_before": step_before, "step_after": step_after}
+        if result.exit_code == 0 and not result.interrupted:
+            return self._record(attempt, 0, result.duration_s, log_dir=plan.log_dir, **progress)
+        if len(self.sup.warnings) > warned_before and self._requeue():
+            return self._record(
+                attempt,
+                result.exit_code,
+                result.duration_s,
+                category="preempted",
+                log_dir=plan.log_dir,
+                **progress,
+            )
+        diag = self._diagnose(plan, result)
+        self.sink.write(_diagnosis_text(diag, rank_count=plan.nnodes * plan.nproc_per_node))
+        self.sink.flush()
+        return self._record(
+            attempt,
+            _exit_code(result.exit_code, diag),
+            result.duration_s,
+            category=diag.category,
+            retryable=diag.retryable and not result.interrupted,
+            signature=diag.signature(),
+            cause=diag.cause,
+            interrupted=result.interrupted,
+            log_dir=plan.log_dir,
+            **progress,
+        )
+
+    def _record(self, attempt: int, exit_code: int, duration: float, **kw: Any) -> AttemptRecord:
+        kw.setdefault("category", None if exit_code == 0 else "interrupted")
+        kw.setdefault("retryable", False)
+        kw.setdefault("signature", None)
+        rec = AttemptRecord(attempt, exit_code, duration, **kw)
+        self.records.append(rec)
+        return rec
+
+    def _diagnose(self, plan: LaunchPlan, result: ProcessResult) -> failures.Diagnosis:
+        logs, errors = collect_rank_evidence(plan)
+        logs.setdefault(-1, "\n".join(result.tail))
+        return failures.classify_attempt(
+            {},
+            errors,
+            logs,
+            launcher_exit=result.exit_code,
+            interrupted=result.interrupted,
+            policy=self.policy,
+        )
+
+    def _requeue(self) -> bool:
+        """After the scheduler's warning signal: ask SLURM to requeue the job, so the next
+        allocation resumes from the checkpoint the ranks just wrote."""
+        slurm_facts = self.res.facts.slurm
+        if slurm_facts is None or not self.res.profile.slurm.requeue or self.requeued:
+            return False
+        if _inner_step(self.res):  # the launchx in the batch script requeues, once
+            return False
+        from launchx import slurm
+
+        try:
+            slurm.requeue(slurm_facts.job_id)
+        except LaunchxError as exc:
+            self.sink.write(f"launchx: could not requeue job {slurm_facts.job_id}: {exc.message}\n")
+            return False
+        self.requeued = True
+        self.sink.write(
+            f"launchx: requeued SLURM job {slurm_facts.job_id}; it resumes from the "
+            "newest checkpoint\n"
+        )
+        return True
+
+    def stop(self, _state: RetryCallState) -> bool:
+        if self.sup.stopping or self.requeued:
+            return True
+        return not next_step(self.records, self.policy)[0]
+
+    def announce(self, state: RetryCallState) -> None:
+        wait = state.next_action.sleep if state.next_action else 0.0
+        last = self.records[-1]
+        self.sink.write(
+            f"launchx: {last.category} is transient; attempt {last.attempt + 1} in "
+            f"{wait:.1f}s (retry budget: {self.policy.max_retries})\n"
+        )
+        self.sink.flush()
+
+    def reason(self, final: AttemptRecord) -> str:
+        if final.succeeded:
+            return "finished"
+        if self.requeued:
+            return "requeued by SLURM after the time-limit warning"
+        if self.sup.stopping:
+            return "interrupted"
+        return next_step(self.records, self.policy)[1]
+
+
 def run(
     request: Request,
     target: Target,
@@ -140,135 +292,40 @@ def run(
     environ: Mapping[str, str] | None = None,
 ) -> int:
     """Run to completion; return launchx's exit code (the contract in DESIGN.md)."""
-    sink = out or sys.stdout
     res = resolve_request(request)
-    rid = run_id_for(res, run_id)
-    base_env = dict(os.environ if environ is None else environ)
-    policy = res.profile.retry
-    base_attempt = _attempt_base(res)
-    records: list[AttemptRecord] = []
-    sup = Supervisor()
+    state = _Run(
+        request=request,
+        res=res,
+        target=target,
+        run_id=run_id_for(res, run_id),
+        log_dir=log_dir,
+        base_env=dict(os.environ if environ is None else environ),
+        sink=out or sys.stdout,
+    )
 
     def wake_or_timeout(seconds: float) -> None:
         """Backoff that a SIGTERM or Ctrl-C ends at once (the stop check runs next)."""
-        sup.wake.wait(seconds)
+        state.sup.wake.wait(seconds)
 
-    snooze = sleep or wake_or_timeout
-
-    def one_attempt() -> AttemptRecord:
-        attempt = base_attempt + len(records)
-        resume = _latest(res)
-        step_before = _step_of(res)
-        plan = plan_attempt(
-            res,
-            _with_resume(res, target, resume),
-            run_id=rid,
-            attempt=attempt,
-            log_dir=log_dir,
-            resume_from=resume,
-        )
-        if has_errors(plan.findings):
-            raise LaunchRefused(*_refusal(plan))
-        if sup.stopping:
-            rec = AttemptRecord(
-                attempt,
-                128 + (sup.stop_signal or 15),
-                0.0,
-                "interrupted",
-                False,
-                None,
-                interrupted=True,
-            )
-            records.append(rec)
-            return rec
-        sink.write(render.run_header(plan))
-        if resume:
-            sink.write(f"launchx: resuming from {resume}\n")
-        sink.flush()
-        if plan.log_dir:
-            Path(plan.log_dir).mkdir(parents=True, exist_ok=True)
-        env = child_environment(base_env, plan.env_changes())
-        result = run_process(plan.argv, env, sup, grace_s=plan.grace_period_s, out=sink)
-        if plan.log_dir:
-            (Path(plan.log_dir) / "launcher.log").write_text("\n".join(result.tail) + "\n")
-        step_after = _step_of(res)
-        if result.exit_code == 0 and not result.interrupted:
-            rec = AttemptRecord(
-                attempt,
-                0,
-                result.duration_s,
-                None,
-                False,
-                None,
-                resumed_from=resume,
-                step_before=step_before,
-                step_after=step_after,
-                log_dir=plan.log_dir,
-            )
-        else:
-            logs, errors = collect_rank_evidence(plan)
-            logs.setdefault(-1, "\n".join(result.tail))
-            diag = failures.classify_attempt(
-                {},
-                errors,
-                logs,
-                launcher_exit=result.exit_code,
-                interrupted=result.interrupted,
-                policy=policy,
-            )
-            rec = AttemptRecord(
-                attempt,
-                _exit_code(result.exit_code, diag),
-                result.duration_s,
-                diag.category,
-                diag.retryable and not result.interrupted,
-                diag.signature(),
-                diag.cause,
-                resume,
-                step_before,
-                step_after,
-                result.interrupted,
-                plan.log_dir,
-            )
-            sink.write(_diagnosis_text(diag, rank_count=plan.nnodes * plan.nproc_per_node))
-            sink.flush()
-        records.append(rec)
-        return rec
-
-    def stop(_state: RetryCallState) -> bool:
-        if sup.stopping:
-            return True
-        return not next_step(records, policy)[0]
-
-    def announce(state: RetryCallState) -> None:
-        wait = state.next_action.sleep if state.next_action else 0.0
-        last = records[-1]
-        sink.write(
-            f"launchx: {last.category} is transient; attempt {last.attempt + 1} in "
-            f"{wait:.1f}s (retry budget: {policy.max_retries})\n"
-        )
-        sink.flush()
-
+    policy = state.policy
     retrying = Retrying(
         retry=retry_if_result(lambda rec: not rec.succeeded),
-        stop=stop,
+        stop=state.stop,
         wait=wait_exponential_jitter(
             initial=policy.backoff_min_s, max=policy.backoff_max_s, jitter=policy.jitter_s
         ),
-        sleep=snooze,
-        before_sleep=announce,
-        retry_error_callback=lambda state: state.outcome.result() if state.outcome else None,
+        sleep=sleep or wake_or_timeout,
+        before_sleep=state.announce,
+        retry_error_callback=lambda rs: rs.outcome.result() if rs.outcome else None,
     )
-    with supervised(sup):
-        final: AttemptRecord = retrying(one_attempt)
-    reason = (
-        "finished"
-        if final.succeeded
-        else ("interrupted" if sup.stopping else next_step(records, policy)[1])
-    )
-    _print_summary(records, reason, sink)
-    if sup.stopping:
-        return 128 + (sup.stop_signal or 15)
+    with supervised(state.sup):
+        final: AttemptRecord = retrying(state.attempt)
+    if not _inner_step(res):
+        _print_summary(state.records, state.reason(final), state.sink)
+    if state.sup.stopping:
+        return 128 + (state.sup.stop_signal or 15)
+    if state.requeued:
+        return 0
     return final.exit_code
 
 

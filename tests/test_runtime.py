@@ -243,7 +243,7 @@ def poll(predicate: object, deadline_s: float) -> bool:
     return bool(predicate())
 
 
-def test_sigkill_mid_save_leaves_previous_checkpoint(tmp_path: Path) -> None:
+def test_sigkill_mid_save_leaves_previous_checkpoint(bare_env: None, tmp_path: Path) -> None:
     ckdir, marker = tmp_path / "ck", tmp_path / "marker"
     child = subprocess.Popen([PY, "-c", _STALLED_WRITER, str(ckdir), str(marker)], env=clean_env())
     try:
@@ -370,18 +370,19 @@ def test_stalled_rank_hits_a_real_gloo_timeout(tmp_path: Path) -> None:
         "5",
         "--stall-rank",
         "1",
+        "--stall-s",
+        "120",
         "--pg-timeout-s",
         "3",
     ]
     start = time.monotonic()
-    proc = run_toy(args, tmp_path, nproc=2, timeout=90)
+    proc = run_toy(args, tmp_path, nproc=2, timeout=110)
     elapsed = time.monotonic() - start
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0
-    assert "[toy] stalling rank 1 at step 5 for 19 s" in out
+    assert "[toy] stalling rank 1 at step 5 for 120 s" in out
     assert re.search(r"gloo.*Timed out waiting 3000ms for (recv|send) operation", out), out
-    assert elapsed < 3 * 3 + 10 + 30  # ended by the timeout, not by the stalled rank waking
-    (tmp_path / "stall-evidence.log").write_text(out)
+    assert elapsed < 100  # ended by the collective timeout, long before the sleeper woke
 
 
 @pytest.mark.torchrun

@@ -22,6 +22,8 @@ MPI / PMI names as fallbacks for jobs started without launchx.
 
 from __future__ import annotations
 
+import gc
+
 from launchx.runtime.ckpt import (
     checkpoint_path,
     load_checkpoint,
@@ -81,6 +83,13 @@ __all__ = [
 
 
 def cleanup() -> None:
-    """Put the signal handlers back and leave the process group (safe to call twice)."""
+    """Put the signal handlers back and leave the process group (safe to call twice).
+
+    Call it after the DDP/FSDP wrapper is gone (returned from the function that owned it,
+    or ``del``-ed): a wrapper still alive keeps the group's gloo threads running until
+    interpreter exit, where tearing them down can abort the process (SIGABRT) after a
+    successful run. The ``gc.collect()`` frees wrappers caught in reference cycles.
+    """
     uninstall_preemption_handler()
+    gc.collect()
     destroy_group()
