@@ -190,10 +190,18 @@ class _Run:
         progress = {"resumed_from": resume, "step_before": step_before, "step_after": step_after}
         if result.exit_code == 0 and not result.interrupted:
             return self._record(attempt, 0, result.duration_s, log_dir=plan.log_dir, **progress)
-        if len(self.sup.warnings) > warned_before and self._requeue():
+        if len(self.sup.warnings) > warned_before:
+            # The scheduler's warning, not a fault: the ranks were told to checkpoint and
+            # stop. Requeue when the profile asks; never retry inside a dying allocation.
+            requeued = self._requeue()
+            if not requeued:
+                self.sink.write(
+                    "launchx: stopped after the scheduler's warning signal; the ranks were "
+                    "asked to checkpoint\n"
+                )
             return self._record(
                 attempt,
-                result.exit_code,
+                0 if requeued else result.exit_code,
                 result.duration_s,
                 category="preempted",
                 log_dir=plan.log_dir,
