@@ -118,7 +118,7 @@ def collect_rank_evidence(plan: LaunchPlan) -> tuple[dict[int, str], dict[int, s
 
 
 def _print_summary(records: list[AttemptRecord], reason: str, out: IO[str]) -> None:
-    if len(records) == 1 and records[0].succeeded:
+    if len(records) == 1 and records[0].succeeded and records[0].category is None:
         return
     out.write("\nlaunchx: summary\n")
     out.write(f"  {'attempt':<8}{'duration':>10}  {'outcome':<12}{'category':<24}resumed from\n")
@@ -280,10 +280,12 @@ class _Run:
         self.sink.flush()
 
     def reason(self, final: AttemptRecord) -> str:
-        if final.succeeded:
-            return "finished"
         if self.requeued:
             return "requeued by SLURM after the time-limit warning"
+        if final.category == "preempted":
+            return "stopped after the scheduler's warning signal"
+        if final.succeeded:
+            return "finished"
         if self.sup.stopping:
             return "interrupted"
         return next_step(self.records, self.policy)[1]
