@@ -342,6 +342,33 @@ def sbatch(
 
 
 @app.command()
+def doctor(
+    profile: ProfileOpt = None,
+    sets: SetOpt = None,
+) -> None:
+    """Check this node before a run: the host facts and everything wrong with them."""
+    from launchx import doctor as doctor_mod
+
+    res = pipeline.resolve_request(_request(profile, sets))
+    rows = doctor_mod.fact_rows(res.facts)
+    width = max(len(r.what) for r in rows)
+    for row in rows:
+        typer.echo(f"{row.what:<{width}}  {row.value}")
+    decision = plan.decide_launcher(res)
+    findings = sort_findings(
+        [
+            *doctor_mod.host_checks(res.facts),
+            *res.findings,
+            *decision.findings,
+            *plan.gpu_findings(res),
+        ]
+    )
+    typer.echo(f"\nprofile {res.profile.name}: launcher {decision.launcher} ({decision.reason})")
+    typer.echo(render.findings_text(findings) if findings else "no problems found\n", nl=False)
+    raise typer.Exit(2 if has_errors(findings) else 0)
+
+
+@app.command()
 def diagnose(
     logs: Annotated[
         list[str] | None, typer.Argument(help="Log files to read; '-' or none: stdin.")

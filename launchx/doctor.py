@@ -1,0 +1,137 @@
+"""``launchx doctor``: what on this node will break a distributed run, before it starts.
+
+Pure checks over ``HostFacts`` (plus the resolved profile's findings, which the CLI adds),
+so every rule is tested with recorded hosts. Codes LX22x belong to this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from launchx.facts import HostFacts
+from launchx.findings import Finding
+
+GIB = 1024**3
+# NCCL's shared-memory transport and DataLoader workers both live in /dev/shm; Docker's
+# default of 64 MiB is the classic cause of "Bus error" and NCCL shm failures.
+MIN_SHM_BYTES = 1 * GIB
+TORCHRUN_PORTS = (29500, 29400)
+
+
+@dataclass(frozen=True)
+class FactRow:
+    what: str
+    value: str
+
+
+def fact_rows(facts: HostFacts) -> list[FactRow]:
+    """The facts a person debugging a node wants to see first."""
+    gpus = "unknown" if facts.gpu_count is None else str(facts.gpu_count)
+    if facts.gpu_visible is not None:
+        gpus += f" (CUDA_VISIBLE_DEVICES={','.join(facts.gpu_visible)})"
+    ports = ", ".join(f"{p.device}:{p.port} {p.state}/{p.link_layer}" for p in facts.ib_ports)
+    ifaces = ", ".join(
+        f"{i.name} {'up' if i.up else 'down'} {' '.join(i.addresses) or '-'}"
+        for i in facts.interfaces
+    )
+    shm = "unknown" if facts.shm_bytes is None else f"{facts.shm_bytes / GIB:.1f} GiB"
+    return [
+        FactRow("host", facts.hostname),
+        FactRow("launched by", facts.launch.describe()),
+        FactRow("python", facts.python),
+        FactRow("torch", facts.torch_version or "not installed"),
+        FactRow("usable CPUs", str(facts.cpu_count)),
+        FactRow("visible GPUs", gpus),
+        FactRow("RDMA ports", ports or "none"),
+        FactRow("interfaces", ifaces or "none"),
+        FactRow("/dev/shm", shm),
+        FactRow("ephemeral ports", f"{facts.ephemeral_range[0]}-{facts.ephemeral_range[1]}"),
+    ]
+
+
+def host_checks(facts: HostFacts) -> list[Finding]:
+    """Node-level problems, independent of any profile."""
+    out: list[Finding] = []
+    if facts.torch_version is None:
+        out.append(
+            Finding(
+                "LX220",
+                "error",
+                None,
+                f"torch is not installed for {facts.python}: torchrun cannot start",
+                "pip install torch in the environment that runs launchx",
+            )
+        )
+    if facts.shm_bytes is not None and facts.shm_bytes < MIN_SHM_BYTES:
+        out.append(
+            Finding(
+                "LX221",
+                "warning",
+                None,
+                f"/dev/shm is only {facts.shm_bytes / 2**20:.0f} MiB: NCCL's shared-memory "
+                "transport and DataLoader workers fail with 'Bus error' or NCCL shm errors",
+                "give the container more: docker run --shm-size=16g (or --ipc=host); on "
+                "Kubernetes mount an emptyDir with medium: Memory at /dev/shm",
+            )
+        )
+    inactive = [p for p in facts.ib_ports if not p.active]
+    if facts.ib_ports and not facts.active_ib_devices:
+        out.append(
+            Finding(
+                "LX222",
+                "error",
+                "NCCL_IB_HCA",
+                "RDMA devices are present but no port is ACTIVE/LinkUp: "
+                + ", ".join(f"{p.device}:{p.port}={p.state}/{p.phys_state}" for p in inactive),
+                "check the cable and the subnet manager (ibstat; `sminfo`), or use the ethernet "
+                "profile until the fabric is up",
+            )
+        )
+    elif inactive:
+        out.append(
+            Finding(
+                "LX223",
+                "warning",
+                "NCCL_IB_HCA",
+                "some RDMA ports are not active: "
+                + ", ".join(f"{p.device}:{p.port}={p.state}" for p in inactive),
+                "leave them out of NCCL_IB_HCA (the auto value does) or fix their links",
+            )
+        )
+    usable = [i for i in facts.interfaces if i.up and i.addresses and i.kind != "loopback"]
+    if facts.interfaces and not usable:
+        out.append(
+            Finding(
+                "LX224",
+                "warning",
+                "NCCL_SOCKET_IFNAME",
+                "no network interface except loopback is up with an address: only a "
+                "single-node run can work here",
+                "check `ip addr`; multi-node runs need a routable interface",
+            )
+        )
+    for port in TORCHRUN_PORTS:
+        holder = facts.listening.get(port)
+        if holder is not None:
+            out.append(
+                Finding(
+                    "LX225",
+                    "warning",
+                    "MASTER_PORT",
+                    f"{holder.describe()} (torchrun's default port: a leftover job?)",
+                    "launchx picks a free port for single-node runs; for multi-node runs "
+                    f"stop it{f' (kill {holder.pid})' if holder.pid else ''} or pass "
+                    "--master-port",
+                )
+            )
+    if facts.gpu_visible is not None and len(set(facts.gpu_visible)) != len(facts.gpu_visible):
+        out.append(
+            Finding(
+                "LX226",
+                "error",
+                "CUDA_VISIBLE_DEVICES",
+                f"CUDA_VISIBLE_DEVICES={','.join(facts.gpu_visible)} names a GPU twice",
+                "list each GPU once",
+            )
+        )
+    return out

@@ -1,0 +1,92 @@
+"""`launchx doctor`: every node check, on constructed facts and recorded hosts."""
+
+from __future__ import annotations
+
+from conftest import HOSTS, clean_env, run_cli
+
+from launchx import doctor
+from launchx.facts import HostFacts, IbPort, Interface, PortHolder
+
+
+def codes(facts: HostFacts) -> set[str]:
+    return {f.code for f in doctor.host_checks(facts)}
+
+
+GOOD = HostFacts(
+    torch_version="2.13.0",
+    shm_bytes=16 * doctor.GIB,
+    interfaces=(
+        Interface("eth0", True, ("10.0.0.2",)),
+        Interface("lo", True, ("127.0.0.1",), "loopback"),
+    ),
+)
+
+
+def port(state: str, phys: str = "LinkUp", dev: str = "mlx5_0") -> IbPort:
+    return IbPort(dev, 1, state, phys, "InfiniBand")
+
+
+def test_a_healthy_node_has_no_findings() -> None:
+    assert codes(GOOD) == set()
+
+
+def test_lx220_no_torch() -> None:
+    assert "LX220" in codes(HostFacts(torch_version=None))
+
+
+def test_lx221_small_shm_but_not_at_the_limit() -> None:
+    from dataclasses import replace
+
+    assert "LX221" in codes(replace(GOOD, shm_bytes=64 * 2**20))
+    assert "LX221" not in codes(replace(GOOD, shm_bytes=doctor.MIN_SHM_BYTES))
+
+
+def test_lx222_no_active_rdma_port_and_lx223_some_inactive() -> None:
+    from dataclasses import replace
+
+    assert "LX222" in codes(replace(GOOD, ib_ports=(port("DOWN", "Disabled"),)))
+    mixed = replace(GOOD, ib_ports=(port("ACTIVE"), port("DOWN", "Polling", "mlx5_1")))
+    assert codes(mixed) == {"LX223"}
+
+
+def test_lx224_only_loopback() -> None:
+    from dataclasses import replace
+
+    only_lo = replace(
+        GOOD,
+        interfaces=(
+            Interface("lo", True, ("127.0.0.1",), "loopback"),
+            Interface("eth0", False, ()),
+        ),
+    )
+    assert "LX224" in codes(only_lo)
+
+
+def test_lx225_torchrun_default_port_held_names_pid() -> None:
+    from dataclasses import replace
+
+    held = replace(GOOD, listening={29500: PortHolder(29500, 77, "python old.py")})
+    found = [f for f in doctor.host_checks(held) if f.code == "LX225"]
+    assert found and "pid 77" in found[0].message and "kill 77" in found[0].fix
+
+
+def test_lx226_duplicate_gpu() -> None:
+    from dataclasses import replace
+
+    assert "LX226" in codes(replace(GOOD, gpu_visible=("0", "0")))
+    assert "LX226" not in codes(replace(GOOD, gpu_visible=("0", "1")))
+
+
+def test_doctor_cli_on_recorded_hosts() -> None:
+    code, out, err = run_cli(["doctor"], clean_env(LAUNCHX_HOST_ROOT=str(HOSTS / "cpu-laptop")))
+    assert code == 0, err
+    assert "usable CPUs" in out and "profile local" in out
+    code, out, _ = run_cli(
+        ["doctor", "-p", "single-node"],
+        clean_env(LAUNCHX_HOST_ROOT=str(HOSTS / "docker-small-shm")),
+    )
+    assert "LX221" in out
+    code, out, _ = run_cli(
+        ["doctor", "-p", "ib-h800"], clean_env(LAUNCHX_HOST_ROOT=str(HOSTS / "ib-ports-not-active"))
+    )
+    assert "LX222" in out and code == 2
