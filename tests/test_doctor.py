@@ -89,4 +89,4 @@ def test_doctor_cli_on_recorded_hosts() -> None:
     code, out, _ = run_cli(
         ["doctor", "-p", "ib-h800"], clean_env(LAUNCHX_HOST_ROOT=str(HOSTS / "ib-ports-not-active"))
     )
-    assert "LX222" in out and code == 2
+    assert "LX223" in out and "mlx5_1:1=DOWN" in out and code == 0

@@ -85,7 +85,9 @@ def test_cli_default_below_profile() -> None:
 
 def test_cli_base_profile_below_derived(tmp_path: Path) -> None:
     (tmp_path / "mine.yaml").write_text(MINE)
-    doc = explain_json(["-p", "./mine.yaml"], tree_env("ib-h800-8gpu"), cwd=tmp_path)
+    environ = tree_env("ib-h800-8gpu")
+    del environ["MASTER_PORT"]  # the recorded host's own value would win over both profiles
+    doc = explain_json(["-p", "./mine.yaml"], environ, cwd=tmp_path)
     assert doc["profile"] == "mine"
     value, source, history = _entry(doc, "env", "NCCL_IB_TIMEOUT")
     assert (value, source) == ("20", "profile:./mine.yaml")
