@@ -382,18 +382,15 @@ def resolve(
     set_fields, set_env = parse_sets(overrides.sets)
 
     profile = loaded.profile
-    updates = {k: v for k, v in set_fields.items()}
-    if updates:
-        profile = _apply(profile, updates, "--set")
+    if set_fields:
+        profile = _apply(profile, set_fields, "--set")
     if overrides.flags:
         profile = _apply(profile, overrides.flags, "command line")
-    merged = LoadedProfile(
-        profile, loaded.label, loaded.chain, loaded.origins, loaded.overridden, loaded.path
-    )
 
     findings: list[Finding] = []
+    # Each layer's own value: the profile layer is what the files said, before overrides.
     launch = {
-        key: _layered_setting(key, merged, environ, set_fields, overrides) for key in LAUNCH_KEYS
+        key: _layered_setting(key, loaded, environ, set_fields, overrides) for key in LAUNCH_KEYS
     }
     _check_launch_types(launch)
     _fill_launch_autos(launch, facts, findings)
