@@ -7,11 +7,12 @@ Sleep is injectable so tests of the loop never wait for real time.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -55,6 +56,38 @@ def first_plan(
 def _inner_step(res: Resolution) -> bool:
     """This launchx was started by another one as its task in an srun step."""
     return res.facts.environ.get(STEP_MARKER) == "1" and res.facts.slurm is not None
+
+
+def _history_file(res: Resolution) -> Path | None:
+    """Where a SLURM job keeps its attempts, so a requeued job's budget continues."""
+    slurm_facts = res.facts.slurm
+    if slurm_facts is None or not slurm_facts.job_id or _inner_step(res):
+        return None
+    base = res.facts.environ.get("SLURM_SUBMIT_DIR") or "."
+    return Path(base).resolve() / ".launchx" / slurm_facts.job_id / "attempts.json"
+
+
+def _load_history(path: Path) -> list[AttemptRecord]:
+    try:
+        rows = json.loads(path.read_text())
+        out = []
+        for row in rows:
+            sig = row.get("signature")
+            row["signature"] = tuple(sig) if sig is not None else None
+            out.append(AttemptRecord(**row))
+        return out
+    except (OSError, ValueError, TypeError, AttributeError):
+        return []  # no history (first allocation) or an unreadable one: start afresh
+
+
+def _save_history(path: Path, records: list[AttemptRecord]) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps([asdict(r) for r in records], indent=1))
+        os.replace(tmp, path)
+    except OSError:
+        pass  # the budget then restarts with the next allocation; the run itself is fine
 
 
 def _attempt_base(res: Resolution) -> int:
@@ -149,7 +182,13 @@ class _Run:
     sink: IO[str]
     sup: Supervisor = field(default_factory=Supervisor)
     records: list[AttemptRecord] = field(default_factory=list)
+    previous: list[AttemptRecord] = field(default_factory=list)  # earlier allocations' attempts
     requeued: bool = False
+
+    @property
+    def history(self) -> list[AttemptRecord]:
+        """Every attempt of the run, across SLURM requeues: the retry budget spans them."""
+        return [*self.previous, *self.records]
 
     @property
     def policy(self) -> Retry:
@@ -229,6 +268,9 @@ class _Run:
         kw.setdefault("signature", None)
         rec = AttemptRecord(attempt, exit_code, duration, **kw)
         self.records.append(rec)
+        history_file = _history_file(self.res)
+        if history_file is not None:
+            _save_history(history_file, self.history)
         return rec
 
     def _diagnose(self, plan: LaunchPlan, result: ProcessResult) -> failures.Diagnosis:
@@ -268,7 +310,7 @@ class _Run:
     def stop(self, _state: RetryCallState) -> bool:
         if self.sup.stopping or self.requeued:
             return True
-        return not next_step(self.records, self.policy)[0]
+        return not next_step(self.history, self.policy)[0]
 
     def announce(self, state: RetryCallState) -> None:
         wait = state.next_action.sleep if state.next_action else 0.0
@@ -288,7 +330,7 @@ class _Run:
             return "finished"
         if self.sup.stopping:
             return "interrupted"
-        return next_step(self.records, self.policy)[1]
+        return next_step(self.history, self.policy)[1]
 
 
 def run(
@@ -312,6 +354,10 @@ def run(
         base_env=dict(os.environ if environ is None else environ),
         sink=out or sys.stdout,
     )
+
+    history_file = _history_file(res)
+    if history_file is not None:
+        state.previous = _load_history(history_file)
 
     def wake_or_timeout(seconds: float) -> None:
         """Backoff that a SIGTERM or Ctrl-C ends at once (the stop check runs next)."""

@@ -545,7 +545,10 @@ def test_sigterm_during_backoff_exits_promptly_leaving_nothing(
         for pid in found:
             assert not alive(pid), f"pid {pid} of {key} survived launchx"
     assert final_reason(text) == "launchx: interrupted"
-    assert [r[3] for r in summary_rows(text)] == ["collective_timeout"]
+    rows = summary_rows(text)
+    assert rows[0][2:4] == ["exit 1", "collective_timeout"]
+    # launchx records the attempt it did not start as interrupted, with no duration.
+    assert rows[1:] == [["1", "0.0", "interrupted", "interrupted", "-"]]
 
 
 def test_same_transient_failure_twice_without_progress_stops_after_two(
