@@ -273,8 +273,34 @@ def _scan(lines: Sequence[_Line], timestamp: float | None = None) -> list[_Hit]:
             and not any(x.search(ln.text) for x in comp.exclude)
         )
         if matched and len(matched) >= comp.rule.min_hits:
+            if comp.rule.category == "user_code_error":
+                matched = _with_frame(lines, matched)
             hits.append(_Hit(comp.rule, matched, timestamp))
     return hits
+
+
+_FRAME = re.compile(r'^\s*File "([^"]+)", line \d+')
+
+
+def _with_frame(lines: Sequence[_Line], matched: tuple[_Line, ...]) -> tuple[_Line, ...]:
+    """Put the traceback frame that raised the error before it: the user's own file and
+    line (the innermost frame outside site-packages), which is what they need to fix."""
+    first = matched[0]
+    position = {id(ln): i for i, ln in enumerate(lines)}.get(id(first))
+    if position is None:
+        return matched
+    fallback: _Line | None = None
+    for ln in reversed(lines[:position]):
+        if ln.rank != first.rank:
+            continue
+        frame = _FRAME.match(ln.text)
+        if frame is None:
+            continue
+        path = frame.group(1)
+        if "site-packages" not in path and not path.startswith("<frozen"):
+            return (ln, *matched)
+        fallback = fallback or ln
+    return (fallback, *matched) if fallback is not None else matched
 
 
 def _retryable(category: str, rule: fr.Rule | None, policy: RetryPolicyLike | None) -> bool:
@@ -490,7 +516,12 @@ def classify_attempt(
     ranked: list[tuple[_Hit, int | None]] = []
     for rank, text in sorted(rank_logs.items()):
         tail = "\n".join(text.splitlines()[-_MAX_LINES_PER_RANK:])
-        ranked.extend((h, h.rank) for h in _scan(_parse(tail, default_rank=rank).lines))
+        # A negative key is the launcher's own output: its lines carry rank prefixes, or
+        # belong to the rank torchrun names as the root cause.
+        log = _parse(tail, default_rank=rank if rank >= 0 else None)
+        ranked.extend(
+            (h, h.rank if h.rank is not None else log.root_rank) for h in _scan(log.lines)
+        )
     earliest: tuple[float, int] | None = None
     for rank, raw in sorted(error_files.items()):
         parsed = _parse_error_file(raw)

@@ -224,13 +224,8 @@ def test_launch_set_below_flag() -> None:
     assert res.launch["master_addr"].source == "flag:--master-addr"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: resolve.resolve passes the profile with --set/flags already applied to "
-    "_layered_setting, so the profile layer's history shows the override's value "
-    "('5 from profile:ethernet') instead of the file's ('auto')",
-)
 def test_launch_history_keeps_the_profile_files_value() -> None:
+    """The profile layer's history is what the file said, not the flag that replaced it."""
     res = run("ethernet", plain_facts(), flags={"nnodes": "5", "master_addr": "10.0.0.1"})
     assert ("auto", "profile:ethernet") in res.launch["nnodes"].overrides
     assert ("5", "profile:ethernet") not in res.launch["nnodes"].overrides
@@ -477,3 +472,17 @@ def test_explicit_launch_context_drives_nproc() -> None:
         "6", "auto:Kubeflow PyTorchJob", (("auto", "profile:platform-ddp"),)
     )
     assert res.env["OMP_NUM_THREADS"].value == "2"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: nothing checks node_rank < nnodes: --node-rank 5 --nnodes 2 resolves (and "
+    "`run --dry-run` plans torchrun --node-rank 5) instead of being refused",
+)
+def test_node_rank_beyond_nnodes_is_refused() -> None:
+    flags = {"nnodes": "2", "node_rank": "5", "master_addr": "10.0.0.1"}
+    try:
+        res = run("local", plain_facts(), flags=flags)
+    except ConfigError:
+        return
+    assert any(f.level == "error" and f.var in ("node_rank", "NODE_RANK") for f in res.findings)
