@@ -148,10 +148,13 @@ def _model_for(loc: tuple[int | str, ...]) -> type[BaseModel] | None:
 
 def validation_message(exc: ValidationError, where: str) -> ConfigError:
     """Turn pydantic's report into one message naming the file, key path and the fix."""
-    err = exc.errors()[0]
-    loc = tuple(err["loc"])
+    errors = exc.errors()
+    err = errors[0]
+    loc = _clean_loc(tuple(err["loc"]))
     key = ".".join(str(p) for p in loc) or "(top level)"
-    more = len(exc.errors()) - 1
+    # A union (int | "auto") reports one error per branch for the same key: one problem.
+    same = [e for e in errors if _clean_loc(tuple(e["loc"])) == loc]
+    more = len({_clean_loc(tuple(e["loc"])) for e in errors}) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more > 0 else ""
     if err["type"] == "extra_forbidden":
         model = _model_for(loc)
@@ -167,10 +170,26 @@ def validation_message(exc: ValidationError, where: str) -> ConfigError:
         return ConfigError(f"{where}: unknown key {key!r}{tail}", hint)
     value = err.get("input")
     shown = "" if isinstance(value, dict) else f" (got {value!r})"
+    message = " or ".join(dict.fromkeys(_plain(e["msg"]) for e in same))
     return ConfigError(
-        f"{where}: {key}: {err['msg']}{shown}{tail}",
+        f"{where}: {key}: {message}{shown}{tail}",
         "see the profile reference in README.md for the allowed values",
     )
+
+
+def _clean_loc(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
+    """Drop pydantic's union-branch tags (``constrained-int``, ``literal['auto']``) so the
+    location is the key path the user wrote."""
+    return tuple(
+        p for p in loc if not (isinstance(p, str) and ("[" in p or "-" in p or p in _TYPE_TAGS))
+    )
+
+
+_TYPE_TAGS = {"int", "str", "float", "bool", "list", "dict", "tuple", "none"}
+
+
+def _plain(msg: str) -> str:
+    return msg.replace("Input should be", "should be").replace("Value error, ", "")
 
 
 def _validate_one(data: Mapping[str, Any], path: Path) -> Profile:

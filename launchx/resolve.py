@@ -106,14 +106,18 @@ def parse_sets(raw: Sequence[str]) -> tuple[dict[str, str], dict[str, str]]:
                 f"malformed --set {item!r}: expected KEY=VALUE",
                 "write e.g. --set NCCL_DEBUG=INFO or --set retry.max_retries=5",
             )
+        if key in ("name", "extends", "description"):
+            raise ConfigError(
+                f"--set {key}=...: a profile's {key} cannot be changed from the command line",
+                "write a profile that extends this one (see README: Writing a profile)",
+            )
         if _FIELD_PATH.match(key) and key.split(".")[0] in Profile.model_fields:
             fields[key] = value
         elif _ENV_NAME.match(key):
             env[key] = value
         else:
-            raise ConfigError(
-                f"--set {item!r}: {key!r} is neither an environment variable "
-                "name nor a profile key",
+            raise ConfigError(  # the value is not echoed: it may be a secret
+                f"--set: {key!r} is neither an environment variable name nor a profile key",
                 "environment variables are [A-Za-z_][A-Za-z0-9_]*; profile keys "
                 "look like nnodes or timeouts.pg_timeout_s",
             )
@@ -151,7 +155,10 @@ def _apply(profile: Profile, updates: Mapping[str, str], where: str) -> Profile:
                 f"{where}: {dotted!r} is not a profile key", f"keys here: {', '.join(target)}"
             )
         old = target[parts[-1]]
-        target[parts[-1]] = value.split(",") if isinstance(old, tuple | list) else value
+        if isinstance(old, tuple | list):
+            target[parts[-1]] = [v.strip() for v in value.split(",") if v.strip()]
+        else:
+            target[parts[-1]] = value
     try:
         return Profile.model_validate(data)
     except ValidationError as exc:
@@ -167,6 +174,8 @@ def _layered_setting(
 ) -> Setting:
     default = Profile.model_fields[key].default
     setting = Setting(_as_text(default), "default")
+    for value, source in loaded.overridden.get(key, ()):  # base profiles of the chain
+        setting = setting.over(value, source)
     if key in loaded.origins:
         setting = setting.over(_as_text(_profile_value(loaded.profile, key)), loaded.origins[key])
     for var in reversed(ENV_FOR_SETTING.get(key, ())):
@@ -394,6 +403,7 @@ def resolve(
     }
     _check_launch_types(launch)
     _fill_launch_autos(launch, facts, findings)
+    _check_node_rank(launch, findings)
 
     env = _env_layers(loaded, profile, environ, set_env, show_all)
     _fill_env_autos(env, launch, facts, findings)
@@ -435,12 +445,37 @@ def _layered_setting_nested(
     set_fields: Mapping[str, str],
     overrides: Overrides,
 ) -> Setting:
-    value = _as_text(_profile_value(profile, dotted))
-    if dotted in overrides.flags:
-        return Setting(value, f"flag:{overrides.flag_names.get(dotted, dotted)}")
+    top, _dot, leaf = dotted.partition(".")
+    default = getattr(type(getattr(profile, top)).model_fields[leaf], "default", None)
+    setting = Setting(_as_text(default), "default")
+    for value, source in loaded.overridden.get(dotted, ()):
+        setting = setting.over(value, source)
+    if dotted in loaded.origins:
+        setting = setting.over(
+            _as_text(_profile_value(loaded.profile, dotted)), loaded.origins[dotted]
+        )
     if dotted in set_fields:
-        return Setting(value, "--set")
-    return Setting(value, loaded.origins.get(dotted, "default"))
+        setting = setting.over(set_fields[dotted], "--set")
+    if dotted in overrides.flags:
+        name = overrides.flag_names.get(dotted, dotted)
+        setting = setting.over(overrides.flags[dotted], f"flag:{name}")
+    # The value as validated (e.g. "5.0" -> 5.0), with the history of the raw layers.
+    return Setting(_as_text(_profile_value(profile, dotted)), setting.source, setting.overrides)
+
+
+def _check_node_rank(launch: Mapping[str, Setting], findings: list[Finding]) -> None:
+    nnodes, node_rank = launch["nnodes"].value, launch["node_rank"].value
+    if nnodes.isdigit() and node_rank.isdigit() and int(node_rank) >= int(nnodes):
+        findings.append(
+            Finding(
+                "LX305",
+                "error",
+                "node_rank",
+                f"node rank {node_rank} (from {launch['node_rank'].source}) but only {nnodes} "
+                f"node(s) (from {launch['nnodes'].source}): node ranks run 0..{int(nnodes) - 1}",
+                "give each node its own --node-rank below --nnodes",
+            )
+        )
 
 
 def _check_launch_types(launch: Mapping[str, Setting]) -> None:

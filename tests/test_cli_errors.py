@@ -62,12 +62,6 @@ def test_wrong_type_names_file_key_and_value(tmp_path: Path) -> None:
     assert "typed.yaml" in err and "nnodes" in err and "'two'" in err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: profiles.validation_message reports the first branch of a union error: "
-    "pydantic's internal tag 'constrained-int' leaks into the message and the 'auto' "
-    "alternative is hidden as '(and 1 more problem)'",
-)
 def test_wrong_type_message_has_no_pydantic_internals(tmp_path: Path) -> None:
     (tmp_path / "typed.yaml").write_text("name: x\nnnodes: two\n")
     err = fails_cleanly(["explain", "-p", "./typed.yaml"], tmp_path)
@@ -102,7 +96,8 @@ def test_extends_itself_is_a_cycle(tmp_path: Path) -> None:
 @pytest.mark.parametrize("item", ["FOO", "=x", "a b=1"])
 def test_malformed_set(tmp_path: Path, item: str) -> None:
     err = fails_cleanly(["explain", "--set", item], tmp_path)
-    assert repr(item) in err  # names the bad item as typed
+    key = item.partition("=")[0]
+    assert repr(item) in err or repr(key) in err  # names the bad item (never its value)
     assert "KEY=VALUE" in err or "environment variable" in err
 
 
@@ -124,11 +119,6 @@ def test_bad_launch_flag(tmp_path: Path, flag: str, value: str, words: tuple[str
         assert word in err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: parse_sets echoes the whole malformed --set item, so a secret value typed "
-    "with a bad key (--set 'HF TOKEN=...') is printed on stderr",
-)
 def test_malformed_set_does_not_echo_a_secret_value(tmp_path: Path) -> None:
     err = fails_cleanly(["explain", "--set", "MY TOKEN=hf-s3cret-99"], tmp_path)
     assert "hf-s3cret-99" not in err
