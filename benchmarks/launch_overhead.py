@@ -60,7 +60,8 @@ def run_process(*a, **k):
 
 session.run_process = run_process
 import atexit
-atexit.register(lambda: json.dump(stamps, open(sys.argv[1], "w")))
+stamp_file = sys.argv[1]
+atexit.register(lambda: json.dump(stamps, open(stamp_file, "w")))
 sys.argv = ["launchx", *sys.argv[2:]]
 from launchx.cli import main
 main()

@@ -303,7 +303,7 @@ def sbatch(
         requeue=requeue,
         sbatch_args=tuple(sbatch_args or ()),
     )
-    options, _sources = slurm.merge_options(
+    options, sources = slurm.merge_options(
         loaded.profile.slurm, flags, profile_name=loaded.profile.name
     )
     run_args: list[str] = []
@@ -326,6 +326,7 @@ def sbatch(
         version=__version__,
         command_line=shlex.join(["launchx", *sys.argv[1:]]),
         python=sys.executable,
+        sources=sources,
     )
     if out_file:
         Path(out_file).write_text(text)

@@ -111,6 +111,14 @@ def explain_json(res: Resolution, decision: LaunchDecision, findings: Iterable[F
         "env": env,
         "removed": list(res.removed),
         "launch": launch,
+        "settings": {
+            key: {
+                "value": s.value,
+                "source": s.source,
+                "overrides": [{"value": v, "source": src} for v, src in s.overrides],
+            }
+            for key, s in res.settings.items()
+        },
         "findings": [_scrub_finding(f, secrets).to_json() for f in findings],
     }
     return json.dumps(doc, indent=2) + "\n"
@@ -203,6 +211,12 @@ def explain_table(
     out.append(_scrub(f"launcher: {decision.launcher}  ({decision.reason})", secrets))
     out.append("")
     launch_rows = [(key, s.value, s.source, _history(key, s)) for key, s in res.launch.items()]
+    # Block settings (timeouts, retry, resume, slurm) that a profile or the user changed.
+    launch_rows += [
+        (key, s.value, s.source, _history(key, s))
+        for key, s in res.settings.items()
+        if s.source != "default"
+    ]
     out.append(text_table(("setting", "value", "source", "note"), launch_rows, width))
     env_rows: list[tuple[str, str, str, str]] = []
     for name, s in sorted(res.env.items()):

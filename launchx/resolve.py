@@ -22,6 +22,12 @@ from launchx.findings import Finding, sort_findings
 from launchx.profile_model import Profile
 from launchx.profiles import LoadedProfile, validation_message
 
+# Every field of the timeouts/retry/resume/slurm blocks, as dotted keys ("retry.max_retries").
+BLOCK_KEYS: tuple[str, ...] = tuple(
+    f"{block}.{name}"
+    for block in ("timeouts", "retry", "resume", "slurm")
+    for name in type(getattr(Profile(name="_"), block)).model_fields
+)
 LAUNCH_KEYS = (
     "launcher",
     "backend",
@@ -417,13 +423,7 @@ def resolve(
     findings.extend(catalog.check_env({k: s.value for k, s in env.items()}, facts))
     settings = {
         key: _layered_setting_nested(key, profile, loaded, set_fields, overrides)
-        for key in (
-            "timeouts.grace_period_s",
-            "timeouts.rdzv_timeout_s",
-            "retry.max_retries",
-            "resume.checkpoint_dir",
-            "resume.resume_arg",
-        )
+        for key in BLOCK_KEYS
     }
     return Resolution(
         profile=profile,

@@ -382,6 +382,19 @@ def sbatch_lines(opts: SbatchOptions) -> list[str]:
     return sorted(lines)
 
 
+def _source_lines(opts: SbatchOptions, sources: Mapping[str, str]) -> list[str]:
+    """Where each option came from (flag, profile or default), as comments: the same
+    provenance `launchx explain` gives for a run."""
+    if not sources:
+        return []
+    parts = [
+        f"{FLAG_NAMES[name]}={_comment(str(value))} ({sources.get(name, 'default')})"
+        for name in sorted(sources)
+        if (value := getattr(opts, name, None)) not in (None, ())
+    ]
+    return ["# Options: " + part for part in parts]
+
+
 def _comment(text: str) -> str:
     """One comment line whatever ``text`` holds: a newline must not end the comment (and a
     following ``#SBATCH`` must not appear), so control characters are written escaped."""
@@ -432,6 +445,7 @@ def render_sbatch(
     version: str,
     command_line: str,
     python: str,
+    sources: Mapping[str, str] | None = None,
 ) -> str:
     """The batch script for ``options`` (as returned by ``merge_options``).
 
@@ -467,6 +481,7 @@ def render_sbatch(
         f"mode {options.mode}).",
         f"# Command: {_comment(command_line)}",
         "# The profile is frozen below: editing the profile file does not change this job.",
+        *_source_lines(options, sources or {}),
         *sbatch_lines(options),
         "",
         "set -euo pipefail",

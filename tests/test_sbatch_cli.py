@@ -1,0 +1,62 @@
+"""`launchx sbatch` through the real CLI (rendering only; submission is in the SLURM tests)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from conftest import clean_env, run_cli
+
+
+def test_sources_of_each_option_are_named(tmp_path: Path) -> None:
+    code, out, err = run_cli(
+        ["sbatch", "-p", "slurm", "--nodes", "2", "--time", "1:00:00", "train.py"], cwd=tmp_path
+    )
+    assert code == 0, err
+    assert "# Options: --nodes=2 (flag:--nodes)" in out
+    assert "# Options: --signal=B:USR2@120 (profile:slurm)" in out
+    assert "# Options: --ntasks-per-node=1 (default)" in out
+    assert "#SBATCH --nodes=2" in out and "#SBATCH --open-mode=append" in out
+
+
+def test_writes_file_and_it_is_valid_bash(tmp_path: Path) -> None:
+    target = tmp_path / "job.sh"
+    hostile = ["a b", "$(touch x)", "`id`", "; echo y", "it's", "new\nline", "*"]
+    code, out, err = run_cli(
+        ["sbatch", "-p", "slurm", "-o", str(target), "train.py", *hostile], cwd=tmp_path
+    )
+    assert code == 0, err
+    assert out == ""
+    text = target.read_text()
+    subprocess.run(["bash", "-n", str(target)], check=True)
+    assert "exec " in text and "-m launchx run -p" in text
+
+
+def test_flags_reach_the_run_line(tmp_path: Path) -> None:
+    code, out, _ = run_cli(
+        [
+            "sbatch",
+            "--nproc-per-node",
+            "1",
+            "--checkpoint-dir",
+            "ck",
+            "--set",
+            "NCCL_DEBUG=INFO",
+            "train.py",
+        ],
+        cwd=tmp_path,
+    )
+    assert code == 0
+    run_line = next(line for line in out.splitlines() if line.startswith("exec "))
+    for word in ("--nproc-per-node 1", "--checkpoint-dir ck", "--set NCCL_DEBUG=INFO"):
+        assert word in run_line
+
+
+def test_wait_without_submit_is_a_clean_error(tmp_path: Path) -> None:
+    code, out, err = run_cli(["sbatch", "--wait", "train.py"], cwd=tmp_path)
+    assert code == 2 and "--wait only applies with --submit" in err and "Traceback" not in err
+
+
+def test_bad_time_is_a_clean_error(tmp_path: Path) -> None:
+    code, _out, err = run_cli(["sbatch", "--time", "soon", "train.py"], clean_env(), tmp_path)
+    assert code == 2 and "soon" in err and "Traceback" not in err
