@@ -53,7 +53,7 @@ def test_flags_reach_the_run_line(tmp_path: Path) -> None:
 
 
 def test_wait_without_submit_is_a_clean_error(tmp_path: Path) -> None:
-    code, out, err = run_cli(["sbatch", "--wait", "train.py"], cwd=tmp_path)
+    code, _out, err = run_cli(["sbatch", "--wait", "train.py"], cwd=tmp_path)
     assert code == 2 and "--wait only applies with --submit" in err and "Traceback" not in err
 
 
