@@ -34,6 +34,7 @@ runs. A ratio, not a timed assertion: absolute numbers depend on the machine.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import shlex
@@ -86,7 +87,8 @@ def bench_pure(runs: int) -> None:
     for label, nodelist in nodelists().items():
         hosts = expand(nodelist)
         assert len(hosts) == NODES, (label, len(hosts))
-        print(f"  expand {label:<46} {_median_ms(lambda n=nodelist: expand(n), runs):8.3f} ms")
+        ms = _median_ms(functools.partial(expand, nodelist), runs)
+        print(f"  expand {label:<46} {ms:8.3f} ms")
 
     profile = load("slurm", {}, ROOT).profile
     flags = SbatchOptions(

@@ -16,7 +16,13 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
-from tenacity import RetryCallState, Retrying, retry_if_result, wait_exponential_jitter
+from tenacity import (
+    RetryCallState,
+    Retrying,
+    retry_if_result,
+    wait_exponential,
+    wait_random,
+)
 
 from launchx import checkpoints, failures, render
 from launchx.errors import LaunchRefused, LaunchxError
@@ -184,6 +190,7 @@ class _Run:
     records: list[AttemptRecord] = field(default_factory=list)
     previous: list[AttemptRecord] = field(default_factory=list)  # earlier allocations' attempts
     requeued: bool = False
+    first_attempt: int = 0
 
     @property
     def history(self) -> list[AttemptRecord]:
@@ -207,7 +214,7 @@ class _Run:
         )
 
     def attempt(self) -> AttemptRecord:
-        attempt = _attempt_base(self.res) + len(self.records)
+        attempt = self.first_attempt + len(self.records)
         resume, step_before = _latest(self.res)
         plan = self.plan(attempt, resume)
         if has_errors(plan.findings):
@@ -358,6 +365,8 @@ def run(
     history_file = _history_file(res)
     if history_file is not None:
         state.previous = _load_history(history_file)
+    # Attempts are numbered across requeues; a requeued job continues after the last one.
+    state.first_attempt = max([_attempt_base(res), *(r.attempt + 1 for r in state.previous[-1:])])
 
     def wake_or_timeout(seconds: float) -> None:
         """Backoff that a SIGTERM or Ctrl-C ends at once (the stop check runs next)."""
@@ -367,9 +376,10 @@ def run(
     retrying = Retrying(
         retry=retry_if_result(lambda rec: not rec.succeeded),
         stop=state.stop,
-        wait=wait_exponential_jitter(
-            initial=policy.backoff_min_s, max=policy.backoff_max_s, jitter=policy.jitter_s
-        ),
+        # backoff_min_s, doubling per attempt up to backoff_max_s, plus up to jitter_s so
+        # that nodes (or jobs) failing together do not retry in lockstep.
+        wait=wait_exponential(multiplier=policy.backoff_min_s, max=policy.backoff_max_s)
+        + wait_random(0, policy.jitter_s),
         sleep=sleep or wake_or_timeout,
         before_sleep=state.announce,
         retry_error_callback=lambda rs: rs.outcome.result() if rs.outcome else None,
