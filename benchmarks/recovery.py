@@ -261,7 +261,7 @@ def main() -> int:
     tr_lost = max(tr_before) if tr_before else 0
     restart_step = tr_steps[len(tr_before)] if len(tr_steps) > len(tr_before) else None
     tr_fail = tr.first("exitcode")
-    step_s = median_step_s(lx_cold)
+    step_s = median_step_s(tr_cold)  # launchx relays torchrun's --tee output in bursts
 
     print()
     print(f"load average at end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cpus")

@@ -42,6 +42,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -151,7 +152,8 @@ def cluster_problem(nodes_needed: int = 2) -> str | None:
 
 
 def _clean_env() -> dict[str, str]:
-    """The allocation's SLURM variables plus the basics; no launcher's variables."""
+    """The allocation's SLURM variables plus the basics; no launcher's variables. TMPDIR is
+    the scratch directory, so launchx's default logs stay in it too."""
     keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER")
     return {k: v for k, v in os.environ.items() if k in keep or k.startswith("SLURM_")}
 
@@ -166,7 +168,6 @@ def _plan(args: Sequence[str], env: dict[str, str]) -> dict[str, object]:
         capture_output=True,
         text=True,
         env=env,
-        cwd=ROOT,
         timeout=60,
         check=False,
     )
@@ -214,7 +215,7 @@ def commands(mode: str, env: dict[str, str]) -> dict[str, tuple[list[str], dict[
 
 def _time_once(argv: list[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
-    proc = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
     elapsed = time.perf_counter() - start
     if proc.returncode != 0 or "[noop] world=2 ok" not in proc.stdout:
         raise SystemExit(
@@ -278,7 +279,11 @@ def main(argv: list[str] | None = None) -> int:
     salloc += ["--job-name=launchx-bench-slurm", "--quiet"]
     inner = [PY, str(Path(__file__).resolve()), INSIDE_FLAG, "--pairs", str(args.pairs)]
     inner += ["--mode", args.mode]
-    proc = subprocess.run([*salloc, *inner], cwd=ROOT, check=False)
+    # launchx writes .launchx/<job id>/ under the submit directory and its logs under
+    # TMPDIR: both go to a scratch directory, never into the checkout.
+    with tempfile.TemporaryDirectory(prefix="launchx-bench-slurm-") as scratch:
+        env = dict(os.environ, TMPDIR=scratch)
+        proc = subprocess.run([*salloc, *inner], cwd=scratch, env=env, check=False)
     return proc.returncode
 
 
