@@ -43,6 +43,9 @@ class Supervisor:
     kill_now: bool = False
     received: list[int] = field(default_factory=list)
     warnings: list[int] = field(default_factory=list)  # SIGUSR1/SIGUSR2: a scheduler's warning
+    # Inside an srun step slurmstepd signals every process of the step itself; forwarding
+    # again would hit torchrun a second time mid-shutdown and cut the ranks' checkpoint.
+    forward_warnings: bool = True
     wake: threading.Event = field(default_factory=threading.Event)
 
     def handle(self, signum: int, _frame: FrameType | None) -> None:
@@ -68,7 +71,7 @@ class Supervisor:
             return
         if signum in STOPPING:
             signal_tree(child.pid, signum)
-        else:
+        elif self.forward_warnings:
             with suppress(ProcessLookupError, PermissionError):
                 os.killpg(child.pid, signum)
 

@@ -175,6 +175,23 @@ def _strip(raw: str) -> tuple[str, int | None]:
     return text.strip(), rank
 
 
+def torchrun_exit_codes(text: str) -> dict[int, int]:
+    """Each failed rank's exit code from torchrun's ChildFailedError summary (negative for
+    a signal). The training's own exit code lives here, not in torchrun's, which is 1."""
+    codes: dict[int, int] = {}
+    rank: int | None = None
+    for raw in text.splitlines():
+        body, _prefix_rank = _strip(raw)
+        if _BLOCK_START.match(body) or _BORDER.match(body):
+            rank = None
+        elif m := _BLOCK_RANK.match(body):
+            rank = int(m.group(1))
+        elif rank is not None and (m := _BLOCK_EXIT.match(body)):
+            codes.setdefault(rank, int(m.group(1)))
+            rank = None
+    return codes
+
+
 def _parse(text: str, default_rank: int | None = None, first_index: int = 0) -> _Parsed:
     """Split a log into lines with their rank, and read torchrun's failure summary."""
     out: list[_Line] = []
@@ -421,10 +438,15 @@ def _unknown(
     """The rank that failed first said nothing recognisable: what other ranks report
     (connection closed, timeouts) is the consequence, so the cause stays unknown rather
     than a retryable-looking symptom."""
+    cause = fr.UNKNOWN_CAUSE
+    if rank is not None and code not in (None, 0):
+        sig = _signal_of(code)
+        how = f"was killed by signal {sig}" if sig else f"exited with code {code}"
+        cause = f"rank {rank} failed first: it {how} without printing a recognised error."
     return Diagnosis(
         category="unknown",
         retryable=_retryable("unknown", None, policy),
-        cause=fr.UNKNOWN_CAUSE,
+        cause=cause,
         fix=fr.UNKNOWN_FIX,
         evidence=evidence,
         rank=rank,
@@ -533,8 +555,9 @@ def classify_attempt(
         lines = _parse(text, default_rank=rank).lines
         ranked.extend((h, rank) for h in _scan(lines, ts))
 
-    launcher_sig = _signal_of(launcher_exit)
-    if interrupted or launcher_sig in (_signal.SIGINT, _signal.SIGTERM):
+    # Only launchx's own flag says "the user stopped it": a launcher that exits 143 may have
+    # been SIGTERMed by srun --kill-on-bad-exit because a rank on another node failed.
+    if interrupted:
         pre = [h for h, _ in ranked if h.rule.category == "preempted"]
         if pre:
             return _diagnosis(pre[0], policy, None, launcher_exit)

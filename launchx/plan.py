@@ -16,6 +16,7 @@ from typing import Literal
 from launchx.facts import HostFacts, LaunchContext
 from launchx.findings import Finding, sort_findings
 from launchx.resolve import Resolution
+from launchx.task import task_env
 
 LauncherKind = Literal["torchrun", "direct", "srun"]
 DEFAULT_MULTINODE_PORT = 29500
@@ -244,12 +245,10 @@ def decide_launcher(res: Resolution) -> LaunchDecision:
                     "direct",
                     f"srun step with {per_node} tasks on this node: each task is one rank",
                     (),
-                    _mpi_mapping(facts.environ),
+                    task_env(facts.environ),
                 )
         if requested == "direct":
-            return LaunchDecision(
-                "direct", "direct launch requested", (), _mpi_mapping(facts.environ)
-            )
+            return LaunchDecision("direct", "direct launch requested", (), task_env(facts.environ))
         return LaunchDecision(
             "torchrun", "srun step with one task on this node: torchrun starts the node's ranks"
         )

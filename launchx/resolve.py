@@ -236,7 +236,8 @@ def _fill_launch_autos(
                 )
             )
     if launch["master_port"].value == "auto" and slurm is not None and slurm.job_id:
-        port = autovalues.derived_master_port(slurm.job_id, facts.ephemeral_range)
+        # Linux's default range, not this node's: every node must compute the same port.
+        port = autovalues.derived_master_port(slurm.job_id, HostFacts().ephemeral_range)
         fill("master_port", port, "auto:SLURM_JOB_ID")
     _fill_nproc_and_backend(launch, facts, findings)
 

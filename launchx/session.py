@@ -282,9 +282,10 @@ class _Run:
 
     def _diagnose(self, plan: LaunchPlan, result: ProcessResult) -> failures.Diagnosis:
         logs, errors = collect_rank_evidence(plan)
-        logs.setdefault(-1, "\n".join(result.tail))
+        launcher_output = "\n".join(result.tail)
+        logs.setdefault(-1, launcher_output)
         return failures.classify_attempt(
-            {},
+            failures.torchrun_exit_codes(launcher_output),
             errors,
             logs,
             launcher_exit=result.exit_code,
@@ -384,6 +385,7 @@ def run(
         before_sleep=state.announce,
         retry_error_callback=lambda rs: rs.outcome.result() if rs.outcome else None,
     )
+    state.sup.forward_warnings = not _inner_step(res)
     with supervised(state.sup):
         final: AttemptRecord = retrying(state.attempt)
     if not _inner_step(res):
