@@ -161,7 +161,9 @@ def main() -> int:
         order = [(launchx, lx_times), (torchrun, tr_times)]
         for argv, sink in order if i % 2 == 0 else reversed(order):
             sink.append(timed(argv, env))
-        print(f"pair {i + 1}: launchx {lx_times[-1]:.3f}s  torchrun {tr_times[-1]:.3f}s", flush=True)
+        print(
+            f"pair {i + 1}: launchx {lx_times[-1]:.3f}s  torchrun {tr_times[-1]:.3f}s", flush=True
+        )
     lx, tr = statistics.median(lx_times), statistics.median(tr_times)
     pair_ratio = statistics.median(a / b for a, b in zip(lx_times, tr_times, strict=True))
     print()

@@ -574,7 +574,11 @@ def classify_attempt(
     failed = sorted(r for r, c in rank_exit.items() if c != 0 and _signal_of(c) != _signal.SIGTERM)
     if ranked:
         hit, root = max(ranked, key=key)
-        silent_root = failed[0] if len(failed) == 1 else None
+        # A rank that failed on its own and printed nothing we know, while the others only
+        # show the consequences (connection closed, timeouts), is the likely root cause.
+        with_hits = {r for _h, r in ranked if r is not None}
+        silent = [r for r in failed if r not in with_hits]
+        silent_root = failed[0] if len(failed) == 1 else (silent[0] if len(silent) == 1 else None)
         if (
             fr.tier(hit.rule.priority) == 0
             and silent_root is not None

@@ -9,6 +9,7 @@ Each scenario runs once (module-scoped fixtures) and several tests read its evid
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -97,13 +98,14 @@ class Run:
         deadline = time.monotonic() + timeout
         seen = 0
         while time.monotonic() < deadline:
-            for _, line in self.lines[seen:]:
+            done = self.reader is not None and not self.reader.is_alive()  # before the scan
+            new = self.lines[seen:]
+            seen += len(new)
+            for _, line in new:
                 if needle in line:
                     return line
-            seen = len(self.lines)
-            if self.proc.poll() is not None and self.reader and not self.reader.is_alive():
-                if not any(needle in line for _, line in self.lines[seen:]):
-                    pytest.fail(f"launchx exited before printing {needle!r}:\n{self.text}")
+            if done:
+                pytest.fail(f"launchx exited before printing {needle!r}:\n{self.text}")
             time.sleep(0.02)
         self.kill()
         pytest.fail(f"no {needle!r} within {timeout}s:\n{self.text}")
@@ -119,10 +121,8 @@ class Run:
         return code, self.text
 
     def kill(self) -> None:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 def launchx(args: list[str], cwd: Path) -> Run:
@@ -410,12 +410,10 @@ def test_user_key_error_is_diagnosed_once_and_not_retried(key_error: Scenario) -
 )
 def test_user_key_error_diagnosis_names_the_script_line(key_error: Scenario) -> None:
     line = next(
-        i
-        for i, src in enumerate(TOY.read_text().splitlines(), 1)
-        if "raise KeyError(" in src
+        i for i, src in enumerate(TOY.read_text().splitlines(), 1) if "raise KeyError(" in src
     )
     assert f'train_toy.py", line {line}' in key_error.text  # the rank's own traceback
-    assert f"train_toy.py\", line {line}" in _diagnosis_block(key_error.text)
+    assert f'train_toy.py", line {line}' in _diagnosis_block(key_error.text)
 
 
 # --------------------------------------------------------------------------- 3
@@ -514,9 +512,7 @@ def flaky(tmp_path: Path) -> Path:
     return path
 
 
-def test_sigterm_during_backoff_exits_promptly_leaving_nothing(
-    flaky: Path, tmp_path: Path
-) -> None:
+def test_sigterm_during_backoff_exits_promptly_leaving_nothing(flaky: Path, tmp_path: Path) -> None:
     evidence = tmp_path / "evidence"
     run = launchx(
         [

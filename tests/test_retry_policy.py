@@ -43,7 +43,9 @@ def rec(
     interrupted: bool = False,
 ) -> AttemptRecord:
     if ok:
-        return AttemptRecord(attempt, 0, 1.0, None, False, None, step_before=before, step_after=after)
+        return AttemptRecord(
+            attempt, 0, 1.0, None, False, None, step_before=before, step_after=after
+        )
     return AttemptRecord(
         attempt,
         1,
@@ -294,7 +296,7 @@ def test_user_interrupt_is_never_retried(
     loop: Callable[..., tuple[int, str, list[float], Scripted]], signum: int
 ) -> None:
     # The attempt ends with a transient-looking log, but launchx itself got the signal.
-    steps = [(128 + signum, GLOO_TIMEOUT, None, signum)] + [(0, "", None, None)]
+    steps = [(128 + signum, GLOO_TIMEOUT, None, signum), (0, "", None, None)]
     previous = signal.getsignal(signum)
     code, text, slept, fake = loop(steps, "retry.on=interrupted", *BACKOFF)
     assert code == 128 + signum

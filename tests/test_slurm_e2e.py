@@ -434,13 +434,6 @@ def test_failing_script_exit_code_reaches_wait(failed_job: FailedJob) -> None:
     assert job.record["Restarts"] == "0"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a rank's own exit code (3) is lost in a 2-node sbatch job: the node's "
-    "launchx returns torchrun's 1, srun --kill-on-bad-exit SIGTERMs the other node's "
-    "launchx (143), and the batch launchx takes srun's 143 for its own interruption "
-    "('interrupted by the user') and exits 143",
-)
 def test_failing_script_exit_code_is_the_scripts_own(failed_job: FailedJob) -> None:
     """DESIGN.md: launchx run exits with the training's own exit code when it fails."""
     job = failed_job.job
@@ -535,13 +528,6 @@ def test_usr2_warning_requeues_and_resumes(preempted_job: PreemptedJob) -> None:
     assert (job.ckpt / "final.pt").is_file()
 
 
-@pytest.mark.xfail(
-    strict=False,  # a race: it passes when both signals reach torchrun before its handler runs
-    reason="BUG (racy, 1 run in 2 here): in per_node mode slurmstepd delivers the warning to "
-    "every process of the step, torchrun included, and the node's launchx forwards it to "
-    "torchrun once more; torchrun's second SignalException during its graceful close "
-    "escalates to SIGTERM, so the ranks die before writing the checkpoint at the warning",
-)
 def test_usr2_warning_checkpoint_is_the_one_resumed(preempted_job: PreemptedJob) -> None:
     """The ranks checkpoint at the warning, and the requeued run resumes from exactly that."""
     output = preempted_job.output
@@ -605,12 +591,6 @@ def test_auto_in_multi_task_step_runs_each_task_as_a_rank(
     assert len({r["LAUNCHX_RUN_ID"] for r in ranks}) == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: --launcher auto in a multi-task srun step maps RANK/WORLD_SIZE/LOCAL_RANK "
-    "but not MASTER_ADDR/MASTER_PORT (nor LOCAL_WORLD_SIZE), so init_process_group "
-    "fails with 'MASTER_ADDR expected, but not set' although the plan resolved a master",
-)
 def test_auto_in_multi_task_step_forms_one_process_group(
     slurm_cluster: SlurmCluster, slurm_jobs: SlurmJobs, tmp_path: Path
 ) -> None:
