@@ -99,10 +99,16 @@ def choose_port(res: Resolution) -> tuple[int | None, str]:
     return ports.pick_free_port(res.facts.ephemeral_range, avoid=avoid), decision.source
 
 
+def default_log_root(run_id: str) -> Path:
+    """Where logs go without --log-dir: kept after a failure (the evidence), removed after
+    a run that succeeded."""
+    return Path(tempfile.gettempdir()) / "launchx" / run_id
+
+
 def attempt_log_dir(
     base: str | None, run_id: str, attempt: int, node_rank: int, nnodes: int
 ) -> str:
-    root = Path(base) if base else Path(tempfile.gettempdir()) / "launchx" / run_id
+    root = Path(base) if base else default_log_root(run_id)
     path = root / f"attempt_{attempt}"
     if nnodes > 1:
         path = path / f"node_{node_rank}"

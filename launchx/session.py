@@ -30,11 +30,19 @@ from launchx.execute import (
     ProcessResult,
     Supervisor,
     child_environment,
+    remove_tree_quietly,
     run_process,
     supervised,
 )
 from launchx.findings import has_errors
-from launchx.pipeline import Request, plan_attempt, relaunch_args, resolve_request, run_id_for
+from launchx.pipeline import (
+    Request,
+    default_log_root,
+    plan_attempt,
+    relaunch_args,
+    resolve_request,
+    run_id_for,
+)
 from launchx.plan import STEP_MARKER, LaunchPlan, Target
 from launchx.profile_model import Retry
 from launchx.resolve import Resolution
@@ -220,7 +228,8 @@ class _Run:
         if has_errors(plan.findings):
             raise LaunchRefused(*_refusal(plan))
         if self.sup.stopping:  # stopped during the backoff: never start another attempt
-            return self._record(attempt, 128 + (self.sup.stop_signal or 15), 0.0, interrupted=True)
+            code = 128 + (self.sup.stop_signal or 15)
+            return AttemptRecord(attempt, code, 0.0, "interrupted", False, None, interrupted=True)
         self.sink.write(render.run_header(plan))
         if resume:
             self.sink.write(f"launchx: resuming from {resume}\n")
@@ -390,11 +399,23 @@ def run(
         final: AttemptRecord = retrying(state.attempt)
     if not _inner_step(res):
         _print_summary(state.records, state.reason(final), state.sink)
+        if log_dir is None:
+            _tidy_logs(state, final)
     if state.sup.stopping:
         return 128 + (state.sup.stop_signal or 15)
     if state.requeued:
         return 0
     return final.exit_code
+
+
+def _tidy_logs(state: _Run, final: AttemptRecord) -> None:
+    """Temporary logs of a run that succeeded are noise; a failed run's are the evidence."""
+    root = default_log_root(state.run_id)
+    if final.succeeded and final.category is None:
+        remove_tree_quietly(str(root))
+    elif root.is_dir():
+        state.sink.write(f"launchx: logs of every attempt are in {root}\n")
+        state.sink.flush()
 
 
 def _exit_code(launcher_exit: int, diag: failures.Diagnosis) -> int:
