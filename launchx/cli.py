@@ -107,15 +107,7 @@ def explain(
             launcher=launcher,
         )
     )
-    decision = plan.decide_launcher(res)
-    findings = sort_findings(
-        [
-            *res.findings,
-            *decision.findings,
-            *plan.gpu_findings(res),
-            *plan.decide_port(res).findings,
-        ]
-    )
+    decision, findings = plan.assess(res)
     if fmt == "json":
         typer.echo(render.explain_json(res, decision, findings), nl=False)
     elif fmt == "env":
@@ -232,8 +224,7 @@ def run(
         script=script, args=tuple(script_args or ()), module=module, no_python=no_python
     )
     if dry_run:
-        res = pipeline.resolve_request(request)
-        first = session.first_plan(res, target, run_id=run_id, log_dir=log_dir)
+        first = session.first_plan(request, target, run_id=run_id, log_dir=log_dir)
         typer.echo(render.plan_json(first) if as_json else render.plan_text(first), nl=False)
         raise typer.Exit(0 if first.ok else 2)
     if as_json:
@@ -286,7 +277,12 @@ def sbatch(
     """Render (and submit) a SLURM batch script that runs `launchx run` on the nodes."""
     from launchx import slurm
 
-    loaded = profiles_mod.load(profile or "slurm", os.environ, Path.cwd())
+    profile = profile or "slurm"
+    # Resolve once here, as the nodes will: a bad --set or value fails now, not in the queue.
+    pipeline.resolve_request(
+        _request(profile, sets, nproc_per_node=nproc_per_node, retry__max_retries=max_retries)
+    )
+    loaded = profiles_mod.load(profile, os.environ, Path.cwd())
     flags = slurm.SbatchOptions(
         mode=mode,  # type: ignore[arg-type]  # validated by merge_options
         nodes=nodes,
@@ -329,7 +325,12 @@ def sbatch(
         sources=sources,
     )
     if out_file:
-        Path(out_file).write_text(text)
+        try:
+            Path(out_file).write_text(text)
+        except OSError as exc:
+            raise LaunchxError(
+                f"cannot write {out_file}: {exc.strerror}", "pass a writable path to -o"
+            ) from None
     elif not submit:
         typer.echo(text, nl=False)
     if not submit:
@@ -355,15 +356,8 @@ def doctor(
     width = max(len(r.what) for r in rows)
     for row in rows:
         typer.echo(f"{row.what:<{width}}  {row.value}")
-    decision = plan.decide_launcher(res)
-    findings = sort_findings(
-        [
-            *doctor_mod.host_checks(res.facts),
-            *res.findings,
-            *decision.findings,
-            *plan.gpu_findings(res),
-        ]
-    )
+    decision, launch_findings = plan.assess(res)
+    findings = sort_findings([*doctor_mod.host_checks(res.facts), *launch_findings])
     typer.echo(f"\nprofile {res.profile.name}: launcher {decision.launcher} ({decision.reason})")
     typer.echo(render.findings_text(findings) if findings else "no problems found\n", nl=False)
     raise typer.Exit(2 if has_errors(findings) else 0)

@@ -123,6 +123,16 @@ def signal_tree(pid: int, signum: int) -> None:
             os.kill(target, signum)
 
 
+def _terminate_with_launchx() -> None:
+    """In the child, before exec: if launchx itself dies (SIGKILL, OOM killer), the kernel
+    sends the launcher SIGTERM, which torchrun passes on to its ranks. Linux only."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with suppress(OSError, AttributeError):
+            ctypes.CDLL(None).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
 def _become_subreaper() -> bool:
     """Make orphaned ranks (their torchrun killed) our children, so we can still end them.
     Linux only (prctl PR_SET_CHILD_SUBREAPER); elsewhere the tree walk has to do."""
@@ -214,6 +224,7 @@ def run_process(
             list(argv),
             env=env,
             start_new_session=True,
+            preexec_fn=_terminate_with_launchx,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from launchx import detect, ports
 from launchx.facts import HostFacts
-from launchx.plan import LaunchPlan, Target, build, decide_port
+from launchx.plan import LaunchPlan, Target, build, decide_launcher, decide_port
 from launchx.profiles import DEFAULT_PROFILE, load
 from launchx.resolve import Overrides, Resolution, resolve
 
@@ -91,7 +91,11 @@ def run_id_for(res: Resolution, given: str | None = None) -> str:
 
 
 def choose_port(res: Resolution) -> tuple[int | None, str]:
-    """The port for this attempt: the decided one, or a fresh free one on a single node."""
+    """The port for this attempt: the decided one, or a fresh free one on a single node.
+    A direct launch binds nothing: the port is whatever the outer launcher gave."""
+    setting = res.launch["master_port"]
+    if decide_launcher(res).launcher == "direct":
+        return (int(setting.value) if setting.value.isdigit() else None), setting.source
     decision = decide_port(res)
     if decision.port is not None:
         return decision.port, decision.source
@@ -106,11 +110,20 @@ def default_log_root(run_id: str) -> Path:
 
 
 def attempt_log_dir(
-    base: str | None, run_id: str, attempt: int, node_rank: int, nnodes: int
+    base: str | None,
+    run_id: str,
+    attempt: int,
+    node_rank: int,
+    nnodes: int,
+    rank: int | None = None,
 ) -> str:
+    """``attempt_N`` (``/node_R`` with several nodes; ``/rank_K`` when this launchx is one
+    of several ranks an outer launcher started, so they never share a directory)."""
     root = Path(base) if base else default_log_root(run_id)
     path = root / f"attempt_{attempt}"
-    if nnodes > 1:
+    if rank is not None:
+        path = path / f"rank_{rank}"
+    elif nnodes > 1:
         path = path / f"node_{node_rank}"
     return str(path.resolve())
 
@@ -129,7 +142,8 @@ def plan_attempt(
     port, source = choose_port(res)
     node_rank = int(res.launch["node_rank"].value)
     nnodes = int(res.launch["nnodes"].value)
-    logs = attempt_log_dir(log_dir, run_id, attempt, node_rank, nnodes)
+    direct_rank = res.facts.launch.rank if decide_launcher(res).launcher == "direct" else None
+    logs = attempt_log_dir(log_dir, run_id, attempt, node_rank, nnodes, direct_rank)
     return build(
         res,
         target,

@@ -346,6 +346,17 @@ def decide_port(res: Resolution) -> PortDecision:
     return PortDecision(port, source)
 
 
+def assess(res: Resolution) -> tuple[LaunchDecision, tuple[Finding, ...]]:
+    """The launcher decision and every finding about this launch: what `explain`, `doctor`
+    and `run` all report, from one place."""
+    decision = decide_launcher(res)
+    # A direct launch binds no port: the outer launcher (torchrun's agent, a platform)
+    # already holds MASTER_PORT, which is expected, not a conflict.
+    ports = decide_port(res).findings if decision.launcher != "direct" else ()
+    findings = [*res.findings, *decision.findings, *gpu_findings(res), *ports]
+    return decision, sort_findings(findings)
+
+
 def build(
     res: Resolution,
     target: Target,
@@ -361,16 +372,10 @@ def build(
 ) -> LaunchPlan:
     """Assemble the plan. ``master_port`` is the decided port (see ``decide_port``);
     ``relaunch`` holds the ``launchx run`` options to repeat inside an srun step."""
-    decision = decide_launcher(res)
+    decision, checks = assess(res)
     ports = decide_port(res)
     port = master_port if master_port is not None else ports.port
-    findings = [
-        *res.findings,
-        *decision.findings,
-        *gpu_findings(res),
-        *ports.findings,
-        *extra_findings,
-    ]
+    findings = [*checks, *extra_findings]
     launch = res.launch
     nnodes, nproc = int(launch["nnodes"].value), int(launch["nproc_per_node"].value)
     node_rank, master_addr = int(launch["node_rank"].value), launch["master_addr"].value

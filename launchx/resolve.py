@@ -8,6 +8,7 @@ then filled from ``HostFacts``. Pure: everything comes in as arguments.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -197,7 +198,7 @@ def _layered_setting(
 
 
 def _fill_launch_autos(
-    launch: dict[str, Setting], facts: HostFacts, findings: list[Finding]
+    launch: dict[str, Setting], facts: HostFacts, findings: list[Finding], per_task: bool
 ) -> None:
     """Replace ``auto`` launch values with what the host and its launcher say."""
     slurm, ctx = facts.slurm, facts.launch
@@ -239,17 +240,21 @@ def _fill_launch_autos(
         # Linux's default range, not this node's: every node must compute the same port.
         port = autovalues.derived_master_port(slurm.job_id, HostFacts().ephemeral_range)
         fill("master_port", port, "auto:SLURM_JOB_ID")
-    _fill_nproc_and_backend(launch, facts, findings)
+    _fill_nproc_and_backend(launch, facts, findings, per_task)
 
 
 def _fill_nproc_and_backend(
-    launch: dict[str, Setting], facts: HostFacts, findings: list[Finding]
+    launch: dict[str, Setting], facts: HostFacts, findings: list[Finding], per_task: bool
 ) -> None:
     ctx = facts.launch
     spec_text = launch["nproc_per_node"].value
+    slurm = facts.slurm
     if spec_text in ("auto", "gpu", "cpu"):
         if spec_text == "auto" and ctx.local_world_size is not None:
             value, source = ctx.local_world_size, f"auto:{ctx.name or ctx.kind}"
+        elif spec_text == "auto" and per_task and slurm is not None and slurm.ntasks_per_node:
+            # one srun task per rank: the allocation says how many tasks fit on a node
+            value, source = slurm.ntasks_per_node, "auto:SLURM_NTASKS_PER_NODE"
         else:
             try:
                 value, source = autovalues.auto_nproc(facts, spec_text)
@@ -409,8 +414,9 @@ def resolve(
         key: _layered_setting(key, loaded, environ, set_fields, overrides) for key in LAUNCH_KEYS
     }
     _check_launch_types(launch)
-    _fill_launch_autos(launch, facts, findings)
+    _fill_launch_autos(launch, facts, findings, profile.slurm.mode == "per_task")
     _check_node_rank(launch, findings)
+    _check_retry_categories(profile, findings)
 
     env = _env_layers(loaded, profile, environ, set_env, show_all)
     _fill_env_autos(env, launch, facts, findings)
@@ -462,6 +468,25 @@ def _layered_setting_nested(
         setting = setting.over(overrides.flags[dotted], f"flag:{name}")
     # The value as validated (e.g. "5.0" -> 5.0), with the history of the raw layers.
     return Setting(_as_text(_profile_value(profile, dotted)), setting.source, setting.overrides)
+
+
+def _check_retry_categories(profile: Profile, findings: list[Finding]) -> None:
+    """retry.on / retry.never name failure categories; a typo would silently do nothing."""
+    from launchx import failure_rules, failures
+
+    for key in ("on", "never"):
+        for name in failures.unknown_categories(getattr(profile.retry, key)):
+            close = difflib.get_close_matches(name, failure_rules.CATEGORIES, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            findings.append(
+                Finding(
+                    "LX306",
+                    "error",
+                    f"retry.{key}",
+                    f"retry.{key} names {name!r}, which is not a failure category",
+                    f"{hint}categories: {', '.join(failure_rules.CATEGORIES)}",
+                )
+            )
 
 
 def _check_node_rank(launch: Mapping[str, Setting], findings: list[Finding]) -> None:

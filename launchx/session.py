@@ -7,11 +7,14 @@ Sleep is injectable so tests of the loop never wait for real time.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shlex
 import sys
+import time
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
@@ -43,7 +46,7 @@ from launchx.pipeline import (
     resolve_request,
     run_id_for,
 )
-from launchx.plan import STEP_MARKER, LaunchPlan, Target
+from launchx.plan import STEP_MARKER, LaunchPlan, Target, decide_launcher
 from launchx.profile_model import Retry
 from launchx.resolve import Resolution
 from launchx.retry import AttemptRecord, next_step
@@ -52,19 +55,39 @@ _LOG_TAIL_BYTES = 64 * 1024
 
 
 def first_plan(
-    res: Resolution, target: Target, *, run_id: str | None, log_dir: str | None
+    request: Request, target: Target, *, run_id: str | None, log_dir: str | None
 ) -> LaunchPlan:
-    """The plan of attempt 0, exactly as ``run`` would build it (for --dry-run)."""
-    rid = run_id_for(res, run_id)
-    resume, _step = _latest(res)
-    return plan_attempt(
-        res,
-        _with_resume(res, target, resume),
-        run_id=rid,
-        attempt=_attempt_base(res),
+    """The plan of the next attempt, exactly as ``run`` would build it (for --dry-run)."""
+    state = _new_run(request, target, run_id=run_id, log_dir=log_dir, environ=None, out=None)
+    resume, _step = _latest(state.res)
+    return state.plan(state.first_attempt, resume)
+
+
+def _new_run(
+    request: Request,
+    target: Target,
+    *,
+    run_id: str | None,
+    log_dir: str | None,
+    environ: Mapping[str, str] | None,
+    out: IO[str] | None,
+) -> _Run:
+    res = resolve_request(request)
+    state = _Run(
+        request=request,
+        res=res,
+        target=target,
+        run_id=run_id_for(res, run_id),
         log_dir=log_dir,
-        resume_from=resume,
+        base_env=dict(os.environ if environ is None else environ),
+        sink=out or sys.stdout,
     )
+    history_file = _history_file(res, target)
+    if history_file is not None:
+        state.previous = _load_history(history_file)
+    # Attempts are numbered across requeues; a requeued job continues after the last one.
+    state.first_attempt = max([_attempt_base(res), *(r.attempt + 1 for r in state.previous[-1:])])
+    return state
 
 
 def _inner_step(res: Resolution) -> bool:
@@ -72,13 +95,17 @@ def _inner_step(res: Resolution) -> bool:
     return res.facts.environ.get(STEP_MARKER) == "1" and res.facts.slurm is not None
 
 
-def _history_file(res: Resolution) -> Path | None:
-    """Where a SLURM job keeps its attempts, so a requeued job's budget continues."""
+def _history_file(res: Resolution, target: Target) -> Path | None:
+    """Where a SLURM job keeps the attempts of one run, so that a requeued job continues
+    its numbering and retry budget. Keyed by the job and by what runs, so two `launchx run`
+    lines in one batch script (pretrain, then finetune) keep separate budgets."""
     slurm_facts = res.facts.slurm
     if slurm_facts is None or not slurm_facts.job_id or _inner_step(res):
         return None
+    what = json.dumps([res.profile.name, target.script, *target.args])
+    key = hashlib.sha256(what.encode()).hexdigest()[:12]
     base = res.facts.environ.get("SLURM_SUBMIT_DIR") or "."
-    return Path(base).resolve() / ".launchx" / slurm_facts.job_id / "attempts.json"
+    return Path(base).resolve() / ".launchx" / slurm_facts.job_id / f"attempts-{key}.json"
 
 
 def _load_history(path: Path) -> list[AttemptRecord]:
@@ -144,16 +171,23 @@ def _read_tail(path: Path) -> str:
         return ""
 
 
-def collect_rank_evidence(plan: LaunchPlan) -> tuple[dict[int, str], dict[int, str]]:
-    """Per-rank log tails and torchrun error files from this attempt's log directory."""
+def collect_rank_evidence(
+    plan: LaunchPlan, since: float = 0.0
+) -> tuple[dict[int, str], dict[int, str]]:
+    """Per-rank log tails and torchrun error files of this attempt only: torchrun writes
+    ``<rdzv id>_<random>/attempt_0/<local rank>/`` and a reused --log-dir may hold older
+    runs' directories, so only this attempt's rendezvous id, written since it started."""
     logs: dict[int, str] = {}
     errors: dict[int, str] = {}
     if not plan.log_dir or plan.launcher != "torchrun":
         return logs, errors
     root = Path(plan.log_dir)
-    for rank_dir in sorted(root.glob("*/attempt_*/*")):
+    for rank_dir in sorted(root.glob(f"{plan.run_id}-{plan.attempt}_*/attempt_*/*")):
         if not rank_dir.name.isdigit():
             continue
+        with suppress(OSError):
+            if rank_dir.stat().st_mtime < since:
+                continue
         rank = plan.node_rank * plan.nproc_per_node + int(rank_dir.name)
         text = _read_tail(rank_dir / "stderr.log") + _read_tail(rank_dir / "stdout.log")
         if text:
@@ -211,9 +245,15 @@ class _Run:
 
     def plan(self, attempt: int, resume: str | None) -> LaunchPlan:
         relaunch = relaunch_args(self.request, self.log_dir)
+        # In per_node mode the launchx on each node adds the resume argument itself.
+        per_node_srun = (
+            decide_launcher(self.res).launcher == "srun"
+            and self.res.profile.slurm.mode == "per_node"
+        )
+        target = self.target if per_node_srun else _with_resume(self.res, self.target, resume)
         return plan_attempt(
             self.res,
-            _with_resume(self.res, self.target, resume),
+            target,
             run_id=self.run_id,
             attempt=attempt,
             log_dir=self.log_dir,
@@ -235,34 +275,44 @@ class _Run:
             self.sink.write(f"launchx: resuming from {resume}\n")
         self.sink.flush()
         if plan.log_dir:
-            Path(plan.log_dir).mkdir(parents=True, exist_ok=True)
+            try:
+                Path(plan.log_dir).mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise LaunchxError(
+                    f"cannot create the log directory {plan.log_dir}: {exc.strerror}",
+                    "pass a writable --log-dir",
+                ) from None
         warned_before = len(self.sup.warnings)
+        started = time.time() - 1.0  # filesystem timestamps may be coarse
         env = child_environment(self.base_env, plan.env_changes())
         result = run_process(plan.argv, env, self.sup, grace_s=plan.grace_period_s, out=self.sink)
         if plan.log_dir:
-            (Path(plan.log_dir) / "launcher.log").write_text("\n".join(result.tail) + "\n")
+            with suppress(OSError):  # losing a copy of the console must not lose the run
+                (Path(plan.log_dir) / "launcher.log").write_text("\n".join(result.tail) + "\n")
         _resume, step_after = _latest(self.res)
         progress = {"resumed_from": resume, "step_before": step_before, "step_after": step_after}
+        if len(self.sup.warnings) > warned_before and not result.interrupted:
+            # The scheduler's warning, not a fault: the ranks were told to checkpoint and
+            # stop. Requeue when the profile asks, whatever the exit code (a script that
+            # checkpoints and exits 0 has not finished training); never retry in place.
+            requeued = self._requeue()
+            if requeued or result.exit_code != 0:
+                if not requeued:
+                    self.sink.write(
+                        "launchx: stopped after the scheduler's warning signal; the ranks "
+                        "were asked to checkpoint\n"
+                    )
+                return self._record(
+                    attempt,
+                    0 if requeued else result.exit_code,
+                    result.duration_s,
+                    category="preempted",
+                    log_dir=plan.log_dir,
+                    **progress,
+                )
         if result.exit_code == 0 and not result.interrupted:
             return self._record(attempt, 0, result.duration_s, log_dir=plan.log_dir, **progress)
-        if len(self.sup.warnings) > warned_before:
-            # The scheduler's warning, not a fault: the ranks were told to checkpoint and
-            # stop. Requeue when the profile asks; never retry inside a dying allocation.
-            requeued = self._requeue()
-            if not requeued:
-                self.sink.write(
-                    "launchx: stopped after the scheduler's warning signal; the ranks were "
-                    "asked to checkpoint\n"
-                )
-            return self._record(
-                attempt,
-                0 if requeued else result.exit_code,
-                result.duration_s,
-                category="preempted",
-                log_dir=plan.log_dir,
-                **progress,
-            )
-        diag = self._diagnose(plan, result)
+        diag = self._diagnose(plan, result, started)
         self.sink.write(_diagnosis_text(diag, rank_count=plan.nnodes * plan.nproc_per_node))
         self.sink.flush()
         return self._record(
@@ -284,13 +334,15 @@ class _Run:
         kw.setdefault("signature", None)
         rec = AttemptRecord(attempt, exit_code, duration, **kw)
         self.records.append(rec)
-        history_file = _history_file(self.res)
+        history_file = _history_file(self.res, self.target)
         if history_file is not None:
             _save_history(history_file, self.history)
         return rec
 
-    def _diagnose(self, plan: LaunchPlan, result: ProcessResult) -> failures.Diagnosis:
-        logs, errors = collect_rank_evidence(plan)
+    def _diagnose(
+        self, plan: LaunchPlan, result: ProcessResult, since: float
+    ) -> failures.Diagnosis:
+        logs, errors = collect_rank_evidence(plan, since)
         launcher_output = "\n".join(result.tail)
         logs.setdefault(-1, launcher_output)
         return failures.classify_attempt(
@@ -361,22 +413,8 @@ def run(
     environ: Mapping[str, str] | None = None,
 ) -> int:
     """Run to completion; return launchx's exit code (the contract in DESIGN.md)."""
-    res = resolve_request(request)
-    state = _Run(
-        request=request,
-        res=res,
-        target=target,
-        run_id=run_id_for(res, run_id),
-        log_dir=log_dir,
-        base_env=dict(os.environ if environ is None else environ),
-        sink=out or sys.stdout,
-    )
-
-    history_file = _history_file(res)
-    if history_file is not None:
-        state.previous = _load_history(history_file)
-    # Attempts are numbered across requeues; a requeued job continues after the last one.
-    state.first_attempt = max([_attempt_base(res), *(r.attempt + 1 for r in state.previous[-1:])])
+    state = _new_run(request, target, run_id=run_id, log_dir=log_dir, environ=environ, out=out)
+    res = state.res
 
     def wake_or_timeout(seconds: float) -> None:
         """Backoff that a SIGTERM or Ctrl-C ends at once (the stop check runs next)."""
@@ -398,9 +436,9 @@ def run(
     with supervised(state.sup):
         final: AttemptRecord = retrying(state.attempt)
     if not _inner_step(res):
-        _print_summary(state.records, state.reason(final), state.sink)
         if log_dir is None:
             _tidy_logs(state, final)
+        _print_summary(state.records, state.reason(final), state.sink)
     if state.sup.stopping:
         return 128 + (state.sup.stop_signal or 15)
     if state.requeued:
@@ -412,7 +450,13 @@ def _tidy_logs(state: _Run, final: AttemptRecord) -> None:
     """Temporary logs of a run that succeeded are noise; a failed run's are the evidence."""
     root = default_log_root(state.run_id)
     if final.succeeded and final.category is None:
-        remove_tree_quietly(str(root))
+        # Only this run's own directories: other ranks of the same run may still write.
+        for rec in state.records:
+            if rec.log_dir:
+                remove_tree_quietly(rec.log_dir)
+        for leftover in [*sorted(root.glob("attempt_*"), reverse=True), root]:
+            with suppress(OSError):
+                leftover.rmdir()  # only when empty
     elif root.is_dir():
         state.sink.write(f"launchx: logs of every attempt are in {root}\n")
         state.sink.flush()

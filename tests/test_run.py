@@ -363,3 +363,18 @@ def _alive(pid: int) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+def test_sigkill_of_launchx_still_ends_every_rank(worker: Path, tmp_path: Path) -> None:
+    """launchx cannot catch SIGKILL (the OOM killer, SLURM's KillWait): the kernel's
+    parent-death signal makes torchrun stop its ranks anyway."""
+    out = tmp_path / "out"
+    out.mkdir()
+    proc = launchx(["run", str(worker), str(out), "sleep"])
+    pids = _wait_for_pids(out, 2, proc)
+    proc.kill()
+    proc.communicate(timeout=30)
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline and any(_alive(pid) for pid in pids):
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in pids), "a rank outlived a SIGKILLed launchx"

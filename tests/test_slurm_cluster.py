@@ -9,6 +9,7 @@ Every job runs under the test's unique job name and is cancelled at teardown.
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -119,7 +120,10 @@ def test_task_shim_under_srun(
     slurm_cluster: SlurmCluster, slurm_jobs: SlurmJobs, nodes: int, per_node: int
 ) -> None:
     if len(slurm_cluster.nodes) < nodes:
-        pytest.skip(f"needs {nodes} nodes (LAUNCHX_SLURM_NODES={nodes})")
+        message = f"needs {nodes} nodes (LAUNCHX_SLURM_NODES={nodes})"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)  # CI starts two nodes: fewer is a broken cluster, not a skip
+        pytest.skip(message)
     proc = _srun(
         slurm_jobs,
         f"--nodes={nodes}",
@@ -175,8 +179,6 @@ def test_gloo_all_reduce_two_nodes(
 
 def test_noop_example_under_srun(slurm_cluster: SlurmCluster, slurm_jobs: SlurmJobs) -> None:
     noop = REPO / "examples" / "noop.py"
-    if not noop.exists():
-        pytest.skip("examples/noop.py not written yet")
     proc = _srun(
         slurm_jobs,
         "--ntasks=2",
