@@ -90,3 +90,39 @@ def test_without_history_a_new_job_starts_at_zero(
     seen = scripted(monkeypatch, [TIMEOUT, RESET, TIMEOUT, RESET])
     assert quiet_run(request(1)) == 1
     assert [e["LAUNCHX_ATTEMPT"] for e in seen] == ["0", "1"]
+
+
+def test_two_runs_in_one_job_keep_separate_budgets(
+    slurm_env: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    seen = scripted(monkeypatch, [TIMEOUT, RESET])
+    assert quiet_run(request(1)) == 1
+    seen = scripted(monkeypatch, [TIMEOUT, RESET])
+    with open("/dev/null", "w") as sink:
+        code = session.run(request(1), Target("finetune.py"), sleep=lambda _s: None, out=sink)
+    # its own numbering and its own budget of one retry, not the first run's spent one
+    assert code == 1 and [e["LAUNCHX_ATTEMPT"] for e in seen] == ["0", "1"]
+    assert len(list((tmp_path / ".launchx" / "4242").glob("attempts-*.json"))) == 2
+
+
+def test_warning_then_exit_zero_is_still_requeued(
+    slurm_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A script that checkpoints on the warning and exits 0 has not finished training."""
+    import os
+    import signal
+
+    from launchx import slurm
+
+    requeued: list[str] = []
+    monkeypatch.setattr(slurm, "requeue", lambda job_id, **_kw: requeued.append(job_id))
+
+    def warned_then_clean(
+        argv: tuple[str, ...], env: dict[str, str], sup: object, **_: object
+    ) -> ProcessResult:
+        os.kill(os.getpid(), signal.SIGUSR2)  # the scheduler's warning reaches launchx
+        return ProcessResult(0, False, 0.1, ("[toy] preempted at step 40",))
+
+    monkeypatch.setattr(session, "run_process", warned_then_clean)
+    assert quiet_run(request(3)) == 0
+    assert requeued == ["4242"]
