@@ -217,6 +217,19 @@ def decide_launcher(res: Resolution) -> LaunchDecision:
                     "use --profile platform-ddp (or --launcher direct) to run the script directly",
                 )
             )
+        missing = [v for v in ("MASTER_ADDR", "MASTER_PORT") if not facts.environ.get(v)]
+        if missing and requested != "torchrun":
+            findings.append(
+                Finding(
+                    "LX209",
+                    "warning",
+                    missing[0],
+                    f"{ctx.name or 'the platform'} did not set {' and '.join(missing)}: "
+                    "init_process_group(init_method='env://') will fail on every rank",
+                    "export them to every rank, e.g. mpirun -x MASTER_ADDR=<first host> "
+                    "-x MASTER_PORT=<free port> ...",
+                )
+            )
         return LaunchDecision(
             "direct",
             f"launched by {ctx.describe()}: running the script directly",

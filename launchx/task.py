@@ -65,6 +65,18 @@ def _tasks_on_node(environ: Mapping[str, str], node_id: int) -> int:
     return counts[node_id]
 
 
+def _step_node_index(environ: Mapping[str, str]) -> int:
+    """This node's index within the step. SLURM_NODEID counts the job's nodes; a step that
+    runs on some of them (srun -w node3) lists its own nodes, so find ours there."""
+    step_nodes = environ.get("SLURM_STEP_NODELIST", "").strip()
+    here = environ.get("SLURMD_NODENAME", "").strip()
+    if step_nodes and here:
+        hosts = expand(step_nodes)
+        if here in hosts:
+            return hosts.index(here)
+    return _int(environ, "SLURM_NODEID")
+
+
 def task_env(environ: Mapping[str, str]) -> dict[str, str]:
     """The variables to set (or override) for this task, derived from SLURM's.
 
@@ -73,7 +85,7 @@ def task_env(environ: Mapping[str, str]) -> dict[str, str]:
     rank = _int(environ, "SLURM_PROCID")
     local_rank = _int(environ, "SLURM_LOCALID")
     world = _int(environ, "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS")
-    node_id = _int(environ, "SLURM_NODEID")
+    node_id = _step_node_index(environ)
     nnodes = _int(environ, "SLURM_STEP_NUM_NODES", "SLURM_NNODES", "SLURM_JOB_NUM_NODES")
     local_world = _tasks_on_node(environ, node_id)
     if not (rank < world and local_rank < local_world and node_id < nnodes):

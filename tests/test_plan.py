@@ -319,3 +319,11 @@ def test_renamed_variable_is_passed_under_its_new_name() -> None:
     env = plan.env_changes()
     assert env["TORCH_NCCL_ASYNC_ERROR_HANDLING"] == "1"
     assert env["NCCL_ASYNC_ERROR_HANDLING"] is None
+
+
+def test_mpi_without_master_warns_lx209() -> None:
+    environ = {k: v for k, v in OMPI.items() if not k.startswith("MASTER_")}
+    res = resolved("platform-ddp", environ)
+    found = {f.code: f for f in decide_launcher(res).findings}
+    assert "LX209" in found and "MASTER_ADDR and MASTER_PORT" in found["LX209"].message
+    assert "LX209" not in codes(resolved("platform-ddp", OMPI))

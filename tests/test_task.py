@@ -207,3 +207,23 @@ def test_no_command_is_refused() -> None:
     )
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and "no command" in err
+
+
+def test_partial_step_uses_the_step_node_index() -> None:
+    """srun -w n3 inside a 4-node job: SLURM_NODEID is 2 (job-wide) but the step has one node."""
+    from launchx.task import task_env
+
+    env = {
+        "SLURM_PROCID": "0",
+        "SLURM_LOCALID": "0",
+        "SLURM_STEP_NUM_TASKS": "1",
+        "SLURM_NODEID": "2",
+        "SLURM_STEP_NUM_NODES": "1",
+        "SLURM_STEP_TASKS_PER_NODE": "1",
+        "SLURM_STEP_NODELIST": "n3",
+        "SLURMD_NODENAME": "n3",
+        "SLURM_JOB_ID": "5",
+        "SLURM_JOB_NODELIST": "n[1-4]",
+    }
+    out = task_env(env)
+    assert (out["NODE_RANK"], out["LOCAL_WORLD_SIZE"], out["MASTER_ADDR"]) == ("0", "1", "n3")
