@@ -16,6 +16,12 @@ from typing import Literal
 from launchx.facts import HostFacts, LaunchContext
 from launchx.findings import Finding, sort_findings
 from launchx.resolve import Resolution
+from launchx.runtime.env import (
+    LOCAL_RANK_VARS,
+    LOCAL_WORLD_SIZE_VARS,
+    RANK_VARS,
+    WORLD_SIZE_VARS,
+)
 from launchx.task import task_env
 
 LauncherKind = Literal["torchrun", "direct", "srun"]
@@ -124,40 +130,16 @@ def _rank_words(ctx: LaunchContext) -> str:
 
 
 def _mpi_mapping(environ: Mapping[str, str]) -> dict[str, str]:
-    """RANK/LOCAL_RANK/WORLD_SIZE from MPI or PMI variables, where the platform left them out."""
-    table = (
-        (
-            "RANK",
-            (
-                "OMPI_COMM_WORLD_RANK",
-                "PMI_RANK",
-                "PMIX_RANK",
-                "MV2_COMM_WORLD_RANK",
-                "SLURM_PROCID",
-            ),
-        ),
-        ("WORLD_SIZE", ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MV2_COMM_WORLD_SIZE", "SLURM_NTASKS")),
-        (
-            "LOCAL_RANK",
-            (
-                "OMPI_COMM_WORLD_LOCAL_RANK",
-                "MPI_LOCALRANKID",
-                "MV2_COMM_WORLD_LOCAL_RANK",
-                "SLURM_LOCALID",
-            ),
-        ),
-        (
-            "LOCAL_WORLD_SIZE",
-            ("OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "MV2_COMM_WORLD_LOCAL_SIZE"),
-        ),
-    )
+    """RANK/LOCAL_RANK/WORLD_SIZE/LOCAL_WORLD_SIZE from MPI or PMI variables, where the
+    platform left them out: the same tables (and order) ``launchx.runtime`` reads."""
     mapped: dict[str, str] = {}
-    for name, sources in table:
+    for table in (RANK_VARS, LOCAL_RANK_VARS, WORLD_SIZE_VARS, LOCAL_WORLD_SIZE_VARS):
+        name = table[0][1]  # the torchrun name is what the script reads
         if environ.get(name):
             continue
-        for src in sources:
-            if environ.get(src):
-                mapped[name] = environ[src]
+        for _launcher, source in table[1:]:
+            if environ.get(source):
+                mapped[name] = environ[source]
                 break
     return mapped
 

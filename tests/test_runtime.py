@@ -93,7 +93,31 @@ FAMILIES: list[tuple[str, dict[str, str], tuple[int, int, int, int]]] = [
         {"PMI_RANK": "1", "MPI_LOCALRANKID": "1", "PMI_SIZE": "2", "MPI_LOCALNRANKS": "2"},
         (1, 1, 2, 2),
     ),
+    (
+        "mvapich",
+        {
+            "MV2_COMM_WORLD_RANK": "4",
+            "MV2_COMM_WORLD_LOCAL_RANK": "0",
+            "MV2_COMM_WORLD_SIZE": "8",
+            "MV2_COMM_WORLD_LOCAL_SIZE": "4",
+        },
+        (4, 0, 8, 4),
+    ),
 ]
+
+
+def test_mpirun_inside_sbatch_uses_mpi_ranks_not_the_batch_steps() -> None:
+    """mpirun in a batch script: every rank inherits the batch step's SLURM_PROCID=0."""
+    env = {
+        "SLURM_PROCID": "0",
+        "SLURM_NTASKS": "1",
+        "OMPI_COMM_WORLD_RANK": "3",
+        "OMPI_COMM_WORLD_SIZE": "4",
+        "OMPI_COMM_WORLD_LOCAL_RANK": "1",
+        "OMPI_COMM_WORLD_LOCAL_SIZE": "2",
+    }
+    got = renv.dist_env(env)
+    assert (got.rank, got.world_size, got.local_rank, got.source) == (3, 4, 1, "openmpi")
 
 
 def test_family_table_covers_every_fallback_variable() -> None:

@@ -25,29 +25,36 @@ PG_TIMEOUT_S = "LAUNCHX_PG_TIMEOUT_S"
 DEFAULT_PG_TIMEOUT_S = 1800.0
 
 # (launcher family, variable) in order of trust.
+# MPI before SLURM: mpirun inside an sbatch script leaves the batch step's SLURM_PROCID=0
+# in every rank it starts, while its own variables are per process. launchx's plan maps
+# MPI launches with these same tables.
 RANK_VARS = (
     ("torchrun", "RANK"),
-    ("slurm", "SLURM_PROCID"),
     ("openmpi", "OMPI_COMM_WORLD_RANK"),
     ("pmi", "PMI_RANK"),
+    ("mvapich", "MV2_COMM_WORLD_RANK"),
+    ("slurm", "SLURM_PROCID"),
 )
 LOCAL_RANK_VARS = (
     ("torchrun", "LOCAL_RANK"),
-    ("slurm", "SLURM_LOCALID"),
     ("openmpi", "OMPI_COMM_WORLD_LOCAL_RANK"),
     ("pmi", "MPI_LOCALRANKID"),
+    ("mvapich", "MV2_COMM_WORLD_LOCAL_RANK"),
+    ("slurm", "SLURM_LOCALID"),
 )
 WORLD_SIZE_VARS = (
     ("torchrun", "WORLD_SIZE"),
-    ("slurm", "SLURM_NTASKS"),
     ("openmpi", "OMPI_COMM_WORLD_SIZE"),
     ("pmi", "PMI_SIZE"),
+    ("mvapich", "MV2_COMM_WORLD_SIZE"),
+    ("slurm", "SLURM_NTASKS"),
 )
 LOCAL_WORLD_SIZE_VARS = (
     ("torchrun", "LOCAL_WORLD_SIZE"),
-    ("slurm", "SLURM_NTASKS_PER_NODE"),
     ("openmpi", "OMPI_COMM_WORLD_LOCAL_SIZE"),
     ("pmi", "MPI_LOCALNRANKS"),
+    ("mvapich", "MV2_COMM_WORLD_LOCAL_SIZE"),
+    ("slurm", "SLURM_NTASKS_PER_NODE"),
 )
 # A requeued SLURM job is another attempt even when launchx did not count it.
 ATTEMPT_VARS = (("launchx", ATTEMPT), ("slurm", "SLURM_RESTART_COUNT"))
