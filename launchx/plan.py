@@ -408,6 +408,11 @@ def build(
             rdzv_id=f"{run_id}-{attempt}",
             log_dir=log_dir,
         )
+        if res.facts.environ.get("PET_STANDALONE"):
+            # --standalone would replace the rendezvous launchx planned with localhost:0
+            env["PET_STANDALONE"] = EnvEntry(
+                "PET_STANDALONE", None, "launchx: passes the rendezvous to torchrun itself"
+            )
         env["PET_SIGNALS_TO_HANDLE"] = EnvEntry(
             "PET_SIGNALS_TO_HANDLE",
             TORCHRUN_SIGNALS,
@@ -519,6 +524,12 @@ def _torchrun_argv(
         master_addr,
         "--master-port",
         str(port),
+        # Explicit, so a platform's PET_RDZV_BACKEND/PET_RDZV_ENDPOINT cannot turn the
+        # static rendezvous into another one behind launchx's back.
+        "--rdzv-backend",
+        "static",
+        "--rdzv-endpoint",
+        f"{master_addr}:{port}",
         "--rdzv-id",
         rdzv_id,
         "--rdzv-conf",

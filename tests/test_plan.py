@@ -327,3 +327,14 @@ def test_mpi_without_master_warns_lx209() -> None:
     found = {f.code: f for f in decide_launcher(res).findings}
     assert "LX209" in found and "MASTER_ADDR and MASTER_PORT" in found["LX209"].message
     assert "LX209" not in codes(resolved("platform-ddp", OMPI))
+
+
+def test_platform_rendezvous_variables_cannot_override_the_plan() -> None:
+    """Kubeflow's elastic PET_* would switch torchrun to another rendezvous: the plan passes
+    its own explicitly and removes PET_STANDALONE."""
+    environ = {"PET_STANDALONE": "1", "PET_RDZV_BACKEND": "c10d", "PET_RDZV_ENDPOINT": "x:1"}
+    plan = build(resolved("local", environ), Target("t.py"), run_id="r", master_port=31001)
+    argv = list(plan.argv)
+    assert argv[argv.index("--rdzv-backend") + 1] == "static"
+    assert argv[argv.index("--rdzv-endpoint") + 1] == "127.0.0.1:31001"
+    assert plan.env_changes()["PET_STANDALONE"] is None
