@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -279,9 +280,14 @@ def sbatch(
 
     profile = profile or "slurm"
     # Resolve once here, as the nodes will: a bad --set or value fails now, not in the queue.
-    pipeline.resolve_request(
-        _request(profile, sets, nproc_per_node=nproc_per_node, retry__max_retries=max_retries)
+    run_request = _request(
+        profile,
+        sets,
+        nproc_per_node=nproc_per_node,
+        retry__max_retries=max_retries,
+        resume__checkpoint_dir=checkpoint_dir,
     )
+    pipeline.resolve_request(run_request)
     loaded = profiles_mod.load(profile, os.environ, Path.cwd())
     flags = slurm.SbatchOptions(
         mode=mode,  # type: ignore[arg-type]  # validated by merge_options
@@ -302,17 +308,8 @@ def sbatch(
     options, sources = slurm.merge_options(
         loaded.profile.slurm, flags, profile_name=loaded.profile.name
     )
-    run_args: list[str] = []
-    for item in sets or ():
-        run_args += ["--set", item]
-    given = {
-        "--nproc-per-node": nproc_per_node,
-        "--checkpoint-dir": checkpoint_dir,
-        "--max-retries": max_retries,
-    }
-    for flag, value in given.items():
-        if value is not None:
-            run_args += [flag, str(value)]
+    # The batch script's `launchx run` gets the same options (its profile is frozen).
+    run_args = pipeline.relaunch_args(replace(run_request, profile=None), None, skip=())
     text = slurm.render_sbatch(
         options=options,
         profile_name=loaded.profile.name,

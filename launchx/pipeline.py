@@ -161,15 +161,18 @@ def plan_attempt(
 _NOT_RELAUNCHED = ("launcher", "retry.max_retries")
 
 
-def relaunch_args(request: Request, log_dir: str | None) -> tuple[str, ...]:
-    """The ``launchx run`` options to repeat on every node of an srun step, as typed."""
+def relaunch_args(
+    request: Request, log_dir: str | None, *, skip: Sequence[str] = _NOT_RELAUNCHED
+) -> tuple[str, ...]:
+    """The ``launchx run`` options to repeat, as typed: on every node of an srun step, or
+    in the body of a batch script (which passes its own frozen profile and skips nothing)."""
     args: list[str] = []
     if request.profile:
         args += ["-p", request.profile]
     for item in request.sets:
         args += ["--set", item]
     for key, value in request.flags.items():
-        if key not in _NOT_RELAUNCHED:
+        if key not in skip:
             args += [request.flag_names.get(key, "--" + key.replace("_", "-")), value]
     if log_dir:
         args += ["--log-dir", log_dir]
