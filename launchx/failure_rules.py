@@ -159,6 +159,19 @@ RULES: tuple[Rule, ...] = (
         "GPU use the platform-ddp profile and never wrap the script in torchrun.",
     ),
     Rule(
+        name="launchx_nested_refusal",
+        category="nested_launch",
+        code="LX504",
+        priority=101,
+        patterns=(r"launchx: error: LX20[1-4] ",),
+        cause="launchx refused to start a launcher inside another one (torchrun inside "
+        "torchrun, inside a platform that already started the ranks, inside a multi-task srun "
+        "step, or launchx inside launchx): nothing ran.",
+        fix="follow the fix launchx printed with the refusal; in short: let `--launcher auto` "
+        "run the script directly under an outer launcher, or use one task per node for "
+        "torchrun (slurm.mode: per_node).",
+    ),
+    Rule(
         name="port_in_use",
         category="port_in_use",
         code="LX505",
