@@ -435,9 +435,9 @@ def run(
     state.sup.forward_warnings = not _inner_step(res)
     with supervised(state.sup):
         final: AttemptRecord = retrying(state.attempt)
+    if log_dir is None:
+        _tidy_logs(state, final)
     if not _inner_step(res):
-        if log_dir is None:
-            _tidy_logs(state, final)
         _print_summary(state.records, state.reason(final), state.sink)
     if state.sup.stopping:
         return 128 + (state.sup.stop_signal or 15)
