@@ -1,10 +1,11 @@
-"""The one place launchx starts processes: run a plan, supervise it, retry, resume.
+"""The one place launchx starts processes: run one attempt's launcher and supervise it.
 
-The launcher (torchrun, the script, or srun) runs in its own session so that one signal
-to its process group reaches every rank. launchx forwards the signals a user or a
-scheduler sends, gives the ranks a bounded grace on a monotonic clock, then SIGKILLs the
-group, always reaps, and restores the signal handlers it replaced. Retries are a declared
-policy (see ``RetryPolicy``) driven by tenacity, with sleep and clock injected.
+The launcher (torchrun, the script, or srun) runs in its own session; torchrun starts each
+worker in yet another session, so "every process of the run" means the process tree, not a
+group. launchx forwards the signals a user or a scheduler sends, gives the ranks a bounded
+grace on a monotonic clock, then SIGKILLs the tree, is the subreaper of orphans, always
+reaps, and restores the signal handlers it replaced. The retry loop around attempts lives
+in ``launchx.session``; what to retry is decided by ``launchx.retry`` and ``failures``.
 """
 
 from __future__ import annotations
@@ -21,15 +22,11 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2)
 STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 TAIL_LINES = 400
-
-
-class Clock(Protocol):
-    def __call__(self) -> float: ...
 
 
 @dataclass
