@@ -7,7 +7,6 @@ never import torch (``launchx explain`` should feel instant).
 
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 from dataclasses import replace
@@ -17,7 +16,6 @@ from typing import Annotated
 import typer
 
 from launchx import __version__, pipeline, plan, render
-from launchx import profiles as profiles_mod
 from launchx.errors import LaunchxError
 from launchx.findings import has_errors, sort_findings
 
@@ -133,7 +131,7 @@ def profiles_list(ctx: typer.Context) -> None:
     """List every profile launchx can find: name, launcher and description."""
     if ctx.invoked_subcommand is not None:
         return
-    rows = profiles_mod.list_profiles(os.environ, Path.cwd())
+    rows = pipeline.all_profiles()
     width = max((len(p.name) for p, _ in rows), default=4)
     for prof, where in rows:
         typer.echo(
@@ -145,7 +143,7 @@ def profiles_list(ctx: typer.Context) -> None:
 @profiles_app.command("show")
 def profiles_show(name: Annotated[str, typer.Argument(help="Profile name or path.")]) -> None:
     """Print the merged profile, each value with the file it came from."""
-    loaded = profiles_mod.load(name, os.environ, Path.cwd())
+    loaded = pipeline.load_profile(name)
     typer.echo(render.profile_text(loaded), nl=False)
 
 
@@ -288,7 +286,7 @@ def sbatch(
         resume__checkpoint_dir=checkpoint_dir,
     )
     pipeline.resolve_request(run_request)
-    loaded = profiles_mod.load(profile, os.environ, Path.cwd())
+    loaded = pipeline.load_profile(profile)
     flags = slurm.SbatchOptions(
         mode=mode,  # type: ignore[arg-type]  # validated by merge_options
         nodes=nodes,

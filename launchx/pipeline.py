@@ -19,7 +19,8 @@ from pathlib import Path
 from launchx import detect, ports
 from launchx.facts import HostFacts
 from launchx.plan import LaunchPlan, Target, build, decide_launcher, decide_port
-from launchx.profiles import DEFAULT_PROFILE, load
+from launchx.profile_model import Profile
+from launchx.profiles import DEFAULT_PROFILE, LoadedProfile, list_profiles, load
 from launchx.resolve import Overrides, Resolution, resolve
 
 
@@ -32,6 +33,15 @@ class Request:
     flags: Mapping[str, str] = field(default_factory=dict)
     flag_names: Mapping[str, str] = field(default_factory=dict)
     show_all: bool = False
+
+
+def load_profile(ref: str) -> LoadedProfile:
+    """A profile as the commands see it: searched from this directory and environment."""
+    return load(ref, os.environ, Path.cwd())
+
+
+def all_profiles() -> list[tuple[Profile, str]]:
+    return list_profiles(os.environ, Path.cwd())
 
 
 def gather_facts(
