@@ -292,7 +292,9 @@ def profile_text(loaded: LoadedProfile) -> str:
                 walk(value, dotted + ".", indent + "  ")
             else:
                 shown = catalog.redact(key, str(value)) if prefix == "env." else value
-                origin = loaded.origins.get(dotted, "default")
+                origin = (
+                    loaded.label if dotted == "extends" else loaded.origins.get(dotted, "default")
+                )
                 lines.append(f"{indent}{key}: {json.dumps(shown, default=str)}  # {origin}")
 
     body = prof.model_dump(exclude={"name", "description"})
