@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from launchx.facts import HostFacts, LaunchContext
@@ -341,6 +341,14 @@ def decide_port(res: Resolution) -> PortDecision:
     return PortDecision(port, source)
 
 
+def with_resume_arg(target: Target, template: str | None, resume_from: str | None) -> Target:
+    """The script's own resume option (``--resume {path}``), when there is a checkpoint."""
+    if not template or not resume_from:
+        return target
+    extra = tuple(tok.replace("{path}", resume_from) for tok in shlex.split(template))
+    return replace(target, args=(*target.args, *extra))
+
+
 def assess(res: Resolution) -> tuple[LaunchDecision, tuple[Finding, ...]]:
     """The launcher decision and every finding about this launch: what `explain`, `doctor`
     and `run` all report, from one place."""
@@ -393,6 +401,9 @@ def build(
         "PYTHONUNBUFFERED", "1", "launchx: rank output reaches the console as it happens"
     )
 
+    per_node_srun = decision.launcher == "srun" and res.profile.slurm.mode == "per_node"
+    if not per_node_srun:  # in per_node mode the launchx on each node adds it itself
+        target = with_resume_arg(target, res.profile.resume.resume_arg, resume_from)
     python = res.facts.python
     command = target.command(python)
     if decision.launcher == "torchrun":

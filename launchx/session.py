@@ -10,12 +10,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shlex
 import sys
 import time
 from collections.abc import Callable, Mapping
 from contextlib import suppress
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -46,7 +45,7 @@ from launchx.pipeline import (
     resolve_request,
     run_id_for,
 )
-from launchx.plan import STEP_MARKER, LaunchPlan, Target, decide_launcher
+from launchx.plan import STEP_MARKER, LaunchPlan, Target
 from launchx.profile_model import Retry
 from launchx.resolve import Resolution
 from launchx.retry import AttemptRecord, next_step
@@ -153,14 +152,6 @@ def _latest(res: Resolution) -> tuple[str | None, int | None]:
     return (found.path, found.step) if found else (None, None)
 
 
-def _with_resume(res: Resolution, target: Target, resume: str | None) -> Target:
-    template = res.profile.resume.resume_arg
-    if not template or not resume:
-        return target
-    extra = tuple(tok.replace("{path}", resume) for tok in shlex.split(template))
-    return replace(target, args=(*target.args, *extra))
-
-
 def _read_tail(path: Path) -> str:
     try:
         with path.open("rb") as fh:
@@ -244,21 +235,14 @@ class _Run:
         return self.res.profile.retry
 
     def plan(self, attempt: int, resume: str | None) -> LaunchPlan:
-        relaunch = relaunch_args(self.request, self.log_dir)
-        # In per_node mode the launchx on each node adds the resume argument itself.
-        per_node_srun = (
-            decide_launcher(self.res).launcher == "srun"
-            and self.res.profile.slurm.mode == "per_node"
-        )
-        target = self.target if per_node_srun else _with_resume(self.res, self.target, resume)
         return plan_attempt(
             self.res,
-            target,
+            self.target,
             run_id=self.run_id,
             attempt=attempt,
             log_dir=self.log_dir,
             resume_from=resume,
-            relaunch=relaunch,
+            relaunch=relaunch_args(self.request, self.log_dir),
         )
 
     def attempt(self) -> AttemptRecord:

@@ -338,3 +338,31 @@ def test_platform_rendezvous_variables_cannot_override_the_plan() -> None:
     assert argv[argv.index("--rdzv-backend") + 1] == "static"
     assert argv[argv.index("--rdzv-endpoint") + 1] == "127.0.0.1:31001"
     assert plan.env_changes()["PET_STANDALONE"] is None
+
+
+def test_resume_arg_is_added_once_where_the_script_starts() -> None:
+    """torchrun: the script gets --resume PATH; an srun step in per_node mode leaves it to the
+    launchx on each node (which adds it itself), so it is never passed twice."""
+    flags = {"resume.resume_arg": "--resume {path}"}
+    plan = build(
+        resolved("local", {}, flags=flags),
+        Target("t.py", ("--lr", "1")),
+        run_id="r",
+        master_port=1,
+        resume_from="/ck/step_5.pt",
+    )
+    assert list(plan.argv[-4:]) == ["--lr", "1", "--resume", "/ck/step_5.pt"]
+    batch = {
+        "SLURM_JOB_ID": "7",
+        "SLURM_JOB_NODELIST": "n[1-2]",
+        "SLURM_NNODES": "2",
+        "SLURM_NODEID": "0",
+    }
+    srun = build(
+        resolved("slurm", batch, flags=flags),
+        Target("t.py"),
+        run_id="r",
+        resume_from="/ck/step_5.pt",
+    )
+    assert srun.launcher == "srun" and "/ck/step_5.pt" not in srun.argv
+    assert srun.argv[-2:] == ("--", "t.py")
