@@ -30,6 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _env import clean_env
+
 ROOT = Path(__file__).resolve().parent.parent
 NOOP = ROOT / "examples" / "noop.py"
 
@@ -66,16 +68,6 @@ sys.argv = ["launchx", *sys.argv[2:]]
 from launchx.cli import main
 main()
 """
-
-
-def clean_env() -> dict[str, str]:
-    """The caller's environment without any launcher's variables (launchx refuses to nest)."""
-    drop = ("LAUNCHX_", "TORCHELASTIC_", "SLURM_", "PET_", "OMPI_", "PMI_")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
-    for var in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR"):
-        env.pop(var, None)
-    env.pop("MASTER_PORT", None)
-    return env
 
 
 def timed(argv: list[str], env: dict[str, str]) -> float:

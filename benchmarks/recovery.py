@@ -49,6 +49,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from _env import clean_env
+
 ROOT = Path(__file__).resolve().parent.parent
 TOY = ROOT / "examples" / "train_toy.py"
 STEP = re.compile(r"\[toy\] step (\d+) loss")
@@ -88,23 +90,13 @@ class Result:
         return [(ln.t, int(m.group(1))) for ln in self.lines if (m := STEP.search(ln.text))]
 
 
-def clean_env() -> dict[str, str]:
-    drop = ("LAUNCHX_", "TORCHELASTIC_", "SLURM_", "PET_", "OMPI_", "PMI_")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
-    for var in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR"):
-        env.pop(var, None)
-    env.pop("MASTER_PORT", None)
-    env["PYTHONUNBUFFERED"] = "1"
-    return env
-
-
 def launch(argv: list[str], cwd: Path, timeout: float, must_succeed: bool = True) -> Result:
     """Run ``argv``, stamping each output line as it arrives."""
     start = time.monotonic()
     proc = subprocess.Popen(
         argv,
         cwd=cwd,
-        env=clean_env(),
+        env=clean_env(PYTHONUNBUFFERED="1"),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
