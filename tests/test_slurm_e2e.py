@@ -256,6 +256,18 @@ def _two_task_step(launcher: str, script: Path) -> list[str]:
     return ["--nodes", "1", "--ntasks", "2", *run, str(script)]
 
 
+def _run_two_task_step(
+    slurm_jobs: SlurmJobs, tmp_path: Path, launcher: str, name: str, source: str
+) -> tuple[subprocess.CompletedProcess[str], Path, str]:
+    """Write ``source`` as the script, run the two-task step, return (proc, out dir, output)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    script = _write(tmp_path, name, source)
+    env = _env(tmp_path, E2E_OUT=str(out))
+    proc = _srun(slurm_jobs, tmp_path, _two_task_step(launcher, script), env)
+    return proc, out, proc.stdout + proc.stderr
+
+
 def _frozen_heredoc(script_text: str) -> str:
     """The profile YAML inside a rendered batch script's quoted heredoc."""
     match = re.search(r"<<'(\w+)'\n(.*?\n)\1\n", script_text, re.S)
@@ -546,16 +558,7 @@ def test_nested_torchrun_in_multi_task_step_is_refused(
     slurm_cluster: SlurmCluster, slurm_jobs: SlurmJobs, tmp_path: Path
 ) -> None:
     """Two tasks on one node, each asking for torchrun x2, would make 4 ranks: LX203, exit 2."""
-    out = tmp_path / "out"
-    out.mkdir()
-    script = _write(tmp_path, "record.py", RECORD)
-    proc = _srun(
-        slurm_jobs,
-        tmp_path,
-        _two_task_step("torchrun", script),
-        _env(tmp_path, E2E_OUT=str(out)),
-    )
-    said = proc.stdout + proc.stderr
+    proc, out, said = _run_two_task_step(slurm_jobs, tmp_path, "torchrun", "record.py", RECORD)
     assert proc.returncode == 2, said
     for task in (0, 1):
         assert re.search(
@@ -570,16 +573,7 @@ def test_auto_in_multi_task_step_runs_each_task_as_a_rank(
     slurm_cluster: SlurmCluster, slurm_jobs: SlurmJobs, tmp_path: Path
 ) -> None:
     """The same step with --launcher auto: no torchrun, each task is one rank of two."""
-    out = tmp_path / "out"
-    out.mkdir()
-    script = _write(tmp_path, "record.py", RECORD)
-    proc = _srun(
-        slurm_jobs,
-        tmp_path,
-        _two_task_step("auto", script),
-        _env(tmp_path, E2E_OUT=str(out)),
-    )
-    said = proc.stdout + proc.stderr
+    proc, out, said = _run_two_task_step(slurm_jobs, tmp_path, "auto", "record.py", RECORD)
     assert proc.returncode == 0, said
     for task in (0, 1):
         assert re.search(rf"^{task}: launchx: profile \S+ \| launcher direct \|", said, re.M), said
@@ -594,16 +588,7 @@ def test_auto_in_multi_task_step_runs_each_task_as_a_rank(
 def test_auto_in_multi_task_step_forms_one_process_group(
     slurm_cluster: SlurmCluster, slurm_jobs: SlurmJobs, tmp_path: Path
 ) -> None:
-    out = tmp_path / "out"
-    out.mkdir()
-    script = _write(tmp_path, "ranks.py", GLOO_RANKS)
-    proc = _srun(
-        slurm_jobs,
-        tmp_path,
-        _two_task_step("auto", script),
-        _env(tmp_path, E2E_OUT=str(out)),
-    )
-    said = proc.stdout + proc.stderr
+    proc, out, said = _run_two_task_step(slurm_jobs, tmp_path, "auto", "ranks.py", GLOO_RANKS)
     assert proc.returncode == 0, said
     ranks = _ranks(out)
     assert [(r["rank"], r["world"], r["sum"]) for r in ranks] == [(0, 2, 3.0), (1, 2, 3.0)]
