@@ -78,7 +78,8 @@ def _new_run(
         target=target,
         run_id=run_id_for(res, run_id),
         log_dir=log_dir,
-        base_env=dict(os.environ if environ is None else environ),
+        # The children inherit the environment detection read, not a second look at it.
+        base_env=dict(res.facts.environ if environ is None else environ),
         sink=out or sys.stdout,
     )
     history_file = _history_file(res, target)
