@@ -520,6 +520,23 @@ def _exit_code_hits(rank_exit: Mapping[int, int]) -> list[tuple[_Hit, int]]:
     return out
 
 
+def _own_exit(
+    hit: _Hit, rank: int | None, rank_exit: Mapping[int, int], launcher_exit: int
+) -> int:
+    """The exit code the failing rank would have reported. torchrun SIGTERMs the survivors
+    as soon as one rank dies, so a rank still unwinding its own traceback is often stopped
+    mid-exit; its -15 is the launcher's doing, and the launcher's exit code (torchrun: 1
+    after a failed child) is the truthful one, unless a stop signal is the cause itself."""
+    if rank is None:
+        return launcher_exit
+    code = rank_exit.get(rank, launcher_exit)
+    stopped_by_launcher = _signal_of(code) == _signal.SIGTERM
+    cause_is_a_stop = hit.rule.category in ("interrupted", "preempted")
+    if stopped_by_launcher and not cause_is_a_stop and launcher_exit != 0:
+        return launcher_exit
+    return code
+
+
 def classify_attempt(
     rank_exit: Mapping[int, int],
     error_files: Mapping[int, str],
@@ -586,8 +603,7 @@ def classify_attempt(
             and root != silent_root
         ):
             return _unknown(policy, silent_root, rank_exit[silent_root])
-        code = rank_exit.get(root, launcher_exit) if root is not None else launcher_exit
-        return _diagnosis(hit, policy, root, code)
+        return _diagnosis(hit, policy, root, _own_exit(hit, root, rank_exit, launcher_exit))
     first = earliest[1] if earliest else (failed[0] if failed else None)
     code = rank_exit.get(first, launcher_exit) if first is not None else launcher_exit
     return _unknown(policy, first, code)

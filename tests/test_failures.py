@@ -225,6 +225,31 @@ def test_rank_logs_are_classified_with_their_rank() -> None:
     assert (d.category, d.rank, d.retryable, d.exit_code) == ("ib_error", 3, True, 1)
 
 
+def test_root_rank_stopped_mid_traceback_reports_the_launchers_code() -> None:
+    """CI caught this race: rank 1 raised KeyError, rank 0 aborted on the closed
+    connection first, and torchrun SIGTERMed rank 1 before Python could exit 1."""
+    logs = {
+        0: "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] "
+        "Connection closed by peer [127.0.0.1]:17632\nterminate called without an active "
+        "exception\n",
+        1: "[rank1]: Traceback (most recent call last):\n"
+        '[rank1]:   File "train.py", line 140, in step\n'
+        "[rank1]: KeyError: 'missing'\n",
+    }
+    d = failures.classify_attempt(
+        {0: -6, 1: -15}, {}, logs, launcher_exit=1, interrupted=False, policy=None
+    )
+    assert (d.category, d.rank, d.exit_code, d.signal) == ("user_code_error", 1, 1, None)
+
+
+def test_a_rank_that_exited_on_its_own_keeps_its_code() -> None:
+    logs = {1: "[rank1]: Traceback (most recent call last):\n[rank1]: SystemExit: 7\n"}
+    d = failures.classify_attempt(
+        {0: -15, 1: 7}, {}, logs, launcher_exit=1, interrupted=False, policy=None
+    )
+    assert (d.rank, d.exit_code) == (1, 7)
+
+
 @pytest.mark.parametrize(
     ("rank_exit", "category", "rank", "sig"),
     [
