@@ -520,9 +520,7 @@ def _exit_code_hits(rank_exit: Mapping[int, int]) -> list[tuple[_Hit, int]]:
     return out
 
 
-def _own_exit(
-    hit: _Hit, rank: int | None, rank_exit: Mapping[int, int], launcher_exit: int
-) -> int:
+def _own_exit(hit: _Hit, rank: int | None, rank_exit: Mapping[int, int], launcher_exit: int) -> int:
     """The exit code the failing rank would have reported. torchrun SIGTERMs the survivors
     as soon as one rank dies, so a rank still unwinding its own traceback is often stopped
     mid-exit; its -15 is the launcher's doing, and the launcher's exit code (torchrun: 1
