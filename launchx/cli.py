@@ -285,7 +285,7 @@ def sbatch(
         retry__max_retries=max_retries,
         resume__checkpoint_dir=checkpoint_dir,
     )
-    pipeline.resolve_request(run_request)
+    res = pipeline.resolve_request(run_request)
     loaded = pipeline.load_profile(profile)
     flags = slurm.SbatchOptions(
         mode=mode,  # type: ignore[arg-type]  # validated by merge_options
@@ -303,8 +303,11 @@ def sbatch(
         requeue=requeue,
         sbatch_args=tuple(sbatch_args or ()),
     )
+    # The slurm block as resolved: a --set slurm.time=... reaches the #SBATCH lines too.
+    prefix = "slurm."
+    origins = {k[len(prefix) :]: s.source for k, s in res.settings.items() if k.startswith(prefix)}
     options, sources = slurm.merge_options(
-        loaded.profile.slurm, flags, profile_name=loaded.profile.name
+        res.profile.slurm, flags, profile_name=loaded.profile.name, origins=origins
     )
     # The batch script's `launchx run` gets the same options (its profile is frozen).
     run_args = pipeline.relaunch_args(replace(run_request, profile=None), None, skip=())

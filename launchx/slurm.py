@@ -170,19 +170,32 @@ _SIGNAL_HINT = "write [B:]SIGNAL@SECONDS, e.g. --signal USR2@120 (SECONDS up to 
 
 
 def merge_options(
-    profile_slurm: Slurm, flags: SbatchOptions, *, profile_name: str = "profile"
+    profile_slurm: Slurm,
+    flags: SbatchOptions,
+    *,
+    profile_name: str = "profile",
+    origins: Mapping[str, str] | None = None,
 ) -> tuple[SbatchOptions, dict[str, str]]:
     """Combine the profile's ``slurm`` block with flags (flags win) and fill defaults.
 
     Returns the options to render and, per field, where the value came from:
-    ``flag:--nodes``, ``profile:<name>`` or ``default``. ``sbatch_args`` accumulate (profile
-    first, then flags) because each names a different sbatch option. Validates everything;
-    raises ``ConfigError`` naming the value and its origin.
+    ``flag:--nodes``, ``profile:<name>``, ``--set slurm.<field>`` or ``default``.
+    ``origins`` (field -> source, from the resolution's settings) says which values a
+    ``--set`` or a base profile gave; without it, every field the profile set is the
+    profile's. ``sbatch_args`` accumulate (profile first, then flags) because each names
+    a different sbatch option. Validates everything; raises ``ConfigError`` naming the
+    value and its origin.
     """
     merged: dict[str, object] = {}
     sources: dict[str, str] = {}
     from_profile = f"profile:{profile_name}"
-    set_in_profile = profile_slurm.model_fields_set
+    if origins is None:
+        origins = {name: from_profile for name in profile_slurm.model_fields_set}
+    given = {
+        name: f"--set slurm.{name}" if origin == "--set" else origin
+        for name, origin in origins.items()
+        if origin != "default"
+    }
     for f in fields(SbatchOptions):
         name = f.name
         if name == "sbatch_args":
@@ -191,12 +204,12 @@ def merge_options(
         profile_value = getattr(profile_slurm, name)
         if flag_value is not None:
             merged[name], sources[name] = flag_value, f"flag:{FLAG_NAMES[name]}"
-        elif name in set_in_profile and profile_value is not None:
-            merged[name], sources[name] = profile_value, from_profile
+        elif name in given and profile_value is not None:
+            merged[name], sources[name] = profile_value, given[name]
         else:
             merged[name], sources[name] = None, "default"
     merged["sbatch_args"] = tuple(profile_slurm.sbatch_args) + tuple(flags.sbatch_args)
-    arg_sources = [from_profile] * bool(profile_slurm.sbatch_args)
+    arg_sources = [given.get("sbatch_args", from_profile)] * bool(profile_slurm.sbatch_args)
     arg_sources += [f"flag:{FLAG_NAMES['sbatch_args']}"] * bool(flags.sbatch_args)
     sources["sbatch_args"] = "+".join(arg_sources) or "default"
     opts = _fill_defaults(SbatchOptions(**merged), sources, profile_name)  # type: ignore[arg-type]

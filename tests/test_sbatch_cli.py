@@ -19,6 +19,17 @@ def test_sources_of_each_option_are_named(tmp_path: Path) -> None:
     assert "#SBATCH --nodes=2" in out and "#SBATCH --open-mode=append" in out
 
 
+def test_set_slurm_fields_reach_the_sbatch_lines(tmp_path: Path) -> None:
+    args = ["sbatch", "-p", "slurm", "--set", "slurm.time=1:00:00", "--set", "slurm.nodes=3"]
+    code, out, err = run_cli([*args, "--nodes", "2", "train.py"], cwd=tmp_path)
+    assert code == 0, err
+    assert "#SBATCH --time=1:00:00" in out and "#SBATCH --nodes=2" in out
+    assert "# Options: --time=1:00:00 (--set slurm.time)" in out
+    assert "# Options: --nodes=2 (flag:--nodes)" in out
+    code, _out, err = run_cli([*args[:3], "--set", "slurm.time=soon", "train.py"], cwd=tmp_path)
+    assert code == 2 and "'soon' (--set slurm.time)" in err and "Traceback" not in err
+
+
 def test_writes_file_and_it_is_valid_bash(tmp_path: Path) -> None:
     target = tmp_path / "job.sh"
     hostile = ["a b", "$(touch x)", "`id`", "; echo y", "it's", "new\nline", "*"]

@@ -372,6 +372,26 @@ def test_flag_beats_profile(name: str) -> None:
     opts, sources = merge_options(slurm, SbatchOptions(), profile_name="prof")
     assert getattr(opts, name) == profile_value
     assert sources[name] == "profile:prof"
+    # A --set slurm.<name> is named as such; a flag still beats it.
+    origins = {name: "--set", **{k: "profile:prof" for k in base}}
+    opts, sources = merge_options(slurm, SbatchOptions(), profile_name="prof", origins=origins)
+    assert getattr(opts, name) == profile_value
+    assert sources[name] == f"--set slurm.{name}"
+    opts, sources = merge_options(
+        slurm,
+        SbatchOptions(**{name: flag_value}),  # type: ignore[arg-type]
+        profile_name="prof",
+        origins=origins,
+    )
+    assert sources[name] == f"flag:{FLAG_NAMES[name]}"
+
+
+def test_origins_say_default_means_not_given() -> None:
+    """A field the resolution calls default is not rendered, whatever the model holds."""
+    opts, sources = merge_options(
+        Slurm(time="1:00:00"), SbatchOptions(), origins={"time": "default"}
+    )
+    assert opts.time is None and sources["time"] == "default"
 
 
 def test_defaults_and_their_source() -> None:
