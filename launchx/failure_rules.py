@@ -19,6 +19,7 @@ by nothing); ``NCCL_SOCKET_IFNAME`` is a prefix match unless written ``=name``;
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -49,6 +50,12 @@ CATEGORIES: tuple[str, ...] = (
     "interrupted",
     "unknown",
 )
+
+
+def unknown_categories(names: Sequence[str]) -> tuple[str, ...]:
+    """Names in a retry policy that are not categories. Lives with the data, not in
+    ``failures``, so profile validation does not compile the log patterns."""
+    return tuple(n for n in names if n not in CATEGORIES)
 
 RETRYABLE_BY_DEFAULT: frozenset[str] = frozenset(
     {

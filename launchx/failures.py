@@ -93,11 +93,6 @@ def is_retryable(category: str, policy: RetryPolicyLike | None = None) -> bool:
     return _retryable(category, None, policy)
 
 
-def unknown_categories(names: Sequence[str]) -> tuple[str, ...]:
-    """Names in a retry policy that are not categories (for profile validation)."""
-    return tuple(n for n in names if n not in fr.CATEGORIES)
-
-
 # --------------------------------------------------------------------------- parsing
 
 _HEX = re.compile(r"0x[0-9a-f]+")

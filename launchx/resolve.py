@@ -472,10 +472,10 @@ def _layered_setting_nested(
 
 def _check_retry_categories(profile: Profile, findings: list[Finding]) -> None:
     """retry.on / retry.never name failure categories; a typo would silently do nothing."""
-    from launchx import failure_rules, failures
+    from launchx import failure_rules
 
     for key in ("on", "never"):
-        for name in failures.unknown_categories(getattr(profile.retry, key)):
+        for name in failure_rules.unknown_categories(getattr(profile.retry, key)):
             close = difflib.get_close_matches(name, failure_rules.CATEGORIES, n=1)
             hint = f"did you mean {close[0]!r}? " if close else ""
             findings.append(

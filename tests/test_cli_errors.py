@@ -122,3 +122,37 @@ def test_bad_launch_flag(tmp_path: Path, flag: str, value: str, words: tuple[str
 def test_malformed_set_does_not_echo_a_secret_value(tmp_path: Path) -> None:
     err = fails_cleanly(["explain", "--set", "MY TOKEN=hf-s3cret-99"], tmp_path)
     assert "hf-s3cret-99" not in err
+
+
+# --- the command table ------------------------------------------------------------------------
+
+COMMANDS = ("explain", "run", "sbatch", "doctor", "diagnose", "profiles")
+
+
+def test_top_level_help_lists_every_command(tmp_path: Path) -> None:
+    code, out, err = run_cli(["--help"], cwd=tmp_path)
+    assert code == 0, err
+    table = out.partition("Commands:")[2]
+    listed = re.findall(r"^  ([a-z]+) ", table, flags=re.MULTILINE)
+    assert sorted(listed) == sorted(COMMANDS)
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_each_command_runs_alone(name: str, tmp_path: Path) -> None:
+    """main() builds only the command being run; its help and the root's --version work."""
+    from launchx import cli
+
+    narrow = cli._app_for(["--version", name, "--help"])
+    assert narrow is not cli.app
+    names = [c.name or c.callback.__name__ for c in narrow.registered_commands if c.callback]
+    assert names + [g.name for g in narrow.registered_groups] == [name]
+    code, out, err = run_cli([name, "--help"], cwd=tmp_path)
+    assert code == 0 and f"launchx {name} [OPTIONS]" in out, err
+
+
+def test_unknown_command_gets_the_whole_table(tmp_path: Path) -> None:
+    from launchx import cli
+
+    assert cli._app_for(["explian"]) is cli.app and cli._app_for([]) is cli.app
+    err = fails_cleanly(["explian"], tmp_path)
+    assert "No such command 'explian'" in err

@@ -371,7 +371,7 @@ def test_gloo_connection_loss_is_retryable_other_gloo_errors_are_not() -> None:
 
 
 def test_unknown_category_names_in_a_policy_are_reported() -> None:
-    assert failures.unknown_categories(("cuda_oom", "nccl_timeout")) == ("nccl_timeout",)
+    assert fr.unknown_categories(("cuda_oom", "nccl_timeout")) == ("nccl_timeout",)
 
 
 # ------------------------------------------------------------------ signature
