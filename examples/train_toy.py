@@ -17,10 +17,12 @@ Fault injection (to exercise launchx's failure handling with real failures):
   (``LAUNCHX_ATTEMPT`` 0): a transient hang.
 * ``--crash-at-step K --crash-rank R --crash-kind KIND`` before step K:
   ``keyerror`` raises KeyError on *every* attempt (a deterministic bug);
-  ``exit`` exits with ``--crash-exit-code``, ``sigkill`` kills itself with SIGKILL, and
-  ``sigkill-during-save`` makes rank 0 (the only writer; ``--crash-rank`` is ignored)
-  write part of the temporary file of the first checkpoint at or after step K and then
-  SIGKILL itself — those three on the first attempt only.
+  ``exit`` exits with ``--crash-exit-code``, ``sigkill`` kills itself with SIGKILL,
+  ``nic`` prints the warning NCCL prints when an InfiniBand transfer fails (this host has
+  no HCA to break) and exits 1, and ``sigkill-during-save`` makes rank 0 (the only
+  writer; ``--crash-rank`` is ignored) write part of the temporary file of the first
+  checkpoint at or after step K and then SIGKILL itself — those four on the first
+  attempt only.
 
 Milestones are printed by rank 0 as single lines starting with ``[toy]``:
 ``start …``, ``resumed from <path> at step N``, ``step N loss X``, ``saved <path>``,
@@ -35,6 +37,7 @@ import hashlib
 import io
 import os
 import signal
+import socket
 import sys
 import time
 from pathlib import Path
@@ -47,7 +50,7 @@ from launchx import runtime
 from launchx.checkpoints import latest_complete
 
 IN_FEATURES = 8
-CRASH_KINDS = ("keyerror", "exit", "sigkill", "sigkill-during-save")
+CRASH_KINDS = ("keyerror", "exit", "sigkill", "nic", "sigkill-during-save")
 EX_TEMPFAIL = 75  # sysexits.h: "temporary failure; the user is invited to retry"
 
 
@@ -142,6 +145,16 @@ def inject_before_step(args: argparse.Namespace, step: int, rank: int, timeout_s
         say(f"crashing rank {rank} at step {step} kind=exit", every_rank=True)
         sys.stdout.flush()
         os._exit(args.crash_exit_code)
+    if args.crash_kind == "nic" and first_attempt():
+        say(f"crashing rank {rank} at step {step} kind=nic", every_rank=True)
+        print(
+            f"{socket.gethostname()}:{os.getpid()} [0] transport/net_ib.cc:1696 NCCL WARN "
+            "NET/IB : Got completion from peer 10.0.0.12<47281> with status=12 opcode=0 "
+            "len=0 vendor err 129 (Recv) localGid ::ffff:10.0.0.11 remoteGid ::ffff:10.0.0.12",
+            file=sys.stderr,
+            flush=True,
+        )
+        os._exit(1)
     if args.crash_kind == "sigkill" and first_attempt():
         say(f"crashing rank {rank} at step {step} kind=sigkill", every_rank=True)
         os.kill(os.getpid(), signal.SIGKILL)

@@ -59,6 +59,9 @@ class Diagnosis:
     code: str
     exit_code: int | None = None
     signal: int | None = None
+    # 2: stopped from outside; 1: a root cause (or a rank that failed on its own); 0: only
+    # symptoms of another failure. Nodes compare it to agree on one diagnosis (``agree``).
+    tier: int = 0
 
     def signature(self) -> tuple[str, int | None, str]:
         """Stable across attempts: numbers, addresses, ports and timestamps are blanked, so
@@ -367,6 +370,7 @@ def _diagnosis(
         code=hit.rule.code,
         exit_code=exit_code,
         signal=_signal_of(exit_code),
+        tier=fr.tier(hit.rule.priority),
     )
 
 
@@ -448,6 +452,7 @@ def _unknown(
         code=fr.UNKNOWN_CODE,
         exit_code=code,
         signal=_signal_of(code),
+        tier=1 if rank is not None and code not in (None, 0) else 0,
     )
 
 

@@ -29,6 +29,7 @@ class AttemptRecord:
     step_after: int | None = None  # ... and after it
     interrupted: bool = False
     log_dir: str | None = None
+    tier: int = 0  # the diagnosis's (failures.Diagnosis.tier): how well it explains a failure
 
     @property
     def succeeded(self) -> bool:

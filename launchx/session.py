@@ -26,7 +26,7 @@ from tenacity import (
     wait_random,
 )
 
-from launchx import checkpoints, failures, render
+from launchx import agree, checkpoints, failures, render
 from launchx.errors import LaunchRefused, LaunchxError
 from launchx.execute import (
     ProcessResult,
@@ -88,6 +88,12 @@ def _new_run(
     # Attempts are numbered across requeues; a requeued job continues after the last one.
     state.first_attempt = max([_attempt_base(res), *(r.attempt + 1 for r in state.previous[-1:])])
     return state
+
+
+def _agreement_applies(res: Resolution, plan: LaunchPlan) -> bool:
+    """Several nodes, each with its own launchx and retry loop, must agree on each attempt.
+    Under srun one launchx retries the whole step, so there is nothing to agree on."""
+    return plan.launcher == "torchrun" and plan.nnodes > 1 and not _inner_step(res)
 
 
 def _inner_step(res: Resolution) -> bool:
@@ -225,6 +231,8 @@ class _Run:
     previous: list[AttemptRecord] = field(default_factory=list)  # earlier allocations' attempts
     requeued: bool = False
     first_attempt: int = 0
+    coordinator: agree.Coordinator | None = None  # node 0 of a multi-node torchrun run
+    cannot_coordinate: bool = False  # node 0 could not listen: each node decides alone
 
     @property
     def history(self) -> list[AttemptRecord]:
@@ -247,6 +255,7 @@ class _Run:
         )
 
     def attempt(self) -> AttemptRecord:
+        """One attempt on this node; with several nodes, the outcome they all adopt."""
         attempt = self.first_attempt + len(self.records)
         resume, step_before = _latest(self.res)
         plan = self.plan(attempt, resume)
@@ -255,6 +264,15 @@ class _Run:
         if self.sup.stopping:  # stopped during the backoff: never start another attempt
             code = 128 + (self.sup.stop_signal or 15)
             return AttemptRecord(attempt, code, 0.0, "interrupted", False, None, interrupted=True)
+        agreeing = _agreement_applies(self.res, plan)
+        if agreeing:
+            self._listen_for_nodes(plan)
+        rec = self._attempt_here(plan, attempt, resume, step_before)
+        return self._agree(plan, rec) if agreeing else rec
+
+    def _attempt_here(
+        self, plan: LaunchPlan, attempt: int, resume: str | None, step_before: int | None
+    ) -> AttemptRecord:
         self.sink.write(render.run_header(plan))
         if resume:
             self.sink.write(f"launchx: resuming from {resume}\n")
@@ -308,6 +326,7 @@ class _Run:
             retryable=diag.retryable and not result.interrupted,
             signature=diag.signature(),
             cause=diag.cause,
+            tier=diag.tier,
             interrupted=result.interrupted,
             log_dir=plan.log_dir,
             **progress,
@@ -338,6 +357,57 @@ class _Run:
             interrupted=result.interrupted,
             policy=self.policy,
         )
+
+    def _listen_for_nodes(self, plan: LaunchPlan) -> None:
+        """Node 0 listens once, before its first attempt starts, so that a node reporting
+        early waits in the backlog rather than finding nobody."""
+        if plan.node_rank != 0 or self.coordinator is not None or self.cannot_coordinate:
+            return
+        port = agree.agreement_port(plan.master_port)
+        try:
+            self.coordinator = agree.Coordinator(port, self.run_id)
+        except OSError as exc:
+            self.sink.write(
+                f"launchx: cannot listen on port {port} for the other nodes' outcomes "
+                f"({exc.strerror}); each node will decide its retries alone\n"
+            )
+            self.cannot_coordinate = True
+
+    def _agree(self, plan: LaunchPlan, rec: AttemptRecord) -> AttemptRecord:
+        """Every node adopts the outcome that explains the attempt best (``agree``), so
+        they all retry, or all stop, together."""
+        own = agree.Outcome.of(rec, plan.node_rank)
+        stopping = self.sup.stopping or rec.interrupted
+        # Long enough for the slowest node to notice (its collectives time out after
+        # pg_timeout_s); a node that is stopping only tells the others, briefly.
+        timeouts = self.res.profile.timeouts
+        wait_s = 5.0 if stopping else timeouts.pg_timeout_s + plan.grace_period_s + 60.0
+        deadline = time.monotonic() + wait_s
+        if plan.node_rank == 0:
+            if self.coordinator is None:
+                return rec
+            agreed, missing = self.coordinator.gather(rec.attempt, own, plan.nnodes, deadline)
+            if missing:
+                names = ", ".join(map(str, missing))
+                self.sink.write(f"launchx: no outcome from node(s) {names} in time\n")
+        else:
+            port = agree.agreement_port(plan.master_port)
+            answer = agree.report(plan.master_addr, port, self.run_id, rec.attempt, own, deadline)
+            if answer is None:
+                self.sink.write(
+                    "launchx: node 0's launchx did not answer; this node decides on its own\n"
+                )
+                return rec
+            agreed = answer
+        if agreed.failed and (agreed.node, agreed.category) != (own.node, own.category):
+            how = "transient" if agreed.retryable else "not retried"
+            self.sink.write(
+                f"launchx: the nodes agree: {agreed.category} seen by node {agreed.node} ({how})\n"
+            )
+            self.sink.flush()
+        new = agree.adopt(rec, agreed)
+        self.records[-1] = new
+        return new
 
     def _requeue(self) -> bool:
         """After the scheduler's warning signal: ask SLURM to requeue the job, so the next
@@ -418,8 +488,12 @@ def run(
         retry_error_callback=lambda rs: rs.outcome.result() if rs.outcome else None,
     )
     state.sup.forward_warnings = not _inner_step(res)
-    with supervised(state.sup):
-        final: AttemptRecord = retrying(state.attempt)
+    try:
+        with supervised(state.sup):
+            final: AttemptRecord = retrying(state.attempt)
+    finally:
+        if state.coordinator is not None:
+            state.coordinator.close()
     if log_dir is None:
         _tidy_logs(state, final)
     if not _inner_step(res):

@@ -55,3 +55,12 @@ def run_cli(
         timeout=timeout,
     )
     return proc.returncode, proc.stdout, proc.stderr
+
+
+def free_port() -> int:
+    """A port nobody listens on right now (the kernel's pick)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

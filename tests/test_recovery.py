@@ -13,7 +13,6 @@ import contextlib
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -23,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, clean_env
+from conftest import ROOT, clean_env, free_port
 
 pytestmark = pytest.mark.torchrun
 
@@ -166,12 +165,6 @@ def load_state(path: Path) -> dict[str, object]:
     state = torch.load(path, map_location="cpu", weights_only=True)
     assert isinstance(state, dict)
     return state
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def alive(pid: int, timeout: float = 5) -> bool:
@@ -617,7 +610,10 @@ def test_attempts_that_advance_the_checkpoint_do_not_use_the_budget(
 # --------------------------------------------------------------------------- 6
 
 
-def test_two_nodes_both_retry_and_finish_after_a_fault_on_node_one(tmp_path: Path) -> None:
+def two_nodes(tmp_path: Path, fault: list[str]) -> tuple[tuple[int, str], tuple[int, str]]:
+    """Two "nodes" on loopback, one rank each (global rank 1 lives on node 1), each with its
+    own launchx and retry loop, training the toy with ``fault`` injected. A node left alone
+    in a rendezvous gives up after 20 s, so a disagreement fails the test, not the clock."""
     ck = tmp_path / "ck"
     port = free_port()
 
@@ -640,6 +636,8 @@ def test_two_nodes_both_retry_and_finish_after_a_fault_on_node_one(tmp_path: Pat
                 str(ck),
                 "--set",
                 "timeouts.pg_timeout_s=5",
+                "--set",
+                "timeouts.rdzv_timeout_s=20",
                 *ZERO_BACKOFF,
                 "--log-dir",
                 str(tmp_path / "logs"),
@@ -650,12 +648,7 @@ def test_two_nodes_both_retry_and_finish_after_a_fault_on_node_one(tmp_path: Pat
                 "20",
                 "--ckpt-every",
                 "5",
-                "--stall-at-step",
-                "8",
-                "--stall-s",
-                "12",  # well past the 5 s timeout even if rank 0 is late to the collective
-                "--stall-rank",
-                "1",  # global rank 1 lives on node 1
+                *fault,
                 "--output",
                 str(tmp_path / "final.pt"),
             ],
@@ -664,16 +657,23 @@ def test_two_nodes_both_retry_and_finish_after_a_fault_on_node_one(tmp_path: Pat
 
     node1 = node(1)
     node0 = node(0)
-    (c0, t0), (c1, t1) = node0.finish(timeout=150), node1.finish(timeout=150)
+    return node0.finish(timeout=150), node1.finish(timeout=150)
+
+
+def test_two_nodes_both_retry_and_finish_after_a_fault_on_node_one(tmp_path: Path) -> None:
+    ck = tmp_path / "ck"
+    stall = ["--stall-at-step", "8", "--stall-rank", "1"]
+    # 12 s: well past the 5 s timeout even if rank 0 is late to the collective.
+    (c0, t0), (c1, t1) = two_nodes(tmp_path, [*stall, "--stall-s", "12"])
     assert (c0, c1) == (0, 0), f"node 0:\n{t0}\n\nnode 1:\n{t1}"
     step5 = ck / "step_00000005.pt"
     for text in (t0, t1):
         rows = summary_rows(text)
         assert [(r[0], r[2]) for r in rows] == [("0", "exit 1"), ("1", "ok")], text
         assert rows[1][4] == str(step5)
-        # Each node diagnoses what its own ranks saw: the waiting rank times out, the
-        # stalled one wakes up to a closed connection. Both are transient.
-        assert rows[0][3] in ("collective_timeout", "gloo_error"), text
+        # The waiting rank times out, the stalled one wakes up to a closed connection; the
+        # nodes agree on the timeout (a root cause beats the symptom), which is transient.
+        assert rows[0][3] == "collective_timeout", text
         assert re.search(r"^launchx: failure: \S+ on rank \d \(transient\)$", text, re.M)
         assert f"launchx: resuming from {step5}" in text
     assert "stalling rank 1 at step 8" in t1  # the fault was on node 1
@@ -682,3 +682,39 @@ def test_two_nodes_both_retry_and_finish_after_a_fault_on_node_one(tmp_path: Pat
     for attempt in (0, 1):
         for node_rank in (0, 1):
             assert (tmp_path / "logs" / f"attempt_{attempt}" / f"node_{node_rank}").is_dir()
+
+
+def test_a_rank_dying_on_node_one_makes_both_nodes_retry_together(tmp_path: Path) -> None:
+    """Node 1's rank dies of an InfiniBand error (transient); node 0 only sees its peer's
+    connection close. Both adopt node 1's diagnosis, retry, re-rendezvous and finish."""
+    ck = tmp_path / "ck"
+    crash = ["--crash-at-step", "8", "--crash-rank", "1", "--crash-kind", "nic"]
+    (c0, t0), (c1, t1) = two_nodes(tmp_path, crash)
+    assert (c0, c1) == (0, 0), f"node 0:\n{t0}\n\nnode 1:\n{t1}"
+    assert "crashing rank 1 at step 8 kind=nic" in t1
+    assert "launchx: the nodes agree: ib_error seen by node 1 (transient)" in t0
+    step5 = str(ck / "step_00000005.pt")
+    for text in (t0, t1):
+        rows = summary_rows(text)
+        assert [(r[0], r[2], r[3], r[4]) for r in rows] == [
+            ("0", "exit 1", "ib_error", "-"),
+            ("1", "ok", "-", step5),
+        ], text
+    assert "[toy] done steps=20" in t0
+
+
+def test_a_bug_on_node_one_stops_both_nodes_at_once(tmp_path: Path) -> None:
+    """Node 1's rank raises KeyError (a bug: never retried). Node 0 sees only a closed
+    connection, which alone it would retry, waiting for a node that never comes back."""
+    crash = ["--crash-at-step", "8", "--crash-rank", "1", "--crash-kind", "keyerror"]
+    started = time.monotonic()
+    (c0, t0), (c1, t1) = two_nodes(tmp_path, crash)
+    assert (c0, c1) == (1, 1), f"node 0:\n{t0}\n\nnode 1:\n{t1}"
+    assert time.monotonic() - started < 60  # not a 20 s rendezvous wait per retry
+    assert "launchx: the nodes agree: user_code_error seen by node 1 (not retried)" in t0
+    for text in (t0, t1):
+        assert text.count("launchx: profile local | launcher torchrun") == 1, text
+        assert [(r[0], r[2], r[3]) for r in summary_rows(text)] == [
+            ("0", "exit 1", "user_code_error")
+        ], text
+        assert final_reason(text).startswith("launchx: user_code_error is not transient")
