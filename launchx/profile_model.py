@@ -17,7 +17,7 @@ Backend = Literal["auto", "nccl", "gloo"]
 NprocSpec = Annotated[int, Field(ge=1)] | Literal["gpu", "cpu", "auto"]
 PortSpec = Annotated[int, Field(ge=1, le=65535)] | Literal["auto"]
 
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class _Strict(BaseModel):
@@ -95,7 +95,7 @@ class Profile(_Strict):
             return value
         out: dict[object, object] = {}
         for key, val in value.items():
-            if not isinstance(key, str) or not _ENV_NAME.match(key):
+            if not isinstance(key, str) or not _ENV_NAME.fullmatch(key):
                 raise ValueError(f"{key!r} is not a valid environment variable name")
             if isinstance(val, bool):
                 val = "1" if val else "0"

@@ -8,7 +8,7 @@ validated one by one (so an error names the file that has it) and then merged ba
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -236,6 +236,21 @@ def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
     return merged
 
 
+def _missing_base(
+    exc: ProfileNotFound, ref: str, docs: Sequence[tuple[str, Path, Mapping[str, Any]]]
+) -> ProfileNotFound:
+    """A base that cannot be found, named with the file whose ``extends`` asks for it and the
+    chain so far: the user ran ``--profile mine``, not the base, and must know where to look.
+    The hint (did you mean, the available profiles) is locate's, unchanged."""
+    _label, child, _data = docs[-1]
+    chain = " -> ".join([*(lbl for lbl, _p, _d in docs), repr(ref)])
+    return ProfileNotFound(
+        f"profile 'extends' chain is broken: {chain}: {exc.message} "
+        f"(named by 'extends' in {child})",
+        exc.hint,
+    )
+
+
 def load(ref: str, environ: Mapping[str, str], cwd: Path) -> LoadedProfile:
     """Load a profile and its ``extends`` chain, base first, recording each value's file."""
     docs: list[tuple[str, Path, dict[str, Any]]] = []
@@ -243,7 +258,12 @@ def load(ref: str, environ: Mapping[str, str], cwd: Path) -> LoadedProfile:
     current: str | None = ref
     base_dir: Path | None = None
     while current is not None:
-        path, label = locate(current, environ, cwd, base_dir)
+        try:
+            path, label = locate(current, environ, cwd, base_dir)
+        except ProfileNotFound as exc:
+            if not docs:  # the profile asked for itself: locate's message says it all
+                raise
+            raise _missing_base(exc, current, docs) from None
         key = str(path.resolve())
         if key in seen:
             chain = " -> ".join([*(lbl for lbl, _p, _d in docs), label])

@@ -6,6 +6,7 @@ Secrets are redacted here, at the one place values leave launchx as text.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
@@ -124,19 +125,37 @@ def explain_json(res: Resolution, decision: LaunchDecision, findings: Iterable[F
     return json.dumps(doc, indent=2) + "\n"
 
 
+# What bash accepts after ``export``/``unset``. A name from the environment or a profile can be
+# anything but '=' and NUL ("NCCL_A;touch x", "A\nrm -rf ~"); printed raw it would run.
+_SHELL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _is_shell_name(name: str) -> bool:
+    return _SHELL_NAME.fullmatch(name) is not None
+
+
+def _skipped(name: str) -> str:
+    """A comment for a name bash cannot export: ``repr`` escapes newlines (and every other
+    unprintable character), so the comment stays one line and nothing after it runs."""
+    return f"# skipped: {name!r} is not a valid shell variable name"
+
+
 def explain_env(res: Resolution) -> str:
     """``export`` lines safe to ``eval`` in bash; removed variables become ``unset``.
 
     A secret is never printed, and exporting ``***`` would overwrite the user's real token
-    when the output is eval'ed, so a secret becomes a comment that eval ignores.
+    when the output is eval'ed, so a secret becomes a comment that eval ignores. A name that
+    is not a shell identifier becomes a comment too: eval would run it as a command.
     """
     lines = [
-        f"# {name}=*** (secret: not printed, left as it is)"
+        _skipped(name)
+        if not _is_shell_name(name)
+        else f"# {name}=*** (secret: not printed, left as it is)"
         if catalog.is_secret(name)
         else f"export {name}={shlex.quote(_shown(name, s.value))}"
         for name, s in sorted(res.env.items())
     ]
-    lines += [f"unset {name}" for name in res.removed]
+    lines += [f"unset {name}" if _is_shell_name(name) else _skipped(name) for name in res.removed]
     return "\n".join(lines) + "\n"
 
 
@@ -151,7 +170,7 @@ def findings_text(findings: Iterable[Finding], secrets: Iterable[str] = ()) -> s
             continue
         out.append(f"{level}s:" if len(group) > 1 else f"{level}:")
         for f in group:
-            var = f" {f.var}:" if f.var else ""
+            var = f" {_one_line(f.var)}:" if f.var else ""
             out.append(f"  {f.code}{var} {_one_line(f.message)}")
             out.append(f"      fix: {_one_line(f.fix)}")
     return "\n".join(out) + ("\n" if out else "")
@@ -230,26 +249,46 @@ def explain_table(
     return text + ("\n" + findings_text(items, secrets) if items else "")
 
 
+def _plan_secrets(plan: LaunchPlan) -> tuple[str, ...]:
+    """Secret values the plan sets, longest first, to scrub from findings it prints."""
+    values = {e.value for e in plan.env if e.value is not None and catalog.is_secret(e.name)}
+    return tuple(sorted((v for v in values if len(v) >= _MIN_SCRUB), key=len, reverse=True))
+
+
+def _plan_env_line(name: str, value: str | None, source: str) -> str:
+    """One variable of the plan as a line a user can paste into bash.
+
+    A secret is not printed, and ``export HF_TOKEN='***'`` pasted would overwrite the real
+    token: the line reads the token from the shell that pastes it instead, and stops there,
+    saying so, when that shell has none (the plan does set one: without it the run differs).
+    """
+    note = _one_line(source)
+    if not _is_shell_name(name):
+        return _skipped(name)
+    if value is None:
+        return f"unset {name}  # {note}"
+    if catalog.is_secret(name):
+        return (
+            f'export {name}="${{{name}:?secret not shown: export {name} first}}"'
+            f"  # {note} (secret, not shown)"
+        )
+    return f"export {name}={shlex.quote(_shown(name, value))}  # {note}"
+
+
 def plan_text(plan: LaunchPlan) -> str:
     """What --dry-run prints: the exact command and the variables launchx sets."""
-    lines = [
-        f"# launchx plan: profile {plan.profile}, launcher {plan.launcher} ({plan.context})",
-        f"# {plan.nnodes} node(s) x {plan.nproc_per_node} process(es), node rank "
+    header = [
+        f"launchx plan: profile {plan.profile}, launcher {plan.launcher} ({plan.context})",
+        f"{plan.nnodes} node(s) x {plan.nproc_per_node} process(es), node rank "
         f"{plan.node_rank}, master {plan.master_addr}:{plan.master_port} "
         f"({plan.port_source})",
     ]
-    for entry in plan.env:
-        if entry.value is None:
-            lines.append(f"unset {entry.name}  # {entry.source}")
-        else:
-            lines.append(
-                f"export {entry.name}={shlex.quote(_shown(entry.name, entry.value))}"
-                f"  # {entry.source}"
-            )
+    lines = [f"# {_one_line(line)}" for line in header]
+    lines += [_plan_env_line(e.name, e.value, e.source) for e in plan.env]
     lines.append(plan.shell_line())
     text = "\n".join(lines) + "\n"
     if plan.findings:
-        text += "\n" + findings_text(plan.findings)
+        text += "\n" + findings_text(plan.findings, _plan_secrets(plan))
     return text
 
 
@@ -263,7 +302,16 @@ def plan_json(plan: LaunchPlan) -> str:
     return json.dumps(doc, indent=2) + "\n"
 
 
+# Info findings a real run still prints: launchx changed what the user asked for, and the
+# header alone (another port) would not say why. Other infos (LX124 a value worth a note,
+# LX140 debug logging left on) describe the user's own choice: --dry-run and explain show
+# them, a run repeating them on every attempt would only be noise.
+CHANGED_WHAT_YOU_ASKED: frozenset[str] = frozenset({"LX208"})  # held port -> a free one
+
+
 def run_header(plan: LaunchPlan) -> str:
+    """The lines a real run prints before each attempt: what runs, and any finding to act on
+    or that explains why it differs from what was asked."""
     lines = [
         f"launchx: profile {plan.profile} | launcher {plan.launcher} | "
         f"{plan.nnodes} node(s) x {plan.nproc_per_node} proc | master "
@@ -273,9 +321,9 @@ def run_header(plan: LaunchPlan) -> str:
     if plan.log_dir:
         lines.append(f"launchx: logs in {plan.log_dir}")
     text = "\n".join(lines) + "\n"
-    warnings = [f for f in plan.findings if f.level != "info"]
-    if warnings:
-        text += findings_text(warnings)
+    shown = [f for f in plan.findings if f.level != "info" or f.code in CHANGED_WHAT_YOU_ASKED]
+    if shown:
+        text += findings_text(shown, _plan_secrets(plan))
     return text
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import run_cli
 
 from launchx import catalog, profiles
 from launchx.errors import ConfigError, ProfileNotFound
@@ -137,9 +138,25 @@ def test_cycle_names_the_chain(tmp_path: Path) -> None:
 
 
 def test_missing_base_is_an_error(tmp_path: Path) -> None:
-    write(tmp_path / "a.yaml", "name: a\nextends: nonexistent-base\n")
-    with pytest.raises(ProfileNotFound, match="nonexistent-base"):
+    write(tmp_path / "a.yaml", "name: a\nextends: ./b.yaml\n")
+    write(tmp_path / "b.yaml", "name: b\nextends: ib-h80\n")
+    with pytest.raises(ProfileNotFound) as info:
         profiles.load("a.yaml", {}, tmp_path)
+    message = info.value.message
+    # The chain so far, the missing name, and the file whose 'extends' names it.
+    assert "profile:a.yaml -> profile:./b.yaml -> 'ib-h80'" in message
+    assert "unknown profile 'ib-h80'" in message
+    assert f"'extends' in {tmp_path / 'b.yaml'}" in message
+    assert "did you mean 'ib-h800'" in (info.value.hint or "")  # locate's hint is kept
+
+
+def test_missing_base_through_the_cli_exits_2_naming_the_chain(tmp_path: Path) -> None:
+    write(tmp_path / "mine.yaml", "name: mine\nextends: nosuch\n")
+    code, out, err = run_cli(["explain", "--profile", "./mine.yaml"], cwd=tmp_path)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert "profile:./mine.yaml -> 'nosuch'" in err
+    assert f"'extends' in {tmp_path / 'mine.yaml'}" in err
+    assert "fix: available profiles: " in err
 
 
 def test_yaml_syntax_error_names_file_line_column(tmp_path: Path) -> None:
@@ -248,3 +265,15 @@ def test_wheel_ships_builtin_profiles_and_py_typed(tmp_path: Path) -> None:
     )
     assert out.stdout.strip().startswith(str(target))
     assert yaml.safe_load((Path(out.stdout.strip()) / "local.yaml").read_text())["name"] == "local"
+
+
+@pytest.mark.parametrize("key", ["NCCL_Y\n", "A-B", "1ABC", "NCCL A", "A;B", ""])
+def test_env_keys_must_be_whole_variable_names(key: str) -> None:
+    """A trailing newline slipped past a ``^...$`` match: only the whole key counts."""
+    from pydantic import ValidationError
+
+    from launchx.profile_model import Profile
+
+    with pytest.raises(ValidationError, match="not a valid environment variable name"):
+        Profile.model_validate({"name": "p", "env": {key: "1"}})
+    assert Profile.model_validate({"name": "p", "env": {"NCCL_Y": "1"}}).env == {"NCCL_Y": "1"}
