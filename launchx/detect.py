@@ -949,7 +949,22 @@ def _tasks_here(env: Mapping[str, str], step: bool) -> int | None:
                 continue
             if index < len(counts):
                 return counts[index]
-    return _num(env, "SLURM_NTASKS_PER_NODE")
+    return _num(env, "SLURM_NTASKS_PER_NODE") or _tasks_spread(env, step)
+
+
+def _tasks_spread(env: Mapping[str, str], step: bool) -> int | None:
+    """Without a per-node count: more tasks than nodes means some node runs at least
+    ceil(tasks / nodes) of them, which is taken as this node's count, so a step of several
+    tasks per node is never mistaken for one task per node. None when nothing says more."""
+    task_vars: tuple[str, ...] = ("SLURM_NTASKS", "SLURM_NPROCS")
+    node_vars: tuple[str, ...] = ("SLURM_JOB_NUM_NODES", "SLURM_NNODES")
+    if step:
+        task_vars = ("SLURM_STEP_NUM_TASKS", *task_vars)
+        node_vars = ("SLURM_STEP_NUM_NODES", *node_vars)
+    tasks, nodes = _num(env, *task_vars), _num(env, *node_vars)
+    if tasks is None or not nodes or tasks <= nodes:
+        return None
+    return -(-tasks // nodes)
 
 
 def _srun_step(env: Mapping[str, str]) -> LaunchContext | None:

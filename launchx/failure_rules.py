@@ -57,6 +57,7 @@ def unknown_categories(names: Sequence[str]) -> tuple[str, ...]:
     ``failures``, so profile validation does not compile the log patterns."""
     return tuple(n for n in names if n not in CATEGORIES)
 
+
 RETRYABLE_BY_DEFAULT: frozenset[str] = frozenset(
     {
         "nccl_watchdog_timeout",

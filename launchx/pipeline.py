@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from launchx import detect, ports
+from launchx.errors import ProfileNotFound
 from launchx.facts import HostFacts
 from launchx.plan import LaunchPlan, Target, build, decide_launcher, decide_port
 from launchx.profile_model import Profile
@@ -64,11 +65,7 @@ def gather_facts(
 
 def resolve_request(request: Request, facts: HostFacts | None = None) -> Resolution:
     environ = dict(os.environ) if facts is None else dict(facts.environ)
-    loaded = load(
-        request.profile or environ.get("LAUNCHX_DEFAULT_PROFILE", DEFAULT_PROFILE),
-        environ,
-        Path.cwd(),
-    )
+    loaded = _load_requested(request.profile, environ)
     if facts is None:
         hosts = [request.flags.get("master_addr", ""), loaded.profile.master_addr]
         ports = [request.flags.get("master_port", ""), str(loaded.profile.master_port)]
@@ -77,9 +74,45 @@ def resolve_request(request: Request, facts: HostFacts | None = None) -> Resolut
     return resolve(loaded, facts, overrides, show_all=request.show_all)
 
 
+def _load_requested(ref: str | None, environ: Mapping[str, str]) -> LoadedProfile:
+    """The profile of ``-p``, else the one ``LAUNCHX_DEFAULT_PROFILE`` names (empty counts as
+    unset), else ``local``. A bad default is named as such: the user typed no ``-p``."""
+    default = environ.get("LAUNCHX_DEFAULT_PROFILE") or ""
+    if ref or not default:
+        return load(ref or DEFAULT_PROFILE, environ, Path.cwd())
+    try:
+        return load(default, environ, Path.cwd())
+    except ProfileNotFound as exc:
+        raise ProfileNotFound(
+            f"LAUNCHX_DEFAULT_PROFILE={default!r} (the profile used without -p): {exc.message}",
+            f"{exc.hint}; or unset LAUNCHX_DEFAULT_PROFILE, or pass -p NAME"
+            if exc.hint
+            else "unset LAUNCHX_DEFAULT_PROFILE, or pass -p NAME",
+        ) from None
+
+
+# Job ids an outer launcher gives every rank of one job alike (PMIx and Open MPI's ORTE):
+# with them, two jobs told the same MASTER_ADDR:MASTER_PORT still get different run ids.
+_OUTER_JOB_IDS = ("PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid")
+
+
+def _shared_by_ranks(res: Resolution) -> tuple[str, ...] | None:
+    """What every rank an outer launcher started was told alike, or None when this launchx
+    is not one of several such ranks. Never RANK, LOCAL_RANK or a pid: those differ."""
+    ctx = res.facts.launch
+    if ctx.kind not in ("torchrun", "platform", "mpi", "srun_step"):
+        return None
+    if ctx.world_size is not None and ctx.world_size <= 1:
+        return None  # one rank alone: nobody to agree with (PMIx alone gives no size)
+    environ = res.facts.environ
+    ids = tuple(f"{var}={environ[var]}" for var in _OUTER_JOB_IDS if environ.get(var))
+    return (ctx.kind, str(ctx.world_size), *ids)
+
+
 def run_id_for(res: Resolution, given: str | None = None) -> str:
-    """One id for the whole run, the same on every node without them talking: SLURM's job
-    id, the platform's, an inherited one, or a digest of what every node was told."""
+    """One id for the whole run, the same on every node and rank without them talking:
+    SLURM's job id, the platform's, an inherited one, or a digest of what every node (or
+    every rank an outer launcher started, each running its own launchx) was told."""
     environ = res.facts.environ
     if given:
         return given
@@ -87,13 +120,15 @@ def run_id_for(res: Resolution, given: str | None = None) -> str:
         value = environ.get(var)
         if value and value != "none":
             return f"slurm-{value}" if var == "SLURM_JOB_ID" else value
-    if int(res.launch["nnodes"].value) > 1:
+    shared = _shared_by_ranks(res)
+    if int(res.launch["nnodes"].value) > 1 or shared is not None:
         key = "|".join(
             (
                 res.profile.name,
                 res.launch["master_addr"].value,
                 res.launch["master_port"].value,
                 res.launch["nnodes"].value,
+                *(shared or ()),
             )
         )
         return "lx-" + hashlib.sha256(key.encode()).hexdigest()[:12]

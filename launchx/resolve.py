@@ -416,6 +416,7 @@ def resolve(
     _check_launch_types(launch)
     _fill_launch_autos(launch, facts, findings, profile.slurm.mode == "per_task")
     _check_node_rank(launch, findings)
+    _check_master_addr(launch, findings)
     _check_retry_categories(profile, findings)
 
     env = _env_layers(loaded, profile, environ, set_env, show_all)
@@ -502,6 +503,31 @@ def _check_node_rank(launch: Mapping[str, Setting], findings: list[Finding]) -> 
                 "give each node its own --node-rank below --nnodes",
             )
         )
+
+
+def _check_master_addr(launch: Mapping[str, Setting], findings: list[Finding]) -> None:
+    """An empty master address passes the profile model (it is a string) but leaves torchrun
+    a rendezvous endpoint of ':PORT'. (An empty MASTER_ADDR in the environment counts as
+    unset, like every other empty launch variable, so it never gets here.)"""
+    setting = launch["master_addr"]
+    if setting.value.strip():
+        return
+    source = setting.source
+    if source.startswith("flag:"):
+        where = f"pass {source.removeprefix('flag:')} HOST"
+    elif source == "--set":
+        where = "write --set master_addr=HOST"
+    else:
+        where = f"write master_addr: HOST in {source}"
+    findings.append(
+        Finding(
+            "LX307",
+            "error",
+            "master_addr",
+            f"the master address is empty (from {source}): the ranks would meet at ':PORT'",
+            f"{where} (the address of node rank 0), or auto to let launchx find it",
+        )
+    )
 
 
 def _check_launch_types(launch: Mapping[str, Setting]) -> None:

@@ -902,6 +902,28 @@ def test_parse_slurm_falls_back_to_ntasks_per_node_and_legacy_names() -> None:
     )
 
 
+def test_srun_step_with_only_ntasks_and_nnodes_has_several_tasks_per_node() -> None:
+    """No per-node count at all: 8 tasks on 2 nodes put at least 4 on some node, so the step
+    is several tasks per node (never "one task on this node", which would allow torchrun)."""
+    environ = {
+        "SLURM_JOB_ID": "5",
+        "SLURM_STEP_ID": "0",
+        "SLURM_NTASKS": "8",
+        "SLURM_NNODES": "2",
+        "SLURM_PROCID": "1",
+    }
+    facts = parse_slurm(environ)
+    assert facts is not None and facts.ntasks_per_node == 4
+    context = classify_launch(environ)
+    assert (context.kind, context.local_world_size) == ("srun_step", 4)
+    assert context.name == "srun step (several tasks per node)"
+    # The step's own counts come first; as many tasks as nodes says nothing more.
+    step = {**environ, "SLURM_STEP_NUM_TASKS": "6", "SLURM_STEP_NUM_NODES": "2"}
+    assert classify_launch(step).local_world_size == 3
+    even = {**environ, "SLURM_NTASKS": "2"}
+    assert classify_launch(even).local_world_size is None
+
+
 def test_parse_slurm_rejects_a_malformed_nodelist() -> None:
     with pytest.raises(ConfigError) as raised:
         parse_slurm({"SLURM_JOB_ID": "1", "SLURM_JOB_NODELIST": "gpu[01-"})

@@ -17,8 +17,9 @@ import pytest
 from conftest import HOSTS
 
 from launchx import detect, profiles
-from launchx.errors import ConfigError, LaunchxError
+from launchx.errors import ConfigError, LaunchxError, ProfileNotFound
 from launchx.facts import HostFacts, Interface, LaunchContext, Route
+from launchx.pipeline import Request, resolve_request
 from launchx.resolve import Overrides, Resolution, Setting, parse_sets, resolve
 
 FLAG_NAMES = {
@@ -480,3 +481,23 @@ def test_node_rank_beyond_nnodes_is_refused() -> None:
     except ConfigError:
         return
     assert any(f.level == "error" and f.var in ("node_rank", "NODE_RANK") for f in res.findings)
+
+
+def test_default_profile_variable_picks_the_profile_without_p() -> None:
+    chosen = resolve_request(Request(), plain_facts({"LAUNCHX_DEFAULT_PROFILE": "ethernet"}))
+    assert chosen.profile.name == "ethernet"
+    explicit = Request(profile="single-node")
+    facts = plain_facts({"LAUNCHX_DEFAULT_PROFILE": "ethernet"})
+    assert resolve_request(explicit, facts).profile.name == "single-node"  # -p wins
+    unset = resolve_request(Request(), plain_facts({"LAUNCHX_DEFAULT_PROFILE": ""}))
+    assert unset.profile.name == "local"  # empty counts as unset
+
+
+def test_unknown_default_profile_is_a_clean_error_naming_the_variable() -> None:
+    with pytest.raises(ProfileNotFound) as raised:
+        resolve_request(Request(), plain_facts({"LAUNCHX_DEFAULT_PROFILE": "etherent"}))
+    assert raised.value.message.startswith("LAUNCHX_DEFAULT_PROFILE='etherent'")
+    assert "unknown profile 'etherent'" in raised.value.message
+    assert raised.value.hint is not None
+    assert "did you mean 'ethernet'?" in raised.value.hint
+    assert "unset LAUNCHX_DEFAULT_PROFILE" in raised.value.hint
