@@ -38,7 +38,7 @@ LAUNCH_KEYS = (
     "master_addr",
     "master_port",
 )
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _FIELD_PATH = re.compile(r"^[a-z_]+(\.[a-z_]+)?$")
 
 # Environment variables that carry a launch setting (torchrun reads PET_<FLAG> itself, so a
@@ -120,7 +120,7 @@ def parse_sets(raw: Sequence[str]) -> tuple[dict[str, str], dict[str, str]]:
             )
         if _FIELD_PATH.match(key) and key.split(".")[0] in Profile.model_fields:
             fields[key] = value
-        elif _ENV_NAME.match(key):
+        elif _ENV_NAME.fullmatch(key):
             env[key] = value
         else:
             raise ConfigError(  # the value is not echoed: it may be a secret
