@@ -6,6 +6,18 @@ group. launchx forwards the signals a user or a scheduler sends, gives the ranks
 grace on a monotonic clock, then SIGKILLs the tree, is the subreaper of orphans, always
 reaps, and restores the signal handlers it replaced. The retry loop around attempts lives
 in ``launchx.session``; what to retry is decided by ``launchx.retry`` and ``failures``.
+
+Two stops beyond a user's signal:
+
+* **A scheduler's warning (USR1/USR2) starts the grace too.** The ranks are told to
+  checkpoint and stop; if they still run when the grace has passed, they are stopped as a
+  user's SIGTERM would stop them (SIGTERM, then SIGKILL after another grace). That is not
+  an interrupt: ``ProcessResult.interrupted`` stays False and ``stopped_after_warning`` says
+  what happened, so the session still treats the attempt as preempted (and requeues).
+* **srun inside a job gets no SIGTERM.** srun turns SIGTERM/SIGHUP into SIGKILL of every
+  task, so the stop goes to its step with ``scancel --signal=SIG JOB.STEP`` (the ranks'
+  handlers run), and only after the grace is the step, then srun, killed. See
+  ``launchx.slurm.srun_job_id``.
 """
 
 from __future__ import annotations
@@ -13,6 +25,7 @@ from __future__ import annotations
 import collections
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -44,11 +57,16 @@ class Supervisor:
     # again would hit torchrun a second time mid-shutdown and cut the ranks' checkpoint.
     forward_warnings: bool = True
     wake: threading.Event = field(default_factory=threading.Event)
+    warned_at: float | None = None  # the first warning of the current attempt (its grace)
+    # The child is srun inside this SLURM job: stops go to its step (run_process does it).
+    srun_job: str | None = None
 
     def handle(self, signum: int, _frame: FrameType | None) -> None:
         self.received.append(signum)
         if signum in (signal.SIGUSR1, signal.SIGUSR2):
             self.warnings.append(signum)
+            if self.warned_at is None:
+                self.warned_at = self.clock()
         if signum in STOPPING:
             if self.stop_signal is not None and signum == signal.SIGINT:
                 self.kill_now = True  # a second Ctrl-C: the user means it
@@ -62,12 +80,15 @@ class Supervisor:
         """Stopping signals go to every process of the run (torchrun's workers live in
         sessions of their own). A warning (USR1/USR2) goes to the launcher's group only:
         torchrun, told to handle it, passes it to the ranks and waits for them to
-        checkpoint, and srun passes it to its tasks; killing torchrun with it would not."""
+        checkpoint, and srun passes it to its tasks; killing torchrun with it would not.
+        A stop for srun is left to ``run_process``: it goes to the step through scancel,
+        which is no work for a signal handler."""
         child = self.child
         if child is None or child.poll() is not None:
             return
         if signum in STOPPING:
-            signal_tree(child.pid, signum)
+            if self.srun_job is None:
+                signal_tree(child.pid, signum)
         elif self.forward_warnings:
             with suppress(ProcessLookupError, PermissionError):
                 os.killpg(child.pid, signum)
@@ -188,6 +209,45 @@ class ProcessResult:
     interrupted: bool  # a stopping signal reached launchx during this attempt
     duration_s: float
     tail: tuple[str, ...]  # the last lines the launcher printed (for diagnosis)
+    # The ranks still ran a grace after the scheduler's warning and launchx stopped them
+    # (not an interrupt: the attempt was preempted).
+    stopped_after_warning: bool = False
+
+
+@dataclass
+class _SrunStep:
+    """Stops for an srun child inside a SLURM job: to its step's tasks, through scancel."""
+
+    job_id: str
+    pid: int
+    step: str | None = None
+
+    def signal(self, signum: int) -> bool:
+        """Deliver ``signum`` to every task of the step; False when the step is not known
+        (srun still waits for resources, or SLURM did not answer)."""
+        from launchx import slurm
+
+        if self.step is None:
+            self.step = slurm.find_srun_step(self.job_id, self.pid, socket.gethostname())
+        if self.step is None:
+            return False
+        return slurm.signal_step(self.step, signal.Signals(signum).name.removeprefix("SIG"))
+
+
+def _deliver_stop(child: subprocess.Popen[bytes], signum: int, step: _SrunStep | None) -> None:
+    """Stop the run as a user's ``signum`` would: to the step's tasks for srun (srun itself
+    would SIGKILL them), else to the whole tree. An srun whose step cannot be found has no
+    task to spare yet, so it gets the signal itself."""
+    if step is not None and step.signal(signum):
+        return
+    signal_tree(child.pid, signum)
+
+
+def _kill(child: subprocess.Popen[bytes], step: _SrunStep | None) -> None:
+    """The grace is over: SIGKILL the step's tasks (so none outlives srun) and the tree."""
+    if step is not None and step.step is not None:
+        step.signal(signal.SIGKILL)
+    signal_tree(child.pid, signal.SIGKILL)
 
 
 def _pump(stream: IO[bytes], sink: IO[str], tail: collections.deque[str]) -> None:
@@ -212,10 +272,18 @@ def run_process(
     out: IO[str] | None = None,
     poll_s: float = 0.05,
 ) -> ProcessResult:
-    """Start ``argv`` in its own session and supervise it to the end."""
+    """Start ``argv`` in its own session and supervise it to the end.
+
+    The grace ``grace_s`` runs from a stopping signal, or from the scheduler's first
+    warning of this attempt; when it passes, the tree is SIGKILLed (a warning first gets a
+    SIGTERM-like stop and one more grace, see the module docstring)."""
+    from launchx.slurm import srun_job_id
+
     sink = out or sys.stdout
     start = sup.clock()
     tail: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
+    sup.warned_at = None  # a warning of an earlier attempt gives this one no deadline
+    srun_job = srun_job_id(argv, env)
     try:
         child = subprocess.Popen(
             list(argv),
@@ -230,14 +298,18 @@ def run_process(
         msg = f"launchx: cannot start {argv[0]!r}: {exc.strerror}"
         print(msg, file=sys.stderr)
         return ProcessResult(127, False, 0.0, (msg,))
+    step = _SrunStep(srun_job, child.pid) if srun_job is not None else None
+    sup.srun_job = srun_job
     sup.child = child
     assert child.stdout is not None
     before = set(descendants(os.getpid())) - {child.pid}
     pump = threading.Thread(target=_pump, args=(child.stdout, sink, tail), daemon=True)
     pump.start()
-    interrupted_before = sup.stopping
-    if interrupted_before:  # a signal arrived between attempts: pass it on at once
+    stop_sent = sup.stopping
+    if stop_sent:  # a signal arrived between attempts: pass it on at once
         signal_tree(child.pid, sup.stop_signal or signal.SIGTERM)
+    warning_stop_at: float | None = None
+    killed = False
     try:
         while True:
             try:
@@ -245,7 +317,29 @@ def run_process(
                 break
             except subprocess.TimeoutExpired:
                 pass
-            if sup.kill_now or (sup.stop_at is not None and sup.clock() - sup.stop_at >= grace_s):
+            now = sup.clock()
+            if sup.stopping and not stop_sent:
+                stop_sent = True
+                if step is not None:  # the handler left srun alone: see _deliver_stop
+                    _deliver_stop(child, sup.stop_signal or signal.SIGTERM, step)
+            if (
+                warning_stop_at is None
+                and not sup.stopping
+                and sup.warned_at is not None
+                and now - sup.warned_at >= grace_s
+            ):
+                warning_stop_at = now
+                _say(
+                    sink,
+                    f"launchx: the ranks still run {grace_s:g} s after the scheduler's warning "
+                    f"signal; stopping them (SIGTERM, SIGKILL after {grace_s:g} s more)\n",
+                )
+                _deliver_stop(child, signal.SIGTERM, step)
+            stops = [t for t in (sup.stop_at, warning_stop_at) if t is not None]
+            if sup.kill_now or (stops and now - min(stops) >= grace_s):
+                if not killed:
+                    _kill(child, step)  # scancel once; the tree is SIGKILLed every round
+                    killed = True
                 signal_tree(child.pid, signal.SIGKILL)
     finally:
         # Whatever happened, nothing of this attempt outlives it.
@@ -254,10 +348,23 @@ def run_process(
             child.kill()
             child.wait()
         sup.child = None
+        sup.srun_job = None
         reap_orphans(before)
         pump.join(timeout=5)
     exit_code = 128 - code if code < 0 else code
-    return ProcessResult(exit_code, sup.stopping, sup.clock() - start, tuple(tail))
+    return ProcessResult(
+        exit_code,
+        sup.stopping,
+        sup.clock() - start,
+        tuple(tail),
+        stopped_after_warning=warning_stop_at is not None and not sup.stopping,
+    )
+
+
+def _say(sink: IO[str], text: str) -> None:
+    with suppress(OSError, ValueError):
+        sink.write(text)
+        sink.flush()
 
 
 def child_environment(base: dict[str, str], changes: dict[str, str | None]) -> dict[str, str]:

@@ -249,6 +249,12 @@ def decide_launcher(res: Resolution) -> LaunchDecision:
         )
 
     if requested == "srun" or (requested == "auto" and ctx.kind == "slurm_batch"):
+        if res.profile.slurm.mode == "per_task":
+            return LaunchDecision(
+                "srun",
+                f"SLURM batch script: srun starts one task per process ({nproc} per node)",
+                tuple(_per_task_srun_findings(res, nproc)),
+            )
         return LaunchDecision("srun", "SLURM batch script: srun starts one task per node")
 
     if requested == "direct":
@@ -258,6 +264,30 @@ def decide_launcher(res: Resolution) -> LaunchDecision:
             "torchrun", f"{ctx.describe()} gives per-node values: torchrun starts this node's ranks"
         )
     return LaunchDecision("torchrun", "nothing launched us: torchrun starts the ranks")
+
+
+def _per_task_srun_findings(res: Resolution, nproc: int) -> list[Finding]:
+    """per_task: the step runs ``srun --ntasks-per-node=<nproc>``, and srun silently ignores
+    that when it differs from the allocation's tasks per node (it starts the allocation's
+    count instead; slurm 22.05), so the world would not be the size the plan prints."""
+    slurm = res.facts.slurm
+    setting = res.launch["nproc_per_node"]
+    if slurm is None or not slurm.ntasks_per_node or setting.source == "auto:unresolved":
+        return []
+    if nproc == slurm.ntasks_per_node:
+        return []
+    return [
+        Finding(
+            "LX210",
+            "error",
+            "nproc_per_node",
+            f"{nproc} processes per node ({setting.source}) but this allocation has "
+            f"{slurm.ntasks_per_node} tasks per node (SLURM_TASKS_PER_NODE); in mode per_task "
+            "each task is one process, and srun would start the allocation's count instead",
+            f"use --nproc-per-node {slurm.ntasks_per_node} (or auto), or submit the job with "
+            f"--ntasks-per-node {nproc}",
+        )
+    ]
 
 
 def gpu_findings(res: Resolution) -> list[Finding]:

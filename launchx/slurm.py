@@ -3,7 +3,8 @@
 
 Rendering is pure: the same options give the same bytes, so scripts are golden-tested and a
 user can read exactly what will be queued before anything is submitted. Only ``submit``,
-``wait_for_job`` and ``requeue`` at the bottom start processes (``sbatch``/``scontrol``).
+``wait_for_job``, ``requeue``, ``find_srun_step`` and ``signal_step`` at the bottom start
+processes (``sbatch``/``scontrol``/``scancel``).
 
 Decisions written down once, here:
 
@@ -175,6 +176,8 @@ def merge_options(
     *,
     profile_name: str = "profile",
     origins: Mapping[str, str] | None = None,
+    nproc_per_node: str | int | None = None,
+    nproc_source: str = "flag:--nproc-per-node",
 ) -> tuple[SbatchOptions, dict[str, str]]:
     """Combine the profile's ``slurm`` block with flags (flags win) and fill defaults.
 
@@ -185,6 +188,12 @@ def merge_options(
     profile's. ``sbatch_args`` accumulate (profile first, then flags) because each names
     a different sbatch option. Validates everything; raises ``ConfigError`` naming the
     value and its origin.
+
+    ``nproc_per_node`` (with ``nproc_source``, where it came from) is the run's processes
+    per node as resolved for the submission. In mode per_task each SLURM task is one
+    process, so a number there *is* the tasks per node (see ``_per_task_count``); a value
+    an ``auto:`` rule found on the submitting host says nothing about the compute nodes
+    and is ignored.
     """
     merged: dict[str, object] = {}
     sources: dict[str, str] = {}
@@ -212,17 +221,67 @@ def merge_options(
     arg_sources = [given.get("sbatch_args", from_profile)] * bool(profile_slurm.sbatch_args)
     arg_sources += [f"flag:{FLAG_NAMES['sbatch_args']}"] * bool(flags.sbatch_args)
     sources["sbatch_args"] = "+".join(arg_sources) or "default"
-    opts = _fill_defaults(SbatchOptions(**merged), sources, profile_name)  # type: ignore[arg-type]
+    nproc = _given_nproc(nproc_per_node, nproc_source)
+    opts = _fill_defaults(SbatchOptions(**merged), sources, profile_name, nproc)  # type: ignore[arg-type]
     validate_options(opts, sources)
     return opts, sources
 
 
+def _given_nproc(value: str | int | None, source: str) -> tuple[int, str] | None:
+    """The processes per node a user (flag, profile, ``--set``, environment) gave as a
+    number, with its source; ``None`` for gpu/cpu/auto, which the compute node resolves."""
+    if value is None or isinstance(value, bool) or source.startswith("auto:"):
+        return None
+    text = str(value).strip()
+    if not text.lstrip("-").isdigit():
+        return None
+    if int(text) < 1:
+        raise ConfigError(
+            f"--nproc-per-node must be at least 1, got {text} ({source})",
+            "pass --nproc-per-node 1 or more, or gpu, cpu or auto",
+        )
+    return int(text), source
+
+
+def _per_task_count(
+    ntasks: int | None, ntasks_source: str, nproc: tuple[int, str] | None
+) -> tuple[int | None, str]:
+    """Tasks per node in mode per_task, where one task is one process.
+
+    ``launchx run`` on the node plans ``srun --ntasks-per-node=<nproc_per_node>``, and srun
+    silently ignores that when it differs from the allocation's tasks per node (it runs
+    the allocation's count; checked on slurm 22.05), so the two must agree: a number of
+    processes per node gives the tasks when they are not given, and a disagreement is
+    refused instead of becoming a world of another size than the one asked for.
+    """
+    if nproc is None:
+        return ntasks, ntasks_source
+    count, source = nproc
+    if ntasks is None:
+        return count, source
+    if ntasks != count:
+        raise ConfigError(
+            f"--ntasks-per-node {ntasks} ({ntasks_source}) and --nproc-per-node {count} "
+            f"({source}) disagree: in mode per_task each SLURM task is one process",
+            f"give one of them, or the same number to both (e.g. --ntasks-per-node {count} "
+            f"--nproc-per-node {count})",
+        )
+    return ntasks, ntasks_source
+
+
 def _fill_defaults(
-    opts: SbatchOptions, sources: dict[str, str], profile_name: str
+    opts: SbatchOptions,
+    sources: dict[str, str],
+    profile_name: str,
+    nproc: tuple[int, str] | None = None,
 ) -> SbatchOptions:
     mode: Mode = opts.mode or "per_node"
     nodes = opts.nodes if opts.nodes is not None else 1
     ntasks = opts.ntasks_per_node
+    if mode == "per_task":
+        ntasks, sources["ntasks_per_node"] = _per_task_count(
+            ntasks, sources.get("ntasks_per_node", "default"), nproc
+        )
     if ntasks is None:
         if mode == "per_node":
             ntasks = 1
@@ -318,8 +377,8 @@ def validate_options(opts: SbatchOptions, sources: Mapping[str, str]) -> None:
         )
     if opts.mode == "per_task" and opts.ntasks_per_node is None:
         raise ConfigError(
-            "mode per_task needs the number of tasks per node",
-            "pass --ntasks-per-node N or --gpus-per-node N",
+            "mode per_task needs the number of tasks per node (one task per process)",
+            "pass --nproc-per-node N, --ntasks-per-node N or --gpus-per-node N",
         )
     for name in ("time", "partition", "account", "qos", "job_name", "output"):
         value = getattr(opts, name)
@@ -573,6 +632,71 @@ def requeue(job_id: str, *, runner: Runner = _run) -> None:
         raise _failed(
             proc, f"scontrol requeue {job_id}", "only jobs submitted with --requeue can be requeued"
         )
+
+
+# --------------------------------------------------------------------------- srun steps
+#
+# srun does not pass SIGTERM (nor SIGHUP, SIGQUIT) on to its tasks: it "forces job
+# termination" and they are SIGKILLed at once, their handlers never run. It does pass
+# SIGUSR1/SIGUSR2, and ``scancel --signal=TERM <job>.<step>`` reaches the tasks as a plain
+# SIGTERM (slurm 22.05, checked on the local cluster). So a stop for a run whose launcher is
+# srun is delivered to its step, found by the srun's pid in ``scontrol show step``.
+
+
+def srun_job_id(argv: Sequence[str], env: Mapping[str, str]) -> str | None:
+    """The SLURM job an srun command line starts its step in, or ``None`` when ``argv`` is
+    not srun or srun will ask for an allocation of its own (no job id in its environment,
+    which is where srun itself reads it from)."""
+    if not argv or Path(argv[0]).name != "srun":
+        return None
+    job = env.get("SLURM_JOB_ID") or env.get("SLURM_JOBID")
+    return job if job and job.isdigit() else None
+
+
+def step_of_srun(show_step_output: str, srun_pid: int, host: str) -> str | None:
+    """The step id (``JOB.STEP``) that the srun with ``srun_pid`` on ``host`` started, from
+    ``scontrol show step -o JOB`` (one step a line, with ``SrunHost:Pid=host:pid``).
+
+    Hosts compare by their short name (srun reports its short hostname); a lone step with
+    the pid but another spelling of the host is still ours: pids are per host, and only
+    one srun with that pid runs steps in the job.
+    """
+    by_pid: list[tuple[str, str]] = []
+    for line in show_step_output.splitlines():
+        record = parse_job_record(line)
+        step, srun = record.get("StepId", ""), record.get("SrunHost:Pid", "")
+        srun_host, _, pid = srun.rpartition(":")
+        if step and pid == str(srun_pid):
+            by_pid.append((step, srun_host))
+    short = host.split(".", 1)[0]
+    same_host = [step for step, h in by_pid if h.split(".", 1)[0] == short]
+    if len(same_host) == 1:
+        return same_host[0]
+    return by_pid[0][0] if len(by_pid) == 1 else None
+
+
+def _run_briefly(argv: Sequence[str]) -> subprocess.CompletedProcess[str] | None:
+    """A SLURM command on the stop path: bounded (a stop must not hang on a slow
+    slurmctld) and never raising; ``None`` when it could not run."""
+    try:
+        return subprocess.run(list(argv), capture_output=True, text=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+
+
+def find_srun_step(job_id: str, srun_pid: int, host: str) -> str | None:
+    """The step our srun started, or ``None`` (not created yet, or SLURM did not answer)."""
+    proc = _run_briefly(["scontrol", "show", "step", "-o", job_id])
+    if proc is None or proc.returncode != 0:
+        return None
+    return step_of_srun(proc.stdout, srun_pid, host)
+
+
+def signal_step(step: str, signame: str) -> bool:
+    """``scancel --signal=SIG JOB.STEP``: the signal reaches every task of the step (and
+    only them). True when scancel accepted it."""
+    proc = _run_briefly(["scancel", f"--signal={signame}", step])
+    return proc is not None and proc.returncode == 0
 
 
 def parse_job_record(text: str) -> dict[str, str]:

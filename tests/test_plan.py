@@ -9,6 +9,7 @@ import pytest
 
 from launchx import detect, profiles
 from launchx.facts import HostFacts, PortHolder
+from launchx.pipeline import run_id_for
 from launchx.plan import Target, build, decide_launcher, decide_port, gpu_findings
 from launchx.resolve import Overrides, Resolution, resolve
 
@@ -366,3 +367,110 @@ def test_resume_arg_is_added_once_where_the_script_starts() -> None:
     )
     assert srun.launcher == "srun" and "/ck/step_5.pt" not in srun.argv
     assert srun.argv[-2:] == ("--", "t.py")
+
+
+# per_task in a batch script: one srun task per process, and as many as the allocation has.
+PER_TASK_BATCH = {
+    "SLURM_JOB_ID": "7",
+    "SLURM_JOB_NODELIST": "n[1-2]",
+    "SLURM_NNODES": "2",
+    "SLURM_NODEID": "0",
+    "SLURM_NTASKS": "4",
+    "SLURM_TASKS_PER_NODE": "2(x2)",
+}
+
+
+def test_per_task_srun_says_one_task_per_process() -> None:
+    res = resolved("slurm", PER_TASK_BATCH, flags={"slurm.mode": "per_task"})
+    plan = build(res, Target("t.py"), run_id="r")
+    assert plan.launcher == "srun" and plan.ok
+    assert plan.context == "SLURM batch script: srun starts one task per process (2 per node)"
+    assert "--ntasks-per-node=2" in plan.argv
+    per_node = build(resolved("slurm", PER_TASK_BATCH), Target("t.py"), run_id="r")
+    assert per_node.context == "SLURM batch script: srun starts one task per node"
+
+
+def test_per_task_nproc_other_than_the_allocation_is_refused_lx210() -> None:
+    """srun ignores --ntasks-per-node=4 in a 2-task-per-node allocation (it starts 2): the
+    world would silently be half the size the plan prints."""
+    flags = {"slurm.mode": "per_task", "nproc_per_node": "4"}
+    plan = build(resolved("slurm", PER_TASK_BATCH, flags=flags), Target("t.py"), run_id="r")
+    found = [f for f in plan.findings if f.code == "LX210"]
+    assert not plan.ok and len(found) == 1 and found[0].level == "error"
+    assert "4 processes per node" in found[0].message and "2 tasks per node" in found[0].message
+    assert "--nproc-per-node 2" in found[0].fix and "--ntasks-per-node 4" in found[0].fix
+
+
+# LAUNCHX_RUN_ID when each rank an outer launcher started runs its own launchx.
+def _rank_env(kind: str, rank: int, port: str = "29555", **extra: str) -> dict[str, str]:
+    """One rank's environment from a platform, Open MPI or torchrun (with --rdzv-id left at
+    its default, TORCHELASTIC_RUN_ID=none): only the rank variables differ between ranks."""
+    shared = {"MASTER_ADDR": "10.0.0.1", "MASTER_PORT": port, **extra}
+    if kind == "platform":
+        return {**shared, "RANK": str(rank), "WORLD_SIZE": "2", "LOCAL_RANK": str(rank)}
+    if kind == "mpi":
+        return {
+            **shared,
+            "OMPI_COMM_WORLD_RANK": str(rank),
+            "OMPI_COMM_WORLD_SIZE": "2",
+            "OMPI_COMM_WORLD_LOCAL_RANK": str(rank),
+            "OMPI_COMM_WORLD_LOCAL_SIZE": "2",
+        }
+    return {
+        **shared,
+        "TORCHELASTIC_RUN_ID": "none",
+        "GROUP_RANK": "0",
+        "ROLE_RANK": str(rank),
+        "RANK": str(rank),
+        "LOCAL_RANK": str(rank),
+        "WORLD_SIZE": "2",
+        "LOCAL_WORLD_SIZE": "2",
+    }
+
+
+def _run_ids(kind: str, port: str = "29555", **extra: str) -> set[str]:
+    return {
+        run_id_for(resolved("platform-ddp", _rank_env(kind, rank, port, **extra)))
+        for rank in (0, 1)
+    }
+
+
+@pytest.mark.parametrize("kind", ["platform", "mpi", "torchrun"])
+def test_run_id_is_shared_by_the_ranks_an_outer_launcher_started(kind: str) -> None:
+    [run_id] = _run_ids(kind)
+    assert run_id.startswith("lx-")
+    assert run_id == next(iter(_run_ids(kind)))  # a retried rank computes it again
+
+
+@pytest.mark.parametrize("kind", ["platform", "mpi", "torchrun"])
+def test_run_id_differs_between_runs_on_different_ports(kind: str) -> None:
+    assert _run_ids(kind, "29555") != _run_ids(kind, "29556")
+
+
+def test_run_id_tells_two_mpi_jobs_on_the_same_port_apart() -> None:
+    """mpirun -x MASTER_PORT=29500 twice: Open MPI's job id is what differs."""
+    first = _run_ids("mpi", OMPI_MCA_ess_base_jobid="1234")
+    assert len(first) == 1
+    assert first != _run_ids("mpi", OMPI_MCA_ess_base_jobid="1235")
+
+
+def test_run_id_of_a_lone_run_is_fresh_each_time() -> None:
+    assert run_id_for(resolved("local", {})) != run_id_for(resolved("local", {}))
+    one_rank = _rank_env("platform", 0) | {"WORLD_SIZE": "1"}
+    assert run_id_for(resolved("platform-ddp", one_rank)) != run_id_for(
+        resolved("platform-ddp", one_rank)
+    )
+
+
+def test_row3_step_with_only_ntasks_and_nnodes_refuses_torchrun() -> None:
+    """No per-node count: 8 tasks on 2 nodes are several per node, not one."""
+    environ = {
+        "SLURM_JOB_ID": "5",
+        "SLURM_STEP_ID": "0",
+        "SLURM_NTASKS": "8",
+        "SLURM_NNODES": "2",
+        "SLURM_PROCID": "1",
+    }
+    res = resolved("local", environ, flags={"launcher": "torchrun"})
+    assert "LX203" in codes(res)
+    assert "4 tasks on this node" in decide_launcher(res).findings[0].message

@@ -412,6 +412,81 @@ def test_per_task_takes_tasks_from_gpus() -> None:
     assert opts.ntasks_per_node == 4 and sources["ntasks_per_node"] == "flag:--gpus-per-node"
 
 
+# --nproc-per-node means processes per node in either mode: in per_task one task is one
+# process, so it is the tasks per node (the node's `launchx run` plans srun with it).
+
+
+def test_per_task_takes_tasks_from_nproc_per_node() -> None:
+    opts, sources = merge_options(
+        Slurm(mode="per_task"), SbatchOptions(nodes=2), nproc_per_node="2"
+    )
+    assert opts.ntasks_per_node == 2 and sources["ntasks_per_node"] == "flag:--nproc-per-node"
+    assert "#SBATCH --ntasks-per-node=2" in sbatch_lines(opts)
+
+
+def test_per_task_nproc_beats_the_gpu_count() -> None:
+    """4 ranks on 8-GPU nodes: the processes asked for, not one per GPU."""
+    opts, sources = merge_options(
+        Slurm(mode="per_task"),
+        SbatchOptions(gpus_per_node=8),
+        nproc_per_node="4",
+        nproc_source="profile:mine",
+    )
+    assert opts.ntasks_per_node == 4 and sources["ntasks_per_node"] == "profile:mine"
+
+
+def test_per_task_equal_tasks_and_nproc_are_fine() -> None:
+    opts, sources = merge_options(
+        Slurm(mode="per_task"), SbatchOptions(ntasks_per_node=2), nproc_per_node=2
+    )
+    assert opts.ntasks_per_node == 2 and sources["ntasks_per_node"] == "flag:--ntasks-per-node"
+
+
+def test_per_task_tasks_and_nproc_that_disagree_are_refused_naming_both() -> None:
+    with pytest.raises(ConfigError) as info:
+        merge_options(
+            Slurm(mode="per_task", ntasks_per_node=2),
+            SbatchOptions(),
+            profile_name="mine",
+            nproc_per_node="4",
+        )
+    message = info.value.message
+    assert "--ntasks-per-node 2 (profile:mine)" in message
+    assert "--nproc-per-node 4 (flag:--nproc-per-node)" in message
+    assert info.value.hint and "same number" in info.value.hint
+
+
+@pytest.mark.parametrize(
+    ("value", "source"),
+    [("auto", "default"), ("gpu", "flag:--nproc-per-node"), ("3", "auto:cpu-count")],
+)
+def test_per_task_ignores_nproc_the_node_resolves(value: str, source: str) -> None:
+    """gpu/cpu/auto (or a count an auto rule found on the submitting host) are the compute
+    node's to resolve: they set no task count, and give no disagreement."""
+    opts, _ = merge_options(
+        Slurm(mode="per_task"),
+        SbatchOptions(ntasks_per_node=2),
+        nproc_per_node=value,
+        nproc_source=source,
+    )
+    assert opts.ntasks_per_node == 2
+    with pytest.raises(ConfigError, match="tasks per node"):
+        merge_options(
+            Slurm(mode="per_task"), SbatchOptions(), nproc_per_node=value, nproc_source=source
+        )
+
+
+def test_per_node_nproc_leaves_one_task_per_node() -> None:
+    """per_node: torchrun on each node starts the processes; the task count stays 1."""
+    opts, _ = merge_options(Slurm(), SbatchOptions(nodes=2), nproc_per_node="4")
+    assert (opts.mode, opts.ntasks_per_node) == ("per_node", 1)
+
+
+def test_nproc_below_one_is_refused() -> None:
+    with pytest.raises(ConfigError, match=r"at least 1, got 0 \(flag:--nproc-per-node\)"):
+        merge_options(Slurm(mode="per_task"), SbatchOptions(), nproc_per_node="0")
+
+
 def test_sbatch_args_accumulate() -> None:
     opts, sources = merge_options(
         Slurm(sbatch_args=("--constraint=h800",)),
