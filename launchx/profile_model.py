@@ -64,7 +64,7 @@ class Slurm(_Strict):
     qos: str | None = None
     job_name: str | None = None
     output: str | None = None
-    signal: str | None = "USR2@120"
+    signal: str | None = "B:USR2@120"
     requeue: bool = False
     sbatch_args: tuple[str, ...] = ()
 
