@@ -32,6 +32,9 @@ EXPECTED_RANK = {
     "nccl_watchdog_timeout__basicsr_737.log": 1,
     "cuda_error__flux_40.log": 0,
     "deprecated_env__ray_47286.log": 7,
+    "segfault__hallo2_75.log": 0,
+    "host_oom_killed__cppo_6.log": 0,
+    "user_code_error__ttt_video_dit_22.log": 0,
 }
 
 
@@ -50,6 +53,38 @@ def test_fixtures_are_sourced_and_named_for_a_category() -> None:
         assert first.startswith("# source: "), path.name
         assert _category(path) in fr.CATEGORIES, path.name
     assert {_category(p) for p in LOGS} == set(fr.CATEGORIES)
+
+
+# Rules that match a line only launchx itself writes, so no public log can show them.
+NOT_IN_PUBLIC_LOGS = frozenset(
+    {
+        "LX504",  # launchx's own "launchx: error: LX20x" refusal of a nested launch
+    }
+)
+
+
+def _is_public(path: Path) -> bool:
+    return _read(path).splitlines()[0].startswith("# source: https://")
+
+
+def test_every_rule_and_category_is_the_diagnosis_of_a_public_log() -> None:
+    """Each signature must be proven on what users actually saw (an issue or forum thread),
+    not only on a log reproduced here: a locally generated log only shows that the pattern
+    matches our own reproduction of the failure."""
+    public = [p for p in LOGS if _is_public(p)]
+    diagnosed: set[str] = set()
+    for path in public:
+        primary = failures.diagnose_logs([_read(path)]).primary
+        if primary is not None:
+            diagnosed.add(primary.code)
+    assert {r.code for r in fr.RULES} >= NOT_IN_PUBLIC_LOGS
+    missing = sorted(
+        f"{r.code} {r.name}"
+        for r in fr.RULES
+        if r.code not in diagnosed and r.code not in NOT_IN_PUBLIC_LOGS
+    )
+    assert not missing, missing
+    assert {_category(p) for p in public} == set(fr.CATEGORIES)
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
