@@ -141,15 +141,16 @@ RULES: tuple[Rule, ...] = (
         code="LX502",
         priority=110,
         patterns=(
-            r"SignalException: Process \d+ got signal: (2|15)\b",
-            r"Received (2|15) death signal, shutting down workers",
+            r"SignalException: Process \d+ got signal: (1|2|15)\b",
+            r"Received (1|2|15) death signal, shutting down workers",
             r"^KeyboardInterrupt\s*$",
             r"^slurmstepd: error: \*\*\* (JOB|STEP) \S+ ON \S+ CANCELLED AT \S+ \*\*\*\s*$",
         ),
-        cause="the run was stopped on purpose: Ctrl-C (SIGINT) or SIGTERM/scancel from a person "
-        "or a script.",
-        fix="nothing to fix; start the run again when you want it (it resumes from the last "
-        "complete checkpoint). launchx never retries an interrupt.",
+        cause="the run was stopped from outside: Ctrl-C (SIGINT), SIGTERM/scancel from a person "
+        "or a script, or SIGHUP when the terminal that started it closed.",
+        fix="start the run again when you want it (it resumes from the last complete "
+        "checkpoint); for SIGHUP run it under tmux/screen, nohup or sbatch so that closing the "
+        "terminal does not stop it. launchx never retries an interrupt.",
     ),
     Rule(
         name="nested_launch",
@@ -273,6 +274,21 @@ RULES: tuple[Rule, ...] = (
         "checkpoint on every rank (torch.load(..., mmap=True)), ask SLURM for more --mem; "
         "confirm with `dmesg -T | grep -i 'killed process'` or `sacct -j <job> -o "
         "JobID,State,MaxRSS`.",
+    ),
+    Rule(
+        name="script_rejected_arguments",
+        category="user_code_error",
+        code="LX527",
+        priority=85,
+        patterns=(r"^\S+: error: (unrecognized arguments|the following arguments are required)",),
+        cause="the script's argument parser rejected its command line and exited with code 2 "
+        "before training; with '--local-rank=N' / '--local_rank=N' it is the old launcher "
+        "(python -m torch.distributed.launch) passing an argument the script does not declare "
+        "(torch 2.x spells it --local-rank).",
+        fix="check the arguments after the script name; for --local-rank: torchrun (and "
+        "launchx) pass nothing, the script reads os.environ['LOCAL_RANK']; a script that must "
+        "also run under the old launcher declares both spellings: "
+        "parser.add_argument('--local-rank', '--local_rank', type=int, default=0).",
     ),
     Rule(
         name="user_exception",
