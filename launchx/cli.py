@@ -308,8 +308,14 @@ def sbatch(
     # The slurm block as resolved: a --set slurm.time=... reaches the #SBATCH lines too.
     prefix = "slurm."
     origins = {k[len(prefix) :]: s.source for k, s in res.settings.items() if k.startswith(prefix)}
+    nproc = res.launch["nproc_per_node"]
     options, sources = slurm.merge_options(
-        res.profile.slurm, flags, profile_name=loaded.profile.name, origins=origins
+        res.profile.slurm,
+        flags,
+        profile_name=loaded.profile.name,
+        origins=origins,
+        nproc_per_node=nproc.value,
+        nproc_source=nproc.source,
     )
     # The batch script's `launchx run` gets the same options (its profile is frozen).
     run_args = pipeline.relaunch_args(replace(run_request, profile=None), None, skip=())

@@ -308,6 +308,9 @@ def run_process(
     stop_sent = sup.stopping
     if stop_sent:  # a signal arrived between attempts: pass it on at once
         signal_tree(child.pid, sup.stop_signal or signal.SIGTERM)
+    elif sup.warned_at is not None and sup.forward_warnings and sup.warnings:
+        with suppress(ProcessLookupError, PermissionError):  # a warning while it started
+            os.killpg(child.pid, sup.warnings[-1])
     warning_stop_at: float | None = None
     killed = False
     try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import pytest
 from conftest import clean_env, run_cli
 
 
@@ -76,7 +75,6 @@ def test_bad_time_is_a_clean_error(tmp_path: Path) -> None:
 
 # TODO(lead): remove this marker with the one-line cli.py change that passes
 # res.launch["nproc_per_node"] to slurm.merge_options (strict: it fails once that lands).
-@pytest.mark.xfail(strict=True, reason="cli.py does not pass nproc_per_node to merge_options yet")
 def test_per_task_nproc_per_node_is_the_tasks_per_node(tmp_path: Path) -> None:
     """--nproc-per-node means processes per node in either mode; in per_task one SLURM task
     is one process, so it gives the tasks per node, and a different --ntasks-per-node is

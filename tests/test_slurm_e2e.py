@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -593,3 +594,55 @@ def test_auto_in_multi_task_step_forms_one_process_group(
     ranks = _ranks(out)
     assert [(r["rank"], r["world"], r["sum"]) for r in ranks] == [(0, 2, 3.0), (1, 2, 3.0)]
     assert {r["LOCAL_WORLD_SIZE"] for r in ranks} == {"2"}
+
+
+# ------------------------------------------------------------------------ stop via the step
+
+# Each rank records that its SIGTERM handler ran (where a real script would checkpoint).
+TRAP_TERM = """
+import os, signal, sys, time
+out, rank = os.environ["E2E_OUT"], os.environ["RANK"]
+def on_term(signum, _frame):
+    with open(os.path.join(out, f"term{rank}"), "w") as f:
+        f.write(str(signum))
+    print(f"rank {rank} ran its SIGTERM handler", flush=True)
+    sys.exit(0)
+signal.signal(signal.SIGTERM, on_term)
+open(os.path.join(out, f"ready{rank}"), "w").close()
+time.sleep(120)
+"""
+
+
+@pytest.mark.parametrize("mode", ["per_task", "per_node"])
+def test_sigterm_to_launchx_reaches_each_ranks_handler(
+    slurm_cluster: SlurmCluster, slurm_jobs: SlurmJobs, tmp_path: Path, mode: str
+) -> None:
+    """srun answers SIGTERM by SIGKILLing every task, so the batch launchx, stopped, must
+    not pass it to srun: it sends SIGTERM to its step (scancel --signal=TERM JOB.STEP), and
+    every rank's handler runs before the job ends."""
+    out = tmp_path / "out"
+    out.mkdir()
+    script = _write(tmp_path, "trap.py", TRAP_TERM)
+    per_node = "--ntasks-per-node" if mode == "per_task" else "--nproc-per-node"
+    options = ["--mode", mode, "--nodes", "1", per_node, "2"]
+    env = _env(tmp_path, E2E_OUT=str(out))
+    job = _sbatch(slurm_jobs, tmp_path, options, [str(script)], env=env, wait=False)
+    assert job.rc == 0, job.stderr
+    ready = [out / f"ready{rank}" for rank in (0, 1)]
+    _poll(lambda: all(p.exists() for p in ready), 150, "both ranks to start")
+    # SIGTERM to the batch shell only, which is launchx (the script execs it)
+    subprocess.run(["scancel", "--signal=TERM", "--batch", job.job_id], check=True, timeout=20)
+
+    terms = [out / f"term{rank}" for rank in (0, 1)]
+    _poll(lambda: all(p.exists() for p in terms), 60, "every rank's SIGTERM handler")
+    assert {p.read_text() for p in terms} == {str(int(signal.SIGTERM))}
+
+    def finished() -> bool:
+        record = _job_record(job.job_id)
+        return record is None or job_exit_code(record) is not None
+
+    _poll(finished, 60, "the job to end")
+    output = (tmp_path / f"job-{job.job_id}.out").read_text(errors="replace")
+    assert "rank 0 ran its SIGTERM handler" in output, output
+    assert "rank 1 ran its SIGTERM handler" in output, output
+    assert "launchx: interrupted" in output, output

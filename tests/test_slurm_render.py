@@ -38,6 +38,8 @@ from launchx.slurm import (
     render_sbatch,
     requeue,
     sbatch_lines,
+    srun_job_id,
+    step_of_srun,
     submit,
     wait_for_job,
 )
@@ -713,3 +715,43 @@ def test_missing_sbatch_is_a_submit_error(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("PATH", "/nonexistent")
     with pytest.raises(SubmitError, match="sbatch not found"):
         submit("x", workdir="/tmp")
+
+
+# ------------------------------------------------------------------------ srun steps
+
+# `scontrol show step -o 328` on slurm 22.05 (two sruns of one job; the second from node2).
+SHOW_STEP = (
+    "StepId=328.0 UserId=0 StartTime=2026-11-22T02:40:40 TimeLimit=UNLIMITED State=RUNNING "
+    "Partition=debug NodeList=lxnode[1-2] Nodes=2 CPUs=2 Tasks=2 Name=sleep Network=(null) "
+    "TRES=cpu=2,mem=0,node=2 ResvPorts=(null) CPUFreqReq=Default Dist=Cyclic "
+    "SrunHost:Pid=vm:8955\n"
+    "StepId=328.1 UserId=0 StartTime=2026-11-22T02:40:41 TimeLimit=UNLIMITED State=RUNNING "
+    "Partition=debug NodeList=lxnode2 Nodes=1 CPUs=1 Tasks=1 Name=my job Network=(null) "
+    "SrunHost:Pid=node2:9001\n"
+)
+
+
+def test_step_of_srun_matches_pid_and_host() -> None:
+    assert step_of_srun(SHOW_STEP, 8955, "vm") == "328.0"
+    assert step_of_srun(SHOW_STEP, 8955, "vm.cluster.example") == "328.0"  # short names
+    assert step_of_srun(SHOW_STEP, 9001, "node2") == "328.1"
+    assert step_of_srun(SHOW_STEP, 1234, "vm") is None  # our srun has no step yet
+    assert step_of_srun("No job steps exist for this job\n", 8955, "vm") is None
+    # the same pid on two hosts: only the host tells them apart
+    twice = SHOW_STEP.replace("node2:9001", "node2:8955")
+    assert step_of_srun(twice, 8955, "node2") == "328.1"
+    assert step_of_srun(twice, 8955, "elsewhere") is None
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "job"),
+    [
+        (("srun", "--nodes=2", "x"), {"SLURM_JOB_ID": "42"}, "42"),
+        (("/usr/bin/srun", "x"), {"SLURM_JOBID": "42"}, "42"),
+        (("srun", "x"), {}, None),  # srun will ask for an allocation of its own
+        (("python", "-m", "torch.distributed.run"), {"SLURM_JOB_ID": "42"}, None),
+        ((), {"SLURM_JOB_ID": "42"}, None),
+    ],
+)
+def test_srun_job_id(argv: tuple[str, ...], env: dict[str, str], job: str | None) -> None:
+    assert srun_job_id(argv, env) == job

@@ -1,0 +1,155 @@
+"""The Supervisor with real processes: a scheduler's warning starts the grace.
+
+SLURM sends its warning (USR1/USR2) a fixed time before the limit; the ranks are told to
+checkpoint and stop, and launchx must not wait for them past the grace period, or the job
+is killed at the limit with the requeue never run. Each child is a tiny Python script that
+leaves files as evidence; launchx itself receives the warning from a helper thread once the
+child is ready, as it would from the batch shell's ``--signal B:USR2@N``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from conftest import clean_env
+
+from launchx.execute import ProcessResult, Supervisor, run_process, supervised
+
+# ready: written once the handlers are in place. USR2 is ignored (a script that does not
+# use launchx.runtime); "term" makes SIGTERM ignored too; "save" makes USR2 a checkpoint
+# that takes SAVE_S seconds, after which the script exits 0 by itself.
+CHILD = r"""
+import os, signal, sys, time
+out, mode = sys.argv[1], sys.argv[2]
+def save(_signum, _frame):
+    time.sleep(float(os.environ.get("SAVE_S", "0")))
+    open(os.path.join(out, "saved"), "w").close()
+    sys.exit(0)
+signal.signal(signal.SIGUSR2, save if mode == "save" else signal.SIG_IGN)
+if mode == "term":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+open(os.path.join(out, "ready"), "w").close()
+end = time.monotonic() + float(os.environ.get("LIVE_S", "60"))
+while time.monotonic() < end:
+    time.sleep(0.05)
+open(os.path.join(out, "finished"), "w").close()
+"""
+
+
+@pytest.fixture
+def child(tmp_path: Path) -> Path:
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    return script
+
+
+def _wait_for(path: Path, timeout_s: float = 30) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{path} never appeared")
+        time.sleep(0.02)
+
+
+def _run_warned(
+    script: Path, out: Path, mode: str, *, grace_s: float, **env: str
+) -> tuple[ProcessResult, Supervisor, float]:
+    """Run the child under a Supervisor; once it is ready, send launchx SIGUSR2. Returns
+    the result, the supervisor and the seconds from the warning to the child's end."""
+    sup = Supervisor()
+    warned: list[float] = []
+
+    def warn() -> None:
+        _wait_for(out / "ready")
+        warned.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGUSR2)
+
+    sender = threading.Thread(target=warn, daemon=True)
+    sender.start()
+    argv = (sys.executable, str(script), str(out), mode)
+    with supervised(sup):
+        result = run_process(argv, clean_env(**env), sup, grace_s=grace_s, out=io.StringIO())
+    ended = time.monotonic()
+    sender.join(timeout=5)
+    assert warned, "the child never became ready"
+    return result, sup, ended - warned[0]
+
+
+def test_child_ignoring_the_warning_is_stopped_after_the_grace(child: Path, tmp_path: Path) -> None:
+    """Before the fix launchx waited for such a child until it ended by itself (60 s)."""
+    result, sup, after_warning = _run_warned(child, tmp_path, "ignore", grace_s=1.0)
+    assert sup.warnings == [signal.SIGUSR2]
+    assert 1.0 <= after_warning < 1.0 + 5, after_warning
+    assert result.exit_code == 128 + signal.SIGTERM  # stopped the way a stop does
+    assert result.stopped_after_warning and not result.interrupted
+    assert not (tmp_path / "finished").exists()
+
+
+def test_child_ignoring_sigterm_too_is_killed_after_a_second_grace(
+    child: Path, tmp_path: Path
+) -> None:
+    result, _sup, after_warning = _run_warned(child, tmp_path, "term", grace_s=1.0)
+    assert 2.0 <= after_warning < 2.0 + 5, after_warning
+    assert result.exit_code == 128 + signal.SIGKILL
+    assert result.stopped_after_warning and not result.interrupted
+
+
+def test_child_that_checkpoints_and_exits_within_the_grace_is_not_stopped(
+    child: Path, tmp_path: Path
+) -> None:
+    """A checkpoint that takes most of the grace still completes: nothing is cut early."""
+    result, _sup, after_warning = _run_warned(child, tmp_path, "save", grace_s=4.0, SAVE_S="2")
+    assert (tmp_path / "saved").exists()
+    assert result.exit_code == 0 and not result.stopped_after_warning
+    assert 2.0 <= after_warning < 4.0, after_warning
+
+
+def test_a_warning_of_an_earlier_attempt_gives_the_next_no_deadline(
+    child: Path, tmp_path: Path
+) -> None:
+    """The Supervisor lives across attempts; an earlier attempt's warning must not stop
+    the next attempt as soon as it has run for a grace."""
+    first, sup, _ = _run_warned(child, tmp_path, "save", grace_s=0.5)
+    assert first.exit_code == 0
+    later = tmp_path / "later"
+    later.mkdir()
+    argv = (sys.executable, str(child), str(later), "ignore")
+    with supervised(sup):
+        result = run_process(argv, clean_env(LIVE_S="1.5"), sup, grace_s=0.5, out=io.StringIO())
+    assert result.exit_code == 0 and not result.stopped_after_warning
+    assert (later / "finished").exists()
+
+
+def test_launchx_run_treats_the_stop_after_a_warning_as_preempted(
+    child: Path, tmp_path: Path
+) -> None:
+    """The whole command: `launchx run --launcher direct --grace-period 1` on a script
+    that ignores USR2 ends about a grace after the warning, as preempted, not interrupted."""
+    argv = [sys.executable, "-m", "launchx", "run", "--launcher", "direct"]
+    argv += ["--grace-period", "1", "--max-retries", "0", str(child), str(tmp_path), "ignore"]
+    env = clean_env(TMPDIR=str(tmp_path))
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        _wait_for(tmp_path / "ready")
+        warned = time.monotonic()
+        proc.send_signal(signal.SIGUSR2)
+        out, _ = proc.communicate(timeout=30)
+        after_warning = time.monotonic() - warned
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    said = out.decode(errors="replace")
+    assert after_warning < 1.0 + 5, said
+    assert "still run 1 s after the scheduler's warning signal" in said
+    assert "launchx: stopped after the scheduler's warning signal" in said
+    assert "interrupted" not in said.rpartition("launchx: summary")[2]
+    assert proc.returncode == 128 + signal.SIGTERM, said
