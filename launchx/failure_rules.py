@@ -458,7 +458,8 @@ RULES: tuple[Rule, ...] = (
             r"RendezvousConnectionError",
             r"The client socket has timed out after \d+\w* while trying to connect",
             r"Timed out initializing process group in store based barrier",
-            r"DistStoreError: .*(?:[Tt]imeout|timed out)",
+            r"DistStoreError: .*(?:[Tt]imeout|[Tt]imed out)",
+            r"waiting for clients\. \d+/\d+ clients joined",
             r"Socket Timeout",
         ),
         cause="not every node/rank joined the rendezvous (or reached MASTER_ADDR:MASTER_PORT) "

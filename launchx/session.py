@@ -377,11 +377,12 @@ class _Run:
         """Every node adopts the outcome that explains the attempt best (``agree``), so
         they all retry, or all stop, together."""
         own = agree.Outcome.of(rec, plan.node_rank)
-        stopping = self.sup.stopping or rec.interrupted
         # Long enough for the slowest node to notice (its collectives time out after
-        # pg_timeout_s); a node that is stopping only tells the others, briefly.
+        # pg_timeout_s). Briefly when there is nobody slow to wait for: this node is
+        # stopping and only tells the others, or the others never joined this attempt.
+        brief = self.sup.stopping or rec.interrupted or rec.category == "rendezvous_timeout"
         timeouts = self.res.profile.timeouts
-        wait_s = 5.0 if stopping else timeouts.pg_timeout_s + plan.grace_period_s + 60.0
+        wait_s = 10.0 if brief else timeouts.pg_timeout_s + plan.grace_period_s + 60.0
         deadline = time.monotonic() + wait_s
         if plan.node_rank == 0:
             if self.coordinator is None:

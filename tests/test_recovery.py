@@ -718,3 +718,39 @@ def test_a_bug_on_node_one_stops_both_nodes_at_once(tmp_path: Path) -> None:
             ("0", "exit 1", "user_code_error")
         ], text
         assert final_reason(text).startswith("launchx: user_code_error is not transient")
+
+
+def test_a_node_that_never_came_is_not_waited_for(tmp_path: Path) -> None:
+    """Node 1 never starts: node 0's rendezvous times out, and it waits only briefly for an
+    outcome nobody will send (not a collective timeout's worth), then says so."""
+    run = launchx(
+        [
+            "-p",
+            "local",
+            "--nnodes",
+            "2",
+            "--nproc-per-node",
+            "1",
+            "--node-rank",
+            "0",
+            "--master-addr",
+            "127.0.0.1",
+            "--master-port",
+            str(free_port()),
+            "--max-retries",
+            "0",
+            "--set",
+            "timeouts.rdzv_timeout_s=5",
+            *ZERO_BACKOFF,
+            str(TOY),
+            "--steps",
+            "5",
+        ],
+        cwd=tmp_path,
+    )
+    started = time.monotonic()
+    code, text = run.finish(timeout=120)
+    assert code != 0, text
+    assert "launchx: no outcome from node(s) 1 in time" in text
+    assert time.monotonic() - started < 60, text  # pg 1800 s + grace would be the long wait
+    assert [r[3] for r in summary_rows(text)] == ["rendezvous_timeout"], text
