@@ -38,6 +38,11 @@ def agreement_port(master_port: int) -> int:
     return master_port + 1 if master_port < 65535 else master_port - 1
 
 
+# The fields of an attempt's record that every node takes from the agreed outcome (its own
+# duration, logs and resume path stay its own; the exit code only when the run failed).
+_AGREED = ("category", "retryable", "tier", "cause", "signature", "step_before", "step_after")
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What one node concluded about one attempt: the fields the retry decision reads."""
@@ -62,14 +67,8 @@ class Outcome:
         return cls(
             node=node,
             exit_code=rec.exit_code,
-            category=rec.category,
-            retryable=rec.retryable,
-            tier=rec.tier,
-            cause=rec.cause,
-            signature=rec.signature,
             interrupted=rec.interrupted,
-            step_before=rec.step_before,
-            step_after=rec.step_after,
+            **{name: getattr(rec, name) for name in _AGREED},
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -115,13 +114,7 @@ def adopt(rec: AttemptRecord, agreed: Outcome) -> AttemptRecord:
     return replace(
         rec,
         exit_code=agreed.exit_code if agreed.failed else rec.exit_code,
-        category=agreed.category,
-        retryable=agreed.retryable,
-        tier=agreed.tier,
-        cause=agreed.cause,
-        signature=agreed.signature,
-        step_before=agreed.step_before,
-        step_after=agreed.step_after,
+        **{name: getattr(agreed, name) for name in _AGREED},
     )
 
 

@@ -610,53 +610,49 @@ def test_attempts_that_advance_the_checkpoint_do_not_use_the_budget(
 # --------------------------------------------------------------------------- 6
 
 
-def two_nodes(tmp_path: Path, fault: list[str]) -> tuple[tuple[int, str], tuple[int, str]]:
-    """Two "nodes" on loopback, one rank each (global rank 1 lives on node 1), each with its
-    own launchx and retry loop, training the toy with ``fault`` injected. A node left alone
-    in a rendezvous gives up after 20 s, so a disagreement fails the test, not the clock."""
+def node_of_two(tmp_path: Path, port: int, rank: int, args: list[str]) -> Run:
+    """One of two "nodes" on loopback, one rank each (global rank 1 lives on node 1), with
+    its own launchx and retry loop. ``args`` are launchx options (a later ``--set`` wins),
+    then the script and its arguments. A node left alone in a rendezvous gives up after
+    20 s, so a disagreement fails the test, not the clock."""
     ck = tmp_path / "ck"
+    return launchx(
+        [
+            "-p",
+            "local",
+            "--nnodes",
+            "2",
+            "--nproc-per-node",
+            "1",
+            "--node-rank",
+            str(rank),
+            "--master-addr",
+            "127.0.0.1",
+            "--master-port",
+            str(port),
+            "--checkpoint-dir",
+            str(ck),
+            "--set",
+            "timeouts.pg_timeout_s=5",
+            "--set",
+            "timeouts.rdzv_timeout_s=20",
+            *ZERO_BACKOFF,
+            "--log-dir",
+            str(tmp_path / "logs"),
+            *args,
+        ],
+        cwd=tmp_path,
+    )
+
+
+def two_nodes(tmp_path: Path, fault: list[str]) -> tuple[tuple[int, str], tuple[int, str]]:
+    """Both nodes training the toy with ``fault`` injected."""
+    ck = tmp_path / "ck"
+    toy = [str(TOY), "--checkpoint-dir", str(ck), "--steps", "20", "--ckpt-every", "5"]
+    toy += [*fault, "--output", str(tmp_path / "final.pt")]
     port = free_port()
-
-    def node(rank: int) -> Run:
-        return launchx(
-            [
-                "-p",
-                "local",
-                "--nnodes",
-                "2",
-                "--nproc-per-node",
-                "1",
-                "--node-rank",
-                str(rank),
-                "--master-addr",
-                "127.0.0.1",
-                "--master-port",
-                str(port),
-                "--checkpoint-dir",
-                str(ck),
-                "--set",
-                "timeouts.pg_timeout_s=5",
-                "--set",
-                "timeouts.rdzv_timeout_s=20",
-                *ZERO_BACKOFF,
-                "--log-dir",
-                str(tmp_path / "logs"),
-                str(TOY),
-                "--checkpoint-dir",
-                str(ck),
-                "--steps",
-                "20",
-                "--ckpt-every",
-                "5",
-                *fault,
-                "--output",
-                str(tmp_path / "final.pt"),
-            ],
-            cwd=tmp_path,
-        )
-
-    node1 = node(1)
-    node0 = node(0)
+    node1 = node_of_two(tmp_path, port, 1, toy)
+    node0 = node_of_two(tmp_path, port, 0, toy)
     return node0.finish(timeout=150), node1.finish(timeout=150)
 
 
@@ -723,31 +719,8 @@ def test_a_bug_on_node_one_stops_both_nodes_at_once(tmp_path: Path) -> None:
 def test_a_node_that_never_came_is_not_waited_for(tmp_path: Path) -> None:
     """Node 1 never starts: node 0's rendezvous times out, and it waits only briefly for an
     outcome nobody will send (not a collective timeout's worth), then says so."""
-    run = launchx(
-        [
-            "-p",
-            "local",
-            "--nnodes",
-            "2",
-            "--nproc-per-node",
-            "1",
-            "--node-rank",
-            "0",
-            "--master-addr",
-            "127.0.0.1",
-            "--master-port",
-            str(free_port()),
-            "--max-retries",
-            "0",
-            "--set",
-            "timeouts.rdzv_timeout_s=5",
-            *ZERO_BACKOFF,
-            str(TOY),
-            "--steps",
-            "5",
-        ],
-        cwd=tmp_path,
-    )
+    once = ["--max-retries", "0", "--set", "timeouts.rdzv_timeout_s=5"]
+    run = node_of_two(tmp_path, free_port(), 0, [*once, str(TOY), "--steps", "5"])
     started = time.monotonic()
     code, text = run.finish(timeout=120)
     assert code != 0, text
