@@ -520,11 +520,25 @@ def _exit_code_hits(rank_exit: Mapping[int, int]) -> list[tuple[_Hit, int]]:
     return out
 
 
-def _own_exit(hit: _Hit, rank: int | None, rank_exit: Mapping[int, int], launcher_exit: int) -> int:
+# libstdc++'s words when a process exits while a C++ thread (gloo's, NCCL's) is still
+# joinable: the interpreter had already finished with the uncaught exception.
+_TEARDOWN_ABORT = "terminate called without an active exception"
+_UNCAUGHT_EXCEPTION_EXIT = 1  # CPython's exit status for an uncaught exception
+
+
+def _own_exit(
+    hit: _Hit,
+    rank: int | None,
+    rank_exit: Mapping[int, int],
+    launcher_exit: int,
+    rank_log: str = "",
+) -> int:
     """The exit code the failing rank would have reported. torchrun SIGTERMs the survivors
     as soon as one rank dies, so a rank still unwinding its own traceback is often stopped
     mid-exit; its -15 is the launcher's doing, and the launcher's exit code (torchrun: 1
-    after a failed child) is the truthful one, unless a stop signal is the cause itself."""
+    after a failed child) is the truthful one, unless a stop signal is the cause itself.
+    A rank that raised an uncaught exception and then aborted in interpreter teardown
+    (a live process group's threads) exited 1 as far as its own code is concerned."""
     if rank is None:
         return launcher_exit
     code = rank_exit.get(rank, launcher_exit)
@@ -532,6 +546,9 @@ def _own_exit(hit: _Hit, rank: int | None, rank_exit: Mapping[int, int], launche
     cause_is_a_stop = hit.rule.category in ("interrupted", "preempted")
     if stopped_by_launcher and not cause_is_a_stop and launcher_exit != 0:
         return launcher_exit
+    aborted_in_teardown = _signal_of(code) == _signal.SIGABRT and _TEARDOWN_ABORT in rank_log
+    if aborted_in_teardown and hit.rule.category == "user_code_error":
+        return _UNCAUGHT_EXCEPTION_EXIT
     return code
 
 
@@ -601,7 +618,9 @@ def classify_attempt(
             and root != silent_root
         ):
             return _unknown(policy, silent_root, rank_exit[silent_root])
-        return _diagnosis(hit, policy, root, _own_exit(hit, root, rank_exit, launcher_exit))
+        root_log = rank_logs.get(root, "") if root is not None else ""
+        own = _own_exit(hit, root, rank_exit, launcher_exit, root_log)
+        return _diagnosis(hit, policy, root, own)
     first = earliest[1] if earliest else (failed[0] if failed else None)
     code = rank_exit.get(first, launcher_exit) if first is not None else launcher_exit
     return _unknown(policy, first, code)

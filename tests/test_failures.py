@@ -277,6 +277,29 @@ def test_root_rank_stopped_mid_traceback_reports_the_launchers_code() -> None:
     assert (d.category, d.rank, d.exit_code, d.signal) == ("user_code_error", 1, 1, None)
 
 
+def test_root_rank_aborted_in_teardown_after_its_traceback_reports_one() -> None:
+    """CI caught this too: the rank that raised KeyError exited while gloo's threads were
+    still joinable, and libstdc++ aborted it (-6) after Python had printed the traceback."""
+    logs = {
+        1: "[rank1]: Traceback (most recent call last):\n"
+        '[rank1]:   File "train.py", line 140, in step\n'
+        "[rank1]: KeyError: 'missing'\n"
+        "terminate called without an active exception\n",
+    }
+    d = failures.classify_attempt(
+        {0: -15, 1: -6}, {}, logs, launcher_exit=1, interrupted=False, policy=None
+    )
+    assert (d.category, d.rank, d.exit_code) == ("user_code_error", 1, 1)
+
+
+def test_an_abort_without_teardown_words_keeps_its_signal() -> None:
+    logs = {1: "[rank1]: Traceback (most recent call last):\n[rank1]: KeyError: 'missing'\n"}
+    d = failures.classify_attempt(
+        {0: -15, 1: -6}, {}, logs, launcher_exit=1, interrupted=False, policy=None
+    )
+    assert (d.rank, d.exit_code, d.signal) == (1, -6, 6)
+
+
 def test_a_rank_that_exited_on_its_own_keeps_its_code() -> None:
     logs = {1: "[rank1]: Traceback (most recent call last):\n[rank1]: SystemExit: 7\n"}
     d = failures.classify_attempt(
