@@ -1,6 +1,6 @@
 """``auto`` values: what a profile's ``auto`` becomes on this host, and why.
 
-Pure functions over ``HostFacts``. Each returns the value together with a source string
+Pure functions over ``HostFacts``. Each returns the value together with its ``Origin``
 (``auto:/sys/class/infiniband``...) so ``explain`` can say where it came from; ``None``
 means "cannot decide here" and leaves the variable to its own default.
 """
@@ -15,6 +15,7 @@ from typing import Literal
 
 from launchx.errors import ConfigError
 from launchx.facts import HostFacts, IbPort, Interface
+from launchx.origin import GIVEN, Origin
 
 LinkLayer = Literal["InfiniBand", "Ethernet"]
 
@@ -50,7 +51,7 @@ def _chosen_layer(ports: Iterable[IbPort], link_layer: LinkLayer | None) -> str 
     return "Ethernet" if layers else None
 
 
-def auto_ib_hca(facts: HostFacts, link_layer: LinkLayer | None = None) -> tuple[str, str] | None:
+def auto_ib_hca(facts: HostFacts, link_layer: LinkLayer | None = None) -> tuple[str, Origin] | None:
     """``NCCL_IB_HCA`` for the active RDMA ports, e.g. ``("=mlx5_0:1,mlx5_1:1", source)``.
 
     The leading ``=`` makes NCCL match names exactly: without it every entry is a prefix and
@@ -65,7 +66,9 @@ def auto_ib_hca(facts: HostFacts, link_layer: LinkLayer | None = None) -> tuple[
     chosen = [p for p in ports if p.link_layer == layer]
     if not chosen:
         return None
-    return "=" + ",".join(f"{p.device}:{p.port}" for p in chosen), "auto:/sys/class/infiniband"
+    return "=" + ",".join(f"{p.device}:{p.port}" for p in chosen), Origin.auto(
+        "/sys/class/infiniband"
+    )
 
 
 def ib_hca_left_out(facts: HostFacts, link_layer: LinkLayer | None = None) -> tuple[IbPort, ...]:
@@ -127,7 +130,7 @@ def _loopback(facts: HostFacts) -> Interface | None:
     return next((i for i in facts.interfaces if i.kind == "loopback"), None)
 
 
-def auto_socket_ifname(facts: HostFacts, master_addr: str) -> tuple[str, str] | None:
+def auto_socket_ifname(facts: HostFacts, master_addr: str) -> tuple[str, Origin] | None:
     """The interface that reaches ``MASTER_ADDR`` — for NCCL/GLOO_SOCKET_IFNAME.
 
     Returns the bare name (``eth0``): Gloo wants it as is, NCCL wants ``=eth0`` (exact
@@ -147,15 +150,15 @@ def auto_socket_ifname(facts: HostFacts, master_addr: str) -> tuple[str, str] | 
         return None
     if address.is_loopback:
         lo = _loopback(facts)
-        return (lo.name, "auto:loopback MASTER_ADDR") if lo else None
+        return (lo.name, Origin.auto("loopback MASTER_ADDR")) if lo else None
     for interface in facts.interfaces:
         if str(address) in interface.addresses and interface.kind != "loopback":
-            return interface.name, "auto:interface address"
+            return interface.name, Origin.auto("interface address")
     name = route_interface(facts, str(address))
-    return (name, "auto:/proc/net/route") if name else None
+    return (name, Origin.auto("/proc/net/route")) if name else None
 
 
-def auto_nproc(facts: HostFacts, spec: int | str) -> tuple[int, str]:
+def auto_nproc(facts: HostFacts, spec: int | str) -> tuple[int, Origin]:
     """Processes per node for ``--nproc-per-node`` (an int, ``gpu``, ``cpu`` or ``auto``).
 
     ``gpu`` is the visible GPU count (an error without one). ``cpu`` is the usable CPUs
@@ -169,7 +172,7 @@ def auto_nproc(facts: HostFacts, spec: int | str) -> tuple[int, str]:
                 f"nproc_per_node must be at least 1, got {spec!r}",
                 "give a positive number, or gpu, cpu or auto",
             )
-        return count, "given"
+        return count, GIVEN
     word = spec.strip().lower()
     gpus = facts.gpu_count or 0
     if word == "gpu" or (word == "auto" and gpus > 0):
@@ -184,20 +187,20 @@ def auto_nproc(facts: HostFacts, spec: int | str) -> tuple[int, str]:
                 "use --nproc-per-node cpu (or a number), or the 'local' profile for CPU runs",
             )
         source = (
-            "auto:CUDA_VISIBLE_DEVICES"
+            Origin.auto("CUDA_VISIBLE_DEVICES")
             if facts.gpu_visible is not None
-            else "auto:/proc/driver/nvidia"
+            else Origin.auto("/proc/driver/nvidia")
         )
         return gpus, source
     if word in ("cpu", "auto"):
-        return max(1, min(facts.cpu_count, CPU_RANKS_CAP)), "auto:cpu-count"
+        return max(1, min(facts.cpu_count, CPU_RANKS_CAP)), Origin.auto("cpu-count")
     raise ConfigError(
         f"nproc_per_node {spec!r} is not a number, gpu, cpu or auto",
         "use a positive number, gpu, cpu or auto",
     )
 
 
-def auto_omp_threads(facts: HostFacts, nproc: int) -> tuple[str, str]:
+def auto_omp_threads(facts: HostFacts, nproc: int) -> tuple[str, Origin]:
     """``OMP_NUM_THREADS`` that shares the usable CPUs among the ranks of this node.
 
     torchrun would set 1 for every rank, which starves CPU-side work on big hosts; more than
@@ -205,7 +208,7 @@ def auto_omp_threads(facts: HostFacts, nproc: int) -> tuple[str, str]:
     """
     if nproc < 1:
         raise ConfigError(f"nproc_per_node must be at least 1, got {nproc}")
-    return str(max(1, facts.cpu_count // nproc)), "auto:cpus/nproc"
+    return str(max(1, facts.cpu_count // nproc)), Origin.auto("cpus/nproc")
 
 
 def port_pool(ephemeral: tuple[int, int]) -> list[tuple[int, int]]:

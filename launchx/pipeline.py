@@ -19,6 +19,7 @@ from pathlib import Path
 from launchx import detect, ports
 from launchx.errors import ProfileNotFound
 from launchx.facts import HostFacts
+from launchx.origin import Origin
 from launchx.plan import LaunchPlan, Target, build, decide_launcher, decide_port
 from launchx.profile_model import Profile
 from launchx.profiles import DEFAULT_PROFILE, LoadedProfile, list_profiles, load
@@ -135,7 +136,7 @@ def run_id_for(res: Resolution, given: str | None = None) -> str:
     return "lx-" + uuid.uuid4().hex[:12]
 
 
-def choose_port(res: Resolution) -> tuple[int | None, str]:
+def choose_port(res: Resolution) -> tuple[int | None, Origin]:
     """The port for this attempt: the decided one, or a fresh free one on a single node.
     A direct launch binds nothing: the port is whatever the outer launcher gave."""
     setting = res.launch["master_port"]

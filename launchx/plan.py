@@ -15,6 +15,7 @@ from typing import Literal
 
 from launchx.facts import HostFacts, LaunchContext
 from launchx.findings import Finding, sort_findings
+from launchx.origin import ENV, FREE_PORT, MAPPED, UNRESOLVED, Origin
 from launchx.resolve import Resolution
 from launchx.runtime.env import (
     LOCAL_RANK_VARS,
@@ -56,7 +57,7 @@ class Target:
 class EnvEntry:
     name: str
     value: str | None  # None: removed from the child's environment
-    source: str
+    source: Origin
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class LaunchDecision:
 @dataclass(frozen=True)
 class PortDecision:
     port: int | None  # None: single node, choose a free one at launch time
-    source: str
+    source: Origin
     findings: tuple[Finding, ...] = ()
 
 
@@ -90,7 +91,7 @@ class LaunchPlan:
     node_rank: int
     master_addr: str
     master_port: int
-    port_source: str
+    port_source: Origin
     context: str
     log_dir: str | None
     grace_period_s: float
@@ -110,7 +111,7 @@ class LaunchPlan:
         return {
             "launcher": self.launcher,
             "argv": list(self.argv),
-            "env": {e.name: {"value": e.value, "source": e.source} for e in self.env},
+            "env": {e.name: {"value": e.value, "source": str(e.source)} for e in self.env},
             "findings": [f.to_json() for f in self.findings],
             "profile": self.profile,
             "run_id": self.run_id,
@@ -272,7 +273,7 @@ def _per_task_srun_findings(res: Resolution, nproc: int) -> list[Finding]:
     count instead; slurm 22.05), so the world would not be the size the plan prints."""
     slurm = res.facts.slurm
     setting = res.launch["nproc_per_node"]
-    if slurm is None or not slurm.ntasks_per_node or setting.source == "auto:unresolved":
+    if slurm is None or not slurm.ntasks_per_node or setting.source == UNRESOLVED:
         return []
     if nproc == slurm.ntasks_per_node:
         return []
@@ -310,7 +311,7 @@ def gpu_findings(res: Resolution) -> list[Finding]:
             )
     wants_gpu = res.launch["backend"].value == "nccl" or res.profile.nproc_per_node == "gpu"
     nproc = int(res.launch["nproc_per_node"].value)
-    unresolved = res.launch["nproc_per_node"].source == "auto:unresolved"  # reported already
+    unresolved = res.launch["nproc_per_node"].source == UNRESOLVED  # reported already
     if wants_gpu and not unresolved and facts.gpu_count is not None and nproc > facts.gpu_count:
         out.append(
             Finding(
@@ -334,7 +335,7 @@ def decide_port(res: Resolution) -> PortDecision:
     listening = res.facts.listening
     if nnodes == 1:
         if setting.value == "auto":
-            return PortDecision(None, "auto:free port")
+            return PortDecision(None, FREE_PORT)
         port = int(setting.value)
         if port in listening:
             note = Finding(
@@ -345,10 +346,10 @@ def decide_port(res: Resolution) -> PortDecision:
                 "(one node: nothing else dials it)",
                 "nothing to do; pass --master-port auto to skip this check",
             )
-            return PortDecision(None, "auto:free port", (note,))
+            return PortDecision(None, FREE_PORT, (note,))
         return PortDecision(port, setting.source)
     if setting.value == "auto":
-        port, source = DEFAULT_MULTINODE_PORT, "default:torchrun's port (several nodes)"
+        port, source = DEFAULT_MULTINODE_PORT, Origin("default", "torchrun's port (several nodes)")
     else:
         port, source = int(setting.value), setting.source
     if node_rank == 0 and port in listening:
@@ -397,7 +398,7 @@ def build(
     run_id: str,
     attempt: int = 0,
     master_port: int | None = None,
-    port_source: str = "",
+    port_source: Origin | None = None,
     log_dir: str | None = None,
     resume_from: str | None = None,
     extra_findings: Sequence[Finding] = (),
@@ -417,18 +418,22 @@ def build(
 
     env: dict[str, EnvEntry] = {}
     for name, setting in res.env.items():
-        if setting.source != "env":
+        if setting.source != ENV:
             env[name] = EnvEntry(name, setting.value, setting.source)
     for name in res.removed:
-        env[name] = EnvEntry(name, None, f"renamed to {_new_name(res, name)}")
-    env["LAUNCHX_RUN_ID"] = EnvEntry("LAUNCHX_RUN_ID", run_id, "launchx")
-    env["LAUNCHX_ATTEMPT"] = EnvEntry("LAUNCHX_ATTEMPT", str(attempt), "launchx")
+        env[name] = EnvEntry(name, None, Origin.launchx(f"renamed to {_new_name(res, name)}"))
+    env["LAUNCHX_RUN_ID"] = EnvEntry("LAUNCHX_RUN_ID", run_id, Origin.launchx())
+    env["LAUNCHX_ATTEMPT"] = EnvEntry("LAUNCHX_ATTEMPT", str(attempt), Origin.launchx())
     if resume_from:
-        env["LAUNCHX_RESUME_FROM"] = EnvEntry("LAUNCHX_RESUME_FROM", resume_from, "checkpoint")
+        env["LAUNCHX_RESUME_FROM"] = EnvEntry(
+            "LAUNCHX_RESUME_FROM", resume_from, Origin("checkpoint")
+        )
     elif "LAUNCHX_RESUME_FROM" in res.facts.environ:
-        env["LAUNCHX_RESUME_FROM"] = EnvEntry("LAUNCHX_RESUME_FROM", None, "no checkpoint")
+        env["LAUNCHX_RESUME_FROM"] = EnvEntry(
+            "LAUNCHX_RESUME_FROM", None, Origin("checkpoint", "no checkpoint")
+        )
     env["PYTHONUNBUFFERED"] = EnvEntry(
-        "PYTHONUNBUFFERED", "1", "launchx: rank output reaches the console as it happens"
+        "PYTHONUNBUFFERED", "1", Origin.launchx("rank output reaches the console as it happens")
     )
 
     per_node_srun = decision.launcher == "srun" and res.profile.slurm.mode == "per_node"
@@ -452,33 +457,33 @@ def build(
         if res.facts.environ.get("PET_STANDALONE"):
             # --standalone would replace the rendezvous launchx planned with localhost:0
             env["PET_STANDALONE"] = EnvEntry(
-                "PET_STANDALONE", None, "launchx: passes the rendezvous to torchrun itself"
+                "PET_STANDALONE", None, Origin.launchx("passes the rendezvous to torchrun itself")
             )
         env["PET_SIGNALS_TO_HANDLE"] = EnvEntry(
             "PET_SIGNALS_TO_HANDLE",
             TORCHRUN_SIGNALS,
-            "launchx: torchrun passes a scheduler's USR1/USR2 warning on to the ranks",
+            Origin.launchx("torchrun passes a scheduler's USR1/USR2 warning on to the ranks"),
         )
         env["PET_SHUTDOWN_TIMEOUT"] = EnvEntry(
             "PET_SHUTDOWN_TIMEOUT",
             str(max(1, int(res.profile.timeouts.grace_period_s) - 5)),
-            "launchx: torchrun's own grace, inside launchx's grace period",
+            Origin.launchx("torchrun's own grace, inside launchx's grace period"),
         )
         env["TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE"] = EnvEntry(
             "TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE",
             RANK_PREFIX_TEMPLATE,
-            "launchx: prefix each line with its global rank",
+            Origin.launchx("prefix each line with its global rank"),
         )
     elif decision.launcher == "srun":
         argv = _srun_argv(res, target, python, nnodes=nnodes, nproc=nproc, relaunch=relaunch)
         if res.profile.slurm.mode == "per_node":
             env[STEP_MARKER] = EnvEntry(
-                STEP_MARKER, "1", "launchx: the srun task is launchx's own, one per node"
+                STEP_MARKER, "1", Origin.launchx("the srun task is launchx's own, one per node")
             )
     else:
         argv = tuple(command)
         for name, value in decision.mapped_env.items():
-            env[name] = EnvEntry(name, value, "mapped from the launcher's variables")
+            env[name] = EnvEntry(name, value, MAPPED)
 
     return LaunchPlan(
         launcher=decision.launcher,
@@ -502,7 +507,7 @@ def build(
 
 def _new_name(res: Resolution, old: str) -> str:
     for name, setting in res.env.items():
-        if setting.source == f"renamed:{old}":
+        if setting.source == Origin.renamed(old):
             return name
     return "its new name"
 

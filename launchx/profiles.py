@@ -17,6 +17,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from launchx.errors import ConfigError, ProfileNotFound
+from launchx.origin import Origin
 from launchx.profile_model import Profile
 
 DEFAULT_PROFILE = "local"
@@ -55,15 +56,15 @@ def _looks_like_path(ref: str) -> bool:
 
 def locate(
     ref: str, environ: Mapping[str, str], cwd: Path, base_dir: Path | None = None
-) -> tuple[Path, str]:
-    """Return the file a profile reference names and the label its values are shown with
+) -> tuple[Path, Origin]:
+    """Return the file a profile reference names and the origin its values are shown with
     (``profile:ib-h800`` for names, ``profile:./my.yaml`` for paths as the user wrote them)."""
     if _looks_like_path(ref):
         path = Path(ref).expanduser()
         if not path.is_absolute():
             path = (base_dir or cwd) / path
         if path.is_file():
-            return path, f"profile:{ref}"
+            return path, Origin.profile(ref)
         raise ProfileNotFound(
             f"profile file {ref!r} does not exist",
             "check the path, or give a built-in profile's name "
@@ -73,7 +74,7 @@ def locate(
         for suffix in _SUFFIXES:
             candidate = directory / f"{ref}{suffix}"
             if candidate.is_file():
-                return candidate, f"profile:{ref}"
+                return candidate, Origin.profile(ref)
     names = available_names(environ, cwd)
     close = difflib.get_close_matches(ref, names, n=1)
     hint = f"did you mean {close[0]!r}? " if close else ""
@@ -208,10 +209,10 @@ class LoadedProfile:
     """A merged profile plus, for each dotted key a file set, which file set it."""
 
     profile: Profile
-    label: str  # the label of the profile that was asked for
-    chain: tuple[str, ...]  # labels, base first
-    origins: Mapping[str, str] = field(default_factory=dict)  # "env.NCCL_IB_HCA" -> label
-    overridden: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    label: Origin  # the profile that was asked for
+    chain: tuple[Origin, ...]  # base first
+    origins: Mapping[str, Origin] = field(default_factory=dict)  # "env.NCCL_IB_HCA" -> file
+    overridden: Mapping[str, tuple[tuple[str, Origin], ...]] = field(default_factory=dict)
     path: str = ""
 
 
@@ -237,13 +238,13 @@ def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _missing_base(
-    exc: ProfileNotFound, ref: str, docs: Sequence[tuple[str, Path, Mapping[str, Any]]]
+    exc: ProfileNotFound, ref: str, docs: Sequence[tuple[Origin, Path, Mapping[str, Any]]]
 ) -> ProfileNotFound:
     """A base that cannot be found, named with the file whose ``extends`` asks for it and the
     chain so far: the user ran ``--profile mine``, not the base, and must know where to look.
     The hint (did you mean, the available profiles) is locate's, unchanged."""
     _label, child, _data = docs[-1]
-    chain = " -> ".join([*(lbl for lbl, _p, _d in docs), repr(ref)])
+    chain = " -> ".join([*(str(lbl) for lbl, _p, _d in docs), repr(ref)])
     return ProfileNotFound(
         f"profile 'extends' chain is broken: {chain}: {exc.message} "
         f"(named by 'extends' in {child})",
@@ -253,7 +254,7 @@ def _missing_base(
 
 def load(ref: str, environ: Mapping[str, str], cwd: Path) -> LoadedProfile:
     """Load a profile and its ``extends`` chain, base first, recording each value's file."""
-    docs: list[tuple[str, Path, dict[str, Any]]] = []
+    docs: list[tuple[Origin, Path, dict[str, Any]]] = []
     seen: list[str] = []
     current: str | None = ref
     base_dir: Path | None = None
@@ -266,7 +267,7 @@ def load(ref: str, environ: Mapping[str, str], cwd: Path) -> LoadedProfile:
             raise _missing_base(exc, current, docs) from None
         key = str(path.resolve())
         if key in seen:
-            chain = " -> ".join([*(lbl for lbl, _p, _d in docs), label])
+            chain = " -> ".join([*(str(lbl) for lbl, _p, _d in docs), str(label)])
             raise ConfigError(
                 f"profile 'extends' cycle: {chain}",
                 "remove one of the 'extends' keys so the chain ends",
@@ -285,8 +286,8 @@ def load(ref: str, environ: Mapping[str, str], cwd: Path) -> LoadedProfile:
     docs.reverse()
 
     merged: dict[str, Any] = {}
-    origins: dict[str, str] = {}
-    overridden: dict[str, tuple[tuple[str, str], ...]] = {}
+    origins: dict[str, Origin] = {}
+    overridden: dict[str, tuple[tuple[str, Origin], ...]] = {}
     for label, _path, data in docs:
         body = {k: v for k, v in data.items() if k not in ("name", "extends", "description")}
         for dotted in _flatten(body):

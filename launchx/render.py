@@ -15,6 +15,7 @@ from dataclasses import replace
 from launchx import catalog
 from launchx.facts import LaunchContext
 from launchx.findings import LEVELS, Finding
+from launchx.origin import DEFAULT, Origin
 from launchx.plan import LaunchDecision, LaunchPlan
 from launchx.profiles import LoadedProfile
 from launchx.resolve import Resolution, Setting
@@ -87,16 +88,16 @@ def explain_json(res: Resolution, decision: LaunchDecision, findings: Iterable[F
     env = {
         name: {
             "value": _shown(name, s.value),
-            "source": s.source,
-            "overrides": [{"value": _shown(name, v), "source": src} for v, src in s.overrides],
+            "source": str(s.source),
+            "overrides": [{"value": _shown(name, v), "source": str(src)} for v, src in s.overrides],
         }
         for name, s in sorted(res.env.items())
     }
     launch: dict[str, object] = {
         key: {
             "value": s.value,
-            "source": s.source,
-            "overrides": [{"value": v, "source": src} for v, src in s.overrides],
+            "source": str(s.source),
+            "overrides": [{"value": v, "source": str(src)} for v, src in s.overrides],
         }
         for key, s in res.launch.items()
     }
@@ -108,15 +109,15 @@ def explain_json(res: Resolution, decision: LaunchDecision, findings: Iterable[F
     }
     doc = {
         "profile": res.profile.name,
-        "chain": list(res.chain),
+        "chain": [str(link) for link in res.chain],
         "env": env,
         "removed": list(res.removed),
         "launch": launch,
         "settings": {
             key: {
                 "value": s.value,
-                "source": s.source,
-                "overrides": [{"value": v, "source": src} for v, src in s.overrides],
+                "source": str(s.source),
+                "overrides": [{"value": v, "source": str(src)} for v, src in s.overrides],
             }
             for key, s in res.settings.items()
         },
@@ -219,7 +220,7 @@ def explain_table(
     secrets = _secret_values(res)
     items = list(findings)
     out: list[str] = []
-    chain = " -> ".join(res.chain)
+    chain = " -> ".join(map(str, res.chain))
     out.append(f"profile: {res.profile.name}  ({chain})")
     if res.profile.description:
         out.append(f"  {res.profile.description}")
@@ -229,19 +230,19 @@ def explain_table(
         out.append(_scrub(f"  evidence: {', '.join(ctx.evidence)}", secrets))
     out.append(_scrub(f"launcher: {decision.launcher}  ({decision.reason})", secrets))
     out.append("")
-    launch_rows = [(key, s.value, s.source, _history(key, s)) for key, s in res.launch.items()]
+    launch_rows = [(key, s.value, str(s.source), _history(key, s)) for key, s in res.launch.items()]
     # Block settings (timeouts, retry, resume, slurm) that a profile or the user changed.
     launch_rows += [
-        (key, s.value, s.source, _history(key, s))
+        (key, s.value, str(s.source), _history(key, s))
         for key, s in res.settings.items()
-        if s.source != "default"
+        if s.source != DEFAULT
     ]
     out.append(text_table(("setting", "value", "source", "note"), launch_rows, width))
     env_rows: list[tuple[str, str, str, str]] = []
     for name, s in sorted(res.env.items()):
         spec = catalog.lookup(name)
         note = _history(name, s) or (spec.purpose if spec else "")
-        env_rows.append((name, _shown(name, s.value), s.source, note))
+        env_rows.append((name, _shown(name, s.value), str(s.source), note))
     for name in res.removed:
         env_rows.append((name, "(removed)", "launchx", "renamed: launchx passes the new name"))
     out.append(text_table(("variable", "value", "source", "note"), env_rows, width))
@@ -255,14 +256,14 @@ def _plan_secrets(plan: LaunchPlan) -> tuple[str, ...]:
     return tuple(sorted((v for v in values if len(v) >= _MIN_SCRUB), key=len, reverse=True))
 
 
-def _plan_env_line(name: str, value: str | None, source: str) -> str:
+def _plan_env_line(name: str, value: str | None, source: Origin) -> str:
     """One variable of the plan as a line a user can paste into bash.
 
     A secret is not printed, and ``export HF_TOKEN='***'`` pasted would overwrite the real
     token: the line reads the token from the shell that pastes it instead, and stops there,
     saying so, when that shell has none (the plan does set one: without it the run differs).
     """
-    note = _one_line(source)
+    note = _one_line(str(source))
     if not _is_shell_name(name):
         return _skipped(name)
     if value is None:
@@ -330,7 +331,8 @@ def run_header(plan: LaunchPlan) -> str:
 def profile_text(loaded: LoadedProfile) -> str:
     """A merged profile as YAML-like lines, each value with the file that set it."""
     prof = loaded.profile
-    lines = [f"# {prof.name}: {prof.description}", f"# chain: {' -> '.join(loaded.chain)}"]
+    chain = " -> ".join(map(str, loaded.chain))
+    lines = [f"# {prof.name}: {prof.description}", f"# chain: {chain}"]
 
     def walk(data: Mapping[str, object], prefix: str, indent: str) -> None:
         for key, value in data.items():
@@ -341,7 +343,7 @@ def profile_text(loaded: LoadedProfile) -> str:
             else:
                 shown = catalog.redact(key, str(value)) if prefix == "env." else value
                 origin = (
-                    loaded.label if dotted == "extends" else loaded.origins.get(dotted, "default")
+                    loaded.label if dotted == "extends" else loaded.origins.get(dotted, DEFAULT)
                 )
                 lines.append(f"{indent}{key}: {json.dumps(shown, default=str)}  # {origin}")
 

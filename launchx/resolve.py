@@ -20,6 +20,7 @@ from launchx import autovalues, catalog
 from launchx.errors import ConfigError
 from launchx.facts import HostFacts
 from launchx.findings import Finding, sort_findings
+from launchx.origin import DEFAULT, ENV, SET, UNRESOLVED, Origin
 from launchx.profile_model import Profile
 from launchx.profiles import LoadedProfile, validation_message
 
@@ -57,12 +58,12 @@ class Setting:
     """A resolved value, where it came from, and the lower-layer values it replaced."""
 
     value: str
-    source: str
-    overrides: tuple[tuple[str, str], ...] = ()  # (value, source), lowest layer first
+    source: Origin
+    overrides: tuple[tuple[str, Origin], ...] = ()  # (value, source), lowest layer first
 
-    def over(self, value: str, source: str) -> Setting:
+    def over(self, value: str, source: Origin) -> Setting:
         """This setting replaced by a higher layer (an identical default is not history)."""
-        if value == self.value and self.source == "default":
+        if value == self.value and self.source == DEFAULT:
             return Setting(value, source, self.overrides)
         return Setting(value, source, (*self.overrides, (self.value, self.source)))
 
@@ -79,8 +80,8 @@ class Overrides:
 @dataclass(frozen=True)
 class Resolution:
     profile: Profile  # the merged profile with --set/flag overrides applied (values may be auto)
-    label: str  # profile:NAME or profile:PATH
-    chain: tuple[str, ...]
+    label: Origin  # the profile asked for (its name or path)
+    chain: tuple[Origin, ...]
     launch: Mapping[str, Setting]  # LAUNCH_KEYS, autos filled where they can be
     env: Mapping[str, Setting]  # every variable launchx sets, plus the user's relevant ones
     removed: tuple[str, ...]  # variables launchx removes from the child (renamed old names)
@@ -98,7 +99,7 @@ class Resolution:
 
     def child_changes(self) -> dict[str, str]:
         """Variables whose value the child gets from launchx rather than inheriting."""
-        return {k: s.value for k, s in self.env.items() if s.source != "env"}
+        return {k: s.value for k, s in self.env.items() if s.source != ENV}
 
 
 def parse_sets(raw: Sequence[str]) -> tuple[dict[str, str], dict[str, str]]:
@@ -180,19 +181,19 @@ def _layered_setting(
     overrides: Overrides,
 ) -> Setting:
     default = Profile.model_fields[key].default
-    setting = Setting(_as_text(default), "default")
+    setting = Setting(_as_text(default), DEFAULT)
     for value, source in loaded.overridden.get(key, ()):  # base profiles of the chain
         setting = setting.over(value, source)
     if key in loaded.origins:
         setting = setting.over(_as_text(_profile_value(loaded.profile, key)), loaded.origins[key])
     for var in reversed(ENV_FOR_SETTING.get(key, ())):
         if environ.get(var):
-            setting = setting.over(environ[var], f"env:{var}")
+            setting = setting.over(environ[var], Origin.env(var))
     if key in set_fields:
-        setting = setting.over(set_fields[key], "--set")
+        setting = setting.over(set_fields[key], SET)
     if key in overrides.flags:
         setting = setting.over(
-            overrides.flags[key], f"flag:{overrides.flag_names.get(key, '--' + key)}"
+            overrides.flags[key], Origin.flag(overrides.flag_names.get(key, "--" + key))
         )
     return setting
 
@@ -203,28 +204,28 @@ def _fill_launch_autos(
     """Replace ``auto`` launch values with what the host and its launcher say."""
     slurm, ctx = facts.slurm, facts.launch
 
-    def fill(key: str, value: object, source: str) -> None:
+    def fill(key: str, value: object, source: Origin) -> None:
         launch[key] = launch[key].over(str(value), source)
 
     if launch["nnodes"].value == "auto":
         if slurm is not None:
-            fill("nnodes", slurm.nnodes, "auto:SLURM_NNODES")
+            fill("nnodes", slurm.nnodes, Origin.auto("SLURM_NNODES"))
         elif ctx.nnodes is not None:
-            fill("nnodes", ctx.nnodes, f"auto:{ctx.name or ctx.kind}")
+            fill("nnodes", ctx.nnodes, Origin.auto(ctx.name or ctx.kind))
         else:
-            fill("nnodes", 1, "auto:single machine")
+            fill("nnodes", 1, Origin.auto("single machine"))
     if launch["node_rank"].value == "auto":
         if slurm is not None and slurm.node_id is not None:
-            fill("node_rank", slurm.node_id, "auto:SLURM_NODEID")
+            fill("node_rank", slurm.node_id, Origin.auto("SLURM_NODEID"))
         elif ctx.node_rank is not None:
-            fill("node_rank", ctx.node_rank, f"auto:{ctx.name or ctx.kind}")
+            fill("node_rank", ctx.node_rank, Origin.auto(ctx.name or ctx.kind))
         else:
-            fill("node_rank", 0, "auto:first node")
+            fill("node_rank", 0, Origin.auto("first node"))
     if launch["master_addr"].value == "auto":
         if slurm is not None and slurm.nodelist:
-            fill("master_addr", slurm.nodelist[0], "auto:SLURM_JOB_NODELIST")
+            fill("master_addr", slurm.nodelist[0], Origin.auto("SLURM_JOB_NODELIST"))
         elif launch["nnodes"].value == "1":
-            fill("master_addr", "127.0.0.1", "auto:single node")
+            fill("master_addr", "127.0.0.1", Origin.auto("single node"))
         else:
             findings.append(
                 Finding(
@@ -239,7 +240,7 @@ def _fill_launch_autos(
     if launch["master_port"].value == "auto" and slurm is not None and slurm.job_id:
         # Linux's default range, not this node's: every node must compute the same port.
         port = autovalues.derived_master_port(slurm.job_id, HostFacts().ephemeral_range)
-        fill("master_port", port, "auto:SLURM_JOB_ID")
+        fill("master_port", port, Origin.auto("SLURM_JOB_ID"))
     _fill_nproc_and_backend(launch, facts, findings, per_task)
 
 
@@ -251,21 +252,25 @@ def _fill_nproc_and_backend(
     slurm = facts.slurm
     if spec_text in ("auto", "gpu", "cpu"):
         if spec_text == "auto" and ctx.local_world_size is not None:
-            value, source = ctx.local_world_size, f"auto:{ctx.name or ctx.kind}"
+            value, source = ctx.local_world_size, Origin.auto(ctx.name or ctx.kind)
         elif spec_text == "auto" and per_task and slurm is not None and slurm.ntasks_per_node:
             # one srun task per rank: the allocation says how many tasks fit on a node
-            value, source = slurm.ntasks_per_node, "auto:SLURM_NTASKS_PER_NODE"
+            value, source = slurm.ntasks_per_node, Origin.auto("SLURM_NTASKS_PER_NODE")
         else:
             try:
                 value, source = autovalues.auto_nproc(facts, spec_text)
             except ConfigError as exc:  # shown as a finding, so explain still explains
                 hint = exc.hint or "pass --nproc-per-node N"
                 findings.append(Finding("LX304", "error", "nproc_per_node", exc.message, hint))
-                value, source = 1, "auto:unresolved"
+                value, source = 1, UNRESOLVED
         launch["nproc_per_node"] = launch["nproc_per_node"].over(str(value), source)
     if launch["backend"].value == "auto":
         gpus = bool(facts.gpu_count)
-        backend, source = ("nccl", "auto:GPUs visible") if gpus else ("gloo", "auto:no GPU visible")
+        backend, source = (
+            ("nccl", Origin.auto("GPUs visible"))
+            if gpus
+            else ("gloo", Origin.auto("no GPU visible"))
+        )
         launch["backend"] = launch["backend"].over(backend, source)
 
 
@@ -284,15 +289,15 @@ def _env_layers(
     for name, value in environ.items():
         if name in env:
             if env[name].value != value:
-                env[name] = env[name].over(value, "env")
+                env[name] = env[name].over(value, ENV)
             else:
                 env[name] = Setting(
-                    value, "env", (*env[name].overrides, (env[name].value, env[name].source))
+                    value, ENV, (*env[name].overrides, (env[name].value, env[name].source))
                 )
         elif show_all or catalog.is_distributed(name):
-            env[name] = Setting(value, "env")
+            env[name] = Setting(value, ENV)
     for name, value in set_env.items():
-        env[name] = env[name].over(value, "--set") if name in env else Setting(value, "--set")
+        env[name] = env[name].over(value, SET) if name in env else Setting(value, SET)
     return env
 
 
@@ -306,7 +311,7 @@ def _fill_env_autos(
         value = setting.value
         if value != "auto" and not value.startswith("auto:"):
             continue
-        found: tuple[str, str] | None = None
+        found: tuple[str, Origin] | None = None
         if name == "NCCL_IB_HCA":
             layer: dict[str, autovalues.LinkLayer | None] = {
                 "auto": None,
@@ -385,7 +390,7 @@ def _renames(env: dict[str, Setting]) -> tuple[str, ...]:
         if new is None:
             continue
         if new not in env:
-            env[new] = Setting(env[name].value, f"renamed:{name}")
+            env[new] = Setting(env[name].value, Origin.renamed(name))
         removed.append(name)
     return tuple(removed)
 
@@ -424,7 +429,7 @@ def resolve(
 
     pg = _layered_setting_nested("timeouts.pg_timeout_s", profile, loaded, set_fields, overrides)
     env["LAUNCHX_PG_TIMEOUT_S"] = pg
-    env["LAUNCHX_PROFILE"] = Setting(profile.name, "launchx")
+    env["LAUNCHX_PROFILE"] = Setting(profile.name, Origin.launchx())
     removed = _renames(env)
 
     # The old names of renamed variables are checked too: the user should hear about them.
@@ -455,7 +460,7 @@ def _layered_setting_nested(
 ) -> Setting:
     top, _dot, leaf = dotted.partition(".")
     default = getattr(type(getattr(profile, top)).model_fields[leaf], "default", None)
-    setting = Setting(_as_text(default), "default")
+    setting = Setting(_as_text(default), DEFAULT)
     for value, source in loaded.overridden.get(dotted, ()):
         setting = setting.over(value, source)
     if dotted in loaded.origins:
@@ -463,10 +468,10 @@ def _layered_setting_nested(
             _as_text(_profile_value(loaded.profile, dotted)), loaded.origins[dotted]
         )
     if dotted in set_fields:
-        setting = setting.over(set_fields[dotted], "--set")
+        setting = setting.over(set_fields[dotted], SET)
     if dotted in overrides.flags:
         name = overrides.flag_names.get(dotted, dotted)
-        setting = setting.over(overrides.flags[dotted], f"flag:{name}")
+        setting = setting.over(overrides.flags[dotted], Origin.flag(name))
     # The value as validated (e.g. "5.0" -> 5.0), with the history of the raw layers.
     return Setting(_as_text(_profile_value(profile, dotted)), setting.source, setting.overrides)
 
@@ -513,9 +518,9 @@ def _check_master_addr(launch: Mapping[str, Setting], findings: list[Finding]) -
     if setting.value.strip():
         return
     source = setting.source
-    if source.startswith("flag:"):
-        where = f"pass {source.removeprefix('flag:')} HOST"
-    elif source == "--set":
+    if source.kind == "flag":
+        where = f"pass {source.detail} HOST"
+    elif source == SET:
         where = "write --set master_addr=HOST"
     else:
         where = f"write master_addr: HOST in {source}"

@@ -46,6 +46,7 @@ from typing import Literal
 import yaml
 
 from launchx.errors import ConfigError, SubmitError
+from launchx.origin import DEFAULT, SET, Origin
 from launchx.profile_model import Profile, Slurm
 
 Mode = Literal["per_node", "per_task"]
@@ -175,9 +176,9 @@ def merge_options(
     flags: SbatchOptions,
     *,
     profile_name: str = "profile",
-    origins: Mapping[str, str] | None = None,
+    origins: Mapping[str, Origin] | None = None,
     nproc_per_node: str | int | None = None,
-    nproc_source: str = "flag:--nproc-per-node",
+    nproc_source: Origin = Origin.flag("--nproc-per-node"),
 ) -> tuple[SbatchOptions, dict[str, str]]:
     """Combine the profile's ``slurm`` block with flags (flags win) and fill defaults.
 
@@ -197,13 +198,13 @@ def merge_options(
     """
     merged: dict[str, object] = {}
     sources: dict[str, str] = {}
-    from_profile = f"profile:{profile_name}"
+    from_profile = str(Origin.profile(profile_name))
     if origins is None:
-        origins = {name: from_profile for name in profile_slurm.model_fields_set}
+        origins = {name: Origin.profile(profile_name) for name in profile_slurm.model_fields_set}
     given = {
-        name: f"--set slurm.{name}" if origin == "--set" else origin
+        name: str(Origin("set", f"slurm.{name}") if origin == SET else origin)
         for name, origin in origins.items()
-        if origin != "default"
+        if origin != DEFAULT
     }
     for f in fields(SbatchOptions):
         name = f.name
@@ -227,11 +228,12 @@ def merge_options(
     return opts, sources
 
 
-def _given_nproc(value: str | int | None, source: str) -> tuple[int, str] | None:
+def _given_nproc(value: str | int | None, origin: Origin) -> tuple[int, str] | None:
     """The processes per node a user (flag, profile, ``--set``, environment) gave as a
     number, with its source; ``None`` for gpu/cpu/auto, which the compute node resolves."""
-    if value is None or isinstance(value, bool) or source.startswith("auto:"):
+    if value is None or isinstance(value, bool) or origin.kind == "auto":
         return None
+    source = str(origin)
     text = str(value).strip()
     if not text.lstrip("-").isdigit():
         return None

@@ -124,7 +124,7 @@ def test_row2_kubeflow_pet_variables_are_honoured_not_refused() -> None:
     d = decide_launcher(res)
     assert d.launcher == "torchrun" and not d.findings
     assert res.launch["nnodes"].value == "2"
-    assert res.launch["nnodes"].source == "env:PET_NNODES"
+    assert str(res.launch["nnodes"].source) == "env:PET_NNODES"
     assert res.launch["node_rank"].value == "1"
     assert res.launch["master_addr"].value == "job-node-0-0.job"
 

@@ -15,6 +15,7 @@ from conftest import run_cli
 from launchx import catalog, profiles
 from launchx.errors import ConfigError, ProfileNotFound
 from launchx.facts import HostFacts
+from launchx.origin import Origin
 from launchx.profile_model import Profile
 
 BUILTINS = sorted(p.stem for p in profiles.builtin_dir().glob("*.yaml"))
@@ -30,7 +31,7 @@ def test_builtin_loads_and_names_itself(name: str, tmp_path: Path) -> None:
     loaded = profiles.load(name, {"HOME": str(tmp_path)}, tmp_path)
     assert loaded.profile.name == name
     assert loaded.profile.description
-    assert loaded.chain[-1] == f"profile:{name}"
+    assert loaded.chain[-1] == Origin.profile(name)
 
 
 @pytest.mark.parametrize("name", BUILTINS)
@@ -74,12 +75,16 @@ def test_local_is_cpu_gloo_single_machine(tmp_path: Path) -> None:
 
 def test_extends_merges_base_first_and_records_origins(tmp_path: Path) -> None:
     loaded = profiles.load("roce", {}, tmp_path)
-    assert loaded.chain == ("profile:single-node", "profile:ib-h800", "profile:roce")
+    assert [str(o) for o in loaded.chain] == [
+        "profile:single-node",
+        "profile:ib-h800",
+        "profile:roce",
+    ]
     assert loaded.profile.env["NCCL_IB_HCA"] == "auto:roce"
-    assert loaded.origins["env.NCCL_IB_HCA"] == "profile:roce"
-    assert loaded.origins["env.NCCL_IB_TIMEOUT"] == "profile:ib-h800"
-    assert loaded.origins["env.NCCL_DEBUG"] == "profile:single-node"
-    assert loaded.overridden["env.NCCL_IB_HCA"] == (("auto:infiniband", "profile:ib-h800"),)
+    assert loaded.origins["env.NCCL_IB_HCA"] == Origin.profile("roce")
+    assert loaded.origins["env.NCCL_IB_TIMEOUT"] == Origin.profile("ib-h800")
+    assert loaded.origins["env.NCCL_DEBUG"] == Origin.profile("single-node")
+    assert loaded.overridden["env.NCCL_IB_HCA"] == (("auto:infiniband", Origin.profile("ib-h800")),)
 
 
 def write(path: Path, text: str) -> Path:
@@ -92,9 +97,9 @@ def test_user_profile_by_path_and_relative_extends(tmp_path: Path) -> None:
     write(tmp_path / "team" / "base.yaml", "name: base\nenv: {NCCL_DEBUG: WARN}\n")
     write(tmp_path / "team" / "mine.yaml", "name: mine\nextends: ./base.yaml\nnnodes: 2\n")
     loaded = profiles.load("team/mine.yaml", {}, tmp_path)
-    assert loaded.label == "profile:team/mine.yaml"
+    assert loaded.label == Origin.profile("team/mine.yaml")
     assert loaded.profile.nnodes == 2 and loaded.profile.env == {"NCCL_DEBUG": "WARN"}
-    assert loaded.origins["env.NCCL_DEBUG"] == "profile:./base.yaml"
+    assert loaded.origins["env.NCCL_DEBUG"] == Origin.profile("./base.yaml")
 
 
 def test_search_order_builtin_then_cwd_then_path_then_config(tmp_path: Path) -> None:

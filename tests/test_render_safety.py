@@ -15,6 +15,7 @@ from conftest import clean_env, run_cli
 from launchx import detect, plan, profiles, render
 from launchx.facts import HostFacts, PortHolder
 from launchx.findings import Finding
+from launchx.origin import Origin
 from launchx.resolve import Overrides, Resolution, Setting, resolve
 
 
@@ -95,7 +96,7 @@ def test_env_format_skips_names_with_equals_and_trailing_newlines(tmp_path: Path
     rendering checks the names itself, whatever produced the resolution."""
     res = _resolve({})
     hostile = {"NCCL_A=B": "1", "NCCL_F\n": "1", "NCCL_G=$(touch PWNED1)": "1", "": "1"}
-    env = {**res.env, **{n: Setting(v, "test") for n, v in hostile.items()}}
+    env = {**res.env, **{n: Setting(v, Origin.launchx("test")) for n, v in hostile.items()}}
     res = replace(res, env=env, removed=("NCCL_H;touch PWNED2", "NCCL_OLD_NAME"))
     out = render.explain_env(res)
     got = _eval_and_read(out, tmp_path, ["LAUNCHX_PROFILE", "NCCL_A", "NCCL_G"])

@@ -34,6 +34,18 @@ FLAG_NAMES = {
 }
 
 
+def shown(setting: Setting) -> tuple[str, str, tuple[tuple[str, str], ...]]:
+    """A setting as explain prints it: value, origin, and the values it replaced."""
+    history = tuple((value, str(origin)) for value, origin in setting.overrides)
+    return setting.value, str(setting.source), history
+
+
+def expected(
+    value: str, source: str, overrides: tuple[tuple[str, str], ...] = ()
+) -> tuple[str, str, tuple[tuple[str, str], ...]]:
+    return value, source, overrides
+
+
 def tree_env(tree: str) -> dict[str, str]:
     return dict(json.loads((HOSTS / tree / "env.json").read_text()))
 
@@ -80,13 +92,13 @@ def test_env_default_below_profile(in_tmp: Path) -> None:
     """LAUNCHX_PG_TIMEOUT_S comes from launchx's default unless a profile says otherwise."""
     bare = write_profile(in_tmp, "bare.yaml", "name: bare\nnproc_per_node: 1\n")
     low = run(bare, plain_facts())
-    assert low.env["LAUNCHX_PG_TIMEOUT_S"].source == "default"
+    assert str(low.env["LAUNCHX_PG_TIMEOUT_S"].source) == "default"
     default = low.env["LAUNCHX_PG_TIMEOUT_S"].value
     mine = write_profile(
         in_tmp, "mine.yaml", "name: mine\nnproc_per_node: 1\ntimeouts:\n  pg_timeout_s: 77\n"
     )
     high = run(mine, plain_facts())
-    assert high.env["LAUNCHX_PG_TIMEOUT_S"] == Setting(
+    assert shown(high.env["LAUNCHX_PG_TIMEOUT_S"]) == expected(
         "77", f"profile:{mine}", ((default, "default"),)
     )
     assert default != "77"
@@ -97,18 +109,24 @@ def test_env_profile_base_below_derived(in_tmp: Path) -> None:
         in_tmp, "mine.yaml", "name: mine\nextends: ib-h800\nenv:\n  NCCL_IB_TIMEOUT: '20'\n"
     )
     base = run("ib-h800", plain_facts())
-    assert base.env["NCCL_IB_TIMEOUT"].source == "profile:ib-h800"
+    assert str(base.env["NCCL_IB_TIMEOUT"].source) == "profile:ib-h800"
     res = run(mine, plain_facts())
     setting = res.env["NCCL_IB_TIMEOUT"]
-    assert (setting.value, setting.source) == ("20", f"profile:{mine}")
-    assert setting.overrides == ((base.env["NCCL_IB_TIMEOUT"].value, "profile:ib-h800"),)
+    assert (setting.value, str(setting.source)) == ("20", f"profile:{mine}")
+    assert shown(setting)[2] == ((base.env["NCCL_IB_TIMEOUT"].value, "profile:ib-h800"),)
     # The whole chain is named, base first.
-    assert res.chain == ("profile:single-node", "profile:ib-h800", f"profile:{mine}")
+    assert tuple(map(str, res.chain)) == (
+        "profile:single-node",
+        "profile:ib-h800",
+        f"profile:{mine}",
+    )
 
 
 def test_env_profile_below_environment() -> None:
     res = run("single-node", plain_facts({"NCCL_DEBUG": "INFO"}, gpu_count=2))
-    assert res.env["NCCL_DEBUG"] == Setting("INFO", "env", (("WARN", "profile:single-node"),))
+    assert shown(res.env["NCCL_DEBUG"]) == expected(
+        "INFO", "env", (("WARN", "profile:single-node"),)
+    )
 
 
 def test_env_environment_below_set() -> None:
@@ -118,8 +136,8 @@ def test_env_environment_below_set() -> None:
         sets=("NCCL_DEBUG=WARN",),
     )
     setting = res.env["NCCL_DEBUG"]
-    assert (setting.value, setting.source) == ("WARN", "--set")
-    assert setting.overrides == (("WARN", "profile:single-node"), ("INFO", "env"))
+    assert (setting.value, str(setting.source)) == ("WARN", "--set")
+    assert shown(setting)[2] == (("WARN", "profile:single-node"), ("INFO", "env"))
 
 
 def test_setting_set_below_flag() -> None:
@@ -132,29 +150,29 @@ def test_setting_set_below_flag() -> None:
         sets=("retry.max_retries=5", "timeouts.pg_timeout_s=60"),
         flags={"retry.max_retries": "7", "timeouts.pg_timeout_s": "90"},
     )
-    assert res.settings["retry.max_retries"] == Setting(
+    assert shown(res.settings["retry.max_retries"]) == expected(
         "7", "flag:--max-retries", (("3", "profile:local"), ("5", "--set"))
     )
     assert res.env["LAUNCHX_PG_TIMEOUT_S"].value == "90"
-    assert res.env["LAUNCHX_PG_TIMEOUT_S"].source == "flag:--pg-timeout"
+    assert str(res.env["LAUNCHX_PG_TIMEOUT_S"].source) == "flag:--pg-timeout"
     only_set = run("local", plain_facts(), sets=("retry.max_retries=5",))
-    assert only_set.settings["retry.max_retries"] == Setting(
+    assert shown(only_set.settings["retry.max_retries"]) == expected(
         "5", "--set", (("3", "profile:local"),)
     )
 
 
 def test_setting_default_below_profile() -> None:
     """platform-ddp turns launchx's default retry budget off; local keeps the default."""
-    assert run("platform-ddp", plain_facts()).settings["retry.max_retries"] == Setting(
+    assert shown(run("platform-ddp", plain_facts()).settings["retry.max_retries"]) == expected(
         "0", "profile:platform-ddp", (("3", "default"),)
     )
     bare_default = run("local", plain_facts()).settings["timeouts.rdzv_timeout_s"]
-    assert bare_default.source == "default"
+    assert str(bare_default.source) == "default"
 
 
 def test_pg_timeout_set_keeps_profile_value_in_history() -> None:
     res = run("local", plain_facts(), sets=("timeouts.pg_timeout_s=60",))
-    assert res.env["LAUNCHX_PG_TIMEOUT_S"].overrides == (
+    assert shown(res.env["LAUNCHX_PG_TIMEOUT_S"])[2] == (
         ("1800", "default"),
         ("300", "profile:local"),
     )
@@ -162,7 +180,7 @@ def test_pg_timeout_set_keeps_profile_value_in_history() -> None:
 
 def test_set_creates_variable_the_profile_lacks() -> None:
     res = run("local", plain_facts(), sets=("NCCL_DEBUG_SUBSYS=INIT,NET",))
-    assert res.env["NCCL_DEBUG_SUBSYS"] == Setting("INIT,NET", "--set")
+    assert shown(res.env["NCCL_DEBUG_SUBSYS"]) == expected("INIT,NET", "--set")
 
 
 # --- launch settings: one test per adjacent pair -------------------------------------------
@@ -171,27 +189,27 @@ def test_set_creates_variable_the_profile_lacks() -> None:
 def test_launch_default_below_profile() -> None:
     res = run("local", plain_facts())
     setting = res.launch["nproc_per_node"]
-    assert (setting.value, setting.source) == ("2", "profile:local")
-    assert setting.overrides == (("auto", "default"),)
+    assert (setting.value, str(setting.source)) == ("2", "profile:local")
+    assert shown(setting)[2] == (("auto", "default"),)
 
 
 def test_launch_profile_base_below_derived(in_tmp: Path) -> None:
     mine = write_profile(in_tmp, "mine.yaml", "name: mine\nextends: local\nmaster_port: 20123\n")
     res = run(mine, plain_facts())
     setting = res.launch["master_port"]
-    assert (setting.value, setting.source) == ("20123", f"profile:{mine}")
-    assert run("local", plain_facts()).launch["master_port"].source == "profile:local"
+    assert (setting.value, str(setting.source)) == ("20123", f"profile:{mine}")
+    assert str(run("local", plain_facts()).launch["master_port"].source) == "profile:local"
 
 
 def test_launch_derived_profile_keeps_base_value_in_history(in_tmp: Path) -> None:
     mine = write_profile(in_tmp, "mine.yaml", "name: mine\nextends: local\nmaster_port: 20123\n")
     res = run(mine, plain_facts())
-    assert ("auto", "profile:local") in res.launch["master_port"].overrides
+    assert ("auto", "profile:local") in shown(res.launch["master_port"])[2]
 
 
 def test_launch_profile_below_environment() -> None:
     res = run("local", plain_facts({"MASTER_PORT": "20001"}))
-    assert res.launch["master_port"] == Setting(
+    assert shown(res.launch["master_port"]) == expected(
         "20001", "env:MASTER_PORT", (("auto", "profile:local"),)
     )
 
@@ -200,15 +218,15 @@ def test_launch_pet_variable_beats_plain_one() -> None:
     """torchrun reads PET_MASTER_PORT itself, so it is the user's intent over MASTER_PORT."""
     res = run("local", plain_facts({"MASTER_PORT": "20001", "PET_MASTER_PORT": "20002"}))
     setting = res.launch["master_port"]
-    assert (setting.value, setting.source) == ("20002", "env:PET_MASTER_PORT")
-    assert setting.overrides[-1] == ("20001", "env:MASTER_PORT")
+    assert (setting.value, str(setting.source)) == ("20002", "env:PET_MASTER_PORT")
+    assert shown(setting)[2][-1] == ("20001", "env:MASTER_PORT")
 
 
 def test_launch_environment_below_set() -> None:
     res = run("local", plain_facts({"MASTER_PORT": "20001"}), sets=("master_port=20002",))
     setting = res.launch["master_port"]
-    assert (setting.value, setting.source) == ("20002", "--set")
-    assert setting.overrides[-1] == ("20001", "env:MASTER_PORT")
+    assert (setting.value, str(setting.source)) == ("20002", "--set")
+    assert shown(setting)[2][-1] == ("20001", "env:MASTER_PORT")
 
 
 def test_launch_set_below_flag() -> None:
@@ -219,16 +237,16 @@ def test_launch_set_below_flag() -> None:
         flags={"nnodes": "5", "master_addr": "10.0.0.1"},
     )
     setting = res.launch["nnodes"]
-    assert (setting.value, setting.source) == ("5", "flag:--nnodes")
-    assert setting.overrides[-2:] == (("3", "env:PET_NNODES"), ("4", "--set"))
-    assert res.launch["master_addr"].source == "flag:--master-addr"
+    assert (setting.value, str(setting.source)) == ("5", "flag:--nnodes")
+    assert shown(setting)[2][-2:] == (("3", "env:PET_NNODES"), ("4", "--set"))
+    assert str(res.launch["master_addr"].source) == "flag:--master-addr"
 
 
 def test_launch_history_keeps_the_profile_files_value() -> None:
     """The profile layer's history is what the file said, not the flag that replaced it."""
     res = run("ethernet", plain_facts(), flags={"nnodes": "5", "master_addr": "10.0.0.1"})
-    assert ("auto", "profile:ethernet") in res.launch["nnodes"].overrides
-    assert ("5", "profile:ethernet") not in res.launch["nnodes"].overrides
+    assert ("auto", "profile:ethernet") in shown(res.launch["nnodes"])[2]
+    assert ("5", "profile:ethernet") not in shown(res.launch["nnodes"])[2]
 
 
 @pytest.mark.parametrize(
@@ -274,8 +292,8 @@ def test_auto_ib_hca_from_tree(profile: str, tree: str, layer: str) -> None:
     res = run(profile, tree_facts(tree))
     setting = res.env["NCCL_IB_HCA"]
     assert setting.value == "=" + ",".join(expected)  # exact names: no prefix matching
-    assert setting.source == "auto:/sys/class/infiniband"
-    assert setting.overrides[-1] == (
+    assert str(setting.source) == "auto:/sys/class/infiniband"
+    assert shown(setting)[2][-1] == (
         f"auto:{'roce' if layer == 'Ethernet' else 'infiniband'}",
         f"profile:{profile}",
     )
@@ -328,7 +346,7 @@ def test_auto_socket_ifname_routes_to_master(profile: str, tree: str) -> None:
     setting = res.env["NCCL_SOCKET_IFNAME"]
     assert setting.value == "=" + _route_iface(tree, ip)
     assert setting.value not in ("=lo", "=docker0")
-    assert setting.source.startswith("auto:")
+    assert str(setting.source).startswith("auto:")
 
 
 def _facts_with_routes(routes: tuple[Route, ...], ifaces: tuple[str, ...]) -> HostFacts:
@@ -357,14 +375,14 @@ def test_auto_nproc_counts_gpus_in_tree() -> None:
     gpus = len(list((HOSTS / "ib-h800-8gpu/proc/driver/nvidia/gpus").iterdir()))
     res = run("ib-h800", tree_facts("ib-h800-8gpu"))
     assert res.launch["nproc_per_node"].value == str(gpus)
-    assert res.launch["nproc_per_node"].overrides[-1] == ("gpu", "profile:single-node")
+    assert shown(res.launch["nproc_per_node"])[2][-1] == ("gpu", "profile:single-node")
 
 
 def test_auto_nproc_honours_cuda_visible_devices() -> None:
     env = {**tree_env("ib-h800-8gpu"), "CUDA_VISIBLE_DEVICES": "2,5,7"}
     res = run("single-node", tree_facts("ib-h800-8gpu", env))
     setting = res.launch["nproc_per_node"]
-    assert (setting.value, setting.source) == ("3", "auto:CUDA_VISIBLE_DEVICES")
+    assert (setting.value, str(setting.source)) == ("3", "auto:CUDA_VISIBLE_DEVICES")
 
 
 def test_auto_nproc_gpu_without_gpus_is_an_error_finding() -> None:
@@ -380,7 +398,7 @@ def test_auto_omp_threads_share_cores(cpus: int, flag: str | None) -> None:
     assert nproc == int(flag or 4)
     setting = res.env["OMP_NUM_THREADS"]
     assert setting.value == str(max(1, cpus // nproc))
-    assert setting.overrides == (("auto", "profile:platform-ddp"),)
+    assert shown(setting)[2] == (("auto", "profile:platform-ddp"),)
 
 
 def test_auto_omp_threads_from_tree_cpu_count() -> None:
@@ -400,9 +418,9 @@ def test_nnodes_auto_from_kubeflow_pet() -> None:
     env = tree_env("k8s-rdma-no-dev")
     res = run("ethernet", tree_facts("k8s-rdma-no-dev"))
     nnodes = res.launch["nnodes"]
-    assert (nnodes.value, nnodes.source) == (env["PET_NNODES"], "env:PET_NNODES")
-    assert nnodes.overrides[-1] == ("auto", "profile:ethernet")
-    assert res.launch["node_rank"] == Setting(
+    assert (nnodes.value, str(nnodes.source)) == (env["PET_NNODES"], "env:PET_NNODES")
+    assert shown(nnodes)[2][-1] == ("auto", "profile:ethernet")
+    assert shown(res.launch["node_rank"]) == expected(
         env["PET_NODE_RANK"], "env:PET_NODE_RANK", (("auto", "profile:ethernet"),)
     )
 
@@ -412,7 +430,7 @@ def test_nnodes_auto_from_kubeflow_pet() -> None:
 
 def test_renamed_variable_is_passed_under_its_new_name() -> None:
     res = run("local", plain_facts({"NCCL_ASYNC_ERROR_HANDLING": "1"}))
-    assert res.env["TORCH_NCCL_ASYNC_ERROR_HANDLING"] == Setting(
+    assert shown(res.env["TORCH_NCCL_ASYNC_ERROR_HANDLING"]) == expected(
         "1", "renamed:NCCL_ASYNC_ERROR_HANDLING"
     )
     assert "NCCL_ASYNC_ERROR_HANDLING" in res.removed
@@ -432,7 +450,7 @@ def test_default_view_shows_distributed_variables_only() -> None:
     assert "NCCL_DEBUG" in narrow.env
     assert "EDITOR" not in narrow.env and "RANDOM_THING" not in narrow.env
     wide = run("local", plain_facts(env), show_all=True)
-    assert wide.env["EDITOR"] == Setting("vim", "env")
+    assert shown(wide.env["EDITOR"]) == expected("vim", "env")
     assert "RANDOM_THING" in wide.env
 
 
@@ -468,7 +486,7 @@ def test_explicit_launch_context_drives_nproc() -> None:
     ctx = LaunchContext(kind="per_node", name="Kubeflow PyTorchJob", local_world_size=6)
     facts = HostFacts(environ={}, cpu_count=12, gpu_count=8, launch=ctx)
     res = run("platform-ddp", facts)
-    assert res.launch["nproc_per_node"] == Setting(
+    assert shown(res.launch["nproc_per_node"]) == expected(
         "6", "auto:Kubeflow PyTorchJob", (("auto", "profile:platform-ddp"),)
     )
     assert res.env["OMP_NUM_THREADS"].value == "2"

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from launchx.errors import ConfigError, SubmitError
 from launchx.hostlist import compress
+from launchx.origin import DEFAULT, SET, Origin
 from launchx.profile_model import Profile, Slurm
 from launchx.slurm import (
     DEFAULT_SIGNAL,
@@ -375,7 +376,7 @@ def test_flag_beats_profile(name: str) -> None:
     assert getattr(opts, name) == profile_value
     assert sources[name] == "profile:prof"
     # A --set slurm.<name> is named as such; a flag still beats it.
-    origins = {name: "--set", **{k: "profile:prof" for k in base}}
+    origins = {name: SET, **{k: Origin.profile("prof") for k in base}}
     opts, sources = merge_options(slurm, SbatchOptions(), profile_name="prof", origins=origins)
     assert getattr(opts, name) == profile_value
     assert sources[name] == f"--set slurm.{name}"
@@ -390,9 +391,7 @@ def test_flag_beats_profile(name: str) -> None:
 
 def test_origins_say_default_means_not_given() -> None:
     """A field the resolution calls default is not rendered, whatever the model holds."""
-    opts, sources = merge_options(
-        Slurm(time="1:00:00"), SbatchOptions(), origins={"time": "default"}
-    )
+    opts, sources = merge_options(Slurm(time="1:00:00"), SbatchOptions(), origins={"time": DEFAULT})
     assert opts.time is None and sources["time"] == "default"
 
 
@@ -432,7 +431,7 @@ def test_per_task_nproc_beats_the_gpu_count() -> None:
         Slurm(mode="per_task"),
         SbatchOptions(gpus_per_node=8),
         nproc_per_node="4",
-        nproc_source="profile:mine",
+        nproc_source=Origin.profile("mine"),
     )
     assert opts.ntasks_per_node == 4 and sources["ntasks_per_node"] == "profile:mine"
 
@@ -460,9 +459,9 @@ def test_per_task_tasks_and_nproc_that_disagree_are_refused_naming_both() -> Non
 
 @pytest.mark.parametrize(
     ("value", "source"),
-    [("auto", "default"), ("gpu", "flag:--nproc-per-node"), ("3", "auto:cpu-count")],
+    [("auto", DEFAULT), ("gpu", Origin.flag("--nproc-per-node")), ("3", Origin.auto("cpu-count"))],
 )
-def test_per_task_ignores_nproc_the_node_resolves(value: str, source: str) -> None:
+def test_per_task_ignores_nproc_the_node_resolves(value: str, source: Origin) -> None:
     """gpu/cpu/auto (or a count an auto rule found on the submitting host) are the compute
     node's to resolve: they set no task count, and give no disagreement."""
     opts, _ = merge_options(
