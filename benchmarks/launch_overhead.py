@@ -11,7 +11,7 @@ during the run).
 
 ``--breakdown K`` then runs launchx K more times with timestamps taken inside it (the
 same code path, instrumented from outside: ``subprocess.Popen`` and
-``launchx.session.run_process`` are wrapped in the child), to say where launchx's own
+``launchx.run.attempts.run_process`` are wrapped in the child), to say where launchx's own
 time goes: start-up before it spawns torchrun, torchrun itself, the clean-up inside
 ``run_process`` after torchrun exits (orphan reaping, pump join), and what follows
 (summary, interpreter exit). CLOCK_MONOTONIC is system-wide on Linux, so stamps taken in
@@ -52,15 +52,15 @@ class Popen(real_popen):
         return code
 
 subprocess.Popen = Popen
-from launchx import session
-real_run_process = session.run_process
+from launchx.run import attempts
+real_run_process = attempts.run_process
 
 def run_process(*a, **k):
     result = real_run_process(*a, **k)
     stamps["run_process_returned"] = time.monotonic()
     return result
 
-session.run_process = run_process
+attempts.run_process = run_process
 import atexit
 stamp_file = sys.argv[1]
 atexit.register(lambda: json.dump(stamps, open(stamp_file, "w")))

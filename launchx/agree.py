@@ -23,7 +23,7 @@ from contextlib import suppress
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from launchx.retry import AttemptRecord
+from launchx.run.decide import AttemptRecord
 
 PROTOCOL = "launchx-agree/1"
 _MAX_LINE = 64 * 1024
@@ -138,9 +138,10 @@ class Coordinator:
     """Node 0's side: one listening socket for the whole run (connections that arrive while
     node 0 is still in its attempt wait in the backlog), read out after each attempt."""
 
-    def __init__(self, port: int, run_id: str) -> None:
+    def __init__(self, port: int, run_id: str, clock: Callable[[], float] = time.monotonic) -> None:
         self.run_id = run_id
         self.port = port
+        self.clock = clock
         self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         try:
             self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -167,7 +168,7 @@ class Coordinator:
         waiting: dict[socket.socket, bytes] = {}
         answered: dict[int, socket.socket] = {}
         try:
-            while len(outcomes) < nnodes and time.monotonic() < deadline and not should_stop():
+            while len(outcomes) < nnodes and self.clock() < deadline and not should_stop():
                 ready, _w, _x = select.select([self.listener, *waiting], [], [], _POLL_S)
                 for sock in ready:
                     if sock is self.listener:
@@ -213,23 +214,26 @@ def report(
     own: Outcome,
     deadline: float,
     should_stop: Callable[[], bool] = lambda: False,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> Outcome | None:
     """Send this node's outcome to node 0 and wait for the agreed one; None when node 0
     cannot be reached or does not answer before the deadline (keep the local outcome)."""
     message = _message(run_id, attempt, "outcome", own)
     refused_since: float | None = None
-    while time.monotonic() < deadline and not should_stop():
+    while clock() < deadline and not should_stop():
         try:
             sock = socket.create_connection((address, port), timeout=2.0)
         except OSError:
-            now = time.monotonic()
+            now = clock()
             refused_since = refused_since if refused_since is not None else now
             if now - refused_since > NO_LISTENER_S:
                 return None
-            time.sleep(_POLL_S)
+            sleep(_POLL_S)
             continue
         with sock:
-            answer = _exchange(sock, message, deadline, should_stop)
+            answer = _exchange(sock, message, deadline, should_stop, clock)
         if answer is None:
             return None
         parsed = _parse(answer, run_id, "agreed")
@@ -238,7 +242,11 @@ def report(
 
 
 def _exchange(
-    sock: socket.socket, message: bytes, deadline: float, should_stop: Callable[[], bool]
+    sock: socket.socket,
+    message: bytes,
+    deadline: float,
+    should_stop: Callable[[], bool],
+    clock: Callable[[], float],
 ) -> bytes | None:
     """Send one line, read one line back; node 0 answers only after its own attempt ends."""
     buffer = b""
@@ -247,7 +255,7 @@ def _exchange(
         sock.sendall(message)
         sock.settimeout(_POLL_S * 5)
         while b"\n" not in buffer and len(buffer) < _MAX_LINE:
-            if time.monotonic() >= deadline or should_stop():
+            if clock() >= deadline or should_stop():
                 return None
             try:
                 chunk = sock.recv(4096)

@@ -12,55 +12,8 @@ or the host cannot satisfy it (no such interface/HCA), so the run would not do w
 says. A **warning** means it is read as written but does nothing, is deprecated, or is very
 probably a mistake. **Info** is worth knowing and costs nothing to ignore.
 
-Finding codes (stable; LX1xx belongs to this module):
-
-======  =======  ==========================================================================
-code    level    rule
-======  =======  ==========================================================================
-LX100   warning  unknown name in a namespace whose reader ignores unknown names (did you mean)
-LX101   warning  myth: a name nothing reads (NCCL_TIMEOUT, ...); says what controls it
-LX102   warning  renamed: the old name is a deprecated alias of a new one
-LX103   warning  removed: no current release reads the name
-LX104   warning  deprecated: still read, but superseded or a no-op
-LX105   warning  old and new name both set to different values (the new one wins)
-LX106   warning  name in the wrong case (environment names are case-sensitive)
-LX109   warning  boolean word where 0/1 is needed, which happens to mean what was meant
-LX110   error    not a number the reader can parse (NCCL reads words as 0, 010 as octal)
-LX111   error    size with a unit suffix (NCCL reads 8M as 8 bytes)
-LX112   error    value is not one of the accepted words
-LX113   error    accepted word in the wrong case for a case-sensitive reader
-LX114   error    number out of range (or not a required multiple)
-LX115   error    boolean spelled in a way the reader does not accept
-LX116   error    malformed list/address syntax (^ or = not at the start of an NCCL list, ...)
-LX117   error    NCCL_ALGO/NCCL_PROTO token NCCL does not know (init fails since NCCL 2.24)
-LX118   error    placeholder left in the value (<your_interface>)
-LX119   error    path unusable as written (~ is not expanded; absolute path required)
-LX120   warning  NCCL_IB_TIMEOUT >= 24: minutes per retry, not seconds
-LX121   warning  legacy integer topology level (meaning changed across NCCL versions)
-LX122   warning  accepted value that is deprecated or dangerous (GROUP launch, no error handling)
-LX123   error    value the reader ignores (single-character NCCL_SOCKET_IFNAME)
-LX124   info     accepted value worth a note (TRACE needs a TRACE build, GID index is auto)
-LX125   warning  NCCL_DEBUG_FILE without %p: every process truncates the same file
-LX126   warning  CUDA_VISIBLE_DEVICES hides GPUs (empty, negative, NoDevFiles, duplicates)
-LX127   warning  allocator-config key torch does not know
-LX130   warning  NCCL_IB_HCA set while the IB transport is off (NCCL_IB_DISABLE=1/NCCL_NET=Socket)
-LX131   warning  NCCL_P2P_LEVEL set while NCCL_P2P_DISABLE=1 (forces LOC)
-LX132   error    NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD > 64 (NCCL lowers it)
-LX133   warning  NCCL_DEBUG_FILE set but NCCL_DEBUG below WARN: no file is written
-LX134   warning  flight-recorder dump requested while its buffer size is 0
-LX135   warning  watchdog settings while TORCH_NCCL_BLOCKING_WAIT is on (no watchdog thread)
-LX136   warning  old-name NCCL_ASYNC_ERROR_HANDLING overridden by torchrun's injected value
-LX140   info     debug logging left on (fine for debugging, slow/noisy for production)
-LX141   warning  TORCH_DISTRIBUTED_DEBUG=DETAIL (collective hashing on every call)
-LX142   warning  CUDA_LAUNCH_BLOCKING=1 (serialises every kernel)
-LX150   error    NCCL_IB_HCA selects none of this host's RDMA devices
-LX151   warning  NCCL_IB_HCA names devices this host does not have (others match)
-LX152   warning  NCCL_IB_HCA set but this host has no RDMA devices
-LX153   warning  NCCL_IB_HCA prefix trap: mlx5_1 also matches mlx5_10... on this host
-LX154   error    NCCL_SOCKET_IFNAME matches no interface of this host
-LX155   error    NCCL_SOCKET_IFNAME matches only interfaces that are down or have no address
-LX156   warning  NCCL_IB_HCA selects only ports that are not ACTIVE/LinkUp
-======  =======  ==========================================================================
+Finding codes: LX1xx belongs to this module; each is registered, with its level and
+meaning, in ``launchx.codes``.
 
 ``HOST_CODES`` are the ones that depend on ``HostFacts`` describing the machine the ranks run
 on; drop them when checking from another machine (e.g. writing an sbatch script on a login
@@ -80,8 +33,10 @@ from types import MappingProxyType
 from typing import Literal, cast, get_args
 
 from launchx import catalog_data as data
+from launchx import codes
+from launchx.codes import Level
 from launchx.facts import HostFacts
-from launchx.findings import Finding, Level, sort_findings
+from launchx.findings import Finding, sort_findings
 
 Reader = Literal["nccl", "torch", "torchrun", "cuda", "omp", "slurm", "platform", "launchx"]
 Status = Literal["ok", "deprecated", "renamed", "removed", "myth"]
@@ -138,51 +93,7 @@ class EnvVarSpec:
 
 
 CODES: Mapping[str, Level] = MappingProxyType(
-    {
-        "LX100": "warning",
-        "LX101": "warning",
-        "LX102": "warning",
-        "LX103": "warning",
-        "LX104": "warning",
-        "LX105": "warning",
-        "LX106": "warning",
-        "LX109": "warning",
-        "LX110": "error",
-        "LX111": "error",
-        "LX112": "error",
-        "LX113": "error",
-        "LX114": "error",
-        "LX115": "error",
-        "LX116": "error",
-        "LX117": "error",
-        "LX118": "error",
-        "LX119": "error",
-        "LX120": "warning",
-        "LX121": "warning",
-        "LX122": "warning",
-        "LX123": "error",
-        "LX124": "info",
-        "LX125": "warning",
-        "LX126": "warning",
-        "LX127": "warning",
-        "LX130": "warning",
-        "LX131": "warning",
-        "LX132": "error",
-        "LX133": "warning",
-        "LX134": "warning",
-        "LX135": "warning",
-        "LX136": "warning",
-        "LX140": "info",
-        "LX141": "warning",
-        "LX142": "warning",
-        "LX150": "error",
-        "LX151": "warning",
-        "LX152": "warning",
-        "LX153": "warning",
-        "LX154": "error",
-        "LX155": "error",
-        "LX156": "warning",
-    }
+    {code: level for code, level in codes.LEVELS.items() if code.startswith("LX1")}
 )
 HOST_CODES: frozenset[str] = frozenset(
     {"LX150", "LX151", "LX152", "LX153", "LX154", "LX155", "LX156"}

@@ -205,7 +205,7 @@ def run(
     as_json: Annotated[bool, typer.Option("--json", help="With --dry-run: print JSON.")] = False,
 ) -> None:
     """Launch training: torchrun, srun or the script itself; retry and resume."""
-    from launchx import session
+    from launchx.run import start
 
     request = _request(
         profile,
@@ -225,13 +225,12 @@ def run(
         script=script, args=tuple(script_args or ()), module=module, no_python=no_python
     )
     if dry_run:
-        first = session.first_plan(request, target, run_id=run_id, log_dir=log_dir)
+        first = start.dry_run(request, target, run_id=run_id, log_dir=log_dir)
         typer.echo(render.plan_json(first) if as_json else render.plan_text(first), nl=False)
         raise typer.Exit(0 if first.ok else 2)
     if as_json:
         raise LaunchxError("--json only applies with --dry-run", "add --dry-run")
-    code = session.run(request, target, run_id=run_id, log_dir=log_dir)
-    raise typer.Exit(code)
+    raise typer.Exit(start.start(request, target, run_id=run_id, log_dir=log_dir))
 
 
 @app.command(context_settings=RUN_CONTEXT)
@@ -343,10 +342,12 @@ def sbatch(
         if wait:
             raise LaunchxError("--wait only applies with --submit", "add --submit")
         return
-    job_id = slurm.submit(text, workdir=Path.cwd())
+    from launchx import slurm_client
+
+    job_id = slurm_client.submit(text, workdir=Path.cwd())
     typer.echo(job_id)
     if wait:
-        raise typer.Exit(slurm.wait_for_job(job_id, poll_s=1.0))
+        raise typer.Exit(slurm_client.wait_for_job(job_id, poll_s=1.0))
 
 
 @app.command()

@@ -17,7 +17,7 @@ Two stops beyond a user's signal:
 * **srun inside a job gets no SIGTERM.** srun turns SIGTERM/SIGHUP into SIGKILL of every
   task, so the stop goes to its step with ``scancel --signal=SIG JOB.STEP`` (the ranks'
   handlers run), and only after the grace is the step, then srun, killed. See
-  ``launchx.slurm.srun_job_id``.
+  ``launchx.slurm_client.srun_job_id``.
 """
 
 from __future__ import annotations
@@ -225,7 +225,7 @@ class _SrunStep:
     def signal(self, signum: int) -> bool:
         """Deliver ``signum`` to every task of the step; False when the step is not known
         (srun still waits for resources, or SLURM did not answer)."""
-        from launchx import slurm
+        from launchx import slurm_client as slurm
 
         if self.step is None:
             self.step = slurm.find_srun_step(self.job_id, self.pid, socket.gethostname())
@@ -277,7 +277,7 @@ def run_process(
     The grace ``grace_s`` runs from a stopping signal, or from the scheduler's first
     warning of this attempt; when it passes, the tree is SIGKILLed (a warning first gets a
     SIGTERM-like stop and one more grace, see the module docstring)."""
-    from launchx.slurm import srun_job_id
+    from launchx.slurm_client import srun_job_id
 
     sink = out or sys.stdout
     start = sup.clock()

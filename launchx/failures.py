@@ -524,6 +524,7 @@ def _exit_code_hits(rank_exit: Mapping[int, int]) -> list[tuple[_Hit, int]]:
 # joinable: the interpreter had already finished with the uncaught exception.
 _TEARDOWN_ABORT = "terminate called without an active exception"
 _UNCAUGHT_EXCEPTION_EXIT = 1  # CPython's exit status for an uncaught exception
+_PY_TRACEBACK = "Traceback (most recent call last):"
 
 
 def _own_exit(
@@ -547,7 +548,7 @@ def _own_exit(
     if stopped_by_launcher and not cause_is_a_stop and launcher_exit != 0:
         return launcher_exit
     aborted_in_teardown = _signal_of(code) == _signal.SIGABRT and _TEARDOWN_ABORT in rank_log
-    if aborted_in_teardown and hit.rule.category == "user_code_error":
+    if aborted_in_teardown and _PY_TRACEBACK in rank_log:
         return _UNCAUGHT_EXCEPTION_EXIT
     return code
 

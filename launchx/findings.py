@@ -1,16 +1,16 @@
 """Findings: what is wrong (or worth knowing) about a resolved launch.
 
-Codes are stable promises (users grep for them, CI may allow-list them), so each range
-belongs to one module: LX1xx catalog (variables and values), LX2xx host and launch
-context (detect/plan), LX3xx profiles and resolution, LX4xx SLURM, LX5xx failures.
+Codes are stable promises (users grep for them, CI may allow-list them); each one, with
+its level and meaning, is registered in ``launchx.codes``.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Literal
 
-Level = Literal["error", "warning", "info"]
+from launchx import codes
+from launchx.codes import Level
+
 LEVELS: tuple[Level, ...] = ("error", "warning", "info")
 
 
@@ -24,6 +24,11 @@ class Finding:
 
     def to_json(self) -> dict[str, str | None]:
         return asdict(self)
+
+
+def finding(code: str, var: str | None, message: str, fix: str) -> Finding:
+    """A finding at the level its code always has (``launchx.codes``)."""
+    return Finding(code, codes.level(code), var, message, fix)
 
 
 def has_errors(findings: tuple[Finding, ...] | list[Finding]) -> bool:

@@ -8,13 +8,15 @@ here, from the ``Resolution`` and its ``HostFacts`` alone.
 
 from __future__ import annotations
 
+import hashlib
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Literal
 
 from launchx.facts import HostFacts, LaunchContext
-from launchx.findings import Finding, sort_findings
+from launchx.findings import Finding, finding, sort_findings
 from launchx.origin import ENV, FREE_PORT, MAPPED, UNRESOLVED, Origin
 from launchx.resolve import Resolution
 from launchx.runtime.env import (
@@ -84,13 +86,13 @@ class LaunchPlan:
     env: tuple[EnvEntry, ...]
     findings: tuple[Finding, ...]
     profile: str
-    run_id: str
+    run_id: str | None  # None: drawn at launch (a dry run)
     attempt: int
     nnodes: int
     nproc_per_node: int
     node_rank: int
     master_addr: str
-    master_port: int
+    master_port: int | None  # None: a free port drawn at launch (a dry run)
     port_source: Origin
     context: str
     log_dir: str | None
@@ -119,7 +121,9 @@ class LaunchPlan:
             "nnodes": self.nnodes,
             "nproc_per_node": self.nproc_per_node,
             "node_rank": self.node_rank,
-            "master": f"{self.master_addr}:{self.master_port}",
+            "master": f"{self.master_addr}:{self.master_port or PORT_AT_LAUNCH}",
+            "master_port": self.master_port,
+            "port_source": str(self.port_source),
             "log_dir": self.log_dir,
         }
 
@@ -159,9 +163,8 @@ def decide_launcher(res: Resolution) -> LaunchDecision:
         and ctx.kind not in ("torchrun", "platform", "mpi", "srun_step")
     ):
         findings.append(
-            Finding(
+            finding(
                 "LX204",
-                "error",
                 "LAUNCHX_RUN_ID",
                 "launchx run is already running this process tree (LAUNCHX_RUN_ID="
                 f"{facts.environ.get('LAUNCHX_RUN_ID', '?')} is inherited); a second launch "
@@ -174,9 +177,8 @@ def decide_launcher(res: Resolution) -> LaunchDecision:
     if ctx.kind == "torchrun":
         if requested == "torchrun":
             findings.append(
-                Finding(
+                finding(
                     "LX201",
-                    "error",
                     "TORCHELASTIC_RUN_ID",
                     f"this process is {_rank_words(ctx)} under torchrun already; a second torchrun "
                     f"would start {nproc} more processes per rank",
@@ -190,9 +192,8 @@ def decide_launcher(res: Resolution) -> LaunchDecision:
     if ctx.kind in ("platform", "mpi"):
         if requested == "torchrun":
             findings.append(
-                Finding(
+                finding(
                     "LX202",
-                    "error",
                     "RANK",
                     f"{ctx.name or 'a platform'} already started one process per rank "
                     f"(this is {_rank_words(ctx)}); torchrun here would start {nproc} processes "
@@ -203,9 +204,8 @@ def decide_launcher(res: Resolution) -> LaunchDecision:
         missing = [v for v in ("MASTER_ADDR", "MASTER_PORT") if not facts.environ.get(v)]
         if missing and requested != "torchrun":
             findings.append(
-                Finding(
+                finding(
                     "LX209",
-                    "warning",
                     missing[0],
                     f"{ctx.name or 'the platform'} did not set {' and '.join(missing)}: "
                     "init_process_group(init_method='env://') will fail on every rank",
@@ -225,9 +225,8 @@ def decide_launcher(res: Resolution) -> LaunchDecision:
         if per_node > 1:
             if requested == "torchrun" and nproc > 1:
                 findings.append(
-                    Finding(
+                    finding(
                         "LX203",
-                        "error",
                         "SLURM_NTASKS_PER_NODE",
                         f"this srun step already runs {per_node} tasks on this node; torchrun with "
                         f"--nproc-per-node {nproc} in each would make {per_node * nproc} processes",
@@ -278,9 +277,8 @@ def _per_task_srun_findings(res: Resolution, nproc: int) -> list[Finding]:
     if nproc == slurm.ntasks_per_node:
         return []
     return [
-        Finding(
+        finding(
             "LX210",
-            "error",
             "nproc_per_node",
             f"{nproc} processes per node ({setting.source}) but this allocation has "
             f"{slurm.ntasks_per_node} tasks per node (SLURM_TASKS_PER_NODE); in mode per_task "
@@ -300,9 +298,8 @@ def gpu_findings(res: Resolution) -> list[Finding]:
         dupes = sorted({v for v in visible if visible.count(v) > 1})
         if dupes:
             out.append(
-                Finding(
+                finding(
                     "LX206",
-                    "error",
                     "CUDA_VISIBLE_DEVICES",
                     f"CUDA_VISIBLE_DEVICES={','.join(visible)} names GPU {', '.join(dupes)} more "
                     "than once: two ranks would share a GPU and NCCL fails with 'Duplicate GPU'",
@@ -314,9 +311,8 @@ def gpu_findings(res: Resolution) -> list[Finding]:
     unresolved = res.launch["nproc_per_node"].source == UNRESOLVED  # reported already
     if wants_gpu and not unresolved and facts.gpu_count is not None and nproc > facts.gpu_count:
         out.append(
-            Finding(
+            finding(
                 "LX205",
-                "error",
                 "nproc_per_node",
                 f"{nproc} processes per node but only {facts.gpu_count} GPU(s) are visible "
                 f"(from {res.launch['nproc_per_node'].source})",
@@ -338,9 +334,8 @@ def decide_port(res: Resolution) -> PortDecision:
             return PortDecision(None, FREE_PORT)
         port = int(setting.value)
         if port in listening:
-            note = Finding(
+            note = finding(
                 "LX208",
-                "info",
                 "MASTER_PORT",
                 f"{listening[port].describe()}; launchx uses another free port "
                 "(one node: nothing else dials it)",
@@ -358,9 +353,8 @@ def decide_port(res: Resolution) -> PortDecision:
             port,
             source,
             (
-                Finding(
+                finding(
                     "LX207",
-                    "error",
                     "MASTER_PORT",
                     f"master port {port} is taken on this node (rank 0 of {nnodes}): "
                     f"{holder.describe()}; the other nodes would connect to it",
@@ -391,30 +385,168 @@ def assess(res: Resolution) -> tuple[LaunchDecision, tuple[Finding, ...]]:
     return decision, sort_findings(findings)
 
 
+# Job ids an outer launcher gives every rank of one job alike (PMIx and Open MPI's ORTE):
+# with them, two jobs told the same MASTER_ADDR:MASTER_PORT still get different run ids.
+_OUTER_JOB_IDS = ("PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid")
+
+
+def _shared_by_ranks(res: Resolution) -> tuple[str, ...] | None:
+    """What every rank an outer launcher started was told alike, or None when this launchx
+    is not one of several such ranks. Never RANK, LOCAL_RANK or a pid: those differ."""
+    ctx = res.facts.launch
+    if ctx.kind not in ("torchrun", "platform", "mpi", "srun_step"):
+        return None
+    if ctx.world_size is not None and ctx.world_size <= 1:
+        return None  # one rank alone: nobody to agree with (PMIx alone gives no size)
+    environ = res.facts.environ
+    ids = tuple(f"{var}={environ[var]}" for var in _OUTER_JOB_IDS if environ.get(var))
+    return (ctx.kind, str(ctx.world_size), *ids)
+
+
+def shared_run_id(res: Resolution, given: str | None = None) -> str | None:
+    """The run id every node and rank agrees on without talking: the one given, SLURM's job
+    id, the platform's, an inherited one, or a digest of what every node (or every rank an
+    outer launcher started, each running its own launchx) was told. None when this launchx
+    alone starts the run: a new id is drawn at launch (``--dry-run`` says so)."""
+    environ = res.facts.environ
+    if given:
+        return given
+    for var in ("LAUNCHX_RUN_ID", "SLURM_JOB_ID", "PET_RDZV_ID", "TORCHELASTIC_RUN_ID"):
+        value = environ.get(var)
+        if value and value != "none":
+            return f"slurm-{value}" if var == "SLURM_JOB_ID" else value
+    shared = _shared_by_ranks(res)
+    if int(res.launch["nnodes"].value) > 1 or shared is not None:
+        key = "|".join(
+            (
+                res.profile.name,
+                res.launch["master_addr"].value,
+                res.launch["master_port"].value,
+                res.launch["nnodes"].value,
+                *(shared or ()),
+            )
+        )
+        return "lx-" + hashlib.sha256(key.encode()).hexdigest()[:12]
+    return None
+
+
+def inner_step(res: Resolution) -> bool:
+    """This launchx was started by another one as its task in an srun step: the outer one
+    owns the retry loop, the attempt count, the requeue and the summary."""
+    return res.facts.environ.get(STEP_MARKER) == "1" and res.facts.slurm is not None
+
+
+@dataclass(frozen=True)
+class RunDecisions:
+    """What is decided once for a whole run, before its first attempt. Each attempt adds
+    only its number, its port (when it is drawn at launch), its checkpoint and log dir."""
+
+    launcher: LaunchDecision
+    port: PortDecision  # port None: a free port is drawn at each attempt's launch
+    run_id: str | None  # None: a new id is drawn at launch
+    findings: tuple[Finding, ...]
+    log_dir: str | None  # --log-dir as given; None: the default root under the temp dir
+    inner_step: bool  # an srun task of an outer launchx (see ``inner_step``)
+    agree_with_nodes: bool  # several nodes, each with its own launchx and retry loop
+    requeue_on_warning: bool  # ask SLURM to requeue the job on the time-limit warning
+    first_attempt: int  # attempts are numbered across SLURM requeues
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.level == "error" for f in self.findings)
+
+
+def _first_attempt(res: Resolution, inner: bool) -> int:
+    """Attempts are counted across SLURM requeues (SLURM_RESTART_COUNT is unset at first);
+    inside an srun step the outer launchx's count is the truth."""
+    environ = res.facts.environ
+    if inner and environ.get("LAUNCHX_ATTEMPT", "").isdigit():
+        return int(environ["LAUNCHX_ATTEMPT"])
+    slurm = res.facts.slurm
+    return slurm.restart_count if slurm is not None else 0
+
+
+def decide_run(
+    res: Resolution, *, run_id: str | None = None, log_dir: str | None = None
+) -> RunDecisions:
+    """Decide, once, what stays the same for every attempt of the run."""
+    decision, findings = assess(res)
+    inner = inner_step(res)
+    nnodes = int(res.launch["nnodes"].value)
+    if decision.launcher == "direct":
+        setting = res.launch["master_port"]
+        fixed = int(setting.value) if setting.value.isdigit() else None
+        port = PortDecision(fixed, setting.source)  # whatever the outer launcher gave
+    else:
+        port = decide_port(res)
+    return RunDecisions(
+        launcher=decision,
+        port=port,
+        run_id=shared_run_id(res, run_id),
+        findings=findings,
+        log_dir=log_dir,
+        inner_step=inner,
+        agree_with_nodes=decision.launcher == "torchrun" and nnodes > 1 and not inner,
+        requeue_on_warning=res.facts.slurm is not None and res.profile.slurm.requeue and not inner,
+        first_attempt=_first_attempt(res, inner),
+    )
+
+
+# Shown where a value is drawn only at launch (``--dry-run``): never a value that the real
+# run would then not use.
+PORT_AT_LAUNCH = "<free port at launch>"
+RUN_ID_AT_LAUNCH = "<new run id at launch>"
+
+
+def default_log_root(run_id: str | None, temp_dir: str) -> str:
+    """Where logs go without --log-dir: kept after a failure (the evidence), removed after
+    a run that succeeded."""
+    return str(Path(temp_dir) / "launchx" / (run_id or RUN_ID_AT_LAUNCH))
+
+
+def attempt_log_dir(
+    res: Resolution, run: RunDecisions, run_id: str | None, attempt: int, temp_dir: str
+) -> str:
+    """``attempt_N`` (``/node_R`` with several nodes; ``/rank_K`` when this launchx is one
+    of several ranks an outer launcher started, so they never share a directory)."""
+    root = Path(run.log_dir) if run.log_dir else Path(default_log_root(run_id, temp_dir))
+    path = root / f"attempt_{attempt}"
+    direct_rank = res.facts.launch.rank if run.launcher.launcher == "direct" else None
+    if direct_rank is not None:
+        path = path / f"rank_{direct_rank}"
+    elif int(res.launch["nnodes"].value) > 1:
+        path = path / f"node_{res.launch['node_rank'].value}"
+    return str(path)
+
+
+@dataclass(frozen=True)
+class AttemptSpec:
+    """What changes from one attempt to the next."""
+
+    attempt: int
+    run_id: str | None  # None only in a dry run: drawn at launch
+    port: int | None  # None: drawn at launch (a dry run), or the outer launcher's (direct)
+    log_dir: str | None
+    resume_from: str | None = None
+
+
 def build(
     res: Resolution,
+    run: RunDecisions,
+    spec: AttemptSpec,
     target: Target,
     *,
-    run_id: str,
-    attempt: int = 0,
-    master_port: int | None = None,
-    port_source: Origin | None = None,
-    log_dir: str | None = None,
-    resume_from: str | None = None,
-    extra_findings: Sequence[Finding] = (),
     relaunch: Sequence[str] = (),
 ) -> LaunchPlan:
-    """Assemble the plan. ``master_port`` is the decided port (see ``decide_port``);
-    ``relaunch`` holds the ``launchx run`` options to repeat inside an srun step."""
-    decision, checks = assess(res)
-    ports = decide_port(res)
-    port = master_port if master_port is not None else ports.port
-    findings = [*checks, *extra_findings]
+    """Assemble one attempt's plan from the run's decisions (pure). ``relaunch`` holds the
+    ``launchx run`` options to repeat inside an srun step."""
+    decision = run.launcher
     launch = res.launch
     nnodes, nproc = int(launch["nnodes"].value), int(launch["nproc_per_node"].value)
     node_rank, master_addr = int(launch["node_rank"].value), launch["master_addr"].value
-    if port is None:
-        port = 0
+    port = spec.port if spec.port is not None else run.port.port
+    port_text = str(port) if port is not None else PORT_AT_LAUNCH
+    run_id_text = spec.run_id or RUN_ID_AT_LAUNCH
 
     env: dict[str, EnvEntry] = {}
     for name, setting in res.env.items():
@@ -422,11 +554,11 @@ def build(
             env[name] = EnvEntry(name, setting.value, setting.source)
     for name in res.removed:
         env[name] = EnvEntry(name, None, Origin.launchx(f"renamed to {_new_name(res, name)}"))
-    env["LAUNCHX_RUN_ID"] = EnvEntry("LAUNCHX_RUN_ID", run_id, Origin.launchx())
-    env["LAUNCHX_ATTEMPT"] = EnvEntry("LAUNCHX_ATTEMPT", str(attempt), Origin.launchx())
-    if resume_from:
+    env["LAUNCHX_RUN_ID"] = EnvEntry("LAUNCHX_RUN_ID", run_id_text, Origin.launchx())
+    env["LAUNCHX_ATTEMPT"] = EnvEntry("LAUNCHX_ATTEMPT", str(spec.attempt), Origin.launchx())
+    if spec.resume_from:
         env["LAUNCHX_RESUME_FROM"] = EnvEntry(
-            "LAUNCHX_RESUME_FROM", resume_from, Origin("checkpoint")
+            "LAUNCHX_RESUME_FROM", spec.resume_from, Origin("checkpoint")
         )
     elif "LAUNCHX_RESUME_FROM" in res.facts.environ:
         env["LAUNCHX_RESUME_FROM"] = EnvEntry(
@@ -438,9 +570,8 @@ def build(
 
     per_node_srun = decision.launcher == "srun" and res.profile.slurm.mode == "per_node"
     if not per_node_srun:  # in per_node mode the launchx on each node adds it itself
-        target = with_resume_arg(target, res.profile.resume.resume_arg, resume_from)
+        target = with_resume_arg(target, res.profile.resume.resume_arg, spec.resume_from)
     python = res.facts.python
-    command = target.command(python)
     if decision.launcher == "torchrun":
         argv = _torchrun_argv(
             res,
@@ -450,30 +581,11 @@ def build(
             nproc=nproc,
             node_rank=node_rank,
             master_addr=master_addr,
-            port=port,
-            rdzv_id=f"{run_id}-{attempt}",
-            log_dir=log_dir,
+            port=port_text,
+            rdzv_id=f"{run_id_text}-{spec.attempt}",
+            log_dir=spec.log_dir,
         )
-        if res.facts.environ.get("PET_STANDALONE"):
-            # --standalone would replace the rendezvous launchx planned with localhost:0
-            env["PET_STANDALONE"] = EnvEntry(
-                "PET_STANDALONE", None, Origin.launchx("passes the rendezvous to torchrun itself")
-            )
-        env["PET_SIGNALS_TO_HANDLE"] = EnvEntry(
-            "PET_SIGNALS_TO_HANDLE",
-            TORCHRUN_SIGNALS,
-            Origin.launchx("torchrun passes a scheduler's USR1/USR2 warning on to the ranks"),
-        )
-        env["PET_SHUTDOWN_TIMEOUT"] = EnvEntry(
-            "PET_SHUTDOWN_TIMEOUT",
-            str(max(1, int(res.profile.timeouts.grace_period_s) - 5)),
-            Origin.launchx("torchrun's own grace, inside launchx's grace period"),
-        )
-        env["TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE"] = EnvEntry(
-            "TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE",
-            RANK_PREFIX_TEMPLATE,
-            Origin.launchx("prefix each line with its global rank"),
-        )
+        env.update(_torchrun_env(res))
     elif decision.launcher == "srun":
         argv = _srun_argv(res, target, python, nnodes=nnodes, nproc=nproc, relaunch=relaunch)
         if res.profile.slurm.mode == "per_node":
@@ -481,7 +593,7 @@ def build(
                 STEP_MARKER, "1", Origin.launchx("the srun task is launchx's own, one per node")
             )
     else:
-        argv = tuple(command)
+        argv = tuple(target.command(python))
         for name, value in decision.mapped_env.items():
             env[name] = EnvEntry(name, value, MAPPED)
 
@@ -489,20 +601,45 @@ def build(
         launcher=decision.launcher,
         argv=tuple(argv),
         env=tuple(env.values()),
-        findings=sort_findings(findings),
+        findings=run.findings,
         profile=res.profile.name,
-        run_id=run_id,
-        attempt=attempt,
+        run_id=spec.run_id,
+        attempt=spec.attempt,
         nnodes=nnodes,
         nproc_per_node=nproc,
         node_rank=node_rank,
         master_addr=master_addr,
         master_port=port,
-        port_source=port_source or ports.source,
+        port_source=run.port.source,
         context=decision.reason,
-        log_dir=log_dir,
+        log_dir=spec.log_dir,
         grace_period_s=float(res.profile.timeouts.grace_period_s),
     )
+
+
+def _torchrun_env(res: Resolution) -> dict[str, EnvEntry]:
+    env: dict[str, EnvEntry] = {}
+    if res.facts.environ.get("PET_STANDALONE"):
+        # --standalone would replace the rendezvous launchx planned with localhost:0
+        env["PET_STANDALONE"] = EnvEntry(
+            "PET_STANDALONE", None, Origin.launchx("passes the rendezvous to torchrun itself")
+        )
+    env["PET_SIGNALS_TO_HANDLE"] = EnvEntry(
+        "PET_SIGNALS_TO_HANDLE",
+        TORCHRUN_SIGNALS,
+        Origin.launchx("torchrun passes a scheduler's USR1/USR2 warning on to the ranks"),
+    )
+    env["PET_SHUTDOWN_TIMEOUT"] = EnvEntry(
+        "PET_SHUTDOWN_TIMEOUT",
+        str(max(1, int(res.profile.timeouts.grace_period_s) - 5)),
+        Origin.launchx("torchrun's own grace, inside launchx's grace period"),
+    )
+    env["TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE"] = EnvEntry(
+        "TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE",
+        RANK_PREFIX_TEMPLATE,
+        Origin.launchx("prefix each line with its global rank"),
+    )
+    return env
 
 
 def _new_name(res: Resolution, old: str) -> str:
@@ -550,7 +687,7 @@ def _torchrun_argv(
     nproc: int,
     node_rank: int,
     master_addr: str,
-    port: int,
+    port: str,
     rdzv_id: str,
     log_dir: str | None,
 ) -> tuple[str, ...]:
@@ -569,7 +706,7 @@ def _torchrun_argv(
         "--master-addr",
         master_addr,
         "--master-port",
-        str(port),
+        port,
         # Explicit, so a platform's PET_RDZV_BACKEND/PET_RDZV_ENDPOINT cannot turn the
         # static rendezvous into another one behind launchx's back.
         "--rdzv-backend",

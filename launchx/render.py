@@ -16,7 +16,7 @@ from launchx import catalog
 from launchx.facts import LaunchContext
 from launchx.findings import LEVELS, Finding
 from launchx.origin import DEFAULT, Origin
-from launchx.plan import LaunchDecision, LaunchPlan
+from launchx.plan import PORT_AT_LAUNCH, RUN_ID_AT_LAUNCH, LaunchDecision, LaunchPlan
 from launchx.profiles import LoadedProfile
 from launchx.resolve import Resolution, Setting
 
@@ -276,14 +276,31 @@ def _plan_env_line(name: str, value: str | None, source: Origin) -> str:
     return f"export {name}={shlex.quote(_shown(name, value))}  # {note}"
 
 
+def _master(plan: LaunchPlan) -> str:
+    if plan.master_port is not None:
+        return f"{plan.master_addr}:{plan.master_port}"
+    if plan.launcher == "direct":
+        return f"{plan.master_addr} (port: the outer launcher's)"
+    return f"{plan.master_addr}:{PORT_AT_LAUNCH}"
+
+
 def plan_text(plan: LaunchPlan) -> str:
     """What --dry-run prints: the exact command and the variables launchx sets."""
     header = [
         f"launchx plan: profile {plan.profile}, launcher {plan.launcher} ({plan.context})",
         f"{plan.nnodes} node(s) x {plan.nproc_per_node} process(es), node rank "
-        f"{plan.node_rank}, master {plan.master_addr}:{plan.master_port} "
-        f"({plan.port_source})",
+        f"{plan.node_rank}, master {_master(plan)} ({plan.port_source})",
     ]
+    if plan.master_port is None and plan.launcher != "direct":
+        header.append(
+            f"{PORT_AT_LAUNCH}: launchx draws a free port as each attempt starts; "
+            "pass --master-port N to fix it"
+        )
+    if plan.run_id is None:
+        header.append(
+            f"{RUN_ID_AT_LAUNCH}: launchx draws a new run id when it starts; "
+            "pass --run-id ID to fix it"
+        )
     lines = [f"# {_one_line(line)}" for line in header]
     lines += [_plan_env_line(e.name, e.value, e.source) for e in plan.env]
     lines.append(plan.shell_line())
@@ -316,8 +333,8 @@ def run_header(plan: LaunchPlan) -> str:
     lines = [
         f"launchx: profile {plan.profile} | launcher {plan.launcher} | "
         f"{plan.nnodes} node(s) x {plan.nproc_per_node} proc | master "
-        f"{plan.master_addr}:{plan.master_port} ({plan.port_source}) | run "
-        f"{plan.run_id} attempt {plan.attempt}"
+        f"{_master(plan)} ({plan.port_source}) | run "
+        f"{plan.run_id or RUN_ID_AT_LAUNCH} attempt {plan.attempt}"
     ]
     if plan.log_dir:
         lines.append(f"launchx: logs in {plan.log_dir}")

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from launchx import autovalues, catalog
 from launchx.errors import ConfigError
 from launchx.facts import HostFacts
-from launchx.findings import Finding, sort_findings
+from launchx.findings import Finding, finding, sort_findings
 from launchx.origin import DEFAULT, ENV, SET, UNRESOLVED, Origin
 from launchx.profile_model import Profile
 from launchx.profiles import LoadedProfile, validation_message
@@ -228,9 +228,8 @@ def _fill_launch_autos(
             fill("master_addr", "127.0.0.1", Origin.auto("single node"))
         else:
             findings.append(
-                Finding(
+                finding(
                     "LX301",
-                    "error",
                     "MASTER_ADDR",
                     f"{launch['nnodes'].value} nodes but no master address: it is 'auto' and "
                     "this is neither a SLURM allocation nor a platform that sets MASTER_ADDR",
@@ -261,7 +260,7 @@ def _fill_nproc_and_backend(
                 value, source = autovalues.auto_nproc(facts, spec_text)
             except ConfigError as exc:  # shown as a finding, so explain still explains
                 hint = exc.hint or "pass --nproc-per-node N"
-                findings.append(Finding("LX304", "error", "nproc_per_node", exc.message, hint))
+                findings.append(finding("LX304", "nproc_per_node", exc.message, hint))
                 value, source = 1, UNRESOLVED
         launch["nproc_per_node"] = launch["nproc_per_node"].over(str(value), source)
     if launch["backend"].value == "auto":
@@ -320,9 +319,8 @@ def _fill_env_autos(
             }
             if value not in layer:
                 findings.append(
-                    Finding(
+                    finding(
                         "LX302",
-                        "error",
                         name,
                         f"{name}={value} is not an auto form launchx knows",
                         "use auto, auto:infiniband or auto:roce",
@@ -340,9 +338,8 @@ def _fill_env_autos(
             found = autovalues.auto_omp_threads(facts, int(launch["nproc_per_node"].value))
         else:
             findings.append(
-                Finding(
+                finding(
                     "LX302",
-                    "error",
                     name,
                     f"{name}=auto: launchx cannot work out this variable",
                     "auto is supported for NCCL_IB_HCA, NCCL_SOCKET_IFNAME and "
@@ -353,9 +350,8 @@ def _fill_env_autos(
             continue
         if found is None:
             findings.append(
-                Finding(
+                finding(
                     "LX303",
-                    "warning",
                     name,
                     f"{name}={value}: nothing on this host to fill it from "
                     f"({_auto_missing(name)}); left unset",
@@ -485,9 +481,8 @@ def _check_retry_categories(profile: Profile, findings: list[Finding]) -> None:
             close = difflib.get_close_matches(name, failure_rules.CATEGORIES, n=1)
             hint = f"did you mean {close[0]!r}? " if close else ""
             findings.append(
-                Finding(
+                finding(
                     "LX306",
-                    "error",
                     f"retry.{key}",
                     f"retry.{key} names {name!r}, which is not a failure category",
                     f"{hint}categories: {', '.join(failure_rules.CATEGORIES)}",
@@ -499,9 +494,8 @@ def _check_node_rank(launch: Mapping[str, Setting], findings: list[Finding]) -> 
     nnodes, node_rank = launch["nnodes"].value, launch["node_rank"].value
     if nnodes.isdigit() and node_rank.isdigit() and int(node_rank) >= int(nnodes):
         findings.append(
-            Finding(
+            finding(
                 "LX305",
-                "error",
                 "node_rank",
                 f"node rank {node_rank} (from {launch['node_rank'].source}) but only {nnodes} "
                 f"node(s) (from {launch['nnodes'].source}): node ranks run 0..{int(nnodes) - 1}",
@@ -525,9 +519,8 @@ def _check_master_addr(launch: Mapping[str, Setting], findings: list[Finding]) -
     else:
         where = f"write master_addr: HOST in {source}"
     findings.append(
-        Finding(
+        finding(
             "LX307",
-            "error",
             "master_addr",
             f"the master address is empty (from {source}): the ranks would meet at ':PORT'",
             f"{where} (the address of node rank 0), or auto to let launchx find it",

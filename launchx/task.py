@@ -125,7 +125,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Map the variables and replace this process with the command (never returns)."""
     try:
         cmd = _command(sys.argv[1:] if argv is None else argv)
-        env = {**os.environ, **task_env(os.environ)}
+        inherited = dict(os.environ)  # this task's program reads its environment here only
+        env = {**inherited, **task_env(inherited)}
     except LaunchxError as exc:
         print(exc.render(), file=sys.stderr)
         sys.exit(exc.exit_code)

@@ -5,9 +5,14 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+
+from launchx.findings import Finding, sort_findings
+from launchx.plan import AttemptSpec, LaunchPlan, Target, build, decide_run
+from launchx.resolve import Resolution
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTS = Path(__file__).resolve().parent / "hosts"
@@ -64,3 +69,23 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def plan_once(
+    res: Resolution,
+    target: Target,
+    *,
+    run_id: str | None = "r",
+    attempt: int = 0,
+    master_port: int | None = None,
+    log_dir: str | None = None,
+    resume_from: str | None = None,
+    relaunch: tuple[str, ...] = (),
+    extra_findings: tuple[Finding, ...] = (),
+) -> LaunchPlan:
+    """One attempt's plan, decided the way ``launchx run`` decides it (pure)."""
+    run = decide_run(res, run_id=run_id, log_dir=log_dir)
+    if extra_findings:
+        run = replace(run, findings=sort_findings([*run.findings, *extra_findings]))
+    spec = AttemptSpec(attempt, run_id, master_port, log_dir, resume_from)
+    return build(res, run, spec, target, relaunch=relaunch)

@@ -6,11 +6,17 @@ import shlex
 from pathlib import Path
 
 import pytest
+from conftest import plan_once
 
 from launchx import detect, profiles
 from launchx.facts import HostFacts, PortHolder
-from launchx.pipeline import run_id_for
-from launchx.plan import Target, build, decide_launcher, decide_port, gpu_findings
+from launchx.plan import (
+    Target,
+    decide_launcher,
+    decide_port,
+    gpu_findings,
+    shared_run_id,
+)
 from launchx.resolve import Overrides, Resolution, resolve
 
 
@@ -102,7 +108,7 @@ def test_row2_mpi_direct_maps_rank_variables() -> None:
         "LOCAL_RANK": "1",
         "LOCAL_WORLD_SIZE": "2",
     }
-    plan = build(res, Target("train.py"), run_id="r", master_port=29500)
+    plan = plan_once(res, Target("train.py"), run_id="r", master_port=29500)
     assert plan.argv == ("/usr/bin/python3", "train.py")
     assert plan.env_changes()["RANK"] == "3"
 
@@ -169,7 +175,7 @@ def test_row3_one_task_per_node_is_fine_for_torchrun() -> None:
         SLURM_NODEID="1",
     )
     res = resolved("slurm", environ, flags={"nproc_per_node": "2"})
-    plan = build(res, Target("t.py"), run_id="r")
+    plan = plan_once(res, Target("t.py"), run_id="r")
     assert plan.launcher == "torchrun" and plan.ok
     argv = list(plan.argv)
     assert argv[argv.index("--nnodes") + 1] == "2"
@@ -260,7 +266,7 @@ def test_multinode_without_master_addr_is_an_error() -> None:
 # Argv and env.
 def test_torchrun_argv_and_contract_env() -> None:
     res = resolved("local", {})
-    plan = build(
+    plan = plan_once(
         res,
         Target("train.py", ("--lr", "0.1")),
         run_id="lx-abc",
@@ -287,7 +293,7 @@ def test_torchrun_argv_and_contract_env() -> None:
 def test_module_and_no_python(mode: str) -> None:
     res = resolved("local", {})
     target = Target("pkg.train", ("a",), module=mode == "module", no_python=mode == "no_python")
-    argv = list(build(res, target, run_id="r", master_port=1).argv)
+    argv = list(plan_once(res, target, run_id="r", master_port=1).argv)
     flag = "-m" if mode == "module" else "--no-python"
     assert argv[-3:] == [flag, "pkg.train", "a"]
 
@@ -309,14 +315,14 @@ HOSTILE = [
 
 def test_shell_line_round_trips_hostile_arguments() -> None:
     res = resolved("local", {})
-    plan = build(res, Target("train.py", tuple(HOSTILE)), run_id="r", master_port=1)
+    plan = plan_once(res, Target("train.py", tuple(HOSTILE)), run_id="r", master_port=1)
     assert shlex.split(plan.shell_line()) == list(plan.argv)
     assert list(plan.argv[-len(HOSTILE) :]) == HOSTILE
 
 
 def test_renamed_variable_is_passed_under_its_new_name() -> None:
     res = resolved("local", {"NCCL_ASYNC_ERROR_HANDLING": "1"})
-    plan = build(res, Target("t.py"), run_id="r", master_port=1)
+    plan = plan_once(res, Target("t.py"), run_id="r", master_port=1)
     env = plan.env_changes()
     assert env["TORCH_NCCL_ASYNC_ERROR_HANDLING"] == "1"
     assert env["NCCL_ASYNC_ERROR_HANDLING"] is None
@@ -334,7 +340,7 @@ def test_platform_rendezvous_variables_cannot_override_the_plan() -> None:
     """Kubeflow's elastic PET_* would switch torchrun to another rendezvous: the plan passes
     its own explicitly and removes PET_STANDALONE."""
     environ = {"PET_STANDALONE": "1", "PET_RDZV_BACKEND": "c10d", "PET_RDZV_ENDPOINT": "x:1"}
-    plan = build(resolved("local", environ), Target("t.py"), run_id="r", master_port=31001)
+    plan = plan_once(resolved("local", environ), Target("t.py"), run_id="r", master_port=31001)
     argv = list(plan.argv)
     assert argv[argv.index("--rdzv-backend") + 1] == "static"
     assert argv[argv.index("--rdzv-endpoint") + 1] == "127.0.0.1:31001"
@@ -345,7 +351,7 @@ def test_resume_arg_is_added_once_where_the_script_starts() -> None:
     """torchrun: the script gets --resume PATH; an srun step in per_node mode leaves it to the
     launchx on each node (which adds it itself), so it is never passed twice."""
     flags = {"resume.resume_arg": "--resume {path}"}
-    plan = build(
+    plan = plan_once(
         resolved("local", {}, flags=flags),
         Target("t.py", ("--lr", "1")),
         run_id="r",
@@ -359,7 +365,7 @@ def test_resume_arg_is_added_once_where_the_script_starts() -> None:
         "SLURM_NNODES": "2",
         "SLURM_NODEID": "0",
     }
-    srun = build(
+    srun = plan_once(
         resolved("slurm", batch, flags=flags),
         Target("t.py"),
         run_id="r",
@@ -382,11 +388,11 @@ PER_TASK_BATCH = {
 
 def test_per_task_srun_says_one_task_per_process() -> None:
     res = resolved("slurm", PER_TASK_BATCH, flags={"slurm.mode": "per_task"})
-    plan = build(res, Target("t.py"), run_id="r")
+    plan = plan_once(res, Target("t.py"), run_id="r")
     assert plan.launcher == "srun" and plan.ok
     assert plan.context == "SLURM batch script: srun starts one task per process (2 per node)"
     assert "--ntasks-per-node=2" in plan.argv
-    per_node = build(resolved("slurm", PER_TASK_BATCH), Target("t.py"), run_id="r")
+    per_node = plan_once(resolved("slurm", PER_TASK_BATCH), Target("t.py"), run_id="r")
     assert per_node.context == "SLURM batch script: srun starts one task per node"
 
 
@@ -394,7 +400,7 @@ def test_per_task_nproc_other_than_the_allocation_is_refused_lx210() -> None:
     """srun ignores --ntasks-per-node=4 in a 2-task-per-node allocation (it starts 2): the
     world would silently be half the size the plan prints."""
     flags = {"slurm.mode": "per_task", "nproc_per_node": "4"}
-    plan = build(resolved("slurm", PER_TASK_BATCH, flags=flags), Target("t.py"), run_id="r")
+    plan = plan_once(resolved("slurm", PER_TASK_BATCH, flags=flags), Target("t.py"), run_id="r")
     found = [f for f in plan.findings if f.code == "LX210"]
     assert not plan.ok and len(found) == 1 and found[0].level == "error"
     assert "4 processes per node" in found[0].message and "2 tasks per node" in found[0].message
@@ -430,7 +436,7 @@ def _rank_env(kind: str, rank: int, port: str = "29555", **extra: str) -> dict[s
 
 def _run_ids(kind: str, port: str = "29555", **extra: str) -> set[str]:
     return {
-        run_id_for(resolved("platform-ddp", _rank_env(kind, rank, port, **extra)))
+        str(shared_run_id(resolved("platform-ddp", _rank_env(kind, rank, port, **extra))))
         for rank in (0, 1)
     }
 
@@ -454,12 +460,13 @@ def test_run_id_tells_two_mpi_jobs_on_the_same_port_apart() -> None:
     assert first != _run_ids("mpi", OMPI_MCA_ess_base_jobid="1235")
 
 
-def test_run_id_of_a_lone_run_is_fresh_each_time() -> None:
-    assert run_id_for(resolved("local", {})) != run_id_for(resolved("local", {}))
+def test_run_id_of_a_lone_run_is_drawn_at_launch() -> None:
+    """Nobody else must agree on it: launchx draws a fresh one when it starts (and a dry
+    run says so rather than showing an id the real run would not use)."""
+    assert shared_run_id(resolved("local", {})) is None
     one_rank = _rank_env("platform", 0) | {"WORLD_SIZE": "1"}
-    assert run_id_for(resolved("platform-ddp", one_rank)) != run_id_for(
-        resolved("platform-ddp", one_rank)
-    )
+    assert shared_run_id(resolved("platform-ddp", one_rank)) is None
+    assert shared_run_id(resolved("local", {}), "mine") == "mine"
 
 
 def test_row3_step_with_only_ntasks_and_nnodes_refuses_torchrun() -> None:

@@ -10,7 +10,7 @@ import subprocess
 from dataclasses import replace
 from pathlib import Path
 
-from conftest import clean_env, run_cli
+from conftest import clean_env, plan_once, run_cli
 
 from launchx import detect, plan, profiles, render
 from launchx.facts import HostFacts, PortHolder
@@ -138,7 +138,7 @@ def test_dry_run_json_keeps_its_redaction(tmp_path: Path) -> None:
 def test_plan_text_scrubs_a_secret_quoted_by_a_finding() -> None:
     res = _resolve({}, sets=("HF_TOKEN=hf-s3cret-0001",))
     leak = Finding("LX999", "warning", "X", "saw hf-s3cret-0001", "drop hf-s3cret-0001")
-    built = plan.build(res, plan.Target("t.py"), run_id="r", extra_findings=[leak])
+    built = plan_once(res, plan.Target("t.py"), run_id="r", extra_findings=(leak,))
     for text in (render.plan_text(built), render.run_header(built)):
         assert "hf-s3cret-0001" not in text and "saw ***" in text
 
@@ -151,7 +151,7 @@ def test_run_header_says_launchx_moved_a_held_port() -> None:
     res = _resolve({}, {"master_port": "29500"})
     held = {29500: PortHolder(29500, 4242, "python old_job.py")}
     res = replace(res, facts=replace(res.facts, listening=held))
-    built = plan.build(res, plan.Target("t.py"), run_id="r", master_port=31234)
+    built = plan_once(res, plan.Target("t.py"), run_id="r", master_port=31234)
     assert [f.code for f in built.findings if f.level == "info"] == ["LX208"]
     header = render.run_header(built)
     assert "31234" in header
@@ -163,6 +163,6 @@ def test_run_header_leaves_out_notes_on_the_users_own_choices() -> None:
     """LX140 (debug logging left on) is the user's choice, not a change: explain shows it,
     a run does not repeat it before every attempt."""
     res = _resolve({"NCCL_DEBUG": "INFO"})
-    built = plan.build(res, plan.Target("t.py"), run_id="r", master_port=31234)
+    built = plan_once(res, plan.Target("t.py"), run_id="r", master_port=31234)
     assert "LX140" in {f.code for f in built.findings}
     assert "LX140" not in render.run_header(built)

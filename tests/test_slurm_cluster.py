@@ -23,16 +23,8 @@ from slurm_fixtures import SlurmCluster, SlurmJobs  # the fixtures come in via c
 from launchx.errors import SubmitError
 from launchx.hostlist import expand
 from launchx.profile_model import Profile, Slurm
-from launchx.slurm import (
-    SbatchOptions,
-    frozen_profile_yaml,
-    merge_options,
-    parse_job_record,
-    render_sbatch,
-    requeue,
-    submit,
-    wait_for_job,
-)
+from launchx.slurm import SbatchOptions, frozen_profile_yaml, merge_options, render_sbatch
+from launchx.slurm_client import parse_job_record, requeue, submit, wait_for_job
 
 pytestmark = pytest.mark.slurm
 REPO = Path(__file__).resolve().parents[1]

@@ -31,7 +31,7 @@ from slurm_fixtures import SlurmCluster, SlurmJobs  # the fixtures come in via c
 
 from launchx.checkpoints import latest_complete
 from launchx.hostlist import expand
-from launchx.slurm import job_exit_code, parse_job_record
+from launchx.slurm_client import job_exit_code, parse_job_record
 
 pytestmark = [pytest.mark.slurm, pytest.mark.timeout(300)]
 

@@ -33,12 +33,14 @@ from launchx.slurm import (
     SbatchOptions,
     frozen_profile_yaml,
     heredoc_delimiter,
-    job_exit_code,
     merge_options,
-    parse_job_record,
     render_sbatch,
-    requeue,
     sbatch_lines,
+)
+from launchx.slurm_client import (
+    job_exit_code,
+    parse_job_record,
+    requeue,
     srun_job_id,
     step_of_srun,
     submit,

@@ -6,13 +6,12 @@ for scripts (and tools) that only want the environment helpers.
 
 from __future__ import annotations
 
-import os
 import sys
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from launchx.runtime.env import dist_env, pg_timeout_s
+from launchx.runtime.env import dist_env, pg_timeout_s, read_environ
 
 if TYPE_CHECKING:
     import torch
@@ -89,7 +88,8 @@ def init_distributed(
 def _init_group(backend: str, rank: int, world_size: int, timeout: timedelta) -> None:
     import torch.distributed as dist
 
-    has_address = bool(os.environ.get("MASTER_ADDR")) and bool(os.environ.get("MASTER_PORT"))
+    environ = read_environ()
+    has_address = bool(environ.get("MASTER_ADDR")) and bool(environ.get("MASTER_PORT"))
     if world_size == 1 and not has_address:
         store = dist.HashStore()  # type: ignore[attr-defined]
         dist.init_process_group(backend, store=store, rank=0, world_size=1, timeout=timeout)

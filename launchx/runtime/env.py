@@ -79,8 +79,13 @@ class DistEnv:
         )
 
 
+def read_environ() -> Mapping[str, str]:
+    """The rank's environment: the one place the runtime reads it."""
+    return os.environ
+
+
 def _environ(environ: Mapping[str, str] | None) -> Mapping[str, str]:
-    return os.environ if environ is None else environ
+    return read_environ() if environ is None else environ
 
 
 def _int_var(environ: Mapping[str, str], name: str) -> int:

@@ -1,0 +1,245 @@
+"""The run loop's decisions, as pure functions: what an attempt was, and what comes next.
+
+``assess`` turns what an attempt left behind (exit codes, log tails, the scheduler's
+warning, checkpoint progress) into an ``AttemptRecord``; ``next_step`` reads the history of
+records and the policy and says what to do: retry after N seconds, ask SLURM to requeue,
+or stop with an exit code and a reason. No I/O, no clock, no environment: the jitter of the
+backoff is an argument, so every rule is one row of a table-driven test.
+
+The rules, in the order they apply:
+
+* launchx itself was told to stop (SIGINT/SIGTERM/SIGHUP): stop, 128 + the signal. A
+  user's interrupt is never retried, whatever the policy says.
+* the scheduler's warning came during the attempt: requeue when the policy allows (the
+  ranks were told to checkpoint; the next allocation resumes), else stop with the
+  attempt's own exit code. A script that checkpoints and exits 0 has not finished.
+* the attempt succeeded: stop, 0.
+* the failure is not transient (its category, changed by the profile's ``retry.on`` and
+  ``retry.never``): stop with the training's own exit code.
+* the same failure twice in a row with no checkpoint progress in between: not transient,
+  whatever its category says.
+* an attempt that advanced the newest checkpoint does not use up the budget (a week-long
+  run may survive many separate faults); one that made no progress does. Budget spent:
+  stop.
+* otherwise retry after ``backoff_min_s`` doubling per attempt up to ``backoff_max_s``,
+  plus up to ``jitter_s`` so that nodes or jobs failing together do not retry in lockstep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from launchx import failures
+from launchx.profile_model import Retry
+
+
+@dataclass(frozen=True)
+class AttemptRecord:
+    attempt: int
+    exit_code: int
+    duration_s: float
+    category: str | None  # None when it succeeded
+    retryable: bool
+    signature: tuple[str, int | None, str] | None
+    cause: str = ""
+    resumed_from: str | None = None
+    step_before: int | None = None  # newest complete checkpoint step before the attempt
+    step_after: int | None = None  # ... and after it
+    interrupted: bool = False
+    log_dir: str | None = None
+    tier: int = 0  # the diagnosis's (failures.Diagnosis.tier): how well it explains a failure
+    warned: bool = False  # the scheduler's warning signal came during the attempt
+
+    @property
+    def succeeded(self) -> bool:
+        return self.exit_code == 0 and not self.interrupted and self.category is None
+
+    @property
+    def progressed(self) -> bool:
+        return self.step_after is not None and (
+            self.step_before is None or self.step_after > self.step_before
+        )
+
+
+@dataclass(frozen=True)
+class RetryAfter:
+    after_s: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class Requeue:
+    reason: str
+
+
+@dataclass(frozen=True)
+class Stop:
+    exit_code: int
+    reason: str
+
+
+NextStep = RetryAfter | Requeue | Stop
+
+
+@dataclass(frozen=True)
+class Policy:
+    retry: Retry
+    requeue_on_warning: bool = False  # SLURM job whose profile asks, owned by this launchx
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What one attempt left behind, as the executor collected it."""
+
+    exit_code: int  # the launcher's: torchrun's, srun's or the script's own
+    duration_s: float
+    stop_signal: int | None = None  # launchx itself received SIGINT/SIGTERM/SIGHUP
+    warned: bool = False  # the scheduler's warning (USR1/USR2) came during the attempt
+    launcher_output: tuple[str, ...] = ()  # the launcher's last lines
+    rank_logs: Mapping[int, str] | None = None  # global rank -> the tail of its output
+    error_files: Mapping[int, str] | None = None  # global rank -> torchrun's error file
+
+    @property
+    def interrupted(self) -> bool:
+        return self.stop_signal is not None
+
+
+def attempts_charged(history: Sequence[AttemptRecord]) -> int:
+    """Failed attempts that count against the budget: those that made no progress."""
+    return sum(1 for rec in history if not rec.succeeded and not rec.progressed)
+
+
+def assess(
+    evidence: Evidence,
+    *,
+    attempt: int,
+    policy: Retry,
+    resumed_from: str | None = None,
+    step_before: int | None = None,
+    step_after: int | None = None,
+    log_dir: str | None = None,
+) -> tuple[AttemptRecord, failures.Diagnosis | None]:
+    """The record of one attempt, and the diagnosis of its failure (None when it did not
+    fail, or when the scheduler's warning explains the stop)."""
+    common = {
+        "attempt": attempt,
+        "duration_s": evidence.duration_s,
+        "resumed_from": resumed_from,
+        "step_before": step_before,
+        "step_after": step_after,
+        "log_dir": log_dir,
+        "warned": evidence.warned and not evidence.interrupted,
+    }
+    if evidence.warned and not evidence.interrupted:
+        # The scheduler's warning, not a fault: the ranks were told to checkpoint and stop.
+        category = "preempted" if evidence.exit_code != 0 else None
+        return AttemptRecord(
+            exit_code=evidence.exit_code,
+            category=category,
+            retryable=False,
+            signature=None,
+            **common,  # type: ignore[arg-type]
+        ), None
+    if evidence.exit_code == 0 and not evidence.interrupted:
+        return AttemptRecord(
+            exit_code=0,
+            category=None,
+            retryable=False,
+            signature=None,
+            **common,  # type: ignore[arg-type]
+        ), None
+    logs = dict(evidence.rank_logs or {})
+    launcher_output = "\n".join(evidence.launcher_output)
+    logs.setdefault(-1, launcher_output)
+    diag = failures.classify_attempt(
+        failures.torchrun_exit_codes(launcher_output),
+        evidence.error_files or {},
+        logs,
+        launcher_exit=evidence.exit_code,
+        interrupted=evidence.interrupted,
+        policy=policy,
+    )
+    record = AttemptRecord(
+        exit_code=training_exit_code(evidence.exit_code, diag),
+        category=diag.category,
+        retryable=diag.retryable and not evidence.interrupted,
+        signature=diag.signature(),
+        cause=diag.cause,
+        tier=diag.tier,
+        interrupted=evidence.interrupted,
+        **common,  # type: ignore[arg-type]
+    )
+    return record, diag
+
+
+def training_exit_code(launcher_exit: int, diag: failures.Diagnosis) -> int:
+    """The training's own exit code when a rank reported one, else the launcher's."""
+    code = diag.exit_code
+    if code is not None and code != 0:
+        return 128 - code if code < 0 else code
+    return launcher_exit
+
+
+def backoff_s(attempts_here: int, retry: Retry, jitter_u: float) -> float:
+    """``backoff_min_s`` doubling with each attempt this launchx made, up to
+    ``backoff_max_s``, plus ``jitter_u`` (in [0, 1)) of ``jitter_s``."""
+    base = retry.backoff_min_s * 2.0 ** max(0, attempts_here - 1)
+    return max(0.0, min(base, retry.backoff_max_s)) + jitter_u * retry.jitter_s
+
+
+def _not_transient(last: AttemptRecord) -> str:
+    if last.category == "unknown":
+        return (
+            "the cause is unknown, and unknown failures are not retried by default "
+            "(add unknown to the profile's retry.on to retry them)"
+        )
+    return f"{last.category} is not transient: another attempt would fail the same way"
+
+
+def next_step(
+    history: Sequence[AttemptRecord],
+    policy: Policy,
+    *,
+    stop_signal: int | None = None,
+    attempts_here: int = 1,
+    jitter_u: float = 0.0,
+) -> NextStep:
+    """What to do after the last attempt of ``history`` (the rules in the module doc)."""
+    last = history[-1]
+    if stop_signal is not None:
+        return Stop(128 + stop_signal, "interrupted")
+    if last.warned:
+        if policy.requeue_on_warning:
+            return Requeue("requeued by SLURM after the time-limit warning")
+        if last.exit_code != 0:
+            return Stop(last.exit_code, "stopped after the scheduler's warning signal")
+    if last.succeeded or (last.warned and last.exit_code == 0):
+        return Stop(0, "finished")
+    if last.interrupted or last.category == "interrupted":
+        return Stop(last.exit_code, "interrupted by the user: never retried")
+    if not last.retryable:
+        return Stop(last.exit_code, _not_transient(last))
+    if len(history) >= 2:
+        prev = history[-2]
+        if (
+            not prev.succeeded
+            and prev.signature is not None
+            and prev.signature == last.signature
+            and not last.progressed
+        ):
+            return Stop(
+                last.exit_code,
+                f"the same {last.category} failure twice in a row with no checkpoint "
+                "progress in between: not transient",
+            )
+    charged = attempts_charged(history)
+    if charged > policy.retry.max_retries:
+        return Stop(
+            last.exit_code,
+            f"retry budget spent: {charged - 1} retr{'y' if charged == 2 else 'ies'} "
+            f"without progress (max_retries={policy.retry.max_retries})",
+        )
+    return RetryAfter(
+        backoff_s(attempts_here, policy.retry, jitter_u), "transient failure: retrying"
+    )

@@ -1,0 +1,116 @@
+"""The run loop: start an attempt, watch it end, decide, and go again or stop.
+
+Every decision is ``decide``'s and every effect goes through a port of ``World``, so this
+is only the order of things. ``RunSpec`` holds what was decided once for the run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from launchx import render
+from launchx.errors import LaunchxError
+from launchx.plan import AttemptSpec, LaunchPlan, RunDecisions, Target, attempt_log_dir, build
+from launchx.resolve import Resolution
+from launchx.run import text
+from launchx.run.decide import AttemptRecord, Policy, Requeue, RetryAfter, Stop, assess, next_step
+from launchx.run.ports import World
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    res: Resolution
+    decisions: RunDecisions
+    target: Target
+    run_id: str | None  # None only in a dry run: drawn at launch
+    temp_dir: str  # where logs go without --log-dir
+    relaunch: tuple[str, ...] = ()  # `launchx run` options an srun step repeats
+
+    @property
+    def policy(self) -> Policy:
+        return Policy(self.res.profile.retry, self.decisions.requeue_on_warning)
+
+    def plan(self, attempt: int, port: int | None, resume: str | None) -> LaunchPlan:
+        logs = attempt_log_dir(self.res, self.decisions, self.run_id, attempt, self.temp_dir)
+        spec = AttemptSpec(attempt, self.run_id, port, logs, resume)
+        return build(self.res, self.decisions, spec, self.target, relaunch=self.relaunch)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    exit_code: int
+    reason: str
+    records: tuple[AttemptRecord, ...]
+
+
+def run_loop(spec: RunSpec, world: World) -> Outcome:
+    policy, before = spec.policy, world.history.load()
+    records: list[AttemptRecord] = []
+    attempt = first_attempt(spec, before)
+    while True:
+        found = world.checkpoints.latest()
+        plan = spec.plan(attempt, _port(spec, world), found[0] if found else None)
+        world.console.write(render.run_header(plan) + (text.resuming(found[0]) if found else ""))
+        evidence = world.attempts.run(plan)
+        after = world.checkpoints.latest()
+        record, diag = assess(
+            evidence,
+            attempt=attempt,
+            policy=policy.retry,
+            resumed_from=found[0] if found else None,
+            step_before=found[1] if found else None,
+            step_after=after[1] if after else None,
+            log_dir=plan.log_dir,
+        )
+        if diag is not None:
+            world.console.write(text.diagnosis(diag, plan.nnodes * plan.nproc_per_node))
+        record = world.peers.agree(plan, record, stopping=evidence.interrupted)
+        records.append(record)
+        world.history.save([*before, *records])
+        step = next_step(
+            [*before, *records],
+            policy,
+            stop_signal=evidence.stop_signal,
+            attempts_here=len(records),
+            jitter_u=world.clock.jitter(),
+        )
+        if isinstance(step, Requeue):
+            step = _requeue(world, record)
+        elif isinstance(step, Stop) and record.warned and record.exit_code != 0:
+            world.console.write(text.stopped_after_warning())
+        if isinstance(step, RetryAfter):
+            world.console.write(text.retrying(record, step.after_s, policy.retry.max_retries))
+            stop_signal = world.clock.wait(step.after_s)
+            step = Stop(128 + stop_signal, "interrupted") if stop_signal else step
+        if isinstance(step, Stop):
+            return Outcome(step.exit_code, step.reason, tuple(records))
+        attempt += 1
+
+
+def first_attempt(spec: RunSpec, before: list[AttemptRecord]) -> int:
+    """Attempts are numbered across SLURM requeues: after the last one kept."""
+    return max([spec.decisions.first_attempt, *(r.attempt + 1 for r in before[-1:])])
+
+
+def _port(spec: RunSpec, world: World) -> int | None:
+    """The decided port, or a free one drawn now (one node: nothing else dials it). A
+    direct launch binds nothing: its port is the outer launcher's."""
+    fixed = spec.decisions.port.port
+    if fixed is not None or spec.decisions.launcher.launcher == "direct":
+        return fixed
+    return world.ports.pick(frozenset(spec.res.facts.listening))
+
+
+def _requeue(world: World, record: AttemptRecord) -> Stop:
+    """After the scheduler's warning: ask SLURM to requeue the job, so the next allocation
+    resumes from the checkpoint the ranks just wrote."""
+    try:
+        job = world.scheduler.requeue()
+    except LaunchxError as exc:
+        world.console.write(text.requeue_failed(exc.message))
+        if record.exit_code == 0:
+            return Stop(0, "finished")
+        world.console.write(text.stopped_after_warning())
+        return Stop(record.exit_code, "stopped after the scheduler's warning signal")
+    world.console.write(text.requeued(job))
+    return Stop(0, "requeued by SLURM after the time-limit warning")

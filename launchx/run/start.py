@@ -1,0 +1,159 @@
+"""``launchx run``: gather the inputs once, decide the run once, wire the real world, loop.
+
+``dry_run`` builds the plan of the next attempt exactly as ``start`` would, and says where
+a value is only drawn at launch (a free port, a new run id) instead of showing one that
+the real run would not use.
+"""
+
+from __future__ import annotations
+
+import sys
+import uuid
+from contextlib import suppress
+from pathlib import Path
+from typing import IO
+
+from launchx import agree, pipeline, render
+from launchx.errors import LaunchRefused
+from launchx.execute import Supervisor, remove_tree_quietly, supervised
+from launchx.findings import Finding
+from launchx.plan import LaunchPlan, RunDecisions, Target, decide_run, default_log_root
+from launchx.resolve import Resolution
+from launchx.run import text
+from launchx.run.attempts import ProcessAttempts
+from launchx.run.history import JobHistory, NoHistory, history_file
+from launchx.run.loop import Outcome, RunSpec, first_attempt, run_loop
+from launchx.run.peers import Alone, NodePeers
+from launchx.run.ports import History, Peers, Scheduler, World
+from launchx.run.world import (
+    DirCheckpoints,
+    NoScheduler,
+    OsPorts,
+    SlurmScheduler,
+    StreamConsole,
+    SystemClock,
+    checkpoint_dir,
+)
+
+
+def _decide(
+    request: pipeline.Request, *, run_id: str | None, log_dir: str | None
+) -> tuple[Resolution, RunDecisions]:
+    res = pipeline.resolve_request(request)
+    return res, decide_run(res, run_id=run_id, log_dir=log_dir)
+
+
+def dry_run(
+    request: pipeline.Request, target: Target, *, run_id: str | None, log_dir: str | None
+) -> LaunchPlan:
+    """The plan of the next attempt, exactly as ``start`` would build it."""
+    res, decisions = _decide(request, run_id=run_id, log_dir=log_dir)
+    spec = RunSpec(
+        res,
+        decisions,
+        target,
+        decisions.run_id,
+        pipeline.temp_dir(),
+        pipeline.relaunch_args(request, log_dir),
+    )
+    found = DirCheckpoints(checkpoint_dir(res.profile.resume.checkpoint_dir)).latest()
+    attempt = first_attempt(spec, _history(spec).load())
+    return spec.plan(attempt, decisions.port.port, found[0] if found else None)
+
+
+def start(
+    request: pipeline.Request,
+    target: Target,
+    *,
+    run_id: str | None = None,
+    log_dir: str | None = None,
+    out: IO[str] | None = None,
+) -> int:
+    """Run to completion; return launchx's exit code (the contract in DESIGN.md)."""
+    res, decisions = _decide(request, run_id=run_id, log_dir=log_dir)
+    if not decisions.ok:
+        raise LaunchRefused(*refusal(decisions.findings))
+    spec = RunSpec(
+        res,
+        decisions,
+        target,
+        decisions.run_id or "lx-" + uuid.uuid4().hex[:12],
+        pipeline.temp_dir(),
+        pipeline.relaunch_args(request, log_dir),
+    )
+    sink = out or sys.stdout
+    sup = Supervisor(forward_warnings=not decisions.inner_step)
+    console = StreamConsole(sink)
+    with supervised(sup):
+        peers = _peers(spec, console)
+        world = World(
+            attempts=ProcessAttempts(sup, dict(res.facts.environ), sink),
+            checkpoints=DirCheckpoints(checkpoint_dir(res.profile.resume.checkpoint_dir)),
+            history=_history(spec),
+            peers=peers,
+            scheduler=_scheduler(spec),
+            clock=SystemClock(sup),
+            console=console,
+            ports=OsPorts(res.facts.ephemeral_range),
+        )
+        try:
+            outcome = run_loop(spec, world)
+        finally:
+            peers.close()
+    if log_dir is None:
+        _tidy_logs(spec, outcome, console)
+    if not decisions.inner_step:  # the outer launchx summarises the whole step
+        console.write(text.summary(outcome.records, outcome.reason))
+    return outcome.exit_code
+
+
+def _history(spec: RunSpec) -> History:
+    path = history_file(spec.res, spec.target)
+    return JobHistory(path) if path is not None else NoHistory()
+
+
+def _scheduler(spec: RunSpec) -> Scheduler:
+    slurm = spec.res.facts.slurm
+    return SlurmScheduler(slurm.job_id) if slurm is not None and slurm.job_id else NoScheduler()
+
+
+def _peers(spec: RunSpec, console: StreamConsole) -> Peers:
+    decisions = spec.decisions
+    port = decisions.port.port
+    if not decisions.agree_with_nodes or port is None:
+        return Alone()
+    launch = spec.res.launch
+    return NodePeers(
+        node_rank=int(launch["node_rank"].value),
+        nnodes=int(launch["nnodes"].value),
+        master_addr=launch["master_addr"].value,
+        port=agree.agreement_port(port),
+        run_id=spec.run_id or "",
+        pg_timeout_s=spec.res.profile.timeouts.pg_timeout_s,
+        console=console,
+    )
+
+
+def _tidy_logs(spec: RunSpec, outcome: Outcome, console: StreamConsole) -> None:
+    """Temporary logs of a run that succeeded are noise; a failed run's are the evidence."""
+    root = Path(default_log_root(spec.run_id, spec.temp_dir))
+    if outcome.exit_code == 0 and all(r.category is None for r in outcome.records[-1:]):
+        # Only this run's own directories: other ranks of the same run may still write.
+        for rec in outcome.records:
+            if rec.log_dir:
+                remove_tree_quietly(rec.log_dir)
+        for leftover in [*sorted(root.glob("attempt_*"), reverse=True), root]:
+            with suppress(OSError):
+                leftover.rmdir()  # only when empty
+    elif root.is_dir():
+        console.write(f"launchx: logs of every attempt are in {root}\n")
+
+
+def refusal(findings: tuple[Finding, ...]) -> tuple[str, str | None]:
+    """One message naming every error-level finding, each with its fix."""
+    errors = [f for f in findings if f.level == "error"]
+    if len(errors) == 1:
+        first = errors[0]
+        return f"{first.code} {first.message}", first.fix
+    body = render.findings_text(errors).rstrip("\n")
+    return f"refusing to launch ({len(errors)} problems):\n{body}", None

@@ -1,0 +1,71 @@
+"""What the run loop says on the console, as pure functions of its data."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from launchx.failures import Diagnosis
+from launchx.run.decide import AttemptRecord
+
+
+def resuming(path: str) -> str:
+    return f"launchx: resuming from {path}\n"
+
+
+def diagnosis(diag: Diagnosis, rank_count: int) -> str:
+    where = f" on rank {diag.rank}" if diag.rank is not None and rank_count > 1 else ""
+    lines = [
+        f"launchx: failure: {diag.category}{where}"
+        f" ({'transient' if diag.retryable else 'not retried'})",
+        f"  cause: {diag.cause}",
+        f"  fix: {diag.fix}",
+    ]
+    lines += [f"  evidence: {line}" for line in diag.evidence[:3]]
+    return "\n".join(lines) + "\n"
+
+
+def stopped_after_warning() -> str:
+    return (
+        "launchx: stopped after the scheduler's warning signal; the ranks were asked to "
+        "checkpoint\n"
+    )
+
+
+def retrying(last: AttemptRecord, after_s: float, budget: int) -> str:
+    return (
+        f"launchx: {last.category} is transient; attempt {last.attempt + 1} in "
+        f"{after_s:.1f}s (retry budget: {budget})\n"
+    )
+
+
+def requeued(job_id: str) -> str:
+    return f"launchx: requeued SLURM job {job_id}; it resumes from the newest checkpoint\n"
+
+
+def requeue_failed(why: str) -> str:
+    return f"launchx: could not requeue the SLURM job: {why}\n"
+
+
+def _outcome(rec: AttemptRecord) -> str:
+    if rec.interrupted:
+        return "interrupted"
+    return "ok" if rec.exit_code == 0 else f"exit {rec.exit_code}"
+
+
+def summary(records: Sequence[AttemptRecord], reason: str) -> str:
+    """The table after the run: one row per attempt, then why the run ended. A run that
+    went through in one clean attempt needs none."""
+    if len(records) == 1 and records[0].succeeded:
+        return ""
+    lines = [
+        "",
+        "launchx: summary",
+        f"  {'attempt':<8}{'duration':>10}  {'outcome':<12}{'category':<24}resumed from",
+    ]
+    for rec in records:
+        lines.append(
+            f"  {rec.attempt:<8}{rec.duration_s:>9.1f}s  {_outcome(rec):<12}"
+            f"{rec.category or '-':<24}{rec.resumed_from or '-'}"
+        )
+    lines.append(f"launchx: {reason}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,83 @@
+"""The small real ports: the clock, the console, SLURM's requeue, checkpoints, free ports."""
+
+from __future__ import annotations
+
+import random
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from launchx import checkpoints
+from launchx.execute import Supervisor
+
+
+@dataclass
+class SystemClock:
+    """Real time, but a backoff that a SIGTERM or Ctrl-C ends at once."""
+
+    supervisor: Supervisor
+    rng: random.Random = field(default_factory=random.SystemRandom)
+
+    def wait(self, seconds: float) -> int | None:
+        if not self.supervisor.stopping:
+            self.supervisor.wake.wait(seconds)
+        return self.supervisor.stop_signal
+
+    def jitter(self) -> float:
+        return self.rng.random()
+
+
+@dataclass
+class StreamConsole:
+    sink: IO[str]
+
+    def write(self, text: str) -> None:
+        with suppress(OSError, ValueError):  # a closed terminal must not stop the run
+            self.sink.write(text)
+            self.sink.flush()
+
+
+@dataclass(frozen=True)
+class SlurmScheduler:
+    job_id: str
+
+    def requeue(self) -> str:
+        from launchx import slurm_client
+
+        slurm_client.requeue(self.job_id)
+        return self.job_id
+
+
+class NoScheduler:
+    def requeue(self) -> str:
+        from launchx.errors import LaunchxError
+
+        raise LaunchxError("not inside a SLURM job: nothing to requeue")
+
+
+@dataclass(frozen=True)
+class DirCheckpoints:
+    """The newest complete checkpoint in the profile's ``resume.checkpoint_dir``."""
+
+    directory: str | None  # absolute; None: the run has no checkpoint directory
+
+    def latest(self) -> tuple[str, int] | None:
+        if not self.directory:
+            return None
+        found = checkpoints.latest_complete(self.directory)
+        return (found.path, found.step) if found else None
+
+
+def checkpoint_dir(configured: str | None) -> str | None:
+    return str(Path(configured).expanduser().resolve()) if configured else None
+
+
+@dataclass(frozen=True)
+class OsPorts:
+    ephemeral_range: tuple[int, int]
+
+    def pick(self, avoid: frozenset[int]) -> int:
+        from launchx import ports
+
+        return ports.pick_free_port(self.ephemeral_range, avoid=avoid)

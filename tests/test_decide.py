@@ -1,0 +1,302 @@
+"""The run loop's decisions (``launchx.run.decide``), one table row per rule: records and
+evidence in, the record and the next step out. No process, no clock, no environment."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from launchx.profile_model import Retry
+from launchx.run.decide import (
+    AttemptRecord,
+    Evidence,
+    NextStep,
+    Policy,
+    Requeue,
+    RetryAfter,
+    Stop,
+    assess,
+    attempts_charged,
+    backoff_s,
+    next_step,
+)
+
+SIG = ("collective_timeout", 1, "runtimeerror: timed out")
+OTHER = ("socket_error", 0, "connection reset")
+GLOO_TIMEOUT = (
+    "[rank1]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] "
+    "Timed out waiting 3000ms for recv operation to complete"
+)
+KEY_ERROR = "[rank0]: KeyError: 'labels'"
+
+
+def rec(
+    attempt: int = 0,
+    *,
+    ok: bool = False,
+    category: str | None = "collective_timeout",
+    retryable: bool = True,
+    signature: tuple[str, int | None, str] | None = SIG,
+    before: int | None = None,
+    after: int | None = None,
+    interrupted: bool = False,
+    warned: bool = False,
+    exit_code: int = 1,
+) -> AttemptRecord:
+    if ok:
+        return AttemptRecord(
+            attempt, 0, 1.0, None, False, None, step_before=before, step_after=after,
+            warned=warned,
+        )  # fmt: skip
+    return AttemptRecord(
+        attempt,
+        exit_code,
+        1.0,
+        category,
+        retryable,
+        signature,
+        step_before=before,
+        step_after=after,
+        interrupted=interrupted,
+        warned=warned,
+    )
+
+
+NO_JITTER = Retry(backoff_min_s=5, backoff_max_s=12, jitter_s=0)
+RETRY = Policy(NO_JITTER)
+REQUEUE = Policy(NO_JITTER, requeue_on_warning=True)
+BUDGET_1 = Policy(Retry(max_retries=1, backoff_min_s=5, backoff_max_s=12, jitter_s=0))
+
+
+# (name, history, policy, stop signal, expected step)
+RULES: list[tuple[str, list[AttemptRecord], Policy, int | None, NextStep]] = [
+    ("success", [rec(0), rec(1, ok=True)], RETRY, None, Stop(0, "finished")),
+    ("a stop signal to launchx", [rec(0)], RETRY, signal.SIGTERM, Stop(143, "interrupted")),
+    (
+        "a stop signal even when the policy retries interrupts",
+        [rec(0, category="interrupted", interrupted=True)],
+        Policy(Retry(on=("interrupted",))),
+        signal.SIGINT,
+        Stop(130, "interrupted"),
+    ),
+    (
+        "an interrupt the diagnosis found",
+        [rec(0, category="interrupted", retryable=True)],
+        Policy(Retry(max_retries=100, on=("interrupted",))),
+        None,
+        Stop(1, "interrupted by the user: never retried"),
+    ),
+    (
+        "the scheduler's warning, requeue allowed",
+        [rec(0, category="preempted", retryable=False, warned=True, exit_code=143)],
+        REQUEUE,
+        None,
+        Requeue("requeued by SLURM after the time-limit warning"),
+    ),
+    (
+        "the warning, then a clean exit, is still requeued (training has not finished)",
+        [rec(0, ok=True, warned=True)],
+        REQUEUE,
+        None,
+        Requeue("requeued by SLURM after the time-limit warning"),
+    ),
+    (
+        "the warning without requeue: stop with the attempt's code",
+        [rec(0, category="preempted", retryable=False, warned=True, exit_code=143)],
+        RETRY,
+        None,
+        Stop(143, "stopped after the scheduler's warning signal"),
+    ),
+    (
+        "the warning without requeue and a clean exit",
+        [rec(0, ok=True, warned=True)],
+        RETRY,
+        None,
+        Stop(0, "finished"),
+    ),
+    (
+        "a bug is not retried",
+        [rec(0, category="user_code_error", retryable=False)],
+        RETRY,
+        None,
+        Stop(1, "user_code_error is not transient: another attempt would fail the same way"),
+    ),
+    (
+        "an unknown failure names the key that would retry it",
+        [rec(0, category="unknown", retryable=False, exit_code=7)],
+        RETRY,
+        None,
+        Stop(
+            7,
+            "the cause is unknown, and unknown failures are not retried by default "
+            "(add unknown to the profile's retry.on to retry them)",
+        ),
+    ),
+    (
+        "a transient failure within the budget",
+        [rec(0)],
+        RETRY,
+        None,
+        RetryAfter(5.0, "transient failure: retrying"),
+    ),
+    (
+        "the same failure twice without progress",
+        [rec(0), rec(1)],
+        Policy(Retry(max_retries=10)),
+        None,
+        Stop(
+            1,
+            "the same collective_timeout failure twice in a row with no checkpoint progress "
+            "in between: not transient",
+        ),
+    ),
+    (
+        "the same failure twice with progress between",
+        [rec(0, after=10), rec(1, before=10, after=20)],
+        RETRY,
+        None,
+        RetryAfter(5.0, "transient failure: retrying"),
+    ),
+    (
+        "the same failure after a success is not a repeat",
+        [rec(0, ok=True), rec(1)],
+        RETRY,
+        None,
+        RetryAfter(5.0, "transient failure: retrying"),
+    ),
+    (
+        "different failures without progress use the budget",
+        [rec(0), rec(1, signature=OTHER)],
+        BUDGET_1,
+        None,
+        Stop(1, "retry budget spent: 1 retry without progress (max_retries=1)"),
+    ),
+    (
+        "the budget counts in plural",
+        [rec(0), rec(1, signature=OTHER), rec(2, signature=None)],
+        Policy(Retry(max_retries=2)),
+        None,
+        Stop(1, "retry budget spent: 2 retries without progress (max_retries=2)"),
+    ),
+    (
+        "five faults, each after a new checkpoint, do not use a budget of 1",
+        [rec(i, before=10 * i or None, after=10 * (i + 1)) for i in range(5)],
+        BUDGET_1,
+        None,
+        RetryAfter(5.0, "transient failure: retrying"),
+    ),
+    (
+        "a zero budget never retries without progress",
+        [rec(0)],
+        Policy(Retry(max_retries=0)),
+        None,
+        Stop(1, "retry budget spent: 0 retries without progress (max_retries=0)"),
+    ),
+    (
+        "a zero budget still retries after progress",
+        [rec(0, after=5)],
+        Policy(Retry(max_retries=0, backoff_min_s=0, jitter_s=0)),
+        None,
+        RetryAfter(0.0, "transient failure: retrying"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("history", "policy", "stop_signal", "expected"),
+    [row[1:] for row in RULES],
+    ids=[row[0] for row in RULES],
+)
+def test_next_step(
+    history: list[AttemptRecord], policy: Policy, stop_signal: int | None, expected: NextStep
+) -> None:
+    assert next_step(history, policy, stop_signal=stop_signal) == expected
+
+
+def test_budget_counts_only_attempts_without_progress() -> None:
+    history = [rec(0, after=10), rec(1, before=10, after=10, signature=OTHER)]
+    assert attempts_charged(history) == 1  # the second attempt saved nothing new
+    assert isinstance(next_step(history, BUDGET_1), RetryAfter)
+    history.append(rec(2, before=10, after=10))
+    step = next_step(history, BUDGET_1)
+    assert isinstance(step, Stop) and step.reason.startswith("retry budget spent")
+
+
+def test_checkpoint_going_backwards_is_not_progress() -> None:
+    assert not rec(before=20, after=10).progressed
+    assert not rec(before=20, after=20).progressed
+    assert not rec(before=None, after=None).progressed
+    assert rec(before=None, after=0).progressed
+
+
+@pytest.mark.parametrize(
+    ("attempts_here", "jitter_u", "expected"),
+    [
+        (1, 0.0, 5.0),
+        (2, 0.0, 10.0),
+        (3, 0.0, 12.0),
+        (9, 0.0, 12.0),
+        (1, 0.5, 7.5),
+        (3, 0.99, 16.95),
+    ],
+)
+def test_backoff_doubles_up_to_the_max_plus_jitter(
+    attempts_here: int, jitter_u: float, expected: float
+) -> None:
+    retry = Retry(backoff_min_s=5, backoff_max_s=12, jitter_s=5)
+    assert backoff_s(attempts_here, retry, jitter_u) == pytest.approx(expected)
+
+
+def test_next_step_backs_off_by_the_attempts_this_launchx_made() -> None:
+    policy = Policy(Retry(backoff_min_s=5, backoff_max_s=12, jitter_s=5))
+    step = next_step([rec(0)], policy, attempts_here=2, jitter_u=0.2)
+    assert step == RetryAfter(11.0, "transient failure: retrying")
+
+
+# --------------------------------------------------------------------------- assess
+
+
+def test_assess_a_clean_exit() -> None:
+    record, diag = assess(Evidence(0, 3.0), attempt=2, policy=Retry(), step_after=30)
+    assert diag is None and record.succeeded and (record.attempt, record.step_after) == (2, 30)
+
+
+def test_assess_a_transient_failure_from_the_launcher_output() -> None:
+    record, diag = assess(
+        Evidence(1, 3.0, launcher_output=(GLOO_TIMEOUT,)), attempt=0, policy=Retry()
+    )
+    assert diag is not None
+    assert (record.category, record.retryable, record.exit_code) == ("collective_timeout", True, 1)
+    assert record.signature == diag.signature()
+
+
+def test_assess_a_bug_keeps_the_trainings_exit_code() -> None:
+    record, _diag = assess(
+        Evidence(1, 3.0, launcher_output=(KEY_ERROR,)), attempt=0, policy=Retry()
+    )
+    assert (record.category, record.retryable) == ("user_code_error", False)
+
+
+def test_assess_a_stop_signal_is_an_interrupt_even_with_a_transient_log() -> None:
+    evidence = Evidence(143, 3.0, stop_signal=signal.SIGTERM, launcher_output=(GLOO_TIMEOUT,))
+    record, diag = assess(evidence, attempt=0, policy=Retry(on=("interrupted",)))
+    assert diag is not None and record.interrupted and not record.retryable
+    assert record.category == "interrupted"
+
+
+def test_assess_the_warning_is_a_preemption_not_a_fault() -> None:
+    record, diag = assess(Evidence(143, 3.0, warned=True), attempt=0, policy=Retry())
+    assert diag is None and (record.category, record.warned, record.exit_code) == (
+        "preempted",
+        True,
+        143,
+    )
+    clean, _ = assess(Evidence(0, 3.0, warned=True), attempt=0, policy=Retry())
+    assert clean.category is None and clean.warned
+
+
+def test_assess_the_policy_can_retry_a_category() -> None:
+    evidence = Evidence(1, 3.0, launcher_output=(KEY_ERROR,))
+    record, _ = assess(evidence, attempt=0, policy=Retry(on=("user_code_error",)))
+    assert record.retryable

@@ -1,0 +1,219 @@
+"""The run loop (``launchx.run.loop``) over fake ports: scripted attempts, checkpoints in
+memory, a clock that never waits. What the loop owns: the order of things, what each
+attempt is given, what it says, when it stops. (The rules themselves: test_decide.py.)"""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+
+from fakes import AgreeingPeers, FakeClock, FakeScheduler, MemoryHistory, Step, fake_world, spec_for
+
+from launchx.plan import Target
+from launchx.run import text
+from launchx.run.decide import AttemptRecord
+from launchx.run.history import JobHistory, history_file
+from launchx.run.loop import run_loop
+
+GLOO_TIMEOUT = (
+    "[r1]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] "
+    "Timed out waiting 3000ms for recv operation to complete"
+)
+GLOO_LOST = (
+    "[r1]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] "
+    "Connection closed by peer [127.0.0.1]:4242"
+)
+KEY_ERROR = "[r0]: KeyError: 'labels'"
+BACKOFF = ("retry.backoff_min_s=5", "retry.backoff_max_s=12", "retry.jitter_s=5")
+SLURM_JOB = {
+    "SLURM_JOB_ID": "4242",
+    "SLURM_JOB_NODELIST": "n1",
+    "SLURM_NNODES": "1",
+    "SLURM_NODEID": "0",
+}
+
+
+def test_transient_faults_back_off_resume_and_keep_one_run_id() -> None:
+    # Four transient failures, each after a new checkpoint (so none is "the same failure
+    # twice without progress" and none uses the budget of 1), then success.
+    steps = [Step(1, GLOO_TIMEOUT, save_step=10 * (i + 1)) for i in range(4)] + [Step()]
+    world = fake_world(steps, clock=FakeClock(jitters=iter([0.0, 0.2, 0.4, 0.6])))
+    outcome = run_loop(spec_for("local", "retry.max_retries=1", *BACKOFF), world.world())
+    assert outcome.exit_code == 0 and outcome.reason == "finished"
+    assert world.clock.waited == [5.0, 11.0, 14.0, 15.0]  # min(12, 5*2^n) + 5*jitter
+    for i, delay in enumerate(world.clock.waited):
+        assert f"collective_timeout is transient; attempt {i + 1} in {delay:.1f}s" in (
+            world.console.text
+        )
+    envs = [world.attempts.env(n) for n in range(5)]
+    assert [e["LAUNCHX_ATTEMPT"] for e in envs] == ["0", "1", "2", "3", "4"]
+    assert "LAUNCHX_RESUME_FROM" not in envs[0]
+    assert envs[4]["LAUNCHX_RESUME_FROM"] == "/ck/step_00000040.pt"
+    assert {e["LAUNCHX_RUN_ID"] for e in envs} == {"lx-test"}
+    assert "launchx: resuming from /ck/step_00000040.pt" in world.console.text
+
+
+def test_each_attempt_gets_a_freshly_drawn_port_on_one_node() -> None:
+    world = fake_world([Step(1, GLOO_TIMEOUT, save_step=10), Step()])
+    run_loop(spec_for("local", *BACKOFF), world.world())
+    assert [p.master_port for p in world.attempts.plans] == [31337, 31337]
+    assert all("--master-port" in p.argv for p in world.attempts.plans)
+
+
+def test_a_fixed_port_is_never_redrawn() -> None:
+    world = fake_world([Step()])
+    run_loop(spec_for("local", flags={"master_port": "23456"}), world.world())
+    assert world.attempts.plans[0].master_port == 23456
+
+
+def test_same_transient_failure_twice_without_progress_stops_after_two() -> None:
+    world = fake_world([Step(1, GLOO_TIMEOUT)] * 5)
+    outcome = run_loop(spec_for("local", *BACKOFF), world.world())
+    assert outcome.exit_code == 1 and len(world.attempts.plans) == 2
+    assert len(world.clock.waited) == 1
+    assert "same collective_timeout failure twice in a row" in outcome.reason
+
+
+def test_budget_spent_on_different_failures_without_progress() -> None:
+    world = fake_world([Step(1, GLOO_TIMEOUT), Step(1, GLOO_LOST), Step()])
+    outcome = run_loop(spec_for("local", "retry.max_retries=1", *BACKOFF), world.world())
+    assert outcome.exit_code == 1 and len(world.attempts.plans) == 2
+    assert outcome.reason == "retry budget spent: 1 retry without progress (max_retries=1)"
+
+
+def test_not_transient_failure_is_not_retried_and_is_explained() -> None:
+    world = fake_world([Step(1, KEY_ERROR)] * 2)
+    outcome = run_loop(spec_for("local", *BACKOFF), world.world())
+    assert outcome.exit_code == 1 and len(world.attempts.plans) == 1
+    assert world.clock.waited == []
+    said = world.console.text
+    assert "launchx: failure: user_code_error on rank 0 (not retried)" in said
+    assert outcome.reason.startswith("user_code_error is not transient")
+    summary = text.summary(outcome.records, outcome.reason)
+    assert "launchx: summary" in summary and summary.endswith(f"launchx: {outcome.reason}\n")
+
+
+def test_a_stop_signal_during_an_attempt_is_never_retried() -> None:
+    steps = [Step(143, GLOO_TIMEOUT, stop_signal=signal.SIGTERM), Step()]
+    world = fake_world(steps)
+    outcome = run_loop(spec_for("local", "retry.on=interrupted", *BACKOFF), world.world())
+    assert outcome.exit_code == 143 and len(world.attempts.plans) == 1
+    assert world.clock.waited == [] and outcome.reason == "interrupted"
+
+
+def test_a_stop_signal_during_the_backoff_starts_no_other_attempt() -> None:
+    world = fake_world(
+        [Step(1, GLOO_TIMEOUT, save_step=10), Step()],
+        clock=FakeClock(stop_on_wait=signal.SIGTERM),
+    )
+    outcome = run_loop(spec_for("local", *BACKOFF), world.world())
+    assert outcome.exit_code == 143 and len(world.attempts.plans) == 1
+    assert outcome.reason == "interrupted"
+
+
+def test_one_clean_attempt_needs_no_summary() -> None:
+    world = fake_world([Step()])
+    outcome = run_loop(spec_for("local"), world.world())
+    assert outcome.exit_code == 0 and text.summary(outcome.records, outcome.reason) == ""
+
+
+def test_the_nodes_agreement_is_what_the_loop_decides_on() -> None:
+    """Node 0 saw only a closed connection (transient); node 1's bug is adopted: stop."""
+    bug = AttemptRecord(0, 1, 1.0, "user_code_error", False, ("user_code_error", 3, "k"))
+    world = fake_world([Step(1, GLOO_LOST), Step()], peers=AgreeingPeers(answer=bug))
+    outcome = run_loop(spec_for("local", *BACKOFF), world.world())
+    assert outcome.exit_code == 1 and len(world.attempts.plans) == 1
+    assert world.peers.asked[0].category == "gloo_error"
+    assert outcome.records[0].category == "user_code_error"
+
+
+# --------------------------------------------------------------------------- SLURM
+
+
+def test_the_warning_requeues_the_job_even_after_a_clean_exit() -> None:
+    """A script that checkpoints on the warning and exits 0 has not finished training."""
+    world = fake_world([Step(0, "[toy] preempted at step 40", warned=True)])
+    spec = spec_for("slurm", "slurm.requeue=true", environ=SLURM_JOB)
+    outcome = run_loop(spec, world.world())
+    assert outcome.exit_code == 0 and world.scheduler.requeued == ["4242"]
+    assert "launchx: requeued SLURM job 4242" in world.console.text
+    assert outcome.reason == "requeued by SLURM after the time-limit warning"
+
+
+def test_a_failed_requeue_stops_with_the_attempts_code() -> None:
+    world = fake_world(
+        [Step(143, warned=True)], scheduler=FakeScheduler(fail_with="Requested operation")
+    )
+    spec = spec_for("slurm", "slurm.requeue=true", environ=SLURM_JOB)
+    outcome = run_loop(spec, world.world())
+    assert (outcome.exit_code, outcome.reason) == (
+        143,
+        "stopped after the scheduler's warning signal",
+    )
+    assert "could not requeue the SLURM job: Requested operation" in world.console.text
+
+
+def test_the_warning_without_requeue_stops_and_says_why() -> None:
+    world = fake_world([Step(143, warned=True)])
+    spec = spec_for("slurm", "slurm.requeue=false", environ=SLURM_JOB)
+    outcome = run_loop(spec, world.world())
+    assert outcome.exit_code == 143 and world.scheduler.requeued == []
+    assert "stopped after the scheduler's warning signal; the ranks were asked" in (
+        world.console.text
+    )
+
+
+def test_budget_and_numbering_continue_across_requeues() -> None:
+    """The job is requeued with a budget of 3: the 2 failures of the first allocation
+    count, so 2 more attempts (not 4) are made, numbered 2 and 3."""
+    first = fake_world([Step(1, GLOO_TIMEOUT), Step(1, GLOO_LOST)])
+    spec = spec_for("slurm", "retry.max_retries=1", *BACKOFF, environ=SLURM_JOB)
+    assert run_loop(spec, first.world()).exit_code == 1
+    assert [p.attempt for p in first.attempts.plans] == [0, 1]
+
+    steps = [Step(1, GLOO_TIMEOUT), Step(1, GLOO_LOST)] * 2
+    second = fake_world(steps, history=MemoryHistory(first.history.kept))
+    requeued = {**SLURM_JOB, "SLURM_RESTART_COUNT": "1"}
+    spec = spec_for("slurm", "retry.max_retries=3", *BACKOFF, environ=requeued)
+    assert run_loop(spec, second.world()).exit_code == 1
+    assert [p.attempt for p in second.attempts.plans] == [2, 3]
+    assert [r.attempt for r in second.history.kept] == [0, 1, 2, 3]
+
+
+def test_a_requeued_job_without_history_starts_at_the_restart_count() -> None:
+    world = fake_world([Step()])
+    requeued = {**SLURM_JOB, "SLURM_RESTART_COUNT": "3"}
+    run_loop(spec_for("slurm", environ=requeued), world.world())
+    assert world.attempts.plans[0].attempt == 3
+
+
+def test_the_launchx_in_an_srun_step_continues_the_outer_ones_count() -> None:
+    step_env = {**SLURM_JOB, "SLURM_STEP_ID": "0", "LAUNCHX_STEP": "1", "LAUNCHX_ATTEMPT": "2"}
+    world = fake_world([Step(1, KEY_ERROR)])
+    spec = spec_for("slurm", environ=step_env)
+    run_loop(spec, world.world())
+    assert spec.decisions.inner_step and world.attempts.plans[0].attempt == 2
+
+
+# --------------------------------------------------------------------------- history file
+
+
+def test_history_file_is_kept_per_job_and_per_command(tmp_path: Path) -> None:
+    env = {**SLURM_JOB, "SLURM_SUBMIT_DIR": str(tmp_path)}
+    spec = spec_for("slurm", environ=env)
+    pretrain = history_file(spec.res, Target("pretrain.py"))
+    finetune = history_file(spec.res, Target("finetune.py"))
+    assert pretrain is not None and finetune is not None and pretrain != finetune
+    assert pretrain.parent == tmp_path / ".launchx" / "4242"
+    assert history_file(spec_for("local").res, Target("pretrain.py")) is None
+
+
+def test_job_history_round_trips_and_forgives_a_broken_file(tmp_path: Path) -> None:
+    store = JobHistory(tmp_path / "h" / "attempts.json")
+    assert store.load() == []
+    records = [AttemptRecord(0, 1, 2.0, "ib_error", True, ("ib_error", 1, "x"), warned=True)]
+    store.save(records)
+    assert store.load() == records
+    (tmp_path / "h" / "attempts.json").write_text(json.dumps([{"attempt": "?"}]) + "{")
+    assert store.load() == []
