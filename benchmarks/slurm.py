@@ -82,7 +82,7 @@ def nodelists() -> dict[str, str]:
 def bench_pure(runs: int) -> None:
     from launchx.hostlist import expand
     from launchx.profiles import load
-    from launchx.slurm import SbatchOptions, frozen_profile_yaml, merge_options, render_sbatch
+    from launchx.slurm import frozen_profile_yaml, merge_options, render_sbatch
 
     print(f"(a) pure work for a {NODES}-node allocation, median of {runs} runs")
     for label, nodelist in nodelists().items():
@@ -92,7 +92,7 @@ def bench_pure(runs: int) -> None:
         print(f"  expand {label:<46} {ms:8.3f} ms")
 
     profile = load("slurm", {}, ROOT).profile
-    flags = SbatchOptions(
+    flags = dict(
         nodes=NODES,
         gpus_per_node=8,
         time="2-00:00:00",

@@ -10,7 +10,6 @@ from __future__ import annotations
 import shlex
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -233,37 +232,14 @@ def run(
     raise typer.Exit(start.start(request, target, run_id=run_id, log_dir=log_dir))
 
 
-@app.command(context_settings=RUN_CONTEXT)
-def sbatch(
+def _sbatch(
     script: Annotated[str, typer.Argument(help="Training script.")],
     script_args: Annotated[
         list[str] | None, typer.Argument(help="Arguments for the script, passed verbatim.")
     ] = None,
     profile: ProfileOpt = None,
     sets: SetOpt = None,
-    nodes: Annotated[int | None, typer.Option("--nodes", help="Nodes to allocate.")] = None,
-    gpus_per_node: Annotated[int | None, typer.Option("--gpus-per-node")] = None,
-    ntasks_per_node: Annotated[int | None, typer.Option("--ntasks-per-node")] = None,
-    cpus_per_task: Annotated[int | None, typer.Option("--cpus-per-task")] = None,
     nproc_per_node: NprocOpt = None,
-    mode: Annotated[
-        str | None, typer.Option("--mode", help="per_node (torchrun per node) or per_task.")
-    ] = None,
-    time_limit: Annotated[str | None, typer.Option("--time", help="Time limit (sbatch).")] = None,
-    partition: Annotated[str | None, typer.Option("--partition")] = None,
-    account: Annotated[str | None, typer.Option("--account")] = None,
-    qos: Annotated[str | None, typer.Option("--qos")] = None,
-    job_name: Annotated[str | None, typer.Option("--job-name")] = None,
-    output: Annotated[str | None, typer.Option("--output", help="sbatch --output pattern.")] = None,
-    warn_signal: Annotated[
-        str | None, typer.Option("--signal", help="Warning before the limit, e.g. USR2@120.")
-    ] = None,
-    requeue: Annotated[
-        bool | None, typer.Option("--requeue/--no-requeue", help="Requeue on the warning.")
-    ] = None,
-    sbatch_args: Annotated[
-        list[str] | None, typer.Option("--sbatch-arg", help="Extra sbatch option (repeatable).")
-    ] = None,
     checkpoint_dir: Annotated[str | None, typer.Option("--checkpoint-dir")] = None,
     max_retries: Annotated[int | None, typer.Option("--max-retries")] = None,
     out_file: Annotated[
@@ -273,62 +249,27 @@ def sbatch(
     wait: Annotated[
         bool, typer.Option("--wait", help="With --submit: wait, exit with the job's code.")
     ] = False,
+    **slurm_options: object,
 ) -> None:
     """Render (and submit) a SLURM batch script that runs `launchx run` on the nodes."""
-    from launchx import slurm
+    from launchx import sbatch, slurm_client
 
-    profile = profile or "slurm"
-    # Resolve once here, as the nodes will: a bad --set or value fails now, not in the queue.
-    run_request = _request(
-        profile,
-        sets,
-        nproc_per_node=nproc_per_node,
-        retry__max_retries=max_retries,
-        resume__checkpoint_dir=checkpoint_dir,
-    )
-    res = pipeline.resolve_request(run_request)
-    loaded = pipeline.load_profile(profile)
-    flags = slurm.SbatchOptions(
-        mode=mode,  # type: ignore[arg-type]  # validated by merge_options
-        nodes=nodes,
-        gpus_per_node=gpus_per_node,
-        ntasks_per_node=ntasks_per_node,
-        cpus_per_task=cpus_per_task,
-        time=time_limit,
-        partition=partition,
-        account=account,
-        qos=qos,
-        job_name=job_name,
-        output=output,
-        signal=warn_signal,
-        requeue=requeue,
-        sbatch_args=tuple(sbatch_args or ()),
-    )
-    # The slurm block as resolved: a --set slurm.time=... reaches the #SBATCH lines too.
-    prefix = "slurm."
-    origins = {k[len(prefix) :]: s.source for k, s in res.settings.items() if k.startswith(prefix)}
-    nproc = res.launch["nproc_per_node"]
-    options, sources = slurm.merge_options(
-        res.profile.slurm,
-        flags,
-        profile_name=loaded.profile.name,
-        origins=origins,
-        nproc_per_node=nproc.value,
-        nproc_source=nproc.source,
-    )
-    # The batch script's `launchx run` gets the same options (its profile is frozen).
-    run_args = pipeline.relaunch_args(replace(run_request, profile=None), None, skip=())
-    text = slurm.render_sbatch(
-        options=options,
-        profile_name=loaded.profile.name,
-        frozen_profile_yaml=slurm.frozen_profile_yaml(loaded.profile, options),
-        launchx_argv=run_args,
-        script_argv=[script, *(script_args or [])],
-        version=__version__,
+    if wait and not submit:
+        raise LaunchxError("--wait only applies with --submit", "add --submit")
+    request = sbatch.BatchRequest(
+        run=_request(
+            profile,
+            sets,
+            nproc_per_node=nproc_per_node,
+            retry__max_retries=max_retries,
+            resume__checkpoint_dir=checkpoint_dir,
+        ),
+        options=sbatch.given_options(slurm_options),
+        script_argv=(script, *(script_args or ())),
         command_line=shlex.join(["launchx", *sys.argv[1:]]),
         python=sys.executable,
-        sources=sources,
     )
+    text = sbatch.script_text(request)
     if out_file:
         try:
             Path(out_file).write_text(text)
@@ -339,15 +280,56 @@ def sbatch(
     elif not submit:
         typer.echo(text, nl=False)
     if not submit:
-        if wait:
-            raise LaunchxError("--wait only applies with --submit", "add --submit")
         return
-    from launchx import slurm_client
-
     job_id = slurm_client.submit(text, workdir=Path.cwd())
     typer.echo(job_id)
     if wait:
         raise typer.Exit(slurm_client.wait_for_job(job_id, poll_s=1.0))
+
+
+def _register_sbatch() -> None:
+    """``launchx sbatch`` takes each field of the profile's ``slurm`` block as a flag of the
+    same name: its type, default and help are the model's, declared once there. Built when
+    the command is asked for (reading the fields' help costs a parse of the model's file)."""
+    import inspect
+    import typing
+
+    from launchx.profile_model import Slurm, field_docs
+    from launchx.slurm import FLAG_NAMES, OPTION_FIELDS
+
+    docs = field_docs(Slurm)
+    params = [
+        p
+        for p in inspect.signature(_sbatch, eval_str=True).parameters.values()
+        if p.kind is not inspect.Parameter.VAR_KEYWORD
+    ]
+    for name in OPTION_FIELDS:
+        field = Slurm.model_fields[name]
+        flag = FLAG_NAMES[name]
+        decls: tuple[str, ...] = (flag,)
+        kind: object
+        if isinstance(field.default, bool):
+            kind, decls = bool | None, (f"{flag}/--no-{flag.removeprefix('--')}",)
+        elif isinstance(field.default, tuple):
+            kind = list[str] | None
+        elif any(int in (arg, *typing.get_args(arg)) for arg in typing.get_args(field.annotation)):
+            kind = int | None  # int | None, or Annotated[int, Field(ge=1)] | None
+        else:
+            kind = str | None
+        option = typer.Option(*decls, help=docs.get(name, ""))
+        annotation = Annotated[kind, option]  # type: ignore[valid-type]
+        params.append(
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation
+            )
+        )
+
+    def sbatch(**kwargs: Any) -> None:
+        _sbatch(**kwargs)
+
+    sbatch.__doc__ = _sbatch.__doc__
+    sbatch.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    app.command(name="sbatch", context_settings=RUN_CONTEXT)(sbatch)
 
 
 @app.command()
@@ -402,6 +384,8 @@ def _app_for(argv: Sequence[str]) -> typer.Typer:
     evaluated type hints) before it parses anything: for ``launchx explain`` that was a
     third of launchx's own time. Help, no command or an unknown one get the whole app."""
     name = next((a for a in argv if not a.startswith("-")), None)
+    if name in ("sbatch", None) or name not in _COMMANDS:
+        _register_sbatch()
     commands = [
         c
         for c in app.registered_commands
@@ -415,6 +399,9 @@ def _app_for(argv: Sequence[str]) -> typer.Typer:
     narrow.registered_commands = commands
     narrow.registered_groups = groups
     return narrow
+
+
+_COMMANDS = frozenset({"explain", "profiles", "run", "doctor", "diagnose"})
 
 
 def main() -> None:

@@ -55,18 +55,31 @@ class Slurm(_Strict):
     """per_node: srun one task per node, each runs torchrun; per_task: srun one task per
     process, mapped to RANK/LOCAL_RANK/... by ``python -m launchx.task``."""
     nodes: Annotated[int, Field(ge=1)] | None = None
+    """Nodes to allocate."""
     gpus_per_node: Annotated[int, Field(ge=0)] | None = None
+    """GPUs per node (0 for a CPU job)."""
     ntasks_per_node: Annotated[int, Field(ge=1)] | None = None
+    """SLURM tasks per node (per_task mode: one per process)."""
     cpus_per_task: Annotated[int, Field(ge=1)] | None = None
+    """CPUs per SLURM task."""
     time: str | None = None
+    """Time limit, e.g. 12:00:00 or 1-00:00:00."""
     partition: str | None = None
+    """Partition to submit to."""
     account: str | None = None
+    """Account to charge."""
     qos: str | None = None
+    """Quality of service."""
     job_name: str | None = None
+    """Job name (default: launchx-PROFILE)."""
     output: str | None = None
+    """sbatch --output pattern."""
     signal: str | None = "B:USR2@120"
+    """Warning before the time limit, e.g. USR2@120."""
     requeue: bool = False
+    """Requeue the job on the warning, after the ranks checkpoint."""
     sbatch_args: tuple[str, ...] = ()
+    """Extra sbatch option, one per flag (repeatable)."""
 
 
 class Profile(_Strict):
@@ -108,3 +121,26 @@ class Profile(_Strict):
 
 
 TOP_LEVEL_KEYS: tuple[str, ...] = tuple(Profile.model_fields)
+
+
+def field_docs(model: type[BaseModel]) -> dict[str, str]:
+    """Each field's docstring, read from this file: the one text for the profile reference
+    and the command-line help (``launchx sbatch`` takes the slurm block's fields as flags).
+    Parsed on demand, not at import (pydantic's ``use_attribute_docstrings`` would cost
+    every command's start-up)."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(__file__).read_text())
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == model.__name__)
+    docs: dict[str, str] = {}
+    for field, doc in zip(cls.body, cls.body[1:], strict=False):
+        if (
+            isinstance(field, ast.AnnAssign)
+            and isinstance(field.target, ast.Name)
+            and isinstance(doc, ast.Expr)
+            and isinstance(doc.value, ast.Constant)
+            and isinstance(doc.value.value, str)
+        ):
+            docs[field.target.id] = " ".join(doc.value.value.split())
+    return docs

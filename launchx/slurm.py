@@ -37,8 +37,7 @@ import hashlib
 import re
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
-from typing import Literal
+from typing import Any, Literal, cast
 
 import yaml
 
@@ -53,43 +52,16 @@ FROZEN_PROFILE_DIR = "${SLURM_SUBMIT_DIR:-$PWD}/.launchx/${SLURM_JOB_ID:?not ins
 """Where the job writes its frozen profile (a shell expression, expanded on the node)."""
 
 
-@dataclass(frozen=True)
-class SbatchOptions:
-    """Everything ``launchx sbatch`` can set on the job; ``None`` means "not given"."""
+OPTION_FIELDS: tuple[str, ...] = tuple(Slurm.model_fields)
+"""The job's options: the fields of the profile's ``slurm`` block, declared once there (with
+their types, defaults and help). ``launchx sbatch`` takes each as a flag of the same name."""
 
-    mode: Mode | None = None
-    nodes: int | None = None
-    gpus_per_node: int | None = None
-    ntasks_per_node: int | None = None
-    cpus_per_task: int | None = None
-    time: str | None = None
-    partition: str | None = None
-    account: str | None = None
-    qos: str | None = None
-    job_name: str | None = None
-    output: str | None = None
-    signal: str | None = None
-    requeue: bool | None = None
-    sbatch_args: tuple[str, ...] = ()
-
-
-# Option field -> the flag that sets it (named in sources and messages).
 FLAG_NAMES: Mapping[str, str] = {
-    "mode": "--mode",
-    "nodes": "--nodes",
-    "gpus_per_node": "--gpus-per-node",
-    "ntasks_per_node": "--ntasks-per-node",
-    "cpus_per_task": "--cpus-per-task",
-    "time": "--time",
-    "partition": "--partition",
-    "account": "--account",
-    "qos": "--qos",
-    "job_name": "--job-name",
-    "output": "--output",
-    "signal": "--signal",
-    "requeue": "--requeue",
-    "sbatch_args": "--sbatch-arg",
+    name: "--sbatch-arg" if name == "sbatch_args" else "--" + name.replace("_", "-")
+    for name in OPTION_FIELDS
 }
+"""Option field -> the flag that sets it (named in sources and messages)."""
+
 
 # sbatch options launchx writes itself; a --sbatch-arg naming one would silently fight it.
 _MANAGED = {
@@ -170,18 +142,20 @@ _SIGNAL_HINT = "write [B:]SIGNAL@SECONDS, e.g. --signal USR2@120 (SECONDS up to 
 
 def merge_options(
     profile_slurm: Slurm,
-    flags: SbatchOptions,
+    given: Mapping[str, object],
     *,
     profile_name: str = "profile",
     origins: Mapping[str, Origin] | None = None,
     nproc_per_node: str | int | None = None,
     nproc_source: Origin = Origin.flag("--nproc-per-node"),
-) -> tuple[SbatchOptions, dict[str, str]]:
-    """Combine the profile's ``slurm`` block with flags (flags win) and fill defaults.
+) -> tuple[Slurm, dict[str, str]]:
+    """Combine the profile's ``slurm`` block with the flags given (flags win) and fill
+    defaults.
 
-    Returns the options to render and, per field, where the value came from:
+    ``given`` maps option fields to the values passed as flags (``None`` or absent: not
+    given). Returns the options to render and, per field, where the value came from:
     ``flag:--nodes``, ``profile:<name>``, ``--set slurm.<field>`` or ``default``.
-    ``origins`` (field -> source, from the resolution's settings) says which values a
+    ``origins`` (field -> origin, from the resolution's settings) says which values a
     ``--set`` or a base profile gave; without it, every field the profile set is the
     profile's. ``sbatch_args`` accumulate (profile first, then flags) because each names
     a different sbatch option. Validates everything; raises ``ConfigError`` naming the
@@ -193,34 +167,41 @@ def merge_options(
     an ``auto:`` rule found on the submitting host says nothing about the compute nodes
     and is ignored.
     """
+    unknown = sorted(set(given) - set(OPTION_FIELDS))
+    if unknown:
+        raise ConfigError(
+            f"not a SLURM option: {', '.join(unknown)}", f"known: {', '.join(OPTION_FIELDS)}"
+        )
     merged: dict[str, object] = {}
     sources: dict[str, str] = {}
     from_profile = str(Origin.profile(profile_name))
     if origins is None:
         origins = {name: Origin.profile(profile_name) for name in profile_slurm.model_fields_set}
-    given = {
+    by_profile = {
         name: str(Origin("set", f"slurm.{name}") if origin == SET else origin)
         for name, origin in origins.items()
         if origin != DEFAULT
     }
-    for f in fields(SbatchOptions):
-        name = f.name
+    for name in OPTION_FIELDS:
         if name == "sbatch_args":
             continue
-        flag_value = getattr(flags, name)
+        flag_value = given.get(name)
         profile_value = getattr(profile_slurm, name)
         if flag_value is not None:
             merged[name], sources[name] = flag_value, f"flag:{FLAG_NAMES[name]}"
-        elif name in given and profile_value is not None:
-            merged[name], sources[name] = profile_value, given[name]
+        elif name in by_profile and profile_value is not None:
+            merged[name], sources[name] = profile_value, by_profile[name]
         else:
             merged[name], sources[name] = None, "default"
-    merged["sbatch_args"] = tuple(profile_slurm.sbatch_args) + tuple(flags.sbatch_args)
-    arg_sources = [given.get("sbatch_args", from_profile)] * bool(profile_slurm.sbatch_args)
-    arg_sources += [f"flag:{FLAG_NAMES['sbatch_args']}"] * bool(flags.sbatch_args)
+    flag_args = tuple(str(a) for a in given.get("sbatch_args") or ())  # type: ignore[attr-defined]
+    merged["sbatch_args"] = tuple(profile_slurm.sbatch_args) + flag_args
+    arg_sources = [by_profile.get("sbatch_args", from_profile)] * bool(profile_slurm.sbatch_args)
+    arg_sources += [f"flag:{FLAG_NAMES['sbatch_args']}"] * bool(flag_args)
     sources["sbatch_args"] = "+".join(arg_sources) or "default"
     nproc = _given_nproc(nproc_per_node, nproc_source)
-    opts = _fill_defaults(SbatchOptions(**merged), sources, profile_name, nproc)  # type: ignore[arg-type]
+    _fill_defaults(merged, sources, profile_name, nproc)
+    # Validated below, with messages naming each value's source (pydantic's would not).
+    opts = Slurm.model_construct(**cast(dict[str, Any], merged))
     validate_options(opts, sources)
     return opts, sources
 
@@ -269,37 +250,37 @@ def _per_task_count(
 
 
 def _fill_defaults(
-    opts: SbatchOptions,
+    merged: dict[str, object],
     sources: dict[str, str],
     profile_name: str,
     nproc: tuple[int, str] | None = None,
-) -> SbatchOptions:
-    mode: Mode = opts.mode or "per_node"
-    nodes = opts.nodes if opts.nodes is not None else 1
-    ntasks = opts.ntasks_per_node
+) -> None:
+    mode = merged["mode"] or "per_node"
+    ntasks = merged["ntasks_per_node"]
     if mode == "per_task":
         ntasks, sources["ntasks_per_node"] = _per_task_count(
-            ntasks, sources.get("ntasks_per_node", "default"), nproc
+            ntasks,  # type: ignore[arg-type]
+            sources.get("ntasks_per_node", "default"),
+            nproc,
         )
     if ntasks is None:
         if mode == "per_node":
             ntasks = 1
-        elif opts.gpus_per_node:
-            ntasks, sources["ntasks_per_node"] = opts.gpus_per_node, sources["gpus_per_node"]
-    requeue = bool(opts.requeue)
-    signal = opts.signal
+        elif merged["gpus_per_node"]:
+            ntasks, sources["ntasks_per_node"] = merged["gpus_per_node"], sources["gpus_per_node"]
+    requeue = bool(merged["requeue"])
+    signal = merged["signal"]
     if signal is None and requeue:
         # The profile model's own default ("USR2@120") only matters when requeue is asked for:
         # the warning exists so launchx can requeue before the limit.
         signal = DEFAULT_SIGNAL
-    return replace(
-        opts,
+    merged.update(
         mode=mode,
-        nodes=nodes,
+        nodes=merged["nodes"] if merged["nodes"] is not None else 1,
         ntasks_per_node=ntasks,
         requeue=requeue,
-        signal=_normalise_signal(signal, sources.get("signal", "default")) if signal else None,
-        job_name=opts.job_name or f"launchx-{profile_name}",
+        signal=_normalise_signal(str(signal), sources.get("signal", "default")) if signal else None,
+        job_name=merged["job_name"] or f"launchx-{profile_name}",
     )
 
 
@@ -344,7 +325,7 @@ def _check_text(field: str, value: str, source: str) -> None:
         )
 
 
-def validate_options(opts: SbatchOptions, sources: Mapping[str, str]) -> None:
+def validate_options(opts: Slurm, sources: Mapping[str, str]) -> None:
     """Refuse values sbatch would reject or that cannot be written on one ``#SBATCH`` line."""
 
     def src(name: str) -> str:
@@ -417,7 +398,7 @@ def _arg_name(arg: str) -> str:
 # --------------------------------------------------------------------------- rendering
 
 
-def sbatch_lines(opts: SbatchOptions) -> list[str]:
+def sbatch_lines(opts: Slurm) -> list[str]:
     """The ``#SBATCH`` lines, sorted so that equal options always give the same text."""
     pairs: list[tuple[str, str | None]] = [
         ("--open-mode", "append"),
@@ -453,7 +434,7 @@ def sbatch_lines(opts: SbatchOptions) -> list[str]:
     return sorted(lines)
 
 
-def _source_lines(opts: SbatchOptions, sources: Mapping[str, str]) -> list[str]:
+def _source_lines(opts: Slurm, sources: Mapping[str, str]) -> list[str]:
     """Where each option came from (flag, profile or default), as comments: the same
     provenance `launchx explain` gives for a run."""
     if not sources:
@@ -472,7 +453,7 @@ def _comment(text: str) -> str:
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
-def frozen_profile_yaml(profile: Profile, options: SbatchOptions) -> str:
+def frozen_profile_yaml(profile: Profile, options: Slurm) -> str:
     """The resolved profile as the job will see it.
 
     Only what the profile files set is written (defaults stay defaults, so the node resolves
@@ -482,9 +463,9 @@ def frozen_profile_yaml(profile: Profile, options: SbatchOptions) -> str:
     submitted.
     """
     updates = {
-        f.name: getattr(options, f.name)
-        for f in fields(SbatchOptions)
-        if getattr(options, f.name) is not None
+        name: getattr(options, name)
+        for name in OPTION_FIELDS
+        if getattr(options, name, None) is not None
     }
     slurm = profile.slurm.model_copy(update=updates)
     frozen = profile.model_copy(update={"slurm": slurm, "nnodes": "auto"})
@@ -508,7 +489,7 @@ def heredoc_delimiter(body: str) -> str:
 
 def render_sbatch(
     *,
-    options: SbatchOptions,
+    options: Slurm,
     profile_name: str,
     frozen_profile_yaml: str,
     launchx_argv: Sequence[str],

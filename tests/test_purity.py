@@ -56,6 +56,7 @@ IMPURE = {
     "ports": "binds sockets to find a free port",
     "slurm_client": "runs sbatch, scontrol, scancel",
     "task": "the program an srun task runs",
+    "sbatch": "resolves the profile on this host for a batch script",
     "run.attempts": "runs attempts as processes",
     "run.history": "keeps a SLURM job's attempts in a file",
     "run.peers": "talks to the other nodes",

@@ -23,7 +23,7 @@ from slurm_fixtures import SlurmCluster, SlurmJobs  # the fixtures come in via c
 from launchx.errors import SubmitError
 from launchx.hostlist import expand
 from launchx.profile_model import Profile, Slurm
-from launchx.slurm import SbatchOptions, frozen_profile_yaml, merge_options, render_sbatch
+from launchx.slurm import frozen_profile_yaml, merge_options, render_sbatch
 from launchx.slurm_client import parse_job_record, requeue, submit, wait_for_job
 
 pytestmark = pytest.mark.slurm
@@ -210,7 +210,7 @@ exit "${STUB_EXIT:-0}"
 
 
 def _script(
-    tmp: Path, slurm: Slurm, flags: SbatchOptions, script_argv: list[str]
+    tmp: Path, slurm: Slurm, flags: dict[str, object], script_argv: list[str]
 ) -> tuple[str, str]:
     profile = Profile(name="cluster-test", slurm=slurm)
     opts, _ = merge_options(profile.slurm, flags, profile_name=profile.name)
@@ -237,7 +237,7 @@ def test_submit_and_wait(
     text, frozen = _script(
         tmp_path,
         Slurm(),
-        SbatchOptions(job_name=name, output=str(tmp_path / "job-%j.out"), time="2"),
+        dict(job_name=name, output=str(tmp_path / "job-%j.out"), time="2"),
         args,
     )
     job_id = slurm_jobs.track(submit(text, workdir=tmp_path))
@@ -269,7 +269,7 @@ def test_job_name_round_trips_through_sbatch(
     text, _ = _script(
         tmp_path,
         Slurm(),
-        SbatchOptions(
+        dict(
             job_name=name,
             output=str(tmp_path / "o-%j.out"),
             sbatch_args=("--hold", "--comment=a b 'c'"),
@@ -293,7 +293,7 @@ def test_exit_code_reaches_wait(
     text, _ = _script(
         tmp_path,
         Slurm(),
-        SbatchOptions(job_name=slurm_jobs.name, output=str(tmp_path / "o-%j.out")),
+        dict(job_name=slurm_jobs.name, output=str(tmp_path / "o-%j.out")),
         ["t.py"],
     )
     text = text.replace("set -euo pipefail", "set -euo pipefail\nexport STUB_EXIT=3", 1)
@@ -302,7 +302,7 @@ def test_exit_code_reaches_wait(
 
 
 def test_sbatch_error_text_reaches_the_user(slurm_cluster: SlurmCluster, tmp_path: Path) -> None:
-    text, _ = _script(tmp_path, Slurm(), SbatchOptions(partition="no-such-partition"), ["t.py"])
+    text, _ = _script(tmp_path, Slurm(), dict(partition="no-such-partition"), ["t.py"])
     with pytest.raises(SubmitError) as info:
         submit(text, workdir=tmp_path)
     assert "invalid partition" in info.value.message.lower(), info.value.message
@@ -314,7 +314,7 @@ def test_requeue_keeps_id_and_appends_output(
     text, _ = _script(
         tmp_path,
         Slurm(requeue=True),
-        SbatchOptions(job_name=slurm_jobs.name, output=str(tmp_path / "o-%j.out"), time="3"),
+        dict(job_name=slurm_jobs.name, output=str(tmp_path / "o-%j.out"), time="3"),
         ["t.py"],
     )
     assert "#SBATCH --requeue" in text and "#SBATCH --open-mode=append" in text
@@ -333,7 +333,7 @@ def test_wait_times_out_on_a_held_job(
     text, _ = _script(
         tmp_path,
         Slurm(),
-        SbatchOptions(
+        dict(
             job_name=slurm_jobs.name, output=str(tmp_path / "o-%j.out"), sbatch_args=("--hold",)
         ),
         ["t.py"],

@@ -30,7 +30,6 @@ from launchx.profile_model import Profile, Slurm
 from launchx.slurm import (
     DEFAULT_SIGNAL,
     FLAG_NAMES,
-    SbatchOptions,
     frozen_profile_yaml,
     heredoc_delimiter,
     merge_options,
@@ -136,11 +135,11 @@ def _render(
     *,
     python: str,
     launchx_argv: tuple[str, ...] = (),
-    flags: SbatchOptions | None = None,
+    flags: dict[str, object] | None = None,
     profile: Profile | None = None,
 ) -> tuple[str, str]:
     profile = profile or Profile(name=name, slurm=slurm)
-    opts, _ = merge_options(profile.slurm, flags or SbatchOptions(), profile_name=name)
+    opts, _ = merge_options(profile.slurm, flags or {}, profile_name=name)
     frozen = frozen_profile_yaml(profile, opts)
     text = render_sbatch(
         options=opts,
@@ -165,7 +164,7 @@ def test_golden(layout: str) -> None:
         layout,
         ["train.py", "--epochs", "3"],
         python="/opt/venv/bin/python",
-        launchx_argv=("--retries", "2"),
+        launchx_argv=("--max-retries", "2"),
     )
     path = GOLDEN_DIR / f"{layout}.sh"
     if os.environ.get("LAUNCHX_UPDATE_GOLDEN") == "1":
@@ -302,7 +301,7 @@ def test_requeued_run_rewrites_the_same_profile(tmp_path: Path) -> None:
 
 def test_command_line_with_newline_stays_one_comment() -> None:
     profile = Profile(name="p")
-    opts, _ = merge_options(profile.slurm, SbatchOptions(), profile_name="p")
+    opts, _ = merge_options(profile.slurm, {}, profile_name="p")
     text = render_sbatch(
         options=opts,
         profile_name="p",
@@ -329,7 +328,7 @@ def test_heredoc_delimiter_never_collides() -> None:
 
 
 def test_sbatch_arg_values_quoted() -> None:
-    opts, _ = merge_options(Slurm(), SbatchOptions(sbatch_args=("--comment=a b; c", "--exclusive")))
+    opts, _ = merge_options(Slurm(), dict(sbatch_args=("--comment=a b; c", "--exclusive")))
     lines = sbatch_lines(opts)
     assert "#SBATCH --comment='a b; c'" in lines and "#SBATCH --exclusive" in lines
 
@@ -369,22 +368,22 @@ def test_flag_beats_profile(name: str) -> None:
     slurm = Slurm.model_validate({**base, name: profile_value})
     opts, sources = merge_options(
         slurm,
-        SbatchOptions(**{name: flag_value}),  # type: ignore[arg-type]
+        {name: flag_value},
         profile_name="prof",
     )
     assert getattr(opts, name) == flag_value
     assert sources[name] == f"flag:{FLAG_NAMES[name]}"
-    opts, sources = merge_options(slurm, SbatchOptions(), profile_name="prof")
+    opts, sources = merge_options(slurm, {}, profile_name="prof")
     assert getattr(opts, name) == profile_value
     assert sources[name] == "profile:prof"
     # A --set slurm.<name> is named as such; a flag still beats it.
     origins = {name: SET, **{k: Origin.profile("prof") for k in base}}
-    opts, sources = merge_options(slurm, SbatchOptions(), profile_name="prof", origins=origins)
+    opts, sources = merge_options(slurm, {}, profile_name="prof", origins=origins)
     assert getattr(opts, name) == profile_value
     assert sources[name] == f"--set slurm.{name}"
     opts, sources = merge_options(
         slurm,
-        SbatchOptions(**{name: flag_value}),  # type: ignore[arg-type]
+        {name: flag_value},
         profile_name="prof",
         origins=origins,
     )
@@ -393,12 +392,12 @@ def test_flag_beats_profile(name: str) -> None:
 
 def test_origins_say_default_means_not_given() -> None:
     """A field the resolution calls default is not rendered, whatever the model holds."""
-    opts, sources = merge_options(Slurm(time="1:00:00"), SbatchOptions(), origins={"time": DEFAULT})
+    opts, sources = merge_options(Slurm(time="1:00:00"), {}, origins={"time": DEFAULT})
     assert opts.time is None and sources["time"] == "default"
 
 
 def test_defaults_and_their_source() -> None:
-    opts, sources = merge_options(Slurm(), SbatchOptions(), profile_name="p")
+    opts, sources = merge_options(Slurm(), {}, profile_name="p")
     assert (opts.mode, opts.nodes, opts.ntasks_per_node, opts.requeue) == ("per_node", 1, 1, False)
     assert opts.signal is None  # the model's USR2@120 only matters with requeue
     assert opts.job_name == "launchx-p"
@@ -406,12 +405,12 @@ def test_defaults_and_their_source() -> None:
 
 
 def test_requeue_brings_the_default_warning_signal() -> None:
-    opts, _ = merge_options(Slurm(requeue=True), SbatchOptions())
+    opts, _ = merge_options(Slurm(requeue=True), {})
     assert opts.signal == DEFAULT_SIGNAL
 
 
 def test_per_task_takes_tasks_from_gpus() -> None:
-    opts, sources = merge_options(Slurm(mode="per_task"), SbatchOptions(gpus_per_node=4))
+    opts, sources = merge_options(Slurm(mode="per_task"), dict(gpus_per_node=4))
     assert opts.ntasks_per_node == 4 and sources["ntasks_per_node"] == "flag:--gpus-per-node"
 
 
@@ -421,7 +420,7 @@ def test_per_task_takes_tasks_from_gpus() -> None:
 
 def test_per_task_takes_tasks_from_nproc_per_node() -> None:
     opts, sources = merge_options(
-        Slurm(mode="per_task"), SbatchOptions(nodes=2), nproc_per_node="2"
+        Slurm(mode="per_task"), dict(nodes=2), nproc_per_node="2"
     )
     assert opts.ntasks_per_node == 2 and sources["ntasks_per_node"] == "flag:--nproc-per-node"
     assert "#SBATCH --ntasks-per-node=2" in sbatch_lines(opts)
@@ -431,7 +430,7 @@ def test_per_task_nproc_beats_the_gpu_count() -> None:
     """4 ranks on 8-GPU nodes: the processes asked for, not one per GPU."""
     opts, sources = merge_options(
         Slurm(mode="per_task"),
-        SbatchOptions(gpus_per_node=8),
+        dict(gpus_per_node=8),
         nproc_per_node="4",
         nproc_source=Origin.profile("mine"),
     )
@@ -440,7 +439,7 @@ def test_per_task_nproc_beats_the_gpu_count() -> None:
 
 def test_per_task_equal_tasks_and_nproc_are_fine() -> None:
     opts, sources = merge_options(
-        Slurm(mode="per_task"), SbatchOptions(ntasks_per_node=2), nproc_per_node=2
+        Slurm(mode="per_task"), dict(ntasks_per_node=2), nproc_per_node=2
     )
     assert opts.ntasks_per_node == 2 and sources["ntasks_per_node"] == "flag:--ntasks-per-node"
 
@@ -449,7 +448,7 @@ def test_per_task_tasks_and_nproc_that_disagree_are_refused_naming_both() -> Non
     with pytest.raises(ConfigError) as info:
         merge_options(
             Slurm(mode="per_task", ntasks_per_node=2),
-            SbatchOptions(),
+            {},
             profile_name="mine",
             nproc_per_node="4",
         )
@@ -468,32 +467,32 @@ def test_per_task_ignores_nproc_the_node_resolves(value: str, source: Origin) ->
     node's to resolve: they set no task count, and give no disagreement."""
     opts, _ = merge_options(
         Slurm(mode="per_task"),
-        SbatchOptions(ntasks_per_node=2),
+        dict(ntasks_per_node=2),
         nproc_per_node=value,
         nproc_source=source,
     )
     assert opts.ntasks_per_node == 2
     with pytest.raises(ConfigError, match="tasks per node"):
         merge_options(
-            Slurm(mode="per_task"), SbatchOptions(), nproc_per_node=value, nproc_source=source
+            Slurm(mode="per_task"), {}, nproc_per_node=value, nproc_source=source
         )
 
 
 def test_per_node_nproc_leaves_one_task_per_node() -> None:
     """per_node: torchrun on each node starts the processes; the task count stays 1."""
-    opts, _ = merge_options(Slurm(), SbatchOptions(nodes=2), nproc_per_node="4")
+    opts, _ = merge_options(Slurm(), dict(nodes=2), nproc_per_node="4")
     assert (opts.mode, opts.ntasks_per_node) == ("per_node", 1)
 
 
 def test_nproc_below_one_is_refused() -> None:
     with pytest.raises(ConfigError, match=r"at least 1, got 0 \(flag:--nproc-per-node\)"):
-        merge_options(Slurm(mode="per_task"), SbatchOptions(), nproc_per_node="0")
+        merge_options(Slurm(mode="per_task"), {}, nproc_per_node="0")
 
 
 def test_sbatch_args_accumulate() -> None:
     opts, sources = merge_options(
         Slurm(sbatch_args=("--constraint=h800",)),
-        SbatchOptions(sbatch_args=("--exclusive",)),
+        dict(sbatch_args=("--exclusive",)),
         profile_name="p",
     )
     assert opts.sbatch_args == ("--constraint=h800", "--exclusive")
@@ -512,7 +511,7 @@ def test_sbatch_args_accumulate() -> None:
     ],
 )
 def test_signal_forms(given: str, rendered: str) -> None:
-    opts, _ = merge_options(Slurm(), SbatchOptions(signal=given))
+    opts, _ = merge_options(Slurm(), dict(signal=given))
     assert opts.signal == rendered
     assert f"#SBATCH --signal={rendered}" in sbatch_lines(opts)
 
@@ -521,7 +520,7 @@ def test_signal_forms(given: str, rendered: str) -> None:
     "value", ["90", "10:30", "2:00:00", "1-12", "1-12:30", "1-12:30:15", "INFINITE", "unlimited"]
 )
 def test_time_formats_accepted(value: str) -> None:
-    opts, _ = merge_options(Slurm(), SbatchOptions(time=value))
+    opts, _ = merge_options(Slurm(), dict(time=value))
     assert f"#SBATCH --time={value}" in sbatch_lines(opts)
 
 
@@ -531,32 +530,32 @@ def test_time_formats_accepted(value: str) -> None:
 @pytest.mark.parametrize(
     ("flags", "words"),
     [
-        (SbatchOptions(time="1h"), "time limit"),
-        (SbatchOptions(time="1:2:3:4"), "time limit"),
-        (SbatchOptions(time=""), "empty"),
-        (SbatchOptions(signal="USR2@abc"), "[B:]SIGNAL@SECONDS"),
-        (SbatchOptions(signal="R:USR2@10"), "B: prefix"),
-        (SbatchOptions(signal="FOO@10"), "unknown signal"),
-        (SbatchOptions(signal="USR2@70000"), "65535"),
-        (SbatchOptions(signal="65@1"), "no signal number"),
-        (SbatchOptions(job_name="a\nb"), "control character"),
-        (SbatchOptions(output="x\ty"), "control character"),
-        (SbatchOptions(partition="gpu\r"), "control character"),
-        (SbatchOptions(sbatch_args=("--nodes=3",)), "writes itself"),
-        (SbatchOptions(sbatch_args=("-N3",)), "writes itself"),
-        (SbatchOptions(sbatch_args=("--no-requeue",)), "writes itself"),
-        (SbatchOptions(sbatch_args=("--open-mode=truncate",)), "writes itself"),
-        (SbatchOptions(sbatch_args=("constraint=x",)), "not an option"),
-        (SbatchOptions(sbatch_args=("--comment=a\nb",)), "control character"),
-        (SbatchOptions(nodes=0), "at least 1"),
-        (SbatchOptions(cpus_per_task=0), "at least 1"),
-        (SbatchOptions(gpus_per_node=-1), "0 or more"),
-        (SbatchOptions(ntasks_per_node=8), "per_node"),
-        (SbatchOptions(mode="per_task"), "tasks per node"),
-        (SbatchOptions(mode="bogus"), "per_node or"),  # type: ignore[arg-type]
+        (dict(time="1h"), "time limit"),
+        (dict(time="1:2:3:4"), "time limit"),
+        (dict(time=""), "empty"),
+        (dict(signal="USR2@abc"), "[B:]SIGNAL@SECONDS"),
+        (dict(signal="R:USR2@10"), "B: prefix"),
+        (dict(signal="FOO@10"), "unknown signal"),
+        (dict(signal="USR2@70000"), "65535"),
+        (dict(signal="65@1"), "no signal number"),
+        (dict(job_name="a\nb"), "control character"),
+        (dict(output="x\ty"), "control character"),
+        (dict(partition="gpu\r"), "control character"),
+        (dict(sbatch_args=("--nodes=3",)), "writes itself"),
+        (dict(sbatch_args=("-N3",)), "writes itself"),
+        (dict(sbatch_args=("--no-requeue",)), "writes itself"),
+        (dict(sbatch_args=("--open-mode=truncate",)), "writes itself"),
+        (dict(sbatch_args=("constraint=x",)), "not an option"),
+        (dict(sbatch_args=("--comment=a\nb",)), "control character"),
+        (dict(nodes=0), "at least 1"),
+        (dict(cpus_per_task=0), "at least 1"),
+        (dict(gpus_per_node=-1), "0 or more"),
+        (dict(ntasks_per_node=8), "per_node"),
+        (dict(mode="per_task"), "tasks per node"),
+        (dict(mode="bogus"), "per_node or"),  # type: ignore[arg-type]
     ],
 )
-def test_invalid_values_refused(flags: SbatchOptions, words: str) -> None:
+def test_invalid_values_refused(flags: dict[str, object], words: str) -> None:
     with pytest.raises(ConfigError) as info:
         merge_options(Slurm(), flags, profile_name="p")
     assert words in info.value.message, info.value.message
@@ -565,11 +564,11 @@ def test_invalid_values_refused(flags: SbatchOptions, words: str) -> None:
 
 def test_invalid_profile_value_names_the_profile() -> None:
     with pytest.raises(ConfigError, match=r"profile:mine"):
-        merge_options(Slurm(time="soon"), SbatchOptions(), profile_name="mine")
+        merge_options(Slurm(time="soon"), {}, profile_name="mine")
 
 
 def test_render_needs_a_script() -> None:
-    opts, _ = merge_options(Slurm(), SbatchOptions())
+    opts, _ = merge_options(Slurm(), {})
     with pytest.raises(ConfigError, match="no script"):
         render_sbatch(
             options=opts,
@@ -584,7 +583,7 @@ def test_render_needs_a_script() -> None:
 
 
 def test_render_refuses_nul() -> None:
-    opts, _ = merge_options(Slurm(), SbatchOptions())
+    opts, _ = merge_options(Slurm(), {})
     with pytest.raises(ConfigError, match="NUL"):
         render_sbatch(
             options=opts,
@@ -605,14 +604,14 @@ def test_4096_node_nodelist_renders_fast() -> None:
     hosts = [f"gpu{i:04d}" for i in range(1, 4097)]
     flat = "--nodelist=" + ",".join(hosts)
     compact = "--exclude=" + compress(hosts[::2])
-    opts, _ = merge_options(Slurm(), SbatchOptions(nodes=4096, sbatch_args=(flat, compact)))
+    opts, _ = merge_options(Slurm(), dict(nodes=4096, sbatch_args=(flat, compact)))
     started = time.perf_counter()
     text, _ = _render(
         Slurm(),
         "big",
         ["t.py"],
         python="python3",
-        flags=SbatchOptions(nodes=4096, sbatch_args=(flat, compact)),
+        flags=dict(nodes=4096, sbatch_args=(flat, compact)),
     )
     elapsed = time.perf_counter() - started
     assert f"#SBATCH {flat}" in text.splitlines()

@@ -38,4 +38,4 @@ slurm:
   - --exclusive
 LAUNCHX_PROFILE_19639f61e244
 # exec: launchx becomes the batch shell, so it gets the time-limit signal at once.
-exec /opt/venv/bin/python -m launchx run -p "$profile" --retries 2 -- train.py --epochs 3
+exec /opt/venv/bin/python -m launchx run -p "$profile" --max-retries 2 -- train.py --epochs 3

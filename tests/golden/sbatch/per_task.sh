@@ -34,4 +34,4 @@ slurm:
   sbatch_args: []
 LAUNCHX_PROFILE_2e209d9b3161
 # exec: launchx becomes the batch shell, so it gets the time-limit signal at once.
-exec /opt/venv/bin/python -m launchx run -p "$profile" --retries 2 -- train.py --epochs 3
+exec /opt/venv/bin/python -m launchx run -p "$profile" --max-retries 2 -- train.py --epochs 3

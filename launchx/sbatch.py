@@ -1,0 +1,67 @@
+"""``launchx sbatch``: from what the user typed to the batch script's text.
+
+The profile is resolved here exactly as the nodes will resolve it, so a bad ``--set`` or
+value fails now, not in the queue; the job's options are the profile's ``slurm`` block with
+the flags over it (``slurm.merge_options``); the batch body repeats the run options as
+typed (``pipeline.relaunch_args``) against the profile frozen into the script. Rendering is
+``slurm.render_sbatch`` (pure); submitting is ``slurm_client``'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from launchx import __version__, pipeline, slurm
+
+
+@dataclass(frozen=True)
+class BatchRequest:
+    run: pipeline.Request  # the profile, --set and run options the nodes' launchx gets
+    options: Mapping[str, object]  # slurm option field -> value given as a flag
+    script_argv: tuple[str, ...]  # the training command, verbatim
+    command_line: str  # what the user typed, for the script's header
+    python: str  # the interpreter with launchx installed on the compute nodes
+
+
+def script_text(req: BatchRequest) -> str:
+    """The batch script, resolved and validated (raises ``ConfigError`` naming the value)."""
+    profile_ref = req.run.profile or "slurm"
+    run = replace(req.run, profile=profile_ref)
+    res = pipeline.resolve_request(run)
+    loaded = pipeline.load_profile(profile_ref)
+    # The slurm block as resolved: a --set slurm.time=... reaches the #SBATCH lines too.
+    prefix = "slurm."
+    origins = {k[len(prefix) :]: s.source for k, s in res.settings.items() if k.startswith(prefix)}
+    nproc = res.launch["nproc_per_node"]
+    options, sources = slurm.merge_options(
+        res.profile.slurm,
+        req.options,
+        profile_name=loaded.profile.name,
+        origins=origins,
+        nproc_per_node=nproc.value,
+        nproc_source=nproc.source,
+    )
+    # The batch script's `launchx run` gets the same options (its profile is frozen).
+    run_args = pipeline.relaunch_args(replace(run, profile=None), None, skip=())
+    return slurm.render_sbatch(
+        options=options,
+        profile_name=loaded.profile.name,
+        frozen_profile_yaml=slurm.frozen_profile_yaml(loaded.profile, options),
+        launchx_argv=run_args,
+        script_argv=list(req.script_argv),
+        version=__version__,
+        command_line=req.command_line,
+        python=req.python,
+        sources=sources,
+    )
+
+
+def given_options(values: Mapping[str, object]) -> dict[str, object]:
+    """The slurm options passed as flags (typer gives None, or an empty list, for the rest)."""
+    out: dict[str, object] = {}
+    for name, value in values.items():
+        if value is None or (isinstance(value, list) and not value):
+            continue
+        out[name] = tuple(value) if isinstance(value, list) else value
+    return out
