@@ -102,7 +102,7 @@ HOST_CODES: frozenset[str] = frozenset(
 # --- building the catalog from the data rows --------------------------------------------------
 
 _RANGE = re.compile(r"^(-?\d*)\.\.(-?\d*)(?:/(\d+))?$")
-_READER_ROWS: tuple[tuple[Reader, tuple[data.Row, ...]], ...] = (
+_READER_ROWS: tuple[tuple[Reader, tuple[data.Var, ...]], ...] = (
     ("nccl", data.NCCL_ROWS),
     ("torch", data.TORCH_ROWS),
     ("torchrun", data.TORCHRUN_ROWS),
@@ -130,8 +130,8 @@ def _reader(text: str) -> Reader:
     return cast(Reader, text)
 
 
-def _spec_from_row(reader: Reader, row: data.Row) -> EnvVarSpec:
-    name, vtype, default, constraint, purpose = row
+def _spec_from_row(reader: Reader, row: data.Var) -> EnvVarSpec:
+    constraint = row.constraint
     lo = hi = step = None
     allowed: tuple[str, ...] = ()
     match = _RANGE.match(constraint)
@@ -142,15 +142,15 @@ def _spec_from_row(reader: Reader, row: data.Row) -> EnvVarSpec:
     elif constraint:
         allowed = tuple(constraint.split())
     return EnvVarSpec(
-        name=name,
+        name=row.name,
         reader=reader,
-        type=_vartype(vtype),
-        default=default,
+        type=_vartype(row.type),
+        default=row.default,
         allowed=allowed,
         min_value=lo,
         max_value=hi,
         multiple_of=step,
-        purpose=purpose,
+        purpose=row.purpose,
     )
 
 
@@ -158,44 +158,46 @@ def _build() -> dict[str, EnvVarSpec]:
     specs: dict[str, EnvVarSpec] = {}
     for row_reader, rows in _READER_ROWS:
         for row in rows:
-            specs[row[0]] = _spec_from_row(row_reader, row)
+            specs[row.name] = _spec_from_row(row_reader, row)
     for name in data.NCCL_INTERNAL_INT:
         specs[name] = EnvVarSpec(name, "nccl", "int", purpose="Internal NCCL knob (undocumented)")
     for name in data.NCCL_INTERNAL_STR:
         specs[name] = EnvVarSpec(
             name, "nccl", "string", purpose="Internal NCCL setting (undocumented)"
         )
-    for old, new, old_reader, note in data.RENAMED:
-        specs[old] = replace(
-            specs[new],
-            name=old,
-            reader=_reader(old_reader),
+    for renamed in data.RENAMED:
+        specs[renamed.old] = replace(
+            specs[renamed.new],
+            name=renamed.old,
+            reader=_reader(renamed.reader),
             status="renamed",
-            renamed_to=new,
-            use_instead=new,
-            note=note,
+            renamed_to=renamed.new,
+            use_instead=renamed.new,
+            note=renamed.note,
         )
-    for name, gone_reader, use, new_name, note in data.REMOVED:
-        specs[name] = EnvVarSpec(
-            name,
-            _reader(gone_reader),
+    for gone in data.REMOVED:
+        specs[gone.name] = EnvVarSpec(
+            gone.name,
+            _reader(gone.reader),
             "none",
             status="removed",
-            renamed_to=new_name or None,
-            use_instead=use,
-            note=note,
+            renamed_to=gone.new_name or None,
+            use_instead=gone.use_instead,
+            note=gone.note,
             purpose="No longer read",
         )
-    for name, use, note in data.DEPRECATED:
-        specs[name] = replace(specs[name], status="deprecated", use_instead=use, note=note)
-    for name, myth_reader, use, note in data.MYTHS:
-        specs[name] = EnvVarSpec(
-            name,
-            _reader(myth_reader),
+    for old in data.DEPRECATED:
+        specs[old.name] = replace(
+            specs[old.name], status="deprecated", use_instead=old.use_instead, note=old.note
+        )
+    for myth in data.MYTHS:
+        specs[myth.name] = EnvVarSpec(
+            myth.name,
+            _reader(myth.reader),
             "none",
             status="myth",
-            use_instead=use,
-            note=note,
+            use_instead=myth.use_instead,
+            note=myth.note,
             purpose="Read by nothing that launchx starts",
         )
     return {n: replace(s, secret=True) if is_secret(n) else s for n, s in specs.items()}
@@ -928,9 +930,9 @@ def check_value(spec: EnvVarSpec, value: str) -> list[_Issue]:
     extra = _EXTRA_VALUE_RULES.get(spec.name)
     if extra is not None:
         issues += extra(spec, value)
-    for name, match, code, message, fix in data.VALUE_NOTES:
-        if name == spec.name and (match == "*" or value.upper() == match.upper()):
-            issues.append((code, message, fix))
+    for note in data.VALUE_NOTES:
+        if note.name == spec.name and (note.value == "*" or value.upper() == note.value.upper()):
+            issues.append((note.code, note.message, note.fix))
     return issues
 
 
@@ -1043,7 +1045,8 @@ def _first(env: Mapping[str, str], *names: str) -> str | None:
 
 def _rule_alias_conflict(env: Mapping[str, str], facts: HostFacts) -> list[Finding]:
     out = []
-    for old, new, _, _ in data.RENAMED:
+    for renamed in data.RENAMED:
+        old, new = renamed.old, renamed.new
         if old in env and new in env and env[old] != env[new]:
             out.append(
                 _finding(

@@ -187,10 +187,10 @@ def test_rows_have_no_duplicate_names() -> None:
         catalog_data.PLATFORM_ROWS,
         catalog_data.LAUNCHX_ROWS,
     )
-    names = [row[0] for table in tables for row in table]
+    names = [row.name for table in tables for row in table]
     names += list(catalog_data.NCCL_INTERNAL_INT) + list(catalog_data.NCCL_INTERNAL_STR)
-    names += [r[0] for r in catalog_data.RENAMED] + [r[0] for r in catalog_data.REMOVED]
-    names += [r[0] for r in catalog_data.MYTHS]
+    names += [r.old for r in catalog_data.RENAMED] + [r.name for r in catalog_data.REMOVED]
+    names += [r.name for r in catalog_data.MYTHS]
     assert len(names) == len(set(names))
 
 
@@ -290,7 +290,7 @@ def test_valid_value_is_accepted(name: str) -> None:
     value = valid_value(spec)
     found = check_env({name: value}, NO_FACTS)
     assert [f for f in found if f.level == "error"] == []
-    noted = {code for n, _, code, _, _ in catalog_data.VALUE_NOTES if n == name}
+    noted = {note.code for note in catalog_data.VALUE_NOTES if note.name == name}
     expected = noted | ({STATUS_CODE[spec.status]} if spec.status in STATUS_CODE else set())
     expected |= ALSO_EXPECTED.get(name, set())
     assert {f.code for f in found} <= expected, found
@@ -697,11 +697,11 @@ def test_rule(
         assert must_not not in got, got
 
 
-@pytest.mark.parametrize(("name", "match", "code", "message", "fix"), catalog_data.VALUE_NOTES)
-def test_value_note_row(name: str, match: str, code: str, message: str, fix: str) -> None:
-    value = "3" if match == "*" else match.lower()
-    hit = [f for f in check_env({name: value}, NO_FACTS) if f.code == code]
-    assert hit and hit[0].message.endswith(message) and hit[0].fix == fix
+@pytest.mark.parametrize("note", catalog_data.VALUE_NOTES, ids=lambda n: f"{n.name}={n.value}")
+def test_value_note_row(note: catalog_data.ValueNote) -> None:
+    value = "3" if note.value == "*" else note.value.lower()
+    hit = [f for f in check_env({note.name: value}, NO_FACTS) if f.code == note.code]
+    assert hit and hit[0].message.endswith(note.message) and hit[0].fix == note.fix
 
 
 def test_prefix_trap_fix_makes_the_list_exact() -> None:
