@@ -544,7 +544,7 @@ def _alone(res: Resolution, place: Where, why: str, as_json: bool, out: TextIO) 
         expected=place.nnodes,
         master=place.master,
         profile=res.profile.name,
-        absent=[report.Absent(0, place.master_addr, f"(node 0's launchx) {why}")],
+        absent=[report.Absent(0, place.master_addr, why)],
         comm_note="not run: node 0 is not reachable",
     )
     with contextlib.suppress(OSError):
