@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from conftest import PYTHON, clean_env
 from hosts.variants import materialize
+from slurm_fixtures import SlurmCluster, SlurmJobs
 
 TIMEOUT_S = 180  # a deadline for a hung test, never the expected duration
 
@@ -191,3 +193,75 @@ def test_bad_arguments_exit_2_with_one_clear_message(
     assert "Traceback" not in proc.stderr + proc.stdout
     assert proc.stderr.startswith("launchx: error: ") and words in proc.stderr, proc.stderr
     assert "fix: " in proc.stderr
+
+
+def test_a_stranger_on_the_channel_port_changes_nothing(tmp_path: Path) -> None:
+    port = free_pair()
+    args = ["--nnodes", "2", "--master-addr", "127.0.0.1", "--master-port", str(port)]
+    args += ["--json", "--no-comm", "--join-timeout", "60"]
+    lead = start(materialize("laptop-a", tmp_path), args, 0)
+    try:
+        stranger = None
+        deadline = time.monotonic() + TIMEOUT_S
+        while stranger is None and time.monotonic() < deadline and lead.poll() is None:
+            try:
+                stranger = socket.create_connection(("127.0.0.1", port + 1), timeout=5)
+            except OSError:
+                time.sleep(0.05)
+        assert stranger is not None, "node 0 never listened"
+        with stranger:
+            stranger.sendall(b'{"v":1,"run":"x","node":1,"seq":1,"type":"verdict","body":{}}\n')
+            stranger.sendall(b"\x00" * 4096 + b"\n")
+            follower = start(materialize("laptop-b", tmp_path), args, 1)
+            out1, err1 = follower.communicate(timeout=TIMEOUT_S)
+        out0, err0 = lead.communicate(timeout=TIMEOUT_S)
+    finally:
+        lead.kill()
+    assert (lead.returncode, follower.returncode) == (0, 0), err0 + err1
+    assert json.loads(out0)["nodes"]["joined"] == [0, 1] and out1 == ""
+
+
+def test_nodes_with_different_tokens_do_not_meet(tmp_path: Path) -> None:
+    port = free_pair()
+    args = ["--nnodes", "2", "--master-addr", "127.0.0.1", "--master-port", str(port)]
+    args += ["--no-comm", "--join-timeout", "2"]
+    procs = []
+    for rank, (tree, token) in enumerate((("laptop-a", "alpha"), ("laptop-b", "beta"))):
+        procs.append(
+            subprocess.Popen(
+                [PYTHON, "-m", "launchx", "doctor", *args, "--node-rank", str(rank)],
+                env=clean_env(
+                    LAUNCHX_HOST_ROOT=str(materialize(tree, tmp_path)),
+                    LAUNCHX_CHANNEL_TOKEN=token,
+                ),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
+    (out0, _e0), (out1, _e1) = (p.communicate(timeout=TIMEOUT_S) for p in procs)
+    assert [p.returncode for p in procs] == [2, 2]
+    assert "node 1 did not join within 2 s" in out0
+    assert "did not answer" in out1 and "not this run's node 0" in out1
+    assert "alpha" not in out0 + out1 and "beta" not in out0 + out1
+
+
+@pytest.mark.slurm
+def test_under_srun_the_nodes_come_from_slurm(
+    slurm_cluster: SlurmCluster, slurm_jobs: SlurmJobs
+) -> None:
+    if len(slurm_cluster.nodes) < 2:
+        pytest.skip("needs two SLURM nodes")
+    srun = ["srun", f"--job-name={slurm_jobs.name}", "--nodes=2", "--ntasks-per-node=1"]
+    doctor = [PYTHON, "-m", "launchx", "doctor", "-p", "slurm", "--json", "--no-comm"]
+    proc = subprocess.run(
+        [*srun, "--immediate=60", "--time=3", *doctor],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)  # only node 0 printed
+    assert data["nodes"]["joined"] == [0, 1]
+    assert data["master"].startswith(slurm_cluster.nodes[0] + ":")
