@@ -92,6 +92,27 @@ def test_identical_nodes_have_no_findings_and_every_row_agrees() -> None:
 # --------------------------------------------------------------------------- one rule each
 
 
+def test_lx230_names_who_knocked_without_joining() -> None:
+    rep = run(
+        CLUSTER[:1],
+        expected=2,
+        absent=[Absent(1, None, "joined but sent no facts")],
+        seen=Seen(refused=["10.0.0.9"]),
+    )
+    # only a node that never joined can be the one knocking
+    assert only(rep, "LX230").finding.message == "node 1 joined but sent no facts"
+    rep = run(
+        CLUSTER[:1],
+        expected=2,
+        absent=[Absent(1, None, "did not join")],
+        seen=Seen(refused=["10.0.0.9"]),
+        join_timeout_s=5,
+    )
+    assert only(rep, "LX230").finding.message.startswith(
+        "node 1 did not join within 5 s; 10.0.0.9 connected but did not join (started with"
+    )
+
+
 def test_lx230_absent_nodes_are_named_with_their_host() -> None:
     rep = run(
         CLUSTER[:2],
@@ -415,3 +436,24 @@ def test_many_values_of_one_fact_are_cut_in_text_and_kept_in_json() -> None:
     assert "... 14 other values on 14 nodes (see --json)" in text
     driver = next(f for f in json.loads(report.render_json(rep))["facts"] if f["what"] == "driver")
     assert len(driver["groups"]) == 20
+
+
+@pytest.mark.parametrize("name", ["summary.py", "compare.py", "report.py", "comm.py"])
+def test_the_pure_preflight_modules_start_nothing_and_read_no_environment(name: str) -> None:
+    import ast
+    from pathlib import Path
+
+    import launchx.preflight
+
+    tree = ast.parse((Path(launchx.preflight.__file__).parent / name).read_text())
+    for item in ast.walk(tree):
+        if isinstance(item, ast.Import):
+            assert not {a.name.split(".")[0] for a in item.names} & {
+                "subprocess",
+                "socket",
+                "torch",
+            }
+        elif isinstance(item, ast.ImportFrom) and item.module:
+            assert item.module.split(".")[0] not in {"subprocess", "socket", "torch"}
+        elif isinstance(item, ast.Attribute):
+            assert item.attr not in ("environ", "getenv"), f"{name}:{item.lineno}"

@@ -241,7 +241,7 @@ def test_nodes_with_different_tokens_do_not_meet(tmp_path: Path) -> None:
         )
     (out0, _e0), (out1, _e1) = (p.communicate(timeout=TIMEOUT_S) for p in procs)
     assert [p.returncode for p in procs] == [2, 2]
-    assert "node 1 did not join within 2 s" in out0
+    assert "node 1 did not join within 2 s; 127.0.0.1 connected but did not join" in out0
     assert "did not answer" in out1 and "not this run's node 0" in out1
     assert "alpha" not in out0 + out1 and "beta" not in out0 + out1
 

@@ -41,7 +41,16 @@ from launchx.errors import ConfigError
 from launchx.facts import MEMLOCK_UNLIMITED
 from launchx.findings import LEVELS, Finding, Level
 from launchx.preflight.comm import CommReport
-from launchx.preflight.report import Absent, Flagged, Group, Report, Row, ranges, who
+from launchx.preflight.report import (
+    Absent,
+    Flagged,
+    Group,
+    Report,
+    Row,
+    host_list,
+    ranges,
+    who,
+)
 from launchx.preflight.summary import IfaceState, NodeFacts
 
 # RDMA memory registration fails below this (NCCL's guide asks for unlimited).
@@ -58,6 +67,7 @@ class Seen:
 
     clock_offsets: Mapping[int, float] | None = None  # node -> seconds ahead of node 0
     unresolved: Collection[int] = ()  # nodes whose host name does not resolve at node 0
+    refused: Collection[str] = ()  # addresses that connected to the channel but never joined
 
 
 def split(values: Mapping[int, str]) -> tuple[Group, ...]:
@@ -577,12 +587,13 @@ def _env_rules(nodes: Sequence[NodeFacts], hosts: Mapping[int, str]) -> list[Fla
     return out
 
 
-def _own_findings(nodes: Sequence[NodeFacts]) -> list[Flagged]:
-    """Each node's own doctor findings, nodes with the same finding collapsed into one."""
+def _own_findings(nodes: Sequence[NodeFacts], restated: Collection[str]) -> list[Flagged]:
+    """Each node's own doctor findings, nodes with the same finding collapsed into one
+    (leaving out those a rule across nodes says again)."""
     by: dict[tuple[str, Level, str | None, str, str], list[int]] = {}
     for f in nodes:
         for w in f.findings:
-            if w.code in _RESTATED:
+            if w.code in restated:
                 continue
             by.setdefault((w.code, w.level, w.var, w.message, w.fix), []).append(f.node)
     return [
@@ -660,30 +671,39 @@ def compare(
     ordered = sorted(nodes, key=lambda f: f.node)
     used = tuple(sorted({p for f in ordered if f.uses_rdma for p in _selected(f)}, key=_natural))
     flagged: list[Flagged] = []
+    knocked = ""
+    if seen.refused:
+        knocked = (
+            f"; {host_list(sorted(seen.refused))} connected but did not join (started with "
+            "other options, another node rank or another LAUNCHX_CHANNEL_TOKEN?)"
+        )
     if absent:
         for group in split({a.node: a.why for a in absent}):
+            late = group.value == "did not join"
             flagged.append(
                 _flag(
                     "LX230",
                     "error",
                     None,
                     f"{who(group.nodes, names)} {group.value}"
-                    + (f" within {join_timeout_s:g} s" if group.value == "did not join" else ""),
+                    + (f" within {join_timeout_s:g} s{knocked}" if late else ""),
                     "start launchx doctor on every node with the same options; check that "
                     f"they reach {master} and the port above it",
                     group.nodes,
                 )
             )
-    flagged += _version_rules(ordered, names)
-    flagged += _gpu_rules(ordered, names)
-    flagged += _rdma_rules(ordered, used, names)
-    flagged += _socket_rules(ordered, names)
-    flagged += _limit_rules(ordered, names)
-    flagged += _reach_rules(ordered, master, names)
-    flagged += _seen_rules(ordered, seen, names)
-    flagged += _env_rules(ordered, names)
+    across = expected > 1  # one node alone: its own checks, exactly as `doctor` prints them
+    if across:
+        flagged += _version_rules(ordered, names)
+        flagged += _gpu_rules(ordered, names)
+        flagged += _rdma_rules(ordered, used, names)
+        flagged += _socket_rules(ordered, names)
+        flagged += _limit_rules(ordered, names)
+        flagged += _reach_rules(ordered, master, names)
+        flagged += _seen_rules(ordered, seen, names)
+        flagged += _env_rules(ordered, names)
     flagged += _comm_rules(comm, names)
-    flagged += _own_findings(ordered)
+    flagged += _own_findings(ordered, _RESTATED if across else frozenset())
     flagged.sort(key=lambda f: (LEVELS.index(f.finding.level), f.scope != "cluster"))
     return Report(
         profile=profile,

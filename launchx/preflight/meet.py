@@ -237,7 +237,11 @@ def _lead(
             master=place.master,
             profile=res.profile.name,
             absent=absent,
-            seen=compare.Seen(clock_offsets=got.offsets, unresolved=unresolved),
+            seen=compare.Seen(
+                clock_offsets=got.offsets,
+                unresolved=unresolved,
+                refused=list(hub.rejected_peers()) if absent else (),
+            ),
             comm=link,
             comm_note=note,
             join_timeout_s=join_timeout_s,

@@ -97,7 +97,7 @@ def ranges(nodes: Iterable[int]) -> str:
     return ",".join(parts)
 
 
-def _host_list(hosts: Sequence[str], limit: int = 60) -> str:
+def host_list(hosts: Sequence[str], limit: int = 60) -> str:
     try:
         text = hostlist.compress(hosts)
     except ConfigError:
@@ -116,7 +116,7 @@ def who(nodes: Sequence[int], hosts: Mapping[int, str]) -> str:
         named = [f"{n} ({hosts[n]})" if hosts.get(n) else str(n) for n in ordered]
         return "nodes " + ", ".join(named)
     known = [hosts[n] for n in ordered if hosts.get(n)]
-    tail = f" ({_host_list(known)})" if known else ""
+    tail = f" ({host_list(known)})" if known else ""
     return f"{len(ordered)} nodes {ranges(ordered)}{tail}"
 
 
