@@ -29,7 +29,6 @@ def check(
     comm_test: bool = True,
     as_json: bool = False,
     out: TextIO | None = None,
-    err: TextIO | None = None,
     run_id: str | None = None,
 ) -> int:
     """Preflight every node of the job ``res`` describes: 0 all well, 2 errors found.
@@ -43,6 +42,5 @@ def check(
         comm_test=comm_test,
         as_json=as_json,
         out=out,
-        err=err,
         run_id=run_id,
     )

@@ -119,7 +119,6 @@ def check(
     comm_test: bool = True,
     as_json: bool = False,
     out: TextIO | None = None,
-    err: TextIO | None = None,
     run_id: str | None = None,
     budget_s: float = SWEEP_BUDGET_S,
 ) -> int:
@@ -132,7 +131,6 @@ def check(
     master address, a bad timeout).
     """
     out = out or sys.stdout
-    err = err or sys.stderr
     if not (math.isfinite(join_timeout_s) and join_timeout_s > 0):
         raise ConfigError(
             f"--join-timeout {join_timeout_s:g} is not a positive number of seconds",
@@ -148,7 +146,7 @@ def check(
         out.write(report.render_json(rep) if as_json else report.render_text(rep))
         out.flush()
         return rep.exit_code
-    return _follow(res, place, join_timeout_s, as_json, out, err)
+    return _follow(res, place, join_timeout_s, as_json, out)
 
 
 # --- node 0 -----------------------------------------------------------------------------
@@ -205,9 +203,13 @@ class _Gathered:
 def _lead(
     res: Resolution, place: Where, join_timeout_s: float, comm_test: bool, budget_s: float
 ) -> report.Report:
+    # The rendezvous port listens before the channel does: a node that joined may probe it
+    # at once.
+    rendezvous = _Placeholder(place.master_port)
     try:
         hub = channel.Hub(place.channel_port, place.run_id, place.key, place.nnodes, host="")
     except OSError as exc:
+        rendezvous.close()
         holder = res.facts.listening.get(place.channel_port)
         raise ConfigError(
             f"node 0 cannot listen on port {place.channel_port} for the other nodes "
@@ -216,7 +218,6 @@ def _lead(
             "launchx's) on every node",
         ) from None
     with hub:
-        rendezvous = _Placeholder(place.master_port)
         own = summarize(res, 0, own_findings(res), version=__version__, rendezvous=rendezvous.error)
         try:
             got = _gather(hub, own, place, time.monotonic() + join_timeout_s)
@@ -225,7 +226,16 @@ def _lead(
         absent = _absent(res, place, got)
         nodes = [got.facts[n] for n in sorted(got.facts)]
         if comm_test:
-            link, note = _link_test(hub, res, place, nodes, budget_s)
+            try:
+                link, note = _link_test(hub, res, place, nodes, budget_s)
+            except OSError as exc:  # the ranks could not even start
+                link = comm.CommReport(
+                    res.launch["backend"].value,
+                    0,
+                    tuple(f.node for f in nodes),
+                    error=f"cannot start the test's processes: {exc.strerror or exc}",
+                )
+                note = ""
         else:
             link, note = None, "skipped (--no-comm)"
         names = [f.host for f in nodes]
@@ -441,7 +451,6 @@ def _follow(
     join_timeout_s: float,
     as_json: bool,
     out: TextIO,
-    err: TextIO,
     monotonic: Callable[[], float] = time.monotonic,
     wall: Callable[[], float] = time.time,
 ) -> int:
