@@ -50,6 +50,7 @@ import hmac
 import json
 import os
 import queue
+import random
 import select
 import socket
 import threading
@@ -61,11 +62,13 @@ from dataclasses import dataclass, field
 VERSION = 1
 MAX_FRAME = 1 << 20  # bytes of one line; a node's facts are a few KiB
 HELLO_TIMEOUT_S = 5.0
-MAX_PENDING = 64  # connections that have not said hello yet
+# Connections that have not completed the handshake yet: a thousand nodes may all knock at
+# once (srun starts them together); the rest are closed and retry after a short pause.
+MAX_PENDING = 256
 _DOMAIN = b"launchx-channel/1"
 _POLL_S = 0.1
 _SEND_TIMEOUT_S = 5.0
-_RETRY_S = 0.2
+_RETRY_S = 0.2  # a link's pause between attempts, with jitter so that retries spread out
 
 
 def derive_key(run_id: str, token: str | None = None) -> bytes:
@@ -506,6 +509,10 @@ class Hub:
             return set(self._stats.runs)
 
 
+def _pause() -> float:
+    return _RETRY_S * (0.5 + random.random())
+
+
 def _hello_fields(frame: Frame, nonce: str, nnodes: int) -> tuple[str, str] | None:
     body = frame.body
     link_nonce, host = body.get("link_nonce"), body.get("host", "")
@@ -572,12 +579,12 @@ class Link:
                 sock = socket.create_connection((self.addr, self.port), timeout=min(2.0, remaining))
             except OSError as exc:
                 self.last_error = exc.strerror or str(exc)
-                self.sleep(min(_RETRY_S, max(remaining, 0.0)))
+                self.sleep(min(_pause(), max(remaining, 0.0)))
                 continue
             if self._handshake(sock, deadline):
                 return True
             sock.close()
-            self.sleep(min(_RETRY_S, max(deadline - self.monotonic(), 0.0)))
+            self.sleep(min(_pause(), max(deadline - self.monotonic(), 0.0)))
 
     def send(self, type: str, body: Mapping[str, object]) -> bool:
         with self._send_lock:
