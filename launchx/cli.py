@@ -336,11 +336,38 @@ def _register_sbatch() -> None:
 def doctor(
     profile: ProfileOpt = None,
     sets: SetOpt = None,
+    nnodes: NnodesOpt = None,
+    node_rank: NodeRankOpt = None,
+    master_addr: MasterAddrOpt = None,
+    master_port: MasterPortOpt = None,
+    join_timeout: Annotated[
+        float,
+        typer.Option("--join-timeout", help="Seconds node 0 waits for the others to join."),
+    ] = 60.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    no_comm: Annotated[
+        bool, typer.Option("--no-comm", help="Compare facts only; skip the link test.")
+    ] = False,
 ) -> None:
-    """Check this node before a run: the host facts and everything wrong with them."""
+    """Check this node, or every node of a multi-node job, before it runs."""
     from launchx import doctor as doctor_mod
+    from launchx import preflight
 
-    res = pipeline.resolve_request(_request(profile, sets))
+    res = pipeline.resolve_request(
+        _request(
+            profile,
+            sets,
+            nnodes=nnodes,
+            node_rank=node_rank,
+            master_addr=master_addr,
+            master_port=master_port,
+        )
+    )
+    if res.nnodes > 1 or as_json:
+        code = preflight.check(
+            res, join_timeout_s=join_timeout, comm_test=not no_comm, as_json=as_json
+        )
+        raise typer.Exit(code)
     rows = doctor_mod.fact_rows(res.facts)
     width = max(len(r.what) for r in rows)
     for row in rows:

@@ -28,6 +28,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 
 from launchx.errors import ConfigError
 from launchx.facts import (
+    MEMLOCK_UNLIMITED,
     HostFacts,
     IbPort,
     Interface,
@@ -42,6 +43,7 @@ from launchx.hostlist import expand, expand_counts
 __all__ = [
     "classify_launch",
     "gather",
+    "lookup_hosts",
     "parse_cuda_visible_devices",
     "parse_slurm",
     "port_holder",
@@ -656,30 +658,113 @@ def _hostname(tree: _Tree) -> str:
     return tree.line("etc/hostname") or tree.line("proc/sys/kernel/hostname") or "localhost"
 
 
-def _torch_version() -> str | None:
-    """torch's version from its ``*.dist-info/METADATA`` on ``sys.path``, never importing torch.
+_CUDA_LINE = re.compile(r"""^cuda\s*(?::[^=]*)?=\s*['"]([^'"]+)['"]""", re.MULTILINE)
 
-    This is the file ``importlib.metadata.version`` reads; we read it directly because
-    importing ``importlib.metadata`` alone costs ~40 ms, most of ``gather``'s budget.
-    """
+
+def _packages() -> tuple[str | None, str | None, str | None]:
+    """(torch, the CUDA it was built with, the NCCL wheel it loads), from files on
+    ``sys.path`` in one pass, never importing torch: ``torch-*.dist-info/METADATA``,
+    ``torch/version.py`` (its ``cuda = '12.1'`` line; ``None`` in a CPU build) and the
+    ``nvidia_nccl_cu*-V.dist-info`` directory name (a torch with NCCL linked in statically
+    has none: unknown). These are the files ``importlib.metadata`` would read, read
+    directly: importing it alone costs ~40 ms, most of ``gather``'s budget."""
+    torch: str | None = None
+    cuda: str | None = None
+    nccl: str | None = None
     for entry in sys.path:
         try:
             names = os.listdir(entry or ".")
         except OSError:
             continue
         for name in names:
-            if name.startswith("torch-") and name.endswith((".dist-info", ".egg-info")):
-                meta = "METADATA" if name.endswith(".dist-info") else "PKG-INFO"
-                try:
-                    with open(os.path.join(entry or ".", name, meta), encoding="utf-8") as f:
-                        for line in f:
-                            if line.startswith("Version:"):
-                                return line.partition(":")[2].strip()
-                            if not line.strip():
-                                break
-                except OSError:
-                    continue
+            if nccl is None and name.startswith("nvidia_nccl_cu") and name.endswith(".dist-info"):
+                nccl = name.removesuffix(".dist-info").partition("-")[2] or None
+            if torch is not None or not name.startswith("torch-"):
+                continue
+            if not name.endswith((".dist-info", ".egg-info")):
+                continue
+            meta = "METADATA" if name.endswith(".dist-info") else "PKG-INFO"
+            torch = _metadata_version(os.path.join(entry or ".", name, meta))
+            if torch is not None:
+                cuda = _torch_cuda(os.path.join(entry or ".", "torch", "version.py"))
+        if torch is not None and nccl is not None:
+            break
+    return torch, cuda, nccl
+
+
+def _metadata_version(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("Version:"):
+                    return line.partition(":")[2].strip()
+                if not line.strip():
+                    break
+    except OSError:
+        pass
     return None
+
+
+def _torch_cuda(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            match = _CUDA_LINE.search(f.read())
+    except OSError:
+        return None
+    return match.group(1) if match else None
+
+
+def _recorded_packages(
+    tree: _Tree, live: tuple[str | None, str | None, str | None]
+) -> tuple[str | None, str | None, str | None]:
+    """A recorded tree's ``packages.json`` (``{"torch": ..., "cuda": ..., "nccl": ...}``)
+    replaces the interpreter's own versions key by key: a node of a test cluster can then
+    run another torch than the one running the test."""
+    recorded = tree.sidecar("packages.json")
+    if not isinstance(recorded, dict):
+        return live
+    out = list(live)
+    for index, key in enumerate(("torch", "cuda", "nccl")):
+        if key in recorded:
+            value = recorded[key]
+            out[index] = str(value) if value is not None else None
+    return out[0], out[1], out[2]
+
+
+_DRIVER = re.compile(r"Kernel Module(?: for \S+)?\s+([0-9]+\.[0-9]+(?:\.[0-9]+)?)")
+
+
+def _driver_version(tree: _Tree) -> str | None:
+    """The NVIDIA kernel module's version (host-facts.md §4.1); None without a driver."""
+    simple = tree.line("sys/module/nvidia/version")
+    if simple:
+        return simple
+    match = _DRIVER.search(tree.read("proc/driver/nvidia/version") or "")
+    return match.group(1) if match else None
+
+
+def _memlock(tree: _Tree) -> int | None:
+    """The soft locked-memory limit from ``/proc/self/limits`` (host-facts.md §8.2)."""
+    for line in (tree.read("proc/self/limits") or "").splitlines():
+        if line.startswith("Max locked memory"):
+            fields = line[len("Max locked memory") :].split()
+            if not fields:
+                return None
+            if fields[0] == "unlimited":
+                return MEMLOCK_UNLIMITED
+            return _int(fields[0])
+    return None
+
+
+def _link_speeds(tree: _Tree, names: Sequence[str]) -> dict[str, int]:
+    """Mb/s of each interface whose driver reports it; ``speed`` fails with EINVAL on a
+    down interface and reads -1 when unknown (host-facts.md §2.1): those are left out."""
+    out: dict[str, int] = {}
+    for name in names:
+        speed = _int(tree.line(f"sys/class/net/{name}/speed"))
+        if speed is not None and speed > 0:
+            out[name] = speed
+    return out
 
 
 def _host_ips(tree: _Tree, names: Sequence[str]) -> dict[str, str]:
@@ -707,6 +792,12 @@ def _host_ips(tree: _Tree, names: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def lookup_hosts(names: Sequence[str], root: str = "/") -> dict[str, str]:
+    """IPv4 of each name that resolves here (a recorded tree answers from ``resolve.json``);
+    names that do not resolve are left out. Never raises."""
+    return _host_ips(_Tree(root), names)
+
+
 def gather(
     environ: Mapping[str, str],
     root: str = "/",
@@ -730,6 +821,8 @@ def gather(
     routes = _routes(tree)
     physical = _physical_gpus(tree)
     cuda_visible = environ.get("CUDA_VISIBLE_DEVICES")
+    interfaces = _interfaces(tree, routes)
+    torch, cuda, nccl = _recorded_packages(tree, _packages())
     return HostFacts(
         hostname=_hostname(tree),
         environ=dict(environ),
@@ -738,7 +831,7 @@ def gather(
         gpu_count=visible_gpu_count(cuda_visible, physical),
         gpu_visible=parse_cuda_visible_devices(cuda_visible),
         ib_ports=_ib_ports(tree),
-        interfaces=_interfaces(tree, routes),
+        interfaces=interfaces,
         routes=routes,
         host_ips=_host_ips(tree, lookup_hosts),
         ephemeral_range=_ephemeral_range(tree),
@@ -746,8 +839,13 @@ def gather(
         launch=classify_launch(environ),
         slurm=parse_slurm(environ),
         shm_bytes=_shm_bytes(tree),
-        torch_version=_torch_version(),
+        torch_version=torch,
         root=tree.root if not tree.live else "/",
+        driver_version=_driver_version(tree),
+        cuda_runtime=cuda,
+        nccl_version=nccl,
+        memlock_bytes=_memlock(tree),
+        link_speeds=_link_speeds(tree, [i.name for i in interfaces]),
     )
 
 

@@ -112,6 +112,10 @@ class PortHolder:
         return f"port {self.port} is held by pid {self.pid}: {self.cmdline or '?'}"
 
 
+# ``HostFacts.memlock_bytes`` for a limit of ``unlimited`` (RLIM_INFINITY).
+MEMLOCK_UNLIMITED = -1
+
+
 @dataclass(frozen=True)
 class HostFacts:
     hostname: str = "localhost"
@@ -131,6 +135,12 @@ class HostFacts:
     shm_bytes: int | None = None  # size of /dev/shm
     torch_version: str | None = None  # from package metadata, never by importing torch
     root: str = "/"  # the directory the /sys and /proc facts were read from
+    # Versions a multi-node job needs to agree on (host-facts.md §4.1); None = unknown/absent.
+    driver_version: str | None = None  # the NVIDIA kernel module, e.g. "535.104.05"
+    cuda_runtime: str | None = None  # CUDA torch was built with ("12.1"); None: CPU build
+    nccl_version: str | None = None  # the nvidia-nccl-cu* wheel torch loads; None unknown
+    memlock_bytes: int | None = None  # soft RLIMIT_MEMLOCK; MEMLOCK_UNLIMITED; None unknown
+    link_speeds: Mapping[str, int] = field(default_factory=dict)  # interface -> Mb/s (known)
 
     @property
     def ib_devices(self) -> tuple[str, ...]:
@@ -143,3 +153,7 @@ class HostFacts:
     @property
     def interface_names(self) -> tuple[str, ...]:
         return tuple(i.name for i in self.interfaces)
+
+    @property
+    def memlock_unlimited(self) -> bool:
+        return self.memlock_bytes == MEMLOCK_UNLIMITED

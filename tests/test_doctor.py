@@ -90,3 +90,22 @@ def test_doctor_cli_on_recorded_hosts() -> None:
         ["doctor", "-p", "ib-h800"], clean_env(LAUNCHX_HOST_ROOT=str(HOSTS / "ib-ports-not-active"))
     )
     assert "LX223" in out and "mlx5_1:1=DOWN" in out and code == 0
+
+
+def test_doctor_json_on_one_node_uses_the_preflight_schema() -> None:
+    import json
+
+    code, out, err = run_cli(
+        ["doctor", "--json"], clean_env(LAUNCHX_HOST_ROOT=str(HOSTS / "docker-small-shm"))
+    )
+    data = json.loads(out)
+    assert data["schema"] == "launchx-preflight/1" and data["nodes"]["joined"] == [0]
+    assert data["comm"] is None and data["comm_note"] == "single node: nothing to compare"
+    # One node: its own checks, with the levels and exit code of the text output.
+    codes = {f["code"] for f in data["findings"]}
+    assert "LX221" in codes and "LX242" not in codes
+    text_code, text, _ = run_cli(
+        ["doctor"], clean_env(LAUNCHX_HOST_ROOT=str(HOSTS / "docker-small-shm"))
+    )
+    assert code == data["exit_code"] == text_code, err
+    assert {c for c in codes if c in text} == codes
