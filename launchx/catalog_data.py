@@ -2282,6 +2282,13 @@ LAUNCHX_ROWS: tuple[Var, ...] = (
         purpose="Newest complete checkpoint found before this attempt",
     ),
     Var(
+        name="LAUNCHX_CHANNEL_TOKEN",
+        type="string",
+        default="unset",
+        constraint="",
+        purpose="Secret the nodes share to sign launchx's messages between them",
+    ),
+    Var(
         name="LAUNCHX_PROFILE",
         type="string",
         default="local",

@@ -32,6 +32,11 @@ PURE = {
     "hostlist",
     "origin",
     "plan",
+    "preflight.__init__",
+    "preflight.comm",  # the link test as data
+    "preflight.compare",  # every node's facts side by side
+    "preflight.report",
+    "preflight.summary",
     "profile_model",
     "profiles",  # reads profile files, nothing else
     "render",
@@ -47,6 +52,7 @@ PURE = {
 IMPURE = {
     "__main__": "the entry point",
     "agree": "the nodes' TCP exchange",
+    "channel": "the nodes' authenticated message channel (sockets, threads)",
     "checkpoints": "reads checkpoint directories",
     "cli": "the command line",
     "detect": "reads the host: /sys, /proc, sockets",
@@ -54,6 +60,9 @@ IMPURE = {
     "execute": "starts and signals processes",
     "pipeline": "the one reader of the process environment",
     "ports": "binds sockets to find a free port",
+    "preflight.meet": "the nodes meet at node 0",
+    "preflight.sweep": "starts the link test's ranks",
+    "preflight.worker": "one rank of the link test (imports torch)",
     "slurm_client": "runs sbatch, scontrol, scancel",
     "task": "the program an srun task runs",
     "sbatch": "resolves the profile on this host for a batch script",

@@ -36,10 +36,11 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from launchx import catalog, hostlist
+from launchx.codes import Level
 from launchx.doctor import GIB, MIN_SHM_BYTES
 from launchx.errors import ConfigError
 from launchx.facts import MEMLOCK_UNLIMITED
-from launchx.findings import LEVELS, Finding, Level
+from launchx.findings import LEVELS, Finding
 from launchx.preflight.comm import CommReport
 from launchx.preflight.report import (
     Absent,

@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TextIO
 
-from launchx import __version__, agree, channel, detect, doctor, pipeline, plan
+from launchx import __version__, agree, channel, detect, doctor, plan
 from launchx.errors import ConfigError
 from launchx.findings import Finding, sort_findings
 from launchx.preflight import comm, compare, report
@@ -80,7 +80,7 @@ def where(res: Resolution, run_id: str | None = None) -> Where:
     port = plan.decide_port(res).port
     if port is None:  # one node: nothing to meet
         port = 0
-    base = pipeline.run_id_for(res, run_id)
+    base = plan.shared_run_id(res, run_id) or "lx-one-node"  # alone: nobody to meet
     token = res.facts.environ.get(TOKEN_VAR) or None
     return Where(
         nnodes=res.nnodes,

@@ -16,7 +16,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from launchx import catalog
-from launchx.findings import Finding, Level
+from launchx.codes import Level
+from launchx.findings import Finding
 from launchx.resolve import Resolution
 
 FORMAT: Literal["launchx-node-facts/1"] = "launchx-node-facts/1"
@@ -179,7 +180,7 @@ def shared_env(res: Resolution) -> dict[str, str]:
     return {
         name: setting.value
         for name, setting in sorted(res.env.items())
-        if not setting.source.startswith("auto")
+        if setting.source.kind != "auto"
         and not _PER_NODE.search(name)
         and not catalog.is_secret(name)
     }

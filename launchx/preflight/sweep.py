@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from launchx.origin import ENV
 from launchx.resolve import Resolution
 
 SIZE_CAP = {"nccl": 1 << 30, "gloo": 64 << 20}  # largest all_reduce of the sweep (bytes)
@@ -39,7 +40,7 @@ def job_env(res: Resolution) -> dict[str, str]:
     variables): the user's, with the resolved profile's values and renames applied."""
     env = dict(res.facts.environ)
     for name, setting in res.env.items():
-        if setting.source != "env":
+        if setting.source != ENV:
             env[name] = setting.value
     for name in (*res.removed, *_RANK_VARS):
         env.pop(name, None)
