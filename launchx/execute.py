@@ -5,15 +5,15 @@ worker in yet another session, so "every process of the run" means the process t
 group. launchx forwards the signals a user or a scheduler sends, gives the ranks a bounded
 grace on a monotonic clock, then SIGKILLs the tree, is the subreaper of orphans, always
 reaps, and restores the signal handlers it replaced. The retry loop around attempts lives
-in ``launchx.session``; what to retry is decided by ``launchx.retry`` and ``failures``.
+in ``launchx.run``; what to retry is decided by ``launchx.retry`` and ``failures``.
 
 Two stops beyond a user's signal:
 
 * **A scheduler's warning (USR1/USR2) starts the grace too.** The ranks are told to
   checkpoint and stop; if they still run when the grace has passed, they are stopped as a
   user's SIGTERM would stop them (SIGTERM, then SIGKILL after another grace). That is not
-  an interrupt: ``ProcessResult.interrupted`` stays False and ``stopped_after_warning`` says
-  what happened, so the session still treats the attempt as preempted (and requeues).
+  an interrupt: ``ProcessResult.interrupted`` stays False, so the run loop still treats the
+  attempt as preempted (and requeues).
 * **srun inside a job gets no SIGTERM.** srun turns SIGTERM/SIGHUP into SIGKILL of every
   task, so the stop goes to its step with ``scancel --signal=SIG JOB.STEP`` (the ranks'
   handlers run), and only after the grace is the step, then srun, killed. See
@@ -51,7 +51,6 @@ class Supervisor:
     stop_signal: int | None = None  # the first SIGINT/SIGTERM/SIGHUP received
     stop_at: float | None = None
     kill_now: bool = False
-    received: list[int] = field(default_factory=list)
     warnings: list[int] = field(default_factory=list)  # SIGUSR1/SIGUSR2: a scheduler's warning
     # Inside an srun step slurmstepd signals every process of the step itself; forwarding
     # again would hit torchrun a second time mid-shutdown and cut the ranks' checkpoint.
@@ -62,7 +61,6 @@ class Supervisor:
     srun_job: str | None = None
 
     def handle(self, signum: int, _frame: FrameType | None) -> None:
-        self.received.append(signum)
         if signum in (signal.SIGUSR1, signal.SIGUSR2):
             self.warnings.append(signum)
             if self.warned_at is None:
@@ -209,9 +207,6 @@ class ProcessResult:
     interrupted: bool  # a stopping signal reached launchx during this attempt
     duration_s: float
     tail: tuple[str, ...]  # the last lines the launcher printed (for diagnosis)
-    # The ranks still ran a grace after the scheduler's warning and launchx stopped them
-    # (not an interrupt: the attempt was preempted).
-    stopped_after_warning: bool = False
 
 
 @dataclass
@@ -360,7 +355,6 @@ def run_process(
         sup.stopping,
         sup.clock() - start,
         tuple(tail),
-        stopped_after_warning=warning_stop_at is not None and not sup.stopping,
     )
 
 

@@ -56,17 +56,6 @@ for pid in (os.getpid(), helper.pid):
 if mode == "always-timeout":          # the same transient-looking failure, every attempt
     print(GLOO_TIMEOUT, file=sys.stderr, flush=True)
     sys.exit(1)
-if mode == "progress":                # checkpoint, then a transient fault, twice; then done
-    from launchx import runtime
-    resume = os.environ.get("LAUNCHX_RESUME_FROM")
-    step = int(runtime.load_checkpoint(resume)["step"]) if resume else 0
-    print(f"[flaky] attempt {attempt} starts at step {step}", flush=True)
-    runtime.save_checkpoint({"step": step + 10}, sys.argv[3], step + 10)
-    if attempt < 2:
-        print(GLOO_TIMEOUT, file=sys.stderr, flush=True)
-        sys.exit(1)
-    print(f"[flaky] done at step {step + 10}", flush=True)
-    sys.exit(0)
 sys.exit(f"unknown mode {mode}")
 """.replace("GLOO_TIMEOUT", repr(GLOO_TIMEOUT))
 
@@ -502,9 +491,9 @@ def test_sigterm_during_backoff_exits_promptly_leaving_nothing(flaky: Path, tmp_
             "-p",
             "local",
             "--set",
-            "retry.backoff_min_s=30",
+            "retry.backoff_min_s=600",
             "--set",
-            "retry.backoff_max_s=60",
+            "retry.backoff_max_s=600",
             "--set",
             "retry.jitter_s=0",
             str(flaky),
@@ -513,13 +502,10 @@ def test_sigterm_during_backoff_exits_promptly_leaving_nothing(flaky: Path, tmp_
         ],
         cwd=tmp_path,
     )
-    run.wait_for("launchx: collective_timeout is transient; attempt 1 in 30.0s")
-    sent = time.monotonic()
+    run.wait_for("launchx: collective_timeout is transient; attempt 1 in 600.0s")
     run.proc.send_signal(signal.SIGTERM)
-    code, text = run.finish(timeout=30)
-    elapsed = time.monotonic() - sent
+    code, text = run.finish(timeout=60)  # it must not wait out the 600 s backoff
     assert code == 128 + signal.SIGTERM, text
-    assert elapsed < 5, f"took {elapsed:.1f}s to stop during a 30 s backoff"
     pids = recorded_pids(evidence)
     assert sorted(pids) == [(0, 0), (0, 1)], "no second attempt may start"
     for key, found in pids.items():
@@ -533,78 +519,9 @@ def test_sigterm_during_backoff_exits_promptly_leaving_nothing(flaky: Path, tmp_
     assert len(rows) == 1
 
 
-def test_same_transient_failure_twice_without_progress_stops_after_two(
-    flaky: Path, tmp_path: Path
-) -> None:
-    evidence = tmp_path / "evidence"
-    run = launchx(
-        [
-            "-p",
-            "local",
-            "--nproc-per-node",
-            "1",
-            "--max-retries",
-            "5",
-            "--checkpoint-dir",
-            str(tmp_path / "ck"),
-            *ZERO_BACKOFF,
-            str(flaky),
-            "always-timeout",
-            str(evidence),
-        ],
-        cwd=tmp_path,
-    )
-    code, text = run.finish()
-    assert code == 1, text
-    assert sorted(recorded_pids(evidence)) == [(0, 0), (1, 0)]
-    assert [(r[0], r[3]) for r in summary_rows(text)] == [
-        ("0", "collective_timeout"),
-        ("1", "collective_timeout"),
-    ]
-    assert final_reason(text) == (
-        "launchx: the same collective_timeout failure twice in a row with no checkpoint "
-        "progress in between: not transient"
-    )
-    for found in recorded_pids(evidence).values():
-        assert not any(alive(pid) for pid in found)
-
-
-# --------------------------------------------------------------------------- 7
-
-
-def test_attempts_that_advance_the_checkpoint_do_not_use_the_budget(
-    flaky: Path, tmp_path: Path
-) -> None:
-    ck = tmp_path / "ck"
-    run = launchx(
-        [
-            "-p",
-            "local",
-            "--nproc-per-node",
-            "1",
-            "--max-retries",
-            "1",
-            "--checkpoint-dir",
-            str(ck),
-            *ZERO_BACKOFF,
-            str(flaky),
-            "progress",
-            str(tmp_path / "evidence"),
-            str(ck),
-        ],
-        cwd=tmp_path,
-    )
-    code, text = run.finish()
-    assert code == 0, text
-    rows = summary_rows(text)
-    assert [(r[0], r[2], r[3]) for r in rows] == [
-        ("0", "exit 1", "collective_timeout"),
-        ("1", "exit 1", "collective_timeout"),
-        ("2", "ok", "-"),
-    ]
-    assert [r[4] for r in rows] == ["-", str(ck / "step_00000010.pt"), str(ck / "step_00000020.pt")]
-    assert "[flaky] attempt 2 starts at step 20" in text and "[flaky] done at step 30" in text
-    assert final_reason(text) == "launchx: finished"
+# The loop's own rules (the same failure twice, checkpoint progress and the budget) are
+# tested on fakes in test_loop.py and test_decide.py; the scenarios here keep what only
+# real processes show.
 
 
 # --------------------------------------------------------------------------- 6
@@ -656,30 +573,6 @@ def two_nodes(tmp_path: Path, fault: list[str]) -> tuple[tuple[int, str], tuple[
     return node0.finish(timeout=150), node1.finish(timeout=150)
 
 
-def test_two_nodes_both_retry_and_finish_after_a_fault_on_node_one(tmp_path: Path) -> None:
-    ck = tmp_path / "ck"
-    stall = ["--stall-at-step", "8", "--stall-rank", "1"]
-    # 12 s: well past the 5 s timeout even if rank 0 is late to the collective.
-    (c0, t0), (c1, t1) = two_nodes(tmp_path, [*stall, "--stall-s", "12"])
-    assert (c0, c1) == (0, 0), f"node 0:\n{t0}\n\nnode 1:\n{t1}"
-    step5 = ck / "step_00000005.pt"
-    for text in (t0, t1):
-        rows = summary_rows(text)
-        assert [(r[0], r[2]) for r in rows] == [("0", "exit 1"), ("1", "ok")], text
-        assert rows[1][4] == str(step5)
-        # The waiting rank times out, the stalled one wakes up to a closed connection; the
-        # nodes agree on the timeout (a root cause beats the symptom), which is transient.
-        assert rows[0][3] == "collective_timeout", text
-        assert re.search(r"^launchx: failure: \S+ on rank \d \(transient\)$", text, re.M)
-        assert f"launchx: resuming from {step5}" in text
-    assert "stalling rank 1 at step 8" in t1  # the fault was on node 1
-    assert f"[toy] resumed from {step5} at step 5" in t0  # rank 0 prints milestones
-    assert "[toy] done steps=20" in t0
-    for attempt in (0, 1):
-        for node_rank in (0, 1):
-            assert (tmp_path / "logs" / f"attempt_{attempt}" / f"node_{node_rank}").is_dir()
-
-
 def test_a_rank_dying_on_node_one_makes_both_nodes_retry_together(tmp_path: Path) -> None:
     """Node 1's rank dies of an InfiniBand error (transient); node 0 only sees its peer's
     connection close. Both adopt node 1's diagnosis, retry, re-rendezvous and finish."""
@@ -696,17 +589,20 @@ def test_a_rank_dying_on_node_one_makes_both_nodes_retry_together(tmp_path: Path
             ("0", "exit 1", "ib_error", "-"),
             ("1", "ok", "-", step5),
         ], text
+        assert f"launchx: resuming from {step5}" in text
+    assert f"[toy] resumed from {step5} at step 5" in t0  # rank 0 prints milestones
     assert "[toy] done steps=20" in t0
+    for attempt in (0, 1):
+        for node_rank in (0, 1):
+            assert (tmp_path / "logs" / f"attempt_{attempt}" / f"node_{node_rank}").is_dir()
 
 
 def test_a_bug_on_node_one_stops_both_nodes_at_once(tmp_path: Path) -> None:
     """Node 1's rank raises KeyError (a bug: never retried). Node 0 sees only a closed
     connection, which alone it would retry, waiting for a node that never comes back."""
     crash = ["--crash-at-step", "8", "--crash-rank", "1", "--crash-kind", "keyerror"]
-    started = time.monotonic()
     (c0, t0), (c1, t1) = two_nodes(tmp_path, crash)
     assert (c0, c1) == (1, 1), f"node 0:\n{t0}\n\nnode 1:\n{t1}"
-    assert time.monotonic() - started < 60  # not a 20 s rendezvous wait per retry
     assert "launchx: the nodes agree: user_code_error seen by node 1 (not retried)" in t0
     for text in (t0, t1):
         assert text.count("launchx: profile local | launcher torchrun") == 1, text
@@ -721,9 +617,7 @@ def test_a_node_that_never_came_is_not_waited_for(tmp_path: Path) -> None:
     outcome nobody will send (not a collective timeout's worth), then says so."""
     once = ["--max-retries", "0", "--set", "timeouts.rdzv_timeout_s=5"]
     run = node_of_two(tmp_path, free_port(), 0, [*once, str(TOY), "--steps", "5"])
-    started = time.monotonic()
-    code, text = run.finish(timeout=120)
+    code, text = run.finish(timeout=120)  # pg 1800 s + grace would be the long wait
     assert code != 0, text
     assert "launchx: no outcome from node(s) 1 in time" in text
-    assert time.monotonic() - started < 60, text  # pg 1800 s + grace would be the long wait
     assert [r[3] for r in summary_rows(text)] == ["rendezvous_timeout"], text

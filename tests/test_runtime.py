@@ -399,14 +399,12 @@ def test_stalled_rank_hits_a_real_gloo_timeout(tmp_path: Path) -> None:
         "--pg-timeout-s",
         "3",
     ]
-    start = time.monotonic()
+    # ended by the collective timeout, long before the sleeper wakes (run_toy's deadline)
     proc = run_toy(args, tmp_path, nproc=2, timeout=110)
-    elapsed = time.monotonic() - start
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert "[toy] stalling rank 1 at step 5 for 120 s" in out
     assert re.search(r"gloo.*Timed out waiting 3000ms for (recv|send) operation", out), out
-    assert elapsed < 100  # ended by the collective timeout, long before the sleeper woke
 
 
 @pytest.mark.torchrun

@@ -333,9 +333,7 @@ def test_wait_times_out_on_a_held_job(
     text, _ = _script(
         tmp_path,
         Slurm(),
-        dict(
-            job_name=slurm_jobs.name, output=str(tmp_path / "o-%j.out"), sbatch_args=("--hold",)
-        ),
+        dict(job_name=slurm_jobs.name, output=str(tmp_path / "o-%j.out"), sbatch_args=("--hold",)),
         ["t.py"],
     )
     job_id = slurm_jobs.track(submit(text, workdir=tmp_path))

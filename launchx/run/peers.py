@@ -18,7 +18,8 @@ from launchx.plan import LaunchPlan
 from launchx.run.decide import AttemptRecord
 from launchx.run.ports import Console
 
-BRIEF_WAIT_S = 10.0
+# Nodes that fail together report within a second or two of each other.
+BRIEF_WAIT_S = 5.0
 
 
 class Alone:
