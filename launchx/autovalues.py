@@ -184,7 +184,7 @@ def auto_nproc(facts: HostFacts, spec: int | str) -> tuple[int, Origin]:
                     if facts.gpu_visible is not None
                     else ""
                 ),
-                "use --nproc-per-node cpu (or a number), or the 'local' profile for CPU runs",
+                "use -p local for CPU ranks (gloo) on this host, or --nproc-per-node cpu",
             )
         source = (
             Origin.auto("CUDA_VISIBLE_DEVICES")

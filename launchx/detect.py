@@ -15,6 +15,7 @@ File formats and the rules that mirror NCCL, libibverbs and CUDA are in
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import ipaddress
 import json
@@ -37,6 +38,7 @@ from launchx.facts import (
     PortHolder,
     Route,
     SlurmFacts,
+    TargetFacts,
 )
 from launchx.hostlist import expand, expand_counts
 
@@ -1256,3 +1258,41 @@ def parse_slurm(environ: Mapping[str, str]) -> SlurmFacts | None:
         cpus_per_task=_num(environ, "SLURM_CPUS_PER_TASK"),
         gpus_on_node=_num(environ, "SLURM_GPUS_ON_NODE"),
     )
+
+
+def probe_target(
+    script: str, *, module: bool, no_python: bool, cwd: str, path_var: str
+) -> TargetFacts:
+    """Whether the script (or module, or executable) exists on this node, and which names
+    that do exist look like it: ``trian.py`` next to ``train.py`` is a typo, and a job that
+    cannot start should be refused before any rank is, not diagnosed after."""
+    import difflib
+    import importlib.util
+    import shutil
+
+    if no_python:
+        found = shutil.which(script, path=path_var) is not None
+        names: list[str] = []
+        if not found and "/" not in script:
+            for directory in path_var.split(os.pathsep):
+                with contextlib.suppress(OSError):
+                    names += [e for e in os.listdir(directory) if not e.startswith(".")]
+        alike = difflib.get_close_matches(script, sorted(set(names)), n=3)
+        return TargetFacts("executable", script, found, "PATH", tuple(alike))
+    if module:
+        top = script.split(".")[0]
+        local = os.path.join(cwd, top)
+        found = os.path.isfile(local + ".py") or os.path.isdir(local)
+        if not found:
+            with contextlib.suppress(ImportError, ValueError):
+                found = importlib.util.find_spec(top) is not None
+        return TargetFacts("module", script, found, cwd)
+    path = script if os.path.isabs(script) else os.path.join(cwd, script)
+    found = os.path.isfile(path)
+    directory = os.path.dirname(path) or cwd
+    close: list[str] = []
+    if not found:
+        with contextlib.suppress(OSError):
+            entries = [e for e in os.listdir(directory) if e.endswith(".py")]
+            close = difflib.get_close_matches(os.path.basename(script), entries, n=3)
+    return TargetFacts("script", script, found, directory, tuple(close))

@@ -157,3 +157,15 @@ class HostFacts:
     @property
     def memlock_unlimited(self) -> bool:
         return self.memlock_bytes == MEMLOCK_UNLIMITED
+
+
+@dataclass(frozen=True)
+class TargetFacts:
+    """Whether what ``launchx run`` is asked to start exists here: a script file, an
+    importable module, or an executable on PATH. Read by ``detect.probe_target``."""
+
+    kind: Literal["script", "module", "executable"]
+    name: str  # as the user wrote it
+    found: bool
+    where: str  # the directory looked in, or "PATH"
+    close: tuple[str, ...] = ()  # names that exist and look alike (a typo?)

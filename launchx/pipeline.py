@@ -17,7 +17,7 @@ from pathlib import Path
 
 from launchx import detect
 from launchx.errors import ProfileNotFound
-from launchx.facts import HostFacts
+from launchx.facts import HostFacts, TargetFacts
 from launchx.profile_model import Profile
 from launchx.profiles import DEFAULT_PROFILE, LoadedProfile, list_profiles, load
 from launchx.resolve import Overrides, Resolution, resolve
@@ -63,6 +63,17 @@ def gather_facts(
     ports = [int(p) for p in ports_of_interest if p.isdigit()]
     return detect.gather(
         env, root=root, lookup_hosts=hosts, python=sys.executable, attribute_ports=ports
+    )
+
+
+def probe_target(script: str, *, module: bool, no_python: bool) -> TargetFacts:
+    """Whether what ``launchx run`` starts exists here (relative to this directory, on PATH)."""
+    return detect.probe_target(
+        script,
+        module=module,
+        no_python=no_python,
+        cwd=str(Path.cwd()),
+        path_var=environment().get("PATH", ""),
     )
 
 

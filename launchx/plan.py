@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from launchx.facts import HostFacts, LaunchContext
+from launchx.facts import HostFacts, LaunchContext, TargetFacts
 from launchx.findings import Finding, finding, sort_findings
 from launchx.origin import ENV, FREE_PORT, MAPPED, UNRESOLVED, Origin
 from launchx.resolve import Resolution
@@ -174,6 +174,7 @@ def decide_launcher(res: Resolution) -> LaunchDecision:
         )
         return LaunchDecision("direct", "refused: inside launchx", tuple(findings))
 
+    findings.extend(_contradicts_launch_in_place(res))
     if ctx.kind == "torchrun":
         if requested == "torchrun":
             findings.append(
@@ -266,6 +267,31 @@ def decide_launcher(res: Resolution) -> LaunchDecision:
     return LaunchDecision("torchrun", "nothing launched us: torchrun starts the ranks")
 
 
+def _contradicts_launch_in_place(res: Resolution) -> list[Finding]:
+    """Inside a launch that already started the ranks (torchrun, a platform, MPI), an
+    explicit ``--nproc-per-node`` that differs from what it started would be silently
+    ignored while the banner printed it: say which is true instead."""
+    ctx = res.facts.launch
+    setting = res.launch["nproc_per_node"]
+    asked = setting.source.kind in ("flag", "set") and setting.value.isdigit()
+    if ctx.kind not in ("torchrun", "platform", "mpi") or not asked:
+        return []
+    started = ctx.local_world_size
+    if started is None or started == int(setting.value):
+        return []
+    return [
+        finding(
+            "LX212",
+            "nproc_per_node",
+            f"{setting.value} processes per node asked for ({setting.source}), but "
+            f"{ctx.name or ctx.kind} already started {started} on this node "
+            f"(LOCAL_WORLD_SIZE={started}; this is {_rank_words(ctx)})",
+            f"drop --nproc-per-node (launchx runs the script directly as one of the {started}), "
+            "or change the outer launcher's count",
+        )
+    ]
+
+
 def _per_task_srun_findings(res: Resolution, nproc: int) -> list[Finding]:
     """per_task: the step runs ``srun --ntasks-per-node=<nproc>``, and srun silently ignores
     that when it differs from the allocation's tasks per node (it starts the allocation's
@@ -316,7 +342,9 @@ def gpu_findings(res: Resolution) -> list[Finding]:
                 "nproc_per_node",
                 f"{nproc} processes per node but only {facts.gpu_count} GPU(s) are visible "
                 f"(from {res.launch['nproc_per_node'].source})",
-                f"use --nproc-per-node {facts.gpu_count} or fewer, or check CUDA_VISIBLE_DEVICES",
+                f"use --nproc-per-node {facts.gpu_count} or fewer, or check CUDA_VISIBLE_DEVICES"
+                if facts.gpu_count
+                else "this host has no GPU: use -p local (CPU ranks, gloo) to run here",
             )
         )
     return out
@@ -466,11 +494,35 @@ def _first_attempt(res: Resolution, inner: bool) -> int:
     return slurm.restart_count if slurm is not None else 0
 
 
+def target_findings(target: TargetFacts | None) -> list[Finding]:
+    """A script that does not exist is the user's typo, not a failed run: refuse it before
+    any rank starts, with the names that do exist."""
+    if target is None or target.found:
+        return []
+    close = f"; did you mean {' or '.join(target.close)}?" if target.close else ""
+    where = "on PATH" if target.kind == "executable" else f"in {target.where}"
+    what = {"script": "script", "module": "module", "executable": "executable (--no-python)"}
+    return [
+        finding(
+            "LX211",
+            None,
+            f"{what[target.kind]} {target.name!r} not found {where}{close}",
+            f"check the name{f' ({target.close[0]}?)' if target.close else ''}; launchx runs "
+            "it from the current directory on every node",
+        )
+    ]
+
+
 def decide_run(
-    res: Resolution, *, run_id: str | None = None, log_dir: str | None = None
+    res: Resolution,
+    *,
+    run_id: str | None = None,
+    log_dir: str | None = None,
+    target: TargetFacts | None = None,
 ) -> RunDecisions:
     """Decide, once, what stays the same for every attempt of the run."""
     decision, findings = assess(res)
+    findings = sort_findings([*findings, *target_findings(target)])
     inner = inner_step(res)
     nnodes = int(res.launch["nnodes"].value)
     if decision.launcher == "direct":

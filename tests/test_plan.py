@@ -14,8 +14,10 @@ from launchx.plan import (
     Target,
     decide_launcher,
     decide_port,
+    decide_run,
     gpu_findings,
     shared_run_id,
+    target_findings,
 )
 from launchx.resolve import Overrides, Resolution, resolve
 
@@ -481,3 +483,75 @@ def test_row3_step_with_only_ntasks_and_nnodes_refuses_torchrun() -> None:
     res = resolved("local", environ, flags={"launcher": "torchrun"})
     assert "LX203" in codes(res)
     assert "4 tasks on this node" in decide_launcher(res).findings[0].message
+
+
+# Row 6: what launchx is asked to start exists (LX211).
+@pytest.mark.parametrize(
+    ("kind", "name", "made", "close"),
+    [
+        ("script", "trian.py", ["train.py", "eval.py"], ("train.py",)),
+        ("script", "sub/train.py", [], ()),
+        ("module", "nosuch_pkg_xyz.train", ["train.py"], ()),
+    ],
+)
+def test_a_missing_target_is_refused_with_the_names_that_exist(
+    tmp_path: Path, kind: str, name: str, made: list[str], close: tuple[str, ...]
+) -> None:
+    for file in made:
+        (tmp_path / file).write_text("print(1)\n")
+    here = detect.probe_target(
+        name, module=kind == "module", no_python=False, cwd=str(tmp_path), path_var=""
+    )
+    assert not here.found and here.close == close
+    run = decide_run(resolved("local"), target=here)
+    (lx211,) = [f for f in run.findings if f.code == "LX211"]
+    assert lx211.level == "error" and repr(name) in lx211.message
+    assert not run.ok
+    if close:
+        assert f"did you mean {close[0]}?" in lx211.message
+
+
+def test_an_existing_target_passes(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "mypkg").mkdir()
+    for name, module in (("train.py", False), ("mypkg.train", True), ("json", True)):
+        here = detect.probe_target(
+            name, module=module, no_python=False, cwd=str(tmp_path), path_var=""
+        )
+        assert here.found, name
+        assert target_findings(here) == []
+
+
+def test_an_executable_is_looked_up_on_path(tmp_path: Path) -> None:
+    tool = tmp_path / "mytool"
+    tool.write_text("#!/bin/sh\n")
+    tool.chmod(0o755)
+    found = detect.probe_target(
+        "mytool", module=False, no_python=True, cwd="/", path_var=str(tmp_path)
+    )
+    typo = detect.probe_target(
+        "mytoool", module=False, no_python=True, cwd="/", path_var=str(tmp_path)
+    )
+    assert found.found and not typo.found and typo.close == ("mytool",)
+    assert "on PATH" in target_findings(typo)[0].message
+
+
+# Row 7: a count that contradicts the launch in place (LX212).
+def test_nproc_contradicting_the_torchrun_in_place_is_an_error() -> None:
+    res = resolved("local", TORCHRUN_WORKER, flags={"nproc_per_node": "4"})
+    d = decide_launcher(res)
+    (lx212,) = [f for f in d.findings if f.code == "LX212"]
+    assert lx212.level == "error" and "4 processes per node" in lx212.message
+    assert f"started {TORCHRUN_WORKER['LOCAL_WORLD_SIZE']}" in lx212.message
+
+
+def test_nproc_agreeing_with_the_launch_in_place_or_left_auto_is_fine() -> None:
+    same = TORCHRUN_WORKER["LOCAL_WORLD_SIZE"]
+    assert "LX212" not in codes(resolved("local", TORCHRUN_WORKER, flags={"nproc_per_node": same}))
+    assert "LX212" not in codes(resolved("local", TORCHRUN_WORKER))
+
+
+def test_too_many_processes_on_a_gpu_less_host_suggests_the_local_profile() -> None:
+    res = resolved("single-node", {}, flags={"nproc_per_node": "2"}, gpu_count=0)
+    (lx205,) = [f for f in gpu_findings(res) if f.code == "LX205"]
+    assert "-p local" in lx205.fix and "--nproc-per-node 0" not in lx205.fix

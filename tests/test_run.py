@@ -223,14 +223,23 @@ def test_sigterm_stops_every_rank_within_grace(
 
 
 def test_dry_run_prints_the_exact_plan(tmp_path: Path) -> None:
-    code, out, err = run_cli(["run", "--dry-run", "train.py", "--lr", "a b"])
+    (tmp_path / "train.py").write_text("print(1)\n")
+    code, out, err = run_cli(["run", "--dry-run", "train.py", "--lr", "a b"], cwd=tmp_path)
     assert code == 0, err
     assert "torch.distributed.run" in out and "'a b'" in out
     assert "export LAUNCHX_PROFILE=local" in out
-    code, out, err = run_cli(["run", "--dry-run", "--json", "train.py"])
+    # Drawn only at launch, and said so: never a value the real run would not use.
+    assert "<free port at launch>: launchx draws a free port" in out
+    assert "<new run id at launch>: launchx draws a new run id" in out
+    code, out, err = run_cli(["run", "--dry-run", "--json", "train.py"], cwd=tmp_path)
     doc = json.loads(out)
     assert {"launcher", "argv", "env", "findings"} <= set(doc)
     assert doc["launcher"] == "torchrun" and doc["argv"][-1] == "train.py"
+    assert doc["run_id"] is None and doc["master_port"] is None
+    fixed = ["run", "--dry-run", "--json", "--run-id", "r1", "--master-port", "23456", "train.py"]
+    doc = json.loads(run_cli(fixed, cwd=tmp_path)[1])
+    assert (doc["run_id"], doc["master_port"]) == ("r1", 23456)
+    assert "--master-port" in doc["argv"] and "23456" in doc["argv"]
 
 
 # Nested launches, with real environments.

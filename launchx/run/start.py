@@ -37,17 +37,18 @@ from launchx.run.world import (
 
 
 def _decide(
-    request: pipeline.Request, *, run_id: str | None, log_dir: str | None
+    request: pipeline.Request, target: Target, *, run_id: str | None, log_dir: str | None
 ) -> tuple[Resolution, RunDecisions]:
     res = pipeline.resolve_request(request)
-    return res, decide_run(res, run_id=run_id, log_dir=log_dir)
+    here = pipeline.probe_target(target.script, module=target.module, no_python=target.no_python)
+    return res, decide_run(res, run_id=run_id, log_dir=log_dir, target=here)
 
 
 def dry_run(
     request: pipeline.Request, target: Target, *, run_id: str | None, log_dir: str | None
 ) -> LaunchPlan:
     """The plan of the next attempt, exactly as ``start`` would build it."""
-    res, decisions = _decide(request, run_id=run_id, log_dir=log_dir)
+    res, decisions = _decide(request, target, run_id=run_id, log_dir=log_dir)
     spec = RunSpec(
         res,
         decisions,
@@ -70,7 +71,7 @@ def start(
     out: IO[str] | None = None,
 ) -> int:
     """Run to completion; return launchx's exit code (the contract in DESIGN.md)."""
-    res, decisions = _decide(request, run_id=run_id, log_dir=log_dir)
+    res, decisions = _decide(request, target, run_id=run_id, log_dir=log_dir)
     if not decisions.ok:
         raise LaunchRefused(*refusal(decisions.findings))
     spec = RunSpec(
