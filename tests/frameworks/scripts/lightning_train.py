@@ -20,7 +20,7 @@ import time
 
 import lightning as L
 import torch
-from lightning.pytorch.callbacks import Callback, ModelCheckpoint
+from lightning.pytorch.callbacks import Callback, ModelCheckpoint, TQDMProgressBar
 from torch.utils.data import DataLoader, TensorDataset
 
 
@@ -79,6 +79,7 @@ def main() -> None:
     parser.add_argument("--ckpt-dir", required=True)
     parser.add_argument("--max-steps", type=int, default=30)
     parser.add_argument("--every", type=int, default=5)
+    parser.add_argument("--tqdm", action="store_true", help="tqdm bars instead of Rich's")
     args = parser.parse_args()
     L.seed_everything(0, verbose=False)
     data = TensorDataset(torch.randn(512, 8), torch.randn(512, 1))
@@ -98,6 +99,7 @@ def main() -> None:
                 save_last=True,
             ),
             Evidence(),
+            *([TQDMProgressBar(refresh_rate=1)] if args.tqdm else []),
         ],
     )
     trainer.fit(
