@@ -17,12 +17,13 @@ come, that output is noisy in measured ways:
 
 ``OutputSplitter`` is fed the bytes as they arrive and returns ``OutLine`` records: the
 text without the header, the rank it came from, and what it is (text, a progress bar's
-frame, or part of torchrun's failure banner). Off a terminal only the final state of a
-redrawn bar is kept (the frame shown when something else interrupts it, or when it
-ends); on a terminal every frame is returned as ``live`` so that it can be redrawn in
-place. ``Screen`` turns the records into what to write, and puts launchx's own messages
-on a fresh line. The same splitter reads raw streams without headers (a direct launch, a
-rank's own log file), where ``\\r`` and cursor-up codes are still in the bytes.
+frame, or part of torchrun's failure banner). Every new frame of a bar comes as a
+``live`` record (a terminal redraws it in place; ``launchx.progress`` reads the step in
+it), and the bar's final state, the frame shown when something else interrupts it or
+when it ends, as an ordinary one: off a terminal only those are printed. ``Screen`` turns
+the records into what to write, and puts launchx's own messages on a fresh line. The
+same splitter reads raw streams without headers (a direct launch, a rank's own log
+file), where ``\\r`` and cursor-up codes are still in the bytes.
 
 Pure: bytes in, records out; the caller owns the file descriptors and the clock.
 """
@@ -156,7 +157,7 @@ class _Source:
     held: list[str] = field(default_factory=list)  # a traceback that may be the banner
     banner_state: Literal["none", "traceback", "table"] = "none"
     borders: int = 0
-    live_text: str | None = None  # the last live frame returned (terminal only)
+    live_text: str | None = None  # the last live frame returned
 
 
 @dataclass
@@ -164,26 +165,19 @@ class OutputSplitter:
     """Bytes of the launcher's console in, ``OutLine`` records out (see the module doc).
 
     ``header``: the regex of torchrun's per-rank header (group 1: the rank); None for a
-    stream without headers, whose lines all belong to ``rank``. ``tty``: return every
-    frame of a bar as ``live`` (to be drawn in place) besides its final state.
-    ``bar_every_s``: off a terminal, also show a bar's newest frame when ``feed`` is
-    called with a ``now`` at least this long after the last one shown (a long epoch
-    would otherwise print nothing until it ends); None: never.
+    stream without headers, whose lines all belong to ``rank``.
     """
 
     header: re.Pattern[str] | None = field(default_factory=header_pattern)
     rank: int | None = None
-    tty: bool = False
-    bar_every_s: float | None = 30.0
     _decoder: codecs.IncrementalDecoder = field(
         default_factory=lambda: codecs.getincrementaldecoder("utf-8")(errors="replace")
     )
     _sources: dict[int | None, _Source] = field(default_factory=dict)
     _current: int | None = None  # the source of the physical line being read
     _pending: str = ""  # decoded text not yet split (a header may be cut in two)
-    _bar_shown_at: float | None = None
 
-    def feed(self, data: bytes, now: float | None = None) -> list[OutLine]:
+    def feed(self, data: bytes) -> list[OutLine]:
         """Read a chunk; the records it completes."""
         out: list[OutLine] = []
         text = self._pending + self._decoder.decode(data)
@@ -193,10 +187,7 @@ class OutputSplitter:
             self._end_line(out)
             start = newline + 1
         self._pending = text[start:]  # an unfinished physical line: read at its newline
-        if self.tty:
-            self._live_frames(out)
-        elif now is not None and self.bar_every_s is not None:
-            self._refresh(now, out)
+        self._live_frames(out)
         return out
 
     def flush(self) -> list[OutLine]:
@@ -290,6 +281,9 @@ class OutputSplitter:
             source.bar = OutLine(frame, source.rank, "bar")
             source.bar_key = key
             source.bar_shown = False
+            if frame != source.live_text:
+                out.append(OutLine(frame, source.rank, "bar", live=True))
+                source.live_text = frame
             if glued.strip():
                 self._line(source, _drop_rank_tag(glued, source.rank), out)
             return
@@ -311,8 +305,8 @@ class OutputSplitter:
         source.bar, source.bar_key, source.bar_shown = None, None, True
 
     def _live_frames(self, out: list[OutLine]) -> None:
-        """On a terminal: the newest frame of each bar (complete lines and the unfinished
-        one), to be drawn in place."""
+        """The newest frame of a bar still being drawn on an unfinished line (frames
+        separated by carriage returns arrive without a newline)."""
         partials = self._partials()
         for rank in [*self._sources, *(r for r in partials if r not in self._sources)]:
             source = self._source(rank)
@@ -321,30 +315,9 @@ class OutputSplitter:
                 text, _cr, _ups = _render(partials[source.rank])
                 if bar_key(text) is not None:
                     frame = OutLine(split_bar(text)[0], source.rank, "bar", live=True)
-            if frame is None and source.bar is not None and not source.bar_shown:
-                frame = OutLine(source.bar.text, source.rank, "bar", live=True)
             if frame is not None and frame.text != source.live_text:
                 out.append(frame)
                 source.live_text = frame.text
-
-    def _refresh(self, now: float, out: list[OutLine]) -> None:
-        if self._bar_shown_at is None:
-            self._bar_shown_at = now
-            return
-        if now - self._bar_shown_at < (self.bar_every_s or 0.0):
-            return
-        self._bar_shown_at = now
-        partials = self._partials()
-        for rank in [*self._sources, *(r for r in partials if r not in self._sources)]:
-            source = self._source(rank)
-            if source.rank in partials:
-                text, _cr, _ups = _render(partials[source.rank])
-                if bar_key(text) is not None:
-                    out.append(OutLine(split_bar(text)[0], source.rank, "bar"))
-                    continue
-            if source.bar is not None and not source.bar_shown:
-                out.append(source.bar)
-                source.bar_shown = True
 
     # -- torchrun's failure banner
 
@@ -442,18 +415,22 @@ def _drop_rank_tag(text: str, rank: int | None) -> str:
 class Screen:
     """What to write for the records and for launchx's own messages.
 
-    Off a terminal each record is one line; banner lines are left out (the caller writes
-    them to the log file). On a terminal a live frame is drawn in place (``\\r``, erase
-    to the end of the line) and redrawn under any other line printed meanwhile. A
-    message of launchx's own always starts on a fresh line."""
+    On a terminal a live frame is drawn in place (``\\r``, erase to the end of the line)
+    and redrawn under any other line printed meanwhile. Off a terminal each record is one
+    line and live frames are skipped, except one every ``bar_every_s`` seconds of the
+    clock passed to ``lines`` (a long epoch would otherwise print nothing until it ends).
+    Banner lines are left out (the caller writes them to the log file). A message of
+    launchx's own always starts on a fresh line."""
 
     tty: bool = False
     template: str = DEFAULT_TEMPLATE
     show_banner: bool = False
+    bar_every_s: float | None = 30.0
     _live: str | None = None  # the frame on screen now, rendered
     _live_rank: int | None = None
+    _bar_at: float | None = None  # off a terminal: when a live frame was last printed
 
-    def lines(self, records: Iterable[OutLine]) -> str:
+    def lines(self, records: Iterable[OutLine], now: float | None = None) -> str:
         parts: list[str] = []
         for rec in records:
             if rec.kind == "banner" and not self.show_banner:
@@ -463,6 +440,8 @@ class Screen:
                 if self.tty:
                     parts.append("\r" + rendered + "\x1b[K")
                     self._live, self._live_rank = rendered, rec.rank
+                elif self._bar_due(now):
+                    parts.append(rendered + "\n")
                 continue
             parts.append(self._above_live(rendered, ends_bar=rec.kind == "bar"))
             if rec.kind == "bar" and rec.rank == self._live_rank:
@@ -474,8 +453,7 @@ class Screen:
         body = text if text.endswith("\n") else text + "\n"
         if self._live is None:
             return body
-        out = "\r\x1b[K" + body + "\r" + self._live + "\x1b[K"
-        return out
+        return "\r\x1b[K" + body + "\r" + self._live + "\x1b[K"
 
     def end(self) -> str:
         """Before launchx prints its summary: leave the live line where it is."""
@@ -483,6 +461,17 @@ class Screen:
             return ""
         self._live = None
         return "\n"
+
+    def _bar_due(self, now: float | None) -> bool:
+        if now is None or self.bar_every_s is None:
+            return False
+        if self._bar_at is None:
+            self._bar_at = now
+            return False
+        if now - self._bar_at < self.bar_every_s:
+            return False
+        self._bar_at = now
+        return True
 
     def _above_live(self, rendered: str, *, ends_bar: bool) -> str:
         if self._live is None:

@@ -36,7 +36,12 @@ def split(data: bytes, chunk: int = 4096, **kw: object) -> list[OutLine]:
 
 
 def shown(records: list[OutLine]) -> list[OutLine]:
-    return [r for r in records if r.kind != "banner"]
+    """What is printed off a terminal: neither banner lines nor live frames."""
+    return [r for r in records if r.kind != "banner" and not r.live]
+
+
+def final(records: list[OutLine]) -> list[OutLine]:
+    return [r for r in records if not r.live]
 
 
 def fixture(name: str) -> bytes:
@@ -53,7 +58,7 @@ def test_hf_run_prints_one_line_per_bar_state_not_sixty() -> None:
     assert raw.count(b"\n") == 60
     empty_before = sum(1 for line in raw.split(b"\n") if line.strip() in (b"[r0]:", b""))
     assert empty_before >= 15
-    records = split(raw)
+    records = final(split(raw))
     assert len(records) == 31
     assert all(r.text.strip() for r in records)
     bars = [r.text for r in records if r.kind == "bar" and bar_key(r.text) == ""]
@@ -146,7 +151,7 @@ def test_a_ranks_raw_log_with_carriage_returns() -> None:
     tqdm's clears, and the cursor-up code of a nested bar."""
     raw = fixture("hf_rank0_stderr.log")
     assert raw.count(b"\r") > 10 and b"\x1b[A" in raw
-    records = split(raw, header=None, rank=0)
+    records = final(split(raw, header=None, rank=0))
     texts = [r.text for r in records]
     assert all(t.strip() for t in texts)
     assert "\r" not in "".join(texts) and "\x1b[A" not in "".join(texts)
@@ -167,7 +172,7 @@ def test_a_ranks_raw_log_with_carriage_returns() -> None:
 def test_any_chunking_gives_the_same_lines(name: str, cuts: list[int]) -> None:
     """Bytes arrive in pieces of any size (a UTF-8 bar character or a header cut in two)."""
     data = fixture(name)
-    whole = split(data, chunk=len(data))
+    whole = final(split(data, chunk=len(data)))
     splitter = OutputSplitter()
     out: list[OutLine] = []
     pos = 0
@@ -175,14 +180,14 @@ def test_any_chunking_gives_the_same_lines(name: str, cuts: list[int]) -> None:
         out += splitter.feed(data[pos : pos + size])
         pos += size
     out += splitter.feed(data[pos:])
-    assert out + splitter.flush() == whole
+    assert final(out + splitter.flush()) == whole
 
 
 # --------------------------------------------------------------------------- rules alone
 
 
 def texts(data: bytes, **kw: object) -> list[tuple[int | None, str]]:
-    return [(r.rank, r.text) for r in split(data, chunk=7, **kw)]
+    return [(r.rank, r.text) for r in final(split(data, chunk=7, **kw))]
 
 
 def test_a_partial_line_and_its_remainder_are_one_line() -> None:
@@ -263,7 +268,8 @@ def test_the_launcher_speaking_shows_what_each_rank_drew_last() -> None:
 
 def test_flush_returns_the_unfinished_line_and_the_held_bar() -> None:
     splitter = OutputSplitter()
-    assert splitter.feed(b"[r0]:  10%|#| 1/10 [00:00<00:01, 9it/s]\n[r1]: no newline") == []
+    live = splitter.feed(b"[r0]:  10%|#| 1/10 [00:00<00:01, 9it/s]\n[r1]: no newline")
+    assert [(r.text, r.live) for r in live] == [(" 10%|#| 1/10 [00:00<00:01, 9it/s]", True)]
     assert [(r.rank, r.text, r.kind) for r in splitter.flush()] == [
         (0, " 10%|#| 1/10 [00:00<00:01, 9it/s]", "bar"),
         (1, "no newline", "text"),
@@ -271,14 +277,16 @@ def test_flush_returns_the_unfinished_line_and_the_held_bar() -> None:
 
 
 def test_bars_are_shown_every_so_often_off_a_terminal() -> None:
-    splitter = OutputSplitter(header=None, rank=0, bar_every_s=30.0)
+    splitter = OutputSplitter(header=None, rank=0)
+    screen = Screen(tty=False, bar_every_s=30.0)
     frame = "\r {p}%|#| {n}/100 [00:00<00:01, 9it/s]"
-    assert splitter.feed(frame.format(p=1, n=1).encode(), now=0.0) == []
-    assert splitter.feed(frame.format(p=2, n=2).encode(), now=29.0) == []
-    shown_now = splitter.feed(frame.format(p=3, n=3).encode(), now=31.0)
-    assert [r.text for r in shown_now] == [" 3%|#| 3/100 [00:00<00:01, 9it/s]"]
-    never = OutputSplitter(header=None, rank=0, bar_every_s=None)
-    assert never.feed(frame.format(p=3, n=3).encode(), now=1e9) == []
+    assert screen.lines(splitter.feed(frame.format(p=1, n=1).encode()), now=0.0) == ""
+    assert screen.lines(splitter.feed(frame.format(p=2, n=2).encode()), now=29.0) == ""
+    printed = screen.lines(splitter.feed(frame.format(p=3, n=3).encode()), now=31.0)
+    assert printed == "[r0]:  3%|#| 3/100 [00:00<00:01, 9it/s]\n"
+    never = Screen(tty=False, bar_every_s=None)
+    assert never.lines(splitter.feed(frame.format(p=4, n=4).encode()), now=1e9) == ""
+    assert never.lines(splitter.feed(frame.format(p=5, n=5).encode())) == ""
 
 
 @pytest.mark.parametrize(
@@ -321,7 +329,7 @@ def lines(*rows: str) -> bytes:
 
 
 def kinds(data: bytes, **kw: object) -> list[tuple[str, str]]:
-    return [(r.kind, r.text) for r in split(data, chunk=5, **kw)]
+    return [(r.kind, r.text) for r in final(split(data, chunk=5, **kw))]
 
 
 def test_the_summary_table_alone_is_a_banner() -> None:
@@ -390,7 +398,7 @@ def terminal(text: str) -> list[str]:
 
 
 def test_terminal_draws_bars_in_place_and_prints_the_rest_above() -> None:
-    splitter = OutputSplitter(tty=True)
+    splitter = OutputSplitter()
     screen = Screen(tty=True)
     written = ""
     for chunk in [
@@ -411,7 +419,7 @@ def test_terminal_draws_bars_in_place_and_prints_the_rest_above() -> None:
 
 
 def test_live_frames_only_when_they_change() -> None:
-    splitter = OutputSplitter(tty=True, header=None, rank=0)
+    splitter = OutputSplitter(header=None, rank=0)
     first = splitter.feed(b"\r 10%|#| 1/10 [00:00<00:01, 9it/s]")
     assert [r.live for r in first] == [True]
     assert splitter.feed(b"") == []
