@@ -60,6 +60,8 @@ def base_env(tmp: Path, **extra: str) -> dict[str, str]:
     temporary directory (and so launchx's default log root) inside the test's own."""
     keep = ("PATH", "HOME", "LANG", "LC_ALL", "USER")
     env = {k: v for k, v in os.environ.items() if k in keep}
+    # the venv's console scripts (torchrun, accelerate) first, as for a user who activated it
+    env["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), env.get("PATH", "")])
     tmpdir = tmp / "tmp"
     tmpdir.mkdir(exist_ok=True)
     env.update(
@@ -221,3 +223,69 @@ def summary_rows(text: str) -> list[list[str]]:
             break
         rows.append(list(m.groups()))
     return rows
+
+
+def attempt_texts(text: str) -> list[str]:
+    """The console split at each attempt's header line."""
+    parts = re.split(r"(?m)^(?=launchx: profile )", text)
+    return [p for p in parts if p.startswith("launchx: profile ")]
+
+
+def failure_lines(text: str) -> list[str]:
+    """Every line that mentions launchx's failure header, wherever it starts."""
+    return [line for line in text.splitlines() if "launchx: failure" in line]
+
+
+def by_rank(text: str, rank: int) -> list[str]:
+    prefix = f"[r{rank}]: "
+    return [line[len(prefix) :] for line in text.splitlines() if line.startswith(prefix)]
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A run that is over: its exit code, console, and the directory it ran in."""
+
+    code: int | None
+    text: str
+    raw: bytes
+    tmp: Path
+
+    @property
+    def evidence(self) -> Path:
+        return self.tmp / "ev"
+
+
+def run_with_fault(
+    tmp: Path,
+    args: Sequence[str],
+    *,
+    pause_at: int | None = None,
+    signum: int | None = None,
+    kill_launcher: bool = False,
+    timeout: float = 120,
+    extra_env: dict[str, str] | None = None,
+) -> Finished:
+    """``launchx ARGS`` in ``tmp``; with ``pause_at``, rank 1 of attempt 0 pauses after that
+    step and gets ``signum`` from outside (or torchrun itself is SIGKILLed)."""
+    env = base_env(tmp, FW_EVIDENCE=str(tmp / "ev"), **(extra_env or {}))
+    if pause_at is not None:
+        env["FW_PAUSE_AT"] = str(pause_at)
+    with running(args, tmp, env) as run:
+        if pause_at is not None:
+            if kill_launcher:
+                wait_for_file(tmp / "ev", "paused.*", run)
+                launcher = find_child(run, b"torch.distributed.run")
+                os.kill(launcher, signal.SIGKILL)
+            else:
+                assert signum is not None
+                signal_paused_worker(tmp / "ev", run, signum)
+        code, text = run.finish(timeout)
+        return Finished(code, text, run.raw, tmp)
+
+
+def find_child(run: Proc, needle: bytes) -> int:
+    for pid in descendants(run.proc.pid):
+        with contextlib.suppress(OSError):
+            if needle in Path(f"/proc/{pid}/cmdline").read_bytes():
+                return pid
+    pytest.fail(f"no process with {needle!r} under launchx")

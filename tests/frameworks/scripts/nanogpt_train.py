@@ -37,7 +37,11 @@ n_embd = 16
 learning_rate = 1e-2
 backend = "gloo"
 seed = 1337
-config_keys = [k for k, v in globals().items() if not k.startswith("_") and isinstance(v, (int, float, bool, str))]
+config_keys = [
+    k
+    for k, v in globals().items()
+    if not k.startswith("_") and isinstance(v, (int, float, bool, str))
+]
 for arg in sys.argv[1:]:
     if not arg.startswith("--") or "=" not in arg:
         raise ValueError(f"Unknown config argument: {arg}")
