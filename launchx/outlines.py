@@ -105,7 +105,6 @@ _BORDER = re.compile(r"={20,}")
 _TRACEBACK_BODY = re.compile(
     r"\s|During handling of the above exception|The above exception was the direct cause"
 )
-_TORCHRUN_FRAME = re.compile(r'File ".*torch/distributed/(?:run|launch)\.py"')
 _MAX_HELD = 400  # a "banner" longer than this is not torchrun's: show it
 
 
@@ -186,7 +185,11 @@ class OutputSplitter:
             self._segment(text[start:newline])
             self._end_line(out)
             start = newline + 1
-        self._pending = text[start:]  # an unfinished physical line: read at its newline
+        # An unfinished physical line is read at its newline. A bar redrawn with carriage
+        # returns for hours never sends one: of a raw stream only its newest frames are
+        # kept (torchrun's --tee turns every carriage return into a newline itself).
+        rest = text[start:]
+        self._pending = rest if self.header is not None else _compact(rest)
         self._live_frames(out)
         return out
 
@@ -369,6 +372,22 @@ class OutputSplitter:
         out.extend(OutLine(line, source.rank, kind) for line in held)
 
 
+_COMPACT_AT = 16384
+
+
+def _compact(line: str) -> str:
+    """``line`` without the frames a later carriage return overwrote, once it is long:
+    the last frame that is not blank and what follows it, so ``_render`` gives the same
+    answer."""
+    if len(line) < _COMPACT_AT or "\r" not in line:
+        return line
+    pieces = line.split("\r")
+    keep = len(pieces) - 1
+    while keep > 0 and not pieces[keep].strip():
+        keep -= 1
+    return "\r" + "\r".join(pieces[keep:]) if keep > 0 else line
+
+
 def _render(raw: str) -> tuple[str, bool, int]:
     """The final state of one physical line: the text after its last carriage return
     that is not blank, without cursor movement codes (colours are kept). Also whether it
@@ -443,7 +462,8 @@ class Screen:
                 elif self._bar_due(now):
                     parts.append(rendered + "\n")
                 continue
-            parts.append(self._above_live(rendered, ends_bar=rec.kind == "bar"))
+            ends_live = rec.kind == "bar" and rec.rank == self._live_rank
+            parts.append(self._above_live(rendered, ends_bar=ends_live))
             if rec.kind == "bar" and rec.rank == self._live_rank:
                 self._live = None
         return "".join(parts)

@@ -246,6 +246,16 @@ def test_carriage_returns_keep_the_last_state() -> None:
     assert texts(b"\r      \r\nreal\n", header=None) == [(None, "real")]  # a cleared line
 
 
+def test_an_endless_bar_line_stays_small() -> None:
+    """A bar redrawn for hours without a newline keeps only its newest frames."""
+    splitter = OutputSplitter(header=None, rank=0)
+    frames = [f"\r {n // 1000}%|#| {n}/100000 [00:00<00:01, 9it/s]" for n in range(100000)]
+    for i in range(0, len(frames), 500):
+        splitter.feed("".join(frames[i : i + 500]).encode())
+        assert len(splitter._pending) < 20000
+    assert [r.text for r in splitter.flush()] == [frames[-1][1:]]
+
+
 def test_cursor_up_cancels_the_newline_tqdm_moved_with() -> None:
     data = (
         b"x\n\n\rW:   0%|| 0/1 [00:00<?, ?it/s]\x1b[A\rW: 100%|#| 1/1 [00:00<00:00]\n"

@@ -26,6 +26,9 @@ PURE = [
     "facts.py",
     "failures.py",
     "failure_rules.py",
+    "inner_launcher.py",
+    "progress.py",
+    "outlines.py",
 ]
 FORBIDDEN_IMPORTS = {"subprocess", "socket", "shutil", "torch"}
 
