@@ -15,6 +15,7 @@ the test to signal it (at most 60 s, then it exits 3 so nothing hangs).
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import time
@@ -99,6 +100,13 @@ def main() -> None:
     trainer.train(resume_from_checkpoint=args.resume_from_checkpoint)
     if trainer.is_world_process_zero():
         print(f"hf done: global_step={trainer.state.global_step}", flush=True)
+    # The DDP wrapper inside the Trainer keeps gloo's threads running; tearing them down at
+    # interpreter exit can abort a rank that finished (SIGABRT). Leave the group first.
+    del trainer, model
+    gc.collect()
+    if torch.distributed.is_initialized():
+        torch.distributed.barrier()
+        torch.distributed.destroy_process_group()
 
 
 if __name__ == "__main__":

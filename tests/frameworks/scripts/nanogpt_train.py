@@ -14,6 +14,7 @@ other framework scripts (``start.<attempt>.<rank>`` holds the first iteration tr
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import time
@@ -162,4 +163,11 @@ while True:
 if master_process:
     print(f"nanogpt done: iter_num={iter_num}", flush=True)
 if ddp:
+    # Leave the group only once every rank is done and the DDP wrapper is gone: a wrapper
+    # alive at exit keeps gloo's threads running, and tearing them down then can abort a
+    # rank that finished (SIGABRT, "terminate called without an active exception"), as
+    # this suite once saw.
+    dist.barrier()
+    del model, raw_model
+    gc.collect()
     dist.destroy_process_group()
