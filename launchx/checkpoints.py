@@ -35,12 +35,25 @@ Only the entries directly inside the given directory are candidates. Layouts, by
     A step-named directory holding ``torch.distributed.checkpoint`` shards (``*.distcp``);
     complete only once ``.metadata`` (or ``__0.metadata``) exists, which DCP renames into
     place last.
+``accelerate``
+    A step-named directory written by ``Accelerator.save_state`` (its automatic naming is
+    ``checkpoint_<i>``, where ``i`` counts saves, not steps): recognised by its RNG files
+    ``random_states_<rank>.pkl``, which ``save_state`` writes after the weights, optimizer,
+    scheduler and sampler, so it is complete once rank 0's ``random_states_0.pkl`` is whole.
+``nanogpt``
+    nanoGPT's ``ckpt.pt``: one file, rewritten in place by a plain ``torch.save`` whenever
+    the script evaluates. Its step is inside it, not in its name, so it ranks at step 0
+    (a lower bound, like ``last.ckpt`` without step-named files).
 ``generic``
     Any other file with a checkpoint extension (``.pt``, ``.pth``, ``.ckpt``, ``.bin``,
     ``.safetensors``, ``.pkl``, …) or with no extension, or any directory, whose name ends
     in a step number (``step-300.pt``, ``ckpt_300.pt``, ``checkpoint_300/``). A directory
     must hold at least one non-empty file (dot-files do not count) and no entry with a
     temporary name.
+
+A file that starts as a zip archive (what ``torch.save`` writes) but has no zip end record
+is half-written and never chosen, whatever its layout (nanoGPT and many scripts save in
+place, so a kill mid-save leaves exactly that).
 
 Never chosen: dot-files, temporary names (``*.tmp``, ``*.partial``, ``*.incomplete``,
 ``*.part``, names containing ``.tmp.``, ``tmp-…``), empty files, empty directories,
@@ -52,21 +65,33 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 Layout = Literal[
-    "launchx", "hf", "deepspeed", "megatron", "dcp", "lightning-last", "lightning", "generic"
+    "launchx",
+    "hf",
+    "deepspeed",
+    "megatron",
+    "dcp",
+    "accelerate",
+    "lightning-last",
+    "lightning",
+    "nanogpt",
+    "generic",
 ]
 
 # Higher index wins a tie on step. Lightning's last.ckpt beats the step-named files it was
 # written after; a layout with a completion proof beats the generic guess.
 LAYOUT_PRIORITY: tuple[Layout, ...] = (
     "generic",
+    "nanogpt",
     "lightning",
     "lightning-last",
+    "accelerate",
     "dcp",
     "megatron",
     "deepspeed",
@@ -80,6 +105,9 @@ DEEPSPEED_TRACKER = "latest"
 MEGATRON_TRACKER = "latest_checkpointed_iteration.txt"
 HF_MARKER = "trainer_state.json"
 DCP_MARKERS = (".metadata", "__0.metadata")
+ACCELERATE_RNG = re.compile(r"random_states_[0-9]{1,9}\.pkl")
+ACCELERATE_MARKER = "random_states_0.pkl"
+NANOGPT_NAME = "ckpt.pt"
 
 # A step needs at most 18 digits; longer runs of digits are not steps (and int() refuses
 # strings past 4300 digits, which a hostile name could contain).
@@ -207,7 +235,8 @@ def _classify_all(root: Path, names: list[str]) -> list[Checkpoint]:
         kind = _kind(path)
         if kind == "file":
             if _LIGHTNING_LAST.fullmatch(name):
-                lightning_last.append(name)
+                if zip_whole(path):
+                    lightning_last.append(name)
                 continue
             ckpt = _classify_file(path, name)
         elif kind == "dir":
@@ -249,7 +278,16 @@ def _step_of(match: re.Match[str] | None) -> int | None:
 def _classify_file(path: Path, name: str) -> Checkpoint | None:
     step = _step_of(_LAUNCHX_NAME.fullmatch(name))
     if step is not None and name == launchx_name(step):
-        return Checkpoint(_abs(path), step, "launchx")
+        return Checkpoint(_abs(path), step, "launchx")  # renamed into place: always whole
+    found = _classify_other_file(path, name)
+    if found is None or not zip_whole(path):
+        return None
+    return found
+
+
+def _classify_other_file(path: Path, name: str) -> Checkpoint | None:
+    if name == NANOGPT_NAME:
+        return Checkpoint(_abs(path), 0, "nanogpt")
     if name.lower().endswith(".ckpt"):
         step = _step_of(_LIGHTNING_STEP.search(name[: -len(".ckpt")]))
         if step is not None:
@@ -317,7 +355,47 @@ def _classify_generic_dir(path: Path, step: int) -> Checkpoint | None:
     if any(n.endswith(".distcp") for n in inner):
         done = any(_nonempty_file(path / marker) for marker in DCP_MARKERS)
         return Checkpoint(_abs(path), step, "dcp") if done else None
+    if any(ACCELERATE_RNG.fullmatch(n) for n in inner):
+        marker = path / ACCELERATE_MARKER
+        done = _nonempty_file(marker) and zip_whole(marker)
+        return Checkpoint(_abs(path), step, "accelerate") if done else None
     return Checkpoint(_abs(path), step, "generic") if _has_content(path) else None
+
+
+_ZIP_LOCAL = b"PK\x03\x04"
+_ZIP_END = b"PK\x05\x06"
+_ZIP_END_SIZE = 22
+_ZIP_MAX_COMMENT = 0xFFFF
+
+
+def zip_whole(path: str | os.PathLike[str]) -> bool:
+    """False only for a file that starts as a zip archive and lacks its end record.
+
+    ``torch.save`` writes a zip whose end record comes last, so a save killed midway leaves
+    a file that starts with a local header and never ends. Files that are not zips (a
+    legacy pickle, safetensors, anything else) give no such evidence: True. Unreadable
+    files: False.
+    """
+    try:
+        with open(path, "rb") as handle:
+            if handle.read(4) != _ZIP_LOCAL:
+                return True
+            size = handle.seek(0, os.SEEK_END)
+            span = min(size, _ZIP_END_SIZE + _ZIP_MAX_COMMENT)
+            handle.seek(size - span)
+            tail = handle.read(span)
+    except OSError:
+        return False
+    at = tail.rfind(_ZIP_END)
+    while at >= 0:
+        # The record is 22 bytes plus its comment, whose length sits in the last two of
+        # them: it must end exactly at the end of the file.
+        if at + _ZIP_END_SIZE <= len(tail):
+            comment = int.from_bytes(tail[at + 20 : at + 22], "little")
+            if at + _ZIP_END_SIZE + comment == len(tail):
+                return True
+        at = tail.rfind(_ZIP_END, 0, at)
+    return False
 
 
 def _nonempty_file(path: Path) -> bool:
@@ -387,3 +465,115 @@ def _megatron_tracker(root: Path, names: list[str]) -> int | None:
     if len(text) > _MAX_STEP_DIGITS:
         return None
     return int(text)
+
+
+# --------------------------------------------------------------------------- resuming
+
+Framework = Literal[
+    "Hugging Face Trainer",
+    "DeepSpeed",
+    "Megatron-LM",
+    "torch.distributed.checkpoint",
+    "accelerate",
+    "Lightning",
+    "nanoGPT",
+]
+
+
+@dataclass(frozen=True)
+class ResumeHint:
+    """How a framework's script resumes from the checkpoint launchx offers it.
+
+    launchx only *offers* a checkpoint (``LAUNCHX_RESUME_FROM``, and ``--resume-arg`` when
+    given); a script that reads neither starts from step 0. This is the one line a user
+    adds, or the ``--resume-arg`` that needs no code change where the framework has one.
+    """
+
+    layout: Layout
+    framework: Framework
+    resume_arg: str | None  # a ``--resume-arg`` template (``{path}``: the checkpoint)
+    resume_arg_when: str  # what the script must do for resume_arg to work ("" if none)
+    code: str | None  # the line to put in the script, reading LAUNCHX_RESUME_FROM
+
+    def text(self) -> str:
+        """One line: the zero-code way first, then the line of code."""
+        ways: list[str] = []
+        if self.resume_arg:
+            when = f" ({self.resume_arg_when})" if self.resume_arg_when else ""
+            ways.append(f"--resume-arg {shlex.quote(self.resume_arg)}{when}")
+        if self.code:
+            ways.append(self.code)
+        return f"a {self.framework} checkpoint resumes with " + ", or ".join(ways)
+
+
+_RESUME_FROM = 'os.environ.get("LAUNCHX_RESUME_FROM")'
+
+_HINTS: dict[Layout, ResumeHint] = {
+    "hf": ResumeHint(
+        "hf",
+        "Hugging Face Trainer",
+        "--resume_from_checkpoint {path}",
+        "when the script passes TrainingArguments.resume_from_checkpoint to trainer.train, "
+        "as the HF examples do",
+        f"trainer.train(resume_from_checkpoint={_RESUME_FROM})",
+    ),
+    "lightning": ResumeHint(
+        "lightning",
+        "Lightning",
+        "--ckpt_path {path}",
+        "with LightningCLI: fit --ckpt_path",
+        f"trainer.fit(model, ckpt_path={_RESUME_FROM})",
+    ),
+    "lightning-last": ResumeHint(
+        "lightning-last",
+        "Lightning",
+        "--ckpt_path {path}",
+        "with LightningCLI: fit --ckpt_path",
+        f"trainer.fit(model, ckpt_path={_RESUME_FROM})",
+    ),
+    "deepspeed": ResumeHint(
+        "deepspeed",
+        "DeepSpeed",
+        None,
+        "",
+        'engine.load_checkpoint(*os.path.split(os.environ["LAUNCHX_RESUME_FROM"])) '
+        "(the checkpoint directory and its tag)",
+    ),
+    "accelerate": ResumeHint(
+        "accelerate",
+        "accelerate",
+        None,
+        "",
+        f"accelerator.load_state({_RESUME_FROM}) when it is set "
+        "(and restore project_configuration.iteration if you use automatic naming)",
+    ),
+    "megatron": ResumeHint(
+        "megatron",
+        "Megatron-LM",
+        None,
+        "",
+        "pass --load with the checkpoint directory to the script: Megatron-LM resumes "
+        "from its latest_checkpointed_iteration.txt itself",
+    ),
+    "dcp": ResumeHint(
+        "dcp",
+        "torch.distributed.checkpoint",
+        None,
+        "",
+        f"dcp.load(state_dict, checkpoint_id={_RESUME_FROM}) when it is set",
+    ),
+    "nanogpt": ResumeHint(
+        "nanogpt",
+        "nanoGPT",
+        "--init_from=resume",
+        "nanoGPT loads out_dir/ckpt.pt itself",
+        None,
+    ),
+}
+
+
+def resume_hint(ckpt: Checkpoint) -> ResumeHint | None:
+    """The way ``ckpt``'s framework resumes; None where launchx cannot say (its own
+    layout needs nothing: ``launchx.runtime.resume_path()`` reads it; a generic file could
+    be anyone's)."""
+    return _HINTS.get(ckpt.layout)

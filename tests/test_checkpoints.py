@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import tempfile
 from pathlib import Path
 
@@ -303,10 +304,140 @@ def test_equal_steps_follow_layout_priority(tmp_path: Path) -> None:
     put_dir(tmp_path / "iter_0000300", "model.pt")
     (tmp_path / "latest_checkpointed_iteration.txt").write_text("300")
     put_dir(tmp_path / "dcp_300", "__0_0.distcp", ".metadata")
+    put_dir(tmp_path / "checkpoint_300", "model.safetensors", "random_states_0.pkl")
     put_file(tmp_path / "last.ckpt")
     put_file(tmp_path / "epoch=0-step=300.ckpt")
     put_file(tmp_path / "model_300.bin")
-    assert [c.layout for c in list_complete(tmp_path)] == list(ck.LAYOUT_PRIORITY)
+    # nanoGPT's ckpt.pt has no step in its name: it ranks at 0 and cannot tie here
+    expected = [layout for layout in ck.LAYOUT_PRIORITY if layout != "nanogpt"]
+    assert [c.layout for c in list_complete(tmp_path)] == expected
+
+
+# --- accelerate, nanoGPT, half-written zips ---------------------------------------------
+
+
+def test_accelerate_save_state_directory(tmp_path: Path) -> None:
+    """``checkpoint_<i>`` (i counts saves) with accelerate's files: complete once rank 0's
+    RNG file, written after the weights and optimizer, is there."""
+    put_dir(tmp_path / "checkpoint_0", "model.safetensors", "optimizer.bin", "random_states_0.pkl")
+    put_dir(tmp_path / "checkpoint_1", "model.safetensors", "optimizer.bin", "random_states_1.pkl")
+    assert chosen(tmp_path) == ("checkpoint_0", 0, "accelerate")
+    put_file(tmp_path / "checkpoint_1" / "random_states_0.pkl")
+    assert chosen(tmp_path) == ("checkpoint_1", 1, "accelerate")
+
+
+def test_a_step_directory_without_accelerates_files_is_generic(tmp_path: Path) -> None:
+    put_dir(tmp_path / "checkpoint_3", "model.safetensors", "optimizer.bin")
+    assert chosen(tmp_path) == ("checkpoint_3", 3, "generic")
+
+
+def test_nanogpt_ckpt_pt_ranks_at_zero(tmp_path: Path) -> None:
+    put_file(tmp_path / "ckpt.pt")
+    assert chosen(tmp_path) == ("ckpt.pt", 0, "nanogpt")
+    put_file(tmp_path / "ckpt_5.pt")
+    assert chosen(tmp_path) == ("ckpt_5.pt", 5, "generic")
+
+
+def torch_save(path: Path, step: int) -> Path:
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"step": step, "w": torch.zeros(64)}, path)
+    return path
+
+
+@pytest.mark.parametrize("name", ["ckpt.pt", "ckpt_300.pt", "epoch=0-step=300.ckpt", "last.ckpt"])
+def test_a_torch_save_cut_short_is_never_chosen(tmp_path: Path, name: str) -> None:
+    """nanoGPT, Lightning's fallback and most scripts save in place: a kill mid-save
+    leaves a zip without its end record."""
+    whole = torch_save(tmp_path / "a" / name, 300)
+    assert ck.zip_whole(whole)
+    assert latest_complete(tmp_path / "a") is not None
+    data = whole.read_bytes()
+    for cut in (len(data) - 1, len(data) // 2, 30):
+        whole.write_bytes(data[:cut])
+        assert not ck.zip_whole(whole)
+        assert latest_complete(tmp_path / "a") is None, cut
+
+
+def test_zip_whole_rules(tmp_path: Path) -> None:
+    import zipfile
+
+    assert ck.zip_whole(put_file(tmp_path / "pickle.pt", b"\x80\x02legacy pickle"))
+    assert not ck.zip_whole(tmp_path / "missing.pt")
+    with zipfile.ZipFile(tmp_path / "c.zip", "w") as zf:
+        zf.writestr("a", "b")
+        zf.comment = b"a comment PK\x05\x06 inside"
+    assert ck.zip_whole(tmp_path / "c.zip")
+    data = (tmp_path / "c.zip").read_bytes()
+    (tmp_path / "c.zip").write_bytes(data + b"trailing junk")
+    assert not ck.zip_whole(tmp_path / "c.zip")
+
+
+def test_accelerate_rng_file_cut_short(tmp_path: Path) -> None:
+    torch_save(tmp_path / "checkpoint_2" / "random_states_0.pkl", 2)
+    put_file(tmp_path / "checkpoint_2" / "model.safetensors")
+    assert chosen(tmp_path) == ("checkpoint_2", 2, "accelerate")
+    rng = tmp_path / "checkpoint_2" / "random_states_0.pkl"
+    rng.write_bytes(rng.read_bytes()[:40])
+    assert chosen(tmp_path) is None
+
+
+# --- resume hints -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("layout", "framework", "resume_arg", "code"),
+    [
+        (
+            "hf",
+            "Hugging Face Trainer",
+            "--resume_from_checkpoint {path}",
+            "trainer.train(resume_from_checkpoint=",
+        ),
+        ("lightning", "Lightning", "--ckpt_path {path}", "trainer.fit(model, ckpt_path="),
+        ("lightning-last", "Lightning", "--ckpt_path {path}", "trainer.fit(model, ckpt_path="),
+        ("deepspeed", "DeepSpeed", None, "engine.load_checkpoint("),
+        ("accelerate", "accelerate", None, "accelerator.load_state("),
+        ("megatron", "Megatron-LM", None, "--load"),
+        ("dcp", "torch.distributed.checkpoint", None, "dcp.load("),
+        ("nanogpt", "nanoGPT", "--init_from=resume", None),
+    ],
+)
+def test_resume_hint_per_layout(
+    layout: ck.Layout, framework: str, resume_arg: str | None, code: str | None
+) -> None:
+    hint = ck.resume_hint(Checkpoint("/ck/x", 10, layout))
+    assert hint is not None
+    assert hint.framework == framework
+    assert hint.resume_arg == resume_arg
+    if code is None:
+        assert hint.code is None
+    else:
+        assert hint.code is not None and code in hint.code
+    text = hint.text()
+    assert framework in text
+    if resume_arg:
+        assert f"--resume-arg {shlex.quote(resume_arg)}" in text
+    if hint.code and "LAUNCHX_RESUME_FROM" not in hint.code:
+        assert layout == "megatron"
+
+
+def test_every_layout_has_a_hint_or_needs_none() -> None:
+    for layout in ck.LAYOUT_PRIORITY:
+        hint = ck.resume_hint(Checkpoint("/ck/x", 1, layout))
+        assert (hint is None) == (layout in ("launchx", "generic")), layout
+
+
+def test_hf_hint_text() -> None:
+    hint = ck.resume_hint(Checkpoint("/ck/checkpoint-10", 10, "hf"))
+    assert hint is not None
+    assert hint.text() == (
+        "a Hugging Face Trainer checkpoint resumes with --resume-arg "
+        "'--resume_from_checkpoint {path}' (when the script passes "
+        "TrainingArguments.resume_from_checkpoint to trainer.train, as the HF examples do), "
+        'or trainer.train(resume_from_checkpoint=os.environ.get("LAUNCHX_RESUME_FROM"))'
+    )
 
 
 # --- property: random trees never raise, answers are sane -------------------------------

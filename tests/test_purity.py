@@ -30,7 +30,9 @@ PURE = {
     "failures",
     "findings",
     "hostlist",
+    "inner_launcher",  # is the command a launcher itself?
     "origin",
+    "outlines",  # console lines from the launcher's raw output
     "plan",
     "preflight.__init__",
     "preflight.comm",  # the link test as data
@@ -39,6 +41,7 @@ PURE = {
     "preflight.summary",
     "profile_model",
     "profiles",  # reads profile files, nothing else
+    "progress",  # the step a line of output shows
     "render",
     "resolve",
     "slurm",  # renders batch scripts; running SLURM is slurm_client's

@@ -1,0 +1,272 @@
+"""Issue 10, defect by defect, as a user meets each one: real ``launchx`` processes, real
+faults from outside. Every test here fails on the code the issue was filed against; the
+ones that need the run loop's changes are ``xfail(strict=True)`` with the defect's number,
+so they turn into failures (XPASS) once it is fixed and the mark must come off. Each run
+has a deadline; the hang of defect 2 is killed with its whole tree when the deadline
+passes, so nothing here can hang CI.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from fwkit import (
+    FAST_RETRY,
+    SCRIPTS,
+    Finished,
+    base_env,
+    by_rank,
+    failure_lines,
+    launchx,
+    require,
+    run_with_fault,
+    start,
+    summary_rows,
+)
+
+pytestmark = pytest.mark.frameworks
+
+PYTHON = sys.executable
+RUN = ["run", "-p", "local", "--nproc-per-node", "2"]
+HELLO = """import os, sys
+ev = os.environ.get("FW_EVIDENCE")
+if ev:
+    os.makedirs(ev, exist_ok=True)
+    open(os.path.join(ev, f"hello.{os.environ.get('RANK')}.{os.getpid()}"), "w").write(
+        os.environ.get("WORLD_SIZE", "?"))
+print("hello from rank", os.environ.get("RANK"), "of", os.environ.get("WORLD_SIZE"), flush=True)
+sys.exit(int(os.environ.get("FW_EXIT", "0")))
+"""
+
+
+def xfail(defect: int, what: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=f"issue 10 defect {defect}: {what}")
+
+
+def hello(tmp: Path) -> Path:
+    script = tmp / "train.py"
+    script.write_text(HELLO)
+    return script
+
+
+def quick(tmp: Path, args: list[str], timeout: float = 60, **env: str) -> Finished:
+    """A short ``launchx`` run of the hello script's kind, killed at the deadline."""
+    run = launchx(args, tmp, base_env(tmp, FW_EVIDENCE=str(tmp / "ev"), **env))
+    code, text = run.finish(timeout)
+    return Finished(code, text, run.raw, tmp)
+
+
+def worlds(evidence: Path) -> list[str]:
+    return (
+        sorted(p.name.split(".")[1] for p in evidence.glob("hello.*")) if evidence.is_dir() else []
+    )
+
+
+# --------------------------------------------------------------------------- 1 and 2
+
+
+@xfail(1, "a launcher inside the command is refused before anything starts (exit 2)")
+@pytest.mark.parametrize(
+    "inner",
+    [
+        ["--no-python", "torchrun", "--nproc-per-node", "2"],
+        ["-m", "torch.distributed.run", "--nproc-per-node", "2"],
+        ["--no-python", "env", "A=1", PYTHON, "-m", "torch.distributed.run", "--nproc-per-node=2"],
+    ],
+    ids=["torchrun", "module", "env-python-module"],
+)
+def test_defect1_nested_launcher_is_refused(tmp_path: Path, inner: list[str]) -> None:
+    script = hello(tmp_path)
+    done = quick(tmp_path, [*RUN, *inner, str(script)])
+    assert worlds(tmp_path / "ev") == [], "the ranks must never start"
+    assert done.code == 2, done.text[-3000:]
+    assert "launcher" in done.text and "--launcher direct" in done.text
+
+
+@xfail(1, "the nested-launcher refusal also happens under --dry-run")
+def test_defect1_nested_launcher_is_refused_under_dry_run(tmp_path: Path) -> None:
+    script = hello(tmp_path)
+    done = quick(tmp_path, [*RUN, "--dry-run", "--no-python", "torchrun", str(script)])
+    assert done.code == 2, done.text[-3000:]
+    assert "torchrun" in done.text
+
+
+@xfail(2, "`accelerate launch` inside launchx hangs silently; it must be refused at once")
+def test_defect2_accelerate_launch_inside_launchx_never_hangs(tmp_path: Path) -> None:
+    """Without the fix this run hangs (846 s until Ctrl-C in the report); the deadline
+    kills it and its whole tree, and the test fails (xfail) instead of hanging CI."""
+    require("accelerate")
+    accelerate = Path(PYTHON).parent / "accelerate"
+    script = SCRIPTS / "accelerate_hello.py"
+    args = [*RUN, "--no-python", str(accelerate), "launch", "--num_processes", "2", str(script)]
+    started = time.monotonic()
+    done = quick(tmp_path, args, timeout=20)
+    assert done.code is not None, f"still running after 20 s:\n{done.text[-2000:]}"
+    assert done.code == 2 and "accelerate" in done.text
+    assert time.monotonic() - started < 20
+
+
+# --------------------------------------------------------------------------- 4
+
+
+@xfail(4, "a SIGKILL without OOM evidence is 'killed by an external SIGKILL' and retried")
+def test_defect4_external_sigkill_is_retried_by_default(tmp_path: Path) -> None:
+    args = [*RUN, "--checkpoint-dir", "out", "--resume-arg", "--init_from=resume", *FAST_RETRY]
+    script = [str(SCRIPTS / "nanogpt_train.py"), "--out_dir=out"]
+    done = run_with_fault(tmp_path, [*args, *script], pause_at=12, signum=signal.SIGKILL)
+    assert "host_oom_killed" not in done.text
+    assert "SIGKILL" in "\n".join(failure_lines(done.text) + done.text.splitlines()[-20:])
+    assert done.code == 0, done.text[-3000:]
+    assert [row[2] for row in summary_rows(done.text)] == ["exit 137", "ok"]
+
+
+# --------------------------------------------------------------------------- 5 and 6
+
+
+@xfail(5, "a script that does not exist is refused with 'did you mean' (exit 2)")
+@pytest.mark.parametrize("dry_run", [False, True], ids=["run", "dry-run"])
+def test_defect5_typo_in_the_script_name(tmp_path: Path, dry_run: bool) -> None:
+    hello(tmp_path)
+    done = quick(tmp_path, [*RUN, *(["--dry-run"] if dry_run else []), "trian.py"])
+    assert "can't open file" not in done.text, "refused before python tried to open it"
+    assert done.code == 2, done.text[-3000:]
+    assert "trian.py" in done.text and "train.py" in done.text.replace("trian.py", "")
+    assert "NCCL" not in done.text
+
+
+@xfail(
+    6, "a --no-python executable missing from PATH is refused (exit 2), not blamed on the script"
+)
+def test_defect6_missing_executable(tmp_path: Path) -> None:
+    done = quick(tmp_path, [*RUN, "--no-python", "no-such-tool-lx10", "--flag"])
+    assert done.code == 2, done.text[-3000:]
+    assert "no-such-tool-lx10" in done.text and "PATH" in done.text
+    assert "user_code_error" not in done.text
+
+
+# --------------------------------------------------------------------------- 7 and 8
+
+
+@xfail(7, "SIGTERM to one worker names that rank, and is no user interrupt")
+def test_defect7_sigterm_to_one_worker(tmp_path: Path) -> None:
+    args = [*RUN, "--max-retries", "0", str(SCRIPTS / "nanogpt_train.py"), "--out_dir=out"]
+    done = run_with_fault(tmp_path, args, pause_at=12, signum=signal.SIGTERM)
+    header = failure_lines(done.text)
+    assert header, done.text[-3000:]
+    assert "on rank 1" in header[0], header
+    assert "interrupt" not in header[0].lower()
+
+
+@xfail(8, "torchrun killed: say the launcher died and how; unknown is not 'deterministic'")
+def test_defect8_the_launcher_itself_is_killed(tmp_path: Path) -> None:
+    require("transformers", "accelerate")
+    hf = [str(SCRIPTS / "hf_train.py"), "--output_dir", "out", "--max_steps", "30"]
+    hf += ["--save_steps", "5", "--per_device_train_batch_size", "2", "--report_to", "none"]
+    done = run_with_fault(tmp_path, [*RUN, *hf], pause_at=12, kill_launcher=True)
+    text = done.text
+    # launchx's own lines start on a fresh line (not glued to the end of a progress bar)
+    glued = [line for line in text.splitlines() if line.find("launchx: ") > 0]
+    assert not glued, glued
+    assert "would fail the same way" not in text
+    lower = text.lower()
+    assert "torchrun" in lower and ("sigkill" in lower or "signal 9" in lower)
+    assert "not retried by default" in lower or "retry.on" in text
+
+
+# --------------------------------------------------------------------------- 9
+
+
+@xfail(9, "--nproc-per-node that contradicts the launch in place is an error naming both")
+def test_defect9_conflicting_nproc_inside_a_torchrun_worker(tmp_path: Path) -> None:
+    script = hello(tmp_path)
+    argv = [PYTHON, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--no-python"]
+    argv += [PYTHON, "-m", "launchx", "run", "-p", "local", "--nproc-per-node", "4", str(script)]
+    run = start(argv, tmp_path, base_env(tmp_path, FW_EVIDENCE=str(tmp_path / "ev")))
+    code, text = run.finish(90)
+    assert worlds(tmp_path / "ev") == [], "the script must not start"
+    assert code != 0
+    refusal = [line for line in text.splitlines() if "4" in line and "2" in line and "LX" in line]
+    assert refusal, text[-3000:]
+
+
+# --------------------------------------------------------------------------- 10
+
+
+@xfail(10, "the single-node profile on a host without GPUs suggests `-p local`")
+def test_defect10_single_node_without_gpus_suggests_local(tmp_path: Path) -> None:
+    script = hello(tmp_path)
+    done = quick(tmp_path, ["run", "-p", "single-node", "--dry-run", str(script)])
+    assert done.code == 2
+    assert "-p local" in done.text and "--nproc-per-node 0" not in done.text
+
+
+@xfail(10, "explain says who reads LAUNCHX_PG_TIMEOUT_S (launchx.runtime.init_distributed)")
+def test_defect10_explain_says_who_reads_the_pg_timeout(tmp_path: Path) -> None:
+    done = quick(tmp_path, ["explain", "-p", "local"])
+    rows = [line for line in done.text.splitlines() if "LAUNCHX_PG_TIMEOUT_S" in line]
+    assert rows and any("init_distributed" in row for row in rows), rows
+
+
+@xfail(10, "the run banner says 'busy -> free port' when it moved the user's port")
+def test_defect10_banner_says_the_port_moved(tmp_path: Path) -> None:
+    script = hello(tmp_path)
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        done = quick(tmp_path, [*RUN, "--master-port", str(port), str(script)])
+    assert done.code == 0, done.text[-3000:]
+    banner = next(line for line in done.text.splitlines() if line.startswith("launchx: profile"))
+    assert str(port) in banner and "busy" in banner
+
+
+@xfail(10, "the log dir is one flat layout, DIR/attempt-N/rank-R.log or similar")
+def test_defect10_flat_log_layout(tmp_path: Path) -> None:
+    script = hello(tmp_path)
+    done = quick(tmp_path, [*RUN, "--log-dir", "logs", str(script)])
+    assert done.code == 0, done.text[-3000:]
+    files = [
+        p.relative_to(tmp_path / "logs") for p in (tmp_path / "logs").rglob("*") if p.is_file()
+    ]
+    per_rank = [
+        f for f in files if re.fullmatch(r"attempt[-_]?0/rank[-_]?[01](\.log)?", f.as_posix())
+    ]
+    assert len(per_rank) == 2, sorted(map(str, files))
+    assert all(len(f.parts) <= 2 for f in files), sorted(map(str, files))
+
+
+@xfail(10, "runs under the default log root are pruned (keep the newest N)")
+def test_defect10_default_log_root_is_pruned(tmp_path: Path) -> None:
+    script = hello(tmp_path)
+    root = tmp_path / "tmp" / "launchx"
+    root.mkdir(parents=True)
+    old = time.time() - 30 * 86400
+    for i in range(120):
+        run_dir = root / f"lx-{i:012x}"
+        (run_dir / "attempt_0").mkdir(parents=True)
+        (run_dir / "attempt_0" / "launcher.log").write_text("old run\n")
+        os.utime(run_dir, (old + i, old + i))
+    done = quick(tmp_path, [*RUN, str(script)], FW_EXIT="3")  # a failed run keeps its logs
+    assert done.code == 3, done.text[-3000:]
+    left = sorted(p.name for p in root.iterdir())
+    assert "lx-000000000000" not in left  # the oldest run went
+    assert len(left) < 121
+
+
+def test_the_hello_script_runs_in_one_world(tmp_path: Path) -> None:
+    """The baseline the refusals above are measured against (passes today)."""
+    script = hello(tmp_path)
+    done = quick(tmp_path, [*RUN, str(script)])
+    assert done.code == 0, done.text[-3000:]
+    assert worlds(tmp_path / "ev") == ["0", "1"]
+    assert sorted(by_rank(done.text, 0) + by_rank(done.text, 1)) == [
+        "hello from rank 0 of 2",
+        "hello from rank 1 of 2",
+    ]
