@@ -17,6 +17,7 @@ from typing import Literal
 
 from launchx.facts import HostFacts, LaunchContext, TargetFacts
 from launchx.findings import Finding, finding, sort_findings
+from launchx.inner_launcher import find_inner_launcher
 from launchx.origin import ENV, FREE_PORT, MAPPED, UNRESOLVED, Origin
 from launchx.resolve import Resolution
 from launchx.runtime.env import (
@@ -513,16 +514,45 @@ def target_findings(target: TargetFacts | None) -> list[Finding]:
     ]
 
 
+def inner_launcher_findings(
+    res: Resolution, decision: LaunchDecision, command: Sequence[str] | None
+) -> list[Finding]:
+    """A launcher inside the command would start a world per rank (two rank 0s writing the
+    same files, or accelerate's silent hang): refuse it before anything starts, unless the
+    user asked to run it once (``--launcher direct``) or the profile allows it."""
+    if command is None or res.profile.allow_inner_launcher:
+        return []
+    if res.launch["launcher"].value == "direct":
+        return []  # the user runs the command once, as its own launcher
+    per_rank = decision.launcher != "srun" or res.profile.slurm.mode == "per_task"
+    inner = find_inner_launcher(command, per_rank=per_rank)
+    if inner is None:
+        return []
+    return [
+        finding(
+            "LX213",
+            None,
+            inner.message,
+            f"{inner.fix} (or set allow_inner_launcher: true in the profile)",
+        )
+    ]
+
+
 def decide_run(
     res: Resolution,
     *,
     run_id: str | None = None,
     log_dir: str | None = None,
-    target: TargetFacts | None = None,
+    target: Target | None = None,
+    here: TargetFacts | None = None,
 ) -> RunDecisions:
-    """Decide, once, what stays the same for every attempt of the run."""
+    """Decide, once, what stays the same for every attempt of the run: the launcher and
+    whether the command may run at all (it exists here, and it is not a launcher itself)."""
     decision, findings = assess(res)
-    findings = sort_findings([*findings, *target_findings(target)])
+    command = target.command(res.facts.python) if target is not None else None
+    findings = sort_findings(
+        [*findings, *target_findings(here), *inner_launcher_findings(res, decision, command)]
+    )
     inner = inner_step(res)
     nnodes = int(res.launch["nnodes"].value)
     if decision.launcher == "direct":

@@ -94,6 +94,9 @@ class Profile(_Strict):
     master_addr: str = "auto"
     master_port: PortSpec = "auto"
     env: dict[str, str] = Field(default_factory=dict)
+    allow_inner_launcher: bool = False
+    """Let the command launchx runs per rank be a launcher itself (torchrun, accelerate
+    launch, deepspeed, ...): each rank then starts a world of its own. For those who know."""
     timeouts: Timeouts = Field(default_factory=Timeouts)
     retry: Retry = Field(default_factory=Retry)
     resume: Resume = Field(default_factory=Resume)

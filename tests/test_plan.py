@@ -503,7 +503,7 @@ def test_a_missing_target_is_refused_with_the_names_that_exist(
         name, module=kind == "module", no_python=False, cwd=str(tmp_path), path_var=""
     )
     assert not here.found and here.close == close
-    run = decide_run(resolved("local"), target=here)
+    run = decide_run(resolved("local"), here=here)
     (lx211,) = [f for f in run.findings if f.code == "LX211"]
     assert lx211.level == "error" and repr(name) in lx211.message
     assert not run.ok
@@ -555,3 +555,29 @@ def test_too_many_processes_on_a_gpu_less_host_suggests_the_local_profile() -> N
     res = resolved("single-node", {}, flags={"nproc_per_node": "2"}, gpu_count=0)
     (lx205,) = [f for f in gpu_findings(res) if f.code == "LX205"]
     assert "-p local" in lx205.fix and "--nproc-per-node 0" not in lx205.fix
+
+
+# Row 8: the command is itself a launcher (LX213).
+INNER = Target("torchrun", ("--nproc-per-node", "2", "train.py"), no_python=True)
+
+
+def test_a_launcher_inside_the_command_is_refused_before_anything_starts() -> None:
+    run = decide_run(resolved("local"), target=INNER)
+    (lx213,) = [f for f in run.findings if f.code == "LX213"]
+    assert lx213.level == "error" and "torchrun" in lx213.message and not run.ok
+    assert "--launcher direct" in lx213.fix and "allow_inner_launcher" in lx213.fix
+    module = Target("torch.distributed.run", ("train.py",), module=True)
+    assert "LX213" in {f.code for f in decide_run(resolved("local"), target=module).findings}
+
+
+def test_an_inner_launcher_is_allowed_once_or_by_the_profile() -> None:
+    direct = resolved("local", flags={"launcher": "direct"})
+    assert "LX213" not in {f.code for f in decide_run(direct, target=INNER).findings}
+    allowed = resolve(
+        profiles.load("local", {}, Path("/nonexistent")),
+        facts_for({}),
+        Overrides(sets=("allow_inner_launcher=true",)),
+    )
+    assert "LX213" not in {f.code for f in decide_run(allowed, target=INNER).findings}
+    plain = Target("train.py", ("--lr", "1"))
+    assert "LX213" not in {f.code for f in decide_run(resolved("local"), target=plain).findings}

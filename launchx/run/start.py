@@ -41,7 +41,7 @@ def _decide(
 ) -> tuple[Resolution, RunDecisions]:
     res = pipeline.resolve_request(request)
     here = pipeline.probe_target(target.script, module=target.module, no_python=target.no_python)
-    return res, decide_run(res, run_id=run_id, log_dir=log_dir, target=here)
+    return res, decide_run(res, run_id=run_id, log_dir=log_dir, target=target, here=here)
 
 
 def dry_run(
