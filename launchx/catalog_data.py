@@ -2300,7 +2300,8 @@ LAUNCHX_ROWS: tuple[Var, ...] = (
         type="int",
         default="profile timeout",
         constraint="1..",
-        purpose="Collective timeout (s) init_process_group should use",
+        purpose="Read by init_distributed only (launchx.runtime; HF, Lightning, nanoGPT ignore "
+        "it): init_process_group's timeout (s)",
     ),
     Var(
         name="LAUNCHX_PROFILE_PATH",

@@ -35,7 +35,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2)
 STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -245,16 +245,55 @@ def _kill(child: subprocess.Popen[bytes], step: _SrunStep | None) -> None:
     signal_tree(child.pid, signal.SIGKILL)
 
 
-def _pump(stream: IO[bytes], sink: IO[str], tail: collections.deque[str]) -> None:
-    """Copy the child's output to our console line by line, keeping a tail for diagnosis."""
-    for raw in iter(stream.readline, b""):
-        line = raw.decode(errors="replace")
-        tail.append(line.rstrip("\n"))
+class Output(Protocol):
+    """Where an attempt's output goes: the bytes as the launcher writes them, launchx's own
+    lines about the attempt, and at the end the tail kept for the diagnosis."""
+
+    def feed(self, data: bytes) -> None: ...
+
+    def say(self, text: str) -> None: ...
+
+    def close(self) -> tuple[str, ...]: ...
+
+
+@dataclass
+class CopyOutput:
+    """The plainest ``Output``: copy lines to a stream, keep the last ``TAIL_LINES``."""
+
+    sink: IO[str]
+    tail: collections.deque[str] = field(
+        default_factory=lambda: collections.deque(maxlen=TAIL_LINES)
+    )
+    _partial: bytes = b""
+
+    def feed(self, data: bytes) -> None:
+        *lines, self._partial = (self._partial + data).split(b"\n")
+        for raw in lines:
+            self._line(raw.decode(errors="replace"))
+
+    def say(self, text: str) -> None:
+        _say(self.sink, text)
+
+    def close(self) -> tuple[str, ...]:
+        if self._partial:
+            self._line(self._partial.decode(errors="replace"))
+            self._partial = b""
+        return tuple(self.tail)
+
+    def _line(self, line: str) -> None:
+        self.tail.append(line)
+        _say(self.sink, line + "\n")
+
+
+def _pump(stream: IO[bytes], output: Output) -> None:
+    """Hand the child's output to ``output`` as it arrives (chunks, not lines: a progress
+    bar redrawn with carriage returns never ends a line)."""
+    fd = stream.fileno()
+    while chunk := os.read(fd, 65536):
         try:
-            sink.write(line)
-            sink.flush()
-        except (OSError, ValueError):
-            pass
+            output.feed(chunk)
+        except Exception:
+            continue
     stream.close()
 
 
@@ -265,6 +304,7 @@ def run_process(
     *,
     grace_s: float,
     out: IO[str] | None = None,
+    output: Output | None = None,
     poll_s: float = 0.05,
 ) -> ProcessResult:
     """Start ``argv`` in its own session and supervise it to the end.
@@ -274,9 +314,8 @@ def run_process(
     SIGTERM-like stop and one more grace, see the module docstring)."""
     from launchx.slurm_client import srun_job_id
 
-    sink = out or sys.stdout
+    output = output if output is not None else CopyOutput(out or sys.stdout)
     start = sup.clock()
-    tail: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
     sup.warned_at = None  # a warning of an earlier attempt gives this one no deadline
     srun_job = srun_job_id(argv, env)
     try:
@@ -291,14 +330,14 @@ def run_process(
         )
     except OSError as exc:
         msg = f"launchx: cannot start {argv[0]!r}: {exc.strerror}"
-        print(msg, file=sys.stderr)
-        return ProcessResult(127, False, 0.0, (msg,))
+        output.say(msg + "\n")
+        return ProcessResult(127, False, 0.0, (*output.close(), msg))
     step = _SrunStep(srun_job, child.pid) if srun_job is not None else None
     sup.srun_job = srun_job
     sup.child = child
     assert child.stdout is not None
     before = set(descendants(os.getpid())) - {child.pid}
-    pump = threading.Thread(target=_pump, args=(child.stdout, sink, tail), daemon=True)
+    pump = threading.Thread(target=_pump, args=(child.stdout, output), daemon=True)
     pump.start()
     stop_sent = sup.stopping
     if stop_sent:  # a signal arrived between attempts: pass it on at once
@@ -327,8 +366,7 @@ def run_process(
                 and now - sup.warned_at >= grace_s
             ):
                 warning_stop_at = now
-                _say(
-                    sink,
+                output.say(
                     f"launchx: the ranks still run {grace_s:g} s after the scheduler's warning "
                     f"signal; stopping them (SIGTERM, SIGKILL after {grace_s:g} s more)\n",
                 )
@@ -350,12 +388,7 @@ def run_process(
         reap_orphans(before)
         pump.join(timeout=5)
     exit_code = 128 - code if code < 0 else code
-    return ProcessResult(
-        exit_code,
-        sup.stopping,
-        sup.clock() - start,
-        tuple(tail),
-    )
+    return ProcessResult(exit_code, sup.stopping, sup.clock() - start, output.close())
 
 
 def _say(sink: IO[str], text: str) -> None:

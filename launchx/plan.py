@@ -35,6 +35,8 @@ DEFAULT_MULTINODE_PORT = 29500
 STEP_MARKER = "LAUNCHX_STEP"
 # torchrun (2.8+) forwards these to the workers; older releases ignore the variable.
 TORCHRUN_SIGNALS = "SIGTERM,SIGINT,SIGHUP,SIGQUIT,SIGUSR1,SIGUSR2"
+# Where torchrun keeps its own logs and error files, inside an attempt's log directory.
+TORCHRUN_LOGS = ".torchrun"
 # torchrun's per-rank console prefix uses the global rank so multi-node output stays readable.
 RANK_PREFIX_TEMPLATE = "[r${rank}]: "
 
@@ -370,7 +372,7 @@ def decide_port(res: Resolution) -> PortDecision:
                 "(one node: nothing else dials it)",
                 "nothing to do; pass --master-port auto to skip this check",
             )
-            return PortDecision(None, FREE_PORT, (note,))
+            return PortDecision(None, Origin.auto(f"{port} busy -> a free port"), (note,))
         return PortDecision(port, setting.source)
     if setting.value == "auto":
         port, source = DEFAULT_MULTINODE_PORT, Origin("default", "torchrun's port (several nodes)")
@@ -586,19 +588,11 @@ def default_log_root(run_id: str | None, temp_dir: str) -> str:
     return str(Path(temp_dir) / "launchx" / (run_id or RUN_ID_AT_LAUNCH))
 
 
-def attempt_log_dir(
-    res: Resolution, run: RunDecisions, run_id: str | None, attempt: int, temp_dir: str
-) -> str:
-    """``attempt_N`` (``/node_R`` with several nodes; ``/rank_K`` when this launchx is one
-    of several ranks an outer launcher started, so they never share a directory)."""
+def attempt_log_dir(run: RunDecisions, run_id: str | None, attempt: int, temp_dir: str) -> str:
+    """``DIR/attempt-N``: one directory per attempt, shared by every node and rank of the
+    run (their files are named by global rank, or by node: see ``run.output``)."""
     root = Path(run.log_dir) if run.log_dir else Path(default_log_root(run_id, temp_dir))
-    path = root / f"attempt_{attempt}"
-    direct_rank = res.facts.launch.rank if run.launcher.launcher == "direct" else None
-    if direct_rank is not None:
-        path = path / f"rank_{direct_rank}"
-    elif int(res.launch["nnodes"].value) > 1:
-        path = path / f"node_{res.launch['node_rank'].value}"
-    return str(path)
+    return str(root / f"attempt-{attempt}")
 
 
 @dataclass(frozen=True)
@@ -803,7 +797,9 @@ def _torchrun_argv(
         "0",
     ]
     if log_dir:
-        argv += ["--log-dir", log_dir, "--tee", "3"]
+        # torchrun's own nested directories, inside the attempt's: launchx keeps the error
+        # files and its own flat rank logs, then removes them (run.attempts).
+        argv += ["--log-dir", str(Path(log_dir) / TORCHRUN_LOGS), "--tee", "3"]
     if target.no_python:
         argv.append("--no-python")
     elif target.module:

@@ -50,6 +50,11 @@ class Resume(_Strict):
     """Appended to the script's arguments when a checkpoint exists, e.g. "--resume {path}"."""
 
 
+class Logs(_Strict):
+    keep_runs: Annotated[int, Field(ge=1)] = 20
+    """Runs kept under the default log root (the temp dir's launchx/): the oldest go."""
+
+
 class Slurm(_Strict):
     mode: Literal["per_node", "per_task"] = "per_node"
     """per_node: srun one task per node, each runs torchrun; per_task: srun one task per
@@ -101,6 +106,7 @@ class Profile(_Strict):
     retry: Retry = Field(default_factory=Retry)
     resume: Resume = Field(default_factory=Resume)
     slurm: Slurm = Field(default_factory=Slurm)
+    logs: Logs = Field(default_factory=Logs)
 
     @field_validator("env", mode="before")
     @classmethod

@@ -242,6 +242,8 @@ def explain_table(
     for name, s in sorted(res.env.items()):
         spec = catalog.lookup(name)
         note = _history(name, s) or (spec.purpose if spec else "")
+        if spec is not None and spec.reader == "launchx" and note != spec.purpose:
+            note = f"{spec.purpose}; {note}"  # who reads launchx's own contract matters
         env_rows.append((name, _shown(name, s.value), str(s.source), note))
     for name in res.removed:
         env_rows.append((name, "(removed)", "launchx", "renamed: launchx passes the new name"))

@@ -27,7 +27,7 @@ from launchx.profiles import LoadedProfile, validation_message
 # Every field of the timeouts/retry/resume/slurm blocks, as dotted keys ("retry.max_retries").
 BLOCK_KEYS: tuple[str, ...] = tuple(
     f"{block}.{name}"
-    for block in ("timeouts", "retry", "resume", "slurm")
+    for block in ("timeouts", "retry", "resume", "slurm", "logs")
     for name in type(getattr(Profile(name="_"), block)).model_fields
 )
 LAUNCH_KEYS = (

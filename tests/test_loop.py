@@ -112,10 +112,25 @@ def test_a_stop_signal_during_the_backoff_starts_no_other_attempt() -> None:
     assert outcome.reason == "interrupted"
 
 
-def test_one_clean_attempt_needs_no_summary() -> None:
+def test_a_clean_run_ends_with_one_line() -> None:
     world = fake_world([Step()])
     outcome = run_loop(spec_for("local"), world.world())
-    assert outcome.exit_code == 0 and text.summary(outcome.records, outcome.reason) == ""
+    assert outcome.exit_code == 0
+    assert text.summary(outcome.records, outcome.reason, 12.34) == (
+        "launchx: finished in 12.3 s (1 attempt)\n"
+    )
+
+
+def test_a_run_that_needed_retries_shows_each_attempt_then_one_line() -> None:
+    world = fake_world([Step(1, GLOO_TIMEOUT, save_step=10), Step()])
+    outcome = run_loop(spec_for("local", *BACKOFF), world.world())
+    summary = text.summary(outcome.records, outcome.reason, 60.0).splitlines()
+    assert summary[1:3] == [
+        "launchx: summary",
+        "  attempt   duration  outcome     category                offered",
+    ]
+    assert summary[-1] == "launchx: finished in 60.0 s (2 attempts)"
+    assert summary[-2].split()[-1] == "/ck/step_00000010.pt"
 
 
 def test_the_nodes_agreement_is_what_the_loop_decides_on() -> None:

@@ -71,6 +71,7 @@ IMPURE = {
     "sbatch": "resolves the profile on this host for a batch script",
     "run.attempts": "runs attempts as processes",
     "run.history": "keeps a SLURM job's attempts in a file",
+    "run.output": "the console and the per-rank log files",
     "run.peers": "talks to the other nodes",
     "run.start": "wires the real world",
     "run.world": "the clock, the console, SLURM, checkpoints, ports",

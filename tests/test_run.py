@@ -121,7 +121,8 @@ def test_two_nodes_on_loopback_form_world_of_four(worker: Path, tmp_path: Path) 
     assert {e["sum"] for e in ev.values()} == {10.0}
     assert len({e["LAUNCHX_RUN_ID"] for e in ev.values()}) == 1
     # node rank 1 holds global ranks 2 and 3: deterministic static rendezvous
-    assert (tmp_path / "logs" / "attempt_0" / "node_1").is_dir()
+    for rank in (2, 3):
+        assert (tmp_path / "logs" / "attempt-0" / f"rank-{rank}.log").is_file()
 
 
 HOSTILE = [

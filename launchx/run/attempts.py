@@ -1,26 +1,26 @@
 """The real ``Attempts`` port: run one attempt's plan as processes, then gather its evidence.
 
-``execute.run_process`` owns the processes (sessions, signals, grace, reaping); this module
-only prepares the attempt's log directory, hands the plan to it, keeps a copy of what the
-launcher printed, and reads back what the ranks left: their log tails and torchrun's error
-files, for ``decide.assess`` to diagnose.
+``execute.run_process`` owns the processes (sessions, signals, grace, reaping);
+``output.AttemptOutput`` the console and the per-rank logs. This module prepares the
+attempt's log directory, hands the plan to both, and reads back what the ranks left:
+their output's tails and torchrun's error files (kept flat as ``rank-R.error.json``), for
+``decide.assess`` to diagnose.
 """
 
 from __future__ import annotations
 
-import os
-import time
+import shutil
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
 from launchx.errors import LaunchxError
 from launchx.execute import Supervisor, child_environment, run_process
-from launchx.plan import LaunchPlan
+from launchx.plan import TORCHRUN_LOGS, LaunchPlan
 from launchx.run.decide import Evidence
+from launchx.run.output import AttemptOutput, Terminal
 
-_LOG_TAIL_BYTES = 64 * 1024
+_ERROR_FILE_BYTES = 64 * 1024
 
 
 @dataclass
@@ -30,69 +30,66 @@ class ProcessAttempts:
 
     supervisor: Supervisor
     base_env: dict[str, str]  # the environment detection read: children inherit it
-    sink: IO[str]
+    terminal: Terminal
+    direct_rank: int | None = None  # a direct launch runs this one rank
 
     def run(self, plan: LaunchPlan) -> Evidence:
-        if plan.log_dir:
+        log_dir = Path(plan.log_dir) if plan.log_dir else None
+        if log_dir is not None:
             try:
-                Path(plan.log_dir).mkdir(parents=True, exist_ok=True)
+                log_dir.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise LaunchxError(
-                    f"cannot create the log directory {plan.log_dir}: {exc.strerror}",
+                    f"cannot create the log directory {log_dir}: {exc.strerror}",
                     "pass a writable --log-dir",
                 ) from None
+        output = AttemptOutput(
+            self.terminal,
+            log_dir,
+            rank=self.direct_rank if plan.launcher == "direct" else None,
+            per_rank=plan.launcher != "srun",
+            launcher_log=_launcher_log(plan, self.direct_rank),
+        )
         sup = self.supervisor
         warned_before = len(sup.warnings)
-        started = time.time() - 1.0  # filesystem timestamps may be coarse
         env = child_environment(self.base_env, plan.env_changes())
-        result = run_process(plan.argv, env, sup, grace_s=plan.grace_period_s, out=self.sink)
-        if plan.log_dir:
-            with suppress(OSError):  # losing a copy of the console must not lose the run
-                (Path(plan.log_dir) / "launcher.log").write_text("\n".join(result.tail) + "\n")
-        logs, errors = collect_rank_evidence(plan, started)
+        result = run_process(plan.argv, env, sup, grace_s=plan.grace_period_s, output=output)
+        errors = keep_error_files(plan) if log_dir is not None else {}
         return Evidence(
             exit_code=result.exit_code,
             duration_s=result.duration_s,
             stop_signal=sup.stop_signal if result.interrupted else None,
             warned=len(sup.warnings) > warned_before,
             launcher_output=result.tail,
-            rank_logs=logs,
+            rank_logs=output.rank_logs(),
             error_files=errors,
         )
 
 
-def _read_tail(path: Path) -> str:
-    try:
-        with path.open("rb") as fh:
-            size = fh.seek(0, os.SEEK_END)
-            fh.seek(max(0, size - _LOG_TAIL_BYTES))
-            return fh.read().decode(errors="replace")
-    except OSError:
-        return ""
+def _launcher_log(plan: LaunchPlan, direct_rank: int | None) -> str:
+    """One launcher log per writer: several nodes (or ranks an outer launcher started, each
+    with its launchx) may share the run's log directory."""
+    if plan.launcher == "direct" and direct_rank is not None:
+        return f"launcher-rank-{direct_rank}.log"
+    return f"launcher-node-{plan.node_rank}.log" if plan.nnodes > 1 else "launcher.log"
 
 
-def collect_rank_evidence(
-    plan: LaunchPlan, since: float = 0.0
-) -> tuple[dict[int, str], dict[int, str]]:
-    """Per-rank log tails and torchrun error files of this attempt only: torchrun writes
-    ``<rdzv id>_<random>/attempt_0/<local rank>/`` and a reused --log-dir may hold older
-    runs' directories, so only this attempt's rendezvous id, written since it started."""
-    logs: dict[int, str] = {}
+def keep_error_files(plan: LaunchPlan) -> dict[int, str]:
+    """torchrun's error files of this attempt (``<torchrun dir>/<id>/attempt_0/<local
+    rank>/error.json``), copied flat beside the rank logs as ``rank-R.error.json``; the
+    rest of torchrun's own directory (its copies of the output) is removed."""
     errors: dict[int, str] = {}
     if not plan.log_dir or plan.launcher != "torchrun":
-        return logs, errors
-    root = Path(plan.log_dir)
-    for rank_dir in sorted(root.glob(f"{plan.run_id}-{plan.attempt}_*/attempt_*/*")):
-        if not rank_dir.name.isdigit():
+        return errors
+    inner = Path(plan.log_dir) / TORCHRUN_LOGS
+    for error_file in sorted(inner.glob("*/attempt_*/*/error.json")):
+        local = error_file.parent.name
+        if not local.isdigit():
             continue
+        rank = plan.node_rank * plan.nproc_per_node + int(local)
         with suppress(OSError):
-            if rank_dir.stat().st_mtime < since:
-                continue
-        rank = plan.node_rank * plan.nproc_per_node + int(rank_dir.name)
-        text = _read_tail(rank_dir / "stderr.log") + _read_tail(rank_dir / "stdout.log")
-        if text:
-            logs[rank] = logs.get(rank, "") + text
-        error_file = rank_dir / "error.json"
-        if error_file.is_file():
-            errors[rank] = _read_tail(error_file)
-    return logs, errors
+            text = error_file.read_bytes()[:_ERROR_FILE_BYTES].decode(errors="replace")
+            errors[rank] = text
+            (Path(plan.log_dir) / f"rank-{rank}.error.json").write_text(text)
+    shutil.rmtree(inner, ignore_errors=True)
+    return errors

@@ -31,7 +31,7 @@ class RunSpec:
         return Policy(self.res.profile.retry, self.decisions.requeue_on_warning)
 
     def plan(self, attempt: int, port: int | None, resume: str | None) -> LaunchPlan:
-        logs = attempt_log_dir(self.res, self.decisions, self.run_id, attempt, self.temp_dir)
+        logs = attempt_log_dir(self.decisions, self.run_id, attempt, self.temp_dir)
         spec = AttemptSpec(attempt, self.run_id, port, logs, resume)
         return build(self.res, self.decisions, spec, self.target, relaunch=self.relaunch)
 

@@ -8,8 +8,8 @@ the real run would not use.
 from __future__ import annotations
 
 import sys
+import time
 import uuid
-from contextlib import suppress
 from pathlib import Path
 from typing import IO
 
@@ -22,7 +22,8 @@ from launchx.resolve import Resolution
 from launchx.run import text
 from launchx.run.attempts import ProcessAttempts
 from launchx.run.history import JobHistory, NoHistory, history_file
-from launchx.run.loop import Outcome, RunSpec, first_attempt, run_loop
+from launchx.run.loop import RunSpec, first_attempt, run_loop
+from launchx.run.output import Terminal
 from launchx.run.peers import Alone, NodePeers
 from launchx.run.ports import History, Peers, Scheduler, World
 from launchx.run.world import (
@@ -48,6 +49,7 @@ def dry_run(
     request: pipeline.Request, target: Target, *, run_id: str | None, log_dir: str | None
 ) -> LaunchPlan:
     """The plan of the next attempt, exactly as ``start`` would build it."""
+    log_dir = _absolute(log_dir)
     res, decisions = _decide(request, target, run_id=run_id, log_dir=log_dir)
     spec = RunSpec(
         res,
@@ -71,6 +73,7 @@ def start(
     out: IO[str] | None = None,
 ) -> int:
     """Run to completion; return launchx's exit code (the contract in DESIGN.md)."""
+    log_dir = _absolute(log_dir)
     res, decisions = _decide(request, target, run_id=run_id, log_dir=log_dir)
     if not decisions.ok:
         raise LaunchRefused(*refusal(decisions.findings))
@@ -82,13 +85,14 @@ def start(
         pipeline.temp_dir(),
         pipeline.relaunch_args(request, log_dir),
     )
-    sink = out or sys.stdout
+    terminal = Terminal(out or sys.stdout, show_banner=decisions.inner_step)
     sup = Supervisor(forward_warnings=not decisions.inner_step)
-    console = StreamConsole(sink)
+    console = StreamConsole(terminal)
+    started = time.monotonic()
     with supervised(sup):
         peers = _peers(spec, console)
         world = World(
-            attempts=ProcessAttempts(sup, dict(res.facts.environ), sink),
+            attempts=ProcessAttempts(sup, dict(res.facts.environ), terminal, res.facts.launch.rank),
             checkpoints=DirCheckpoints(checkpoint_dir(res.profile.resume.checkpoint_dir)),
             history=_history(spec),
             peers=peers,
@@ -101,11 +105,20 @@ def start(
             outcome = run_loop(spec, world)
         finally:
             peers.close()
+    root = Path(log_dir) if log_dir else Path(default_log_root(spec.run_id, spec.temp_dir))
+    if outcome.exit_code != 0 and root.is_dir():
+        console.write(f"launchx: logs of every attempt are in {root}\n")
     if log_dir is None:
-        _tidy_logs(spec, outcome, console)
+        prune_runs(root.parent, keep=res.profile.logs.keep_runs, current=root.name)
     if not decisions.inner_step:  # the outer launchx summarises the whole step
-        console.write(text.summary(outcome.records, outcome.reason))
+        terminal.end()
+        console.write(text.summary(outcome.records, outcome.reason, time.monotonic() - started))
     return outcome.exit_code
+
+
+def _absolute(log_dir: str | None) -> str | None:
+    """--log-dir as an absolute path: every rank and the summary name the same place."""
+    return str(Path(log_dir).expanduser().resolve()) if log_dir else None
 
 
 def _history(spec: RunSpec) -> History:
@@ -135,19 +148,16 @@ def _peers(spec: RunSpec, console: StreamConsole) -> Peers:
     )
 
 
-def _tidy_logs(spec: RunSpec, outcome: Outcome, console: StreamConsole) -> None:
-    """Temporary logs of a run that succeeded are noise; a failed run's are the evidence."""
-    root = Path(default_log_root(spec.run_id, spec.temp_dir))
-    if outcome.exit_code == 0 and all(r.category is None for r in outcome.records[-1:]):
-        # Only this run's own directories: other ranks of the same run may still write.
-        for rec in outcome.records:
-            if rec.log_dir:
-                remove_tree_quietly(rec.log_dir)
-        for leftover in [*sorted(root.glob("attempt_*"), reverse=True), root]:
-            with suppress(OSError):
-                leftover.rmdir()  # only when empty
-    elif root.is_dir():
-        console.write(f"launchx: logs of every attempt are in {root}\n")
+def prune_runs(root: Path, *, keep: int, current: str) -> None:
+    """Keep the newest ``keep`` runs under the default log root (this one always): their
+    logs are the evidence for ``launchx diagnose`` and ``launchx status`` after a run."""
+    try:
+        runs = [p for p in root.iterdir() if p.is_dir() and p.name != current]
+        runs.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for old in runs[max(0, keep - 1) :]:
+        remove_tree_quietly(str(old))
 
 
 def refusal(findings: tuple[Finding, ...]) -> tuple[str, str | None]:

@@ -52,20 +52,23 @@ def _outcome(rec: AttemptRecord) -> str:
     return "ok" if rec.exit_code == 0 else f"exit {rec.exit_code}"
 
 
-def summary(records: Sequence[AttemptRecord], reason: str) -> str:
-    """The table after the run: one row per attempt, then why the run ended. A run that
-    went through in one clean attempt needs none."""
-    if len(records) == 1 and records[0].succeeded:
-        return ""
+def summary(records: Sequence[AttemptRecord], reason: str, elapsed_s: float = 0.0) -> str:
+    """What ends the run: one line when it went through in one clean attempt; otherwise
+    one row per attempt, then why the run ended (how long, when it finished)."""
+    ok = bool(records) and records[-1].succeeded and reason == "finished"
+    attempts = f"{len(records)} attempt{'s' if len(records) != 1 else ''}"
+    last = f"launchx: finished in {elapsed_s:.1f} s ({attempts})" if ok else f"launchx: {reason}"
+    if ok and len(records) == 1:
+        return last + "\n"
     lines = [
         "",
         "launchx: summary",
-        f"  {'attempt':<8}{'duration':>10}  {'outcome':<12}{'category':<24}resumed from",
+        f"  {'attempt':<8}{'duration':>10}  {'outcome':<12}{'category':<24}offered",
     ]
     for rec in records:
         lines.append(
             f"  {rec.attempt:<8}{rec.duration_s:>9.1f}s  {_outcome(rec):<12}"
             f"{rec.category or '-':<24}{rec.resumed_from or '-'}"
         )
-    lines.append(f"launchx: {reason}")
+    lines.append(last)
     return "\n".join(lines) + "\n"

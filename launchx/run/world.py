@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import random
-from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
 
 from launchx import checkpoints
 from launchx.execute import Supervisor
+from launchx.run.output import Terminal
 
 
 @dataclass
@@ -30,12 +29,12 @@ class SystemClock:
 
 @dataclass
 class StreamConsole:
-    sink: IO[str]
+    """launchx's own lines, on the console the ranks' output shares (``Terminal``)."""
+
+    terminal: Terminal
 
     def write(self, text: str) -> None:
-        with suppress(OSError, ValueError):  # a closed terminal must not stop the run
-            self.sink.write(text)
-            self.sink.flush()
+        self.terminal.say(text)
 
 
 @dataclass(frozen=True)

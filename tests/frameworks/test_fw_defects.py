@@ -198,14 +198,12 @@ def test_defect10_single_node_without_gpus_suggests_local(tmp_path: Path) -> Non
     assert "-p local" in done.text and "--nproc-per-node 0" not in done.text
 
 
-@xfail(10, "explain says who reads LAUNCHX_PG_TIMEOUT_S (launchx.runtime.init_distributed)")
 def test_defect10_explain_says_who_reads_the_pg_timeout(tmp_path: Path) -> None:
     done = quick(tmp_path, ["explain", "-p", "local"])
     rows = [line for line in done.text.splitlines() if "LAUNCHX_PG_TIMEOUT_S" in line]
     assert rows and any("init_distributed" in row for row in rows), rows
 
 
-@xfail(10, "the run banner says 'busy -> free port' when it moved the user's port")
 def test_defect10_banner_says_the_port_moved(tmp_path: Path) -> None:
     script = hello(tmp_path)
     with socket.socket() as held:
@@ -218,7 +216,6 @@ def test_defect10_banner_says_the_port_moved(tmp_path: Path) -> None:
     assert str(port) in banner and "busy" in banner
 
 
-@xfail(10, "the log dir is one flat layout, DIR/attempt-N/rank-R.log or similar")
 def test_defect10_flat_log_layout(tmp_path: Path) -> None:
     script = hello(tmp_path)
     done = quick(tmp_path, [*RUN, "--log-dir", "logs", str(script)])
@@ -233,7 +230,6 @@ def test_defect10_flat_log_layout(tmp_path: Path) -> None:
     assert all(len(f.parts) <= 2 for f in files), sorted(map(str, files))
 
 
-@xfail(10, "runs under the default log root are pruned (keep the newest N)")
 def test_defect10_default_log_root_is_pruned(tmp_path: Path) -> None:
     script = hello(tmp_path)
     root = tmp_path / "tmp" / "launchx"
