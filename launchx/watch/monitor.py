@@ -197,7 +197,13 @@ class Monitor:
         if self.report is not None or self.policy.mode == "off":
             return self._verdict
         now = self.clock()
-        if self._discovered_at is None or now - self._discovered_at >= self.rediscover_s:
+        with self._lock:
+            searching = not self._tracks  # until the ranks appear, look on every tick
+        if (
+            searching
+            or self._discovered_at is None
+            or now - self._discovered_at >= self.rediscover_s
+        ):
             self._discover(now)
         with self._lock:
             tracks = dict(self._tracks)

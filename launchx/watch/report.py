@@ -58,6 +58,9 @@ def collective_name(frames: Sequence[Frame]) -> str:
         if not f.native and "torch/distributed/" in f.filename and "<locals>" not in f.name:
             return f.name
     for f in frames:
+        if f.native and "c10d::Reducer" in f.name:
+            return "gradient all-reduce (DDP backward)"
+    for f in frames:
         if f.native and "c10d::" in f.name:
             return f.name.split("(")[0]
     return "collective"

@@ -58,8 +58,12 @@ def classify_pyspy_error(returncode: int | None, output: str) -> StackFailure:
     if any(
         s in low for s in ("permission denied", "eperm", "operation not permitted", "os error 13")
     ):
-        cause = next((ln for ln in lines if "EPERM" in ln or "ermission" in ln), first)
-        return StackFailure("permission", f"{first} ({cause.split(': ', 1)[-1]})")
+        # py-spy's own hint ("Try running again with elevated permissions by going sudo")
+        # is no advice for a launcher: keep the fact, drop the hint.
+        fact = first.split(": Try running", 1)[0]
+        cause = next((ln for ln in lines if "EPERM" in ln), "")
+        cause = cause.split(": ", 1)[-1] if cause[:1].isdigit() else cause
+        return StackFailure("permission", f"{fact} ({cause})" if cause else fact)
     if "no such process" in low or "check that the process is running" in low or "esrch" in low:
         return StackFailure("gone", first)
     return StackFailure("error", first)
