@@ -15,6 +15,7 @@ from launchx.watch.frames import (
     parse_faulthandler,
     parse_pyspy_json,
     python_digest,
+    short_filename,
     where,
 )
 
@@ -73,10 +74,28 @@ def test_faulthandler_dump_main_thread_is_last() -> None:
     main = stack.main
     assert main is not None and main is stack.threads[-1]
     assert [f.name for f in main.frames] == ["main_wait", "<module>"]
-    assert main.frames[0].line == 9
+    assert main.frames[0].line == 9 and main.frames[0].filename == "fh.py"
+    assert stack.threads[0].frames[1].filename == "threading.py"
     assert stack.source == "faulthandler"
     with pytest.raises(StackParseError):
         parse_faulthandler("nothing here", 1)
+
+
+@pytest.mark.parametrize(
+    ("path", "short"),
+    [
+        (
+            "/v/.venv/lib/python3.11/site-packages/torch/distributed/c10d.py",
+            "torch/distributed/c10d.py",
+        ),
+        ("/usr/lib/python3.12/threading.py", "threading.py"),
+        ("/usr/lib/python3/dist-packages/foo/bar.py", "foo/bar.py"),
+        ("/home/me/train.py", "train.py"),
+        ("train.py", "train.py"),
+    ],
+)
+def test_short_filename(path: str, short: str) -> None:
+    assert short_filename(path) == short
 
 
 def test_faulthandler_thread_names_and_unknown_lines() -> None:

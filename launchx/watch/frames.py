@@ -121,6 +121,17 @@ _FH_HEADER = re.compile(
 _FH_FRAME = re.compile(r'^\s+File "(?P<file>.*)", line (?P<line>\d+|\?\?\?) in (?P<name>.*)$')
 
 
+_LIB_DIR = re.compile(r"/(?:site-packages|dist-packages|lib/python\d+\.\d+)(?=/)")
+
+
+def short_filename(path: str) -> str:
+    """A path as py-spy shortens it: below site-packages or the stdlib, else its name."""
+    found = list(_LIB_DIR.finditer(path))
+    if found:
+        return path[found[-1].end() + 1 :]
+    return path.rsplit("/", 1)[-1]
+
+
 def parse_faulthandler(text: str, pid: int) -> ProcessStack:
     """One ``faulthandler.dump_traceback(all_threads=True)``. CPython lists the newest
     thread first, so the main thread is the last block (checked in the tests)."""
@@ -137,7 +148,11 @@ def parse_faulthandler(text: str, pid: int) -> ProcessStack:
         if frame and current is not None:
             lineno = frame["line"]
             current[2].append(
-                Frame(frame["name"], frame["file"], int(lineno) if lineno.isdigit() else 0)
+                Frame(
+                    frame["name"],
+                    short_filename(frame["file"]),
+                    int(lineno) if lineno.isdigit() else 0,
+                )
             )
     if current is not None:
         threads.append(ThreadStack(current[0], current[1], tuple(current[2])))
