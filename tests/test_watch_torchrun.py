@@ -23,7 +23,7 @@ from launchx.execute import signal_tree
 from launchx.watch.hook import HookStacks, hook_env
 from launchx.watch.monitor import HangReport, Monitor
 from launchx.watch.stacks import FallbackStacks, PySpy, StackSource
-from launchx.watch.verdict import HangPolicy
+from launchx.watch.verdict import HangPolicy, TimeoutChoice
 
 pytestmark = pytest.mark.torchrun
 
@@ -176,3 +176,91 @@ def test_without_ptrace_the_faulthandler_hook_still_shows_the_stacks(tmp_path: P
     assert "it is in wait ← ranks.py:" in headline and headline.endswith(" misbehave")
     assert "    rank 0 [collective]: all_reduce ← ranks.py:" in report.text
     assert w.of("stacks_unavailable")[0]["fallback"] is True
+
+
+def test_two_loopback_nodes_name_the_global_rank_and_its_node(tmp_path: Path) -> None:
+    """Each "node" (a torchrun with one rank) is watched by its own monitor, which never
+    decides alone; node 0 combines both summaries (sent as JSON, as over the wire) and
+    names global rank 1 on node 1; each node then writes its own dumps."""
+    from conftest import free_port
+
+    from launchx.watch.nodes import NodeSummary, combine
+    from launchx.watch.report import headline
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("RANK", "WORLD_SIZE", "LOCAL_RANK")}
+    env["TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE"] = "[r${rank}]: "
+    procs: list[subprocess.Popen[bytes]] = []
+    monitors: list[Monitor] = []
+    lines: list[str] = []
+    for node_rank in (0, 1):
+        argv = [sys.executable, "-m", "torch.distributed.run", "--nnodes", "2"]
+        argv += ["--nproc-per-node", "1", "--node-rank", str(node_rank)]
+        argv += ["--rdzv-backend", "static", "--master-addr", "127.0.0.1"]
+        argv += ["--master-port", str(port), "--max-restarts", "0"]
+        proc = subprocess.Popen(
+            [*argv, str(RANKS), "block", "--rank", "1"],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        monitor = Monitor(
+            proc.pid,
+            HangPolicy(mode="fixed", timeout_s=T),
+            tmp_path / f"node{node_rank}",
+            node=f"node{node_rank}",
+            node_rank=node_rank,
+            decide=False,
+            sample_s=0.5,
+        )
+
+        def pump(p: subprocess.Popen[bytes] = proc, m: Monitor = monitor) -> None:
+            assert p.stdout is not None
+            for raw in p.stdout:
+                line = raw.decode(errors="replace").rstrip("\n")
+                lines.append(line)
+                m.note_line(line)
+
+        threading.Thread(target=pump, daemon=True).start()
+        monitor.start()
+        procs.append(proc)
+        monitors.append(monitor)
+    verdict = None
+    try:
+        end = time.monotonic() + 90
+        while time.monotonic() < end and all(p.poll() is None for p in procs):
+            time.sleep(0.5)
+            mine = monitors[0].summary()
+            theirs = NodeSummary.model_validate_json(monitors[1].summary().model_dump_json())
+            if not mine.ranks or not theirs.ranks or mine.timeout_s is None:
+                continue
+            choice = choose(mine)
+            got = combine([mine, theirs], timeout=choice, nnodes=2, delays={1: 0.5})
+            if got.kind == "hang":
+                verdict = got
+                break
+        assert verdict is not None and verdict.kind == "hang", "\n".join(lines[-30:])
+        assert verdict.odd == (1,)
+        assert headline(verdict).startswith(
+            "rank 1 (node node1, local 0) has not reached the all_reduce that the other rank"
+        )
+        reports = [m.capture(verdict) for m in monitors]
+        for node_rank, report in enumerate(reports):
+            assert report.dump_dir == str(tmp_path / f"node{node_rank}" / "hang")
+            assert (Path(report.dump_dir) / f"rank{node_rank}.txt").is_file()
+        assert "misbehave" in (tmp_path / "node1" / "hang" / "rank1.txt").read_text()
+    finally:
+        for monitor in monitors:
+            monitor.stop()
+        for proc in procs:
+            signal_tree(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def choose(summary: object) -> TimeoutChoice:
+    from launchx.watch.nodes import NodeSummary
+
+    assert isinstance(summary, NodeSummary)
+    return TimeoutChoice(summary.timeout_s, summary.timeout_source, "node 0's choice")

@@ -332,6 +332,12 @@ ROWS = [
     ),
     Row("hang detection off", [R(0), R(1)], now=1e6, kind="healthy", policy=HangPolicy(mode="off")),
     Row("no ranks yet", [], now=1e6, kind="healthy"),
+    Row(
+        "every rank exited: the attempt is ending, not hung",
+        [R(0, output=1.0, exited=True), R(1, exited=True)],
+        now=1e6,
+        kind="healthy",
+    ),
 ]
 
 

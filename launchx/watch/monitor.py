@@ -31,6 +31,7 @@ from typing import Protocol
 
 from launchx.watch import flight
 from launchx.watch.frames import ProcessStack
+from launchx.watch.hook import HookStacks
 from launchx.watch.model import ProcSample, RankId
 from launchx.watch.nodes import NodeSummary, summarize
 from launchx.watch.procfs import ProcFS, RankProc
@@ -70,6 +71,13 @@ def rank_of_line(line: str) -> int | None:
     """The global rank of a console line torchrun prefixed for launchx, else None."""
     match = _RANK_PREFIX.match(line)
     return int(match.group(1)) if match else None
+
+
+def stack_reader(log_dir: str | Path | None, *, hook: bool) -> StackSource:
+    """py-spy first; with ``hook`` (the plan added ``hook.hook_env`` to the ranks), the
+    faulthandler hook once py-spy proves unusable."""
+    fallback = HookStacks(log_dir) if hook and log_dir else None
+    return FallbackStacks(PySpy(), fallback)
 
 
 class ProcSource(Protocol):
@@ -138,6 +146,7 @@ class Monitor:
         self.flight_wait_s = flight_wait_s
 
         self._lock = threading.Lock()
+        self._round_lock = threading.Lock()  # one stack round at a time (capture vs tick)
         self._tracks: dict[int, RankTrack] = {}
         self._early_output: dict[int, float] = {}
         self._job = JobState(started_at=clock())
@@ -289,7 +298,8 @@ class Monitor:
 
     def _stack_round(self, *, native: bool, pids: Sequence[int] | None = None) -> StackRound:
         targets = list(pids) if pids is not None else self._pids()
-        got = self.stacks.dump(targets, native=native and len(targets) <= NATIVE_MAX)
+        with self._round_lock:
+            got = self.stacks.dump(targets, native=native and len(targets) <= NATIVE_MAX)
         t = self.clock()
         with self._lock:
             by_pid = {tr.pid: rank for rank, tr in self._tracks.items()}

@@ -385,8 +385,8 @@ def strong_quiet_since(tracks: Sequence[RankTrack], job: JobState) -> float:
 def judge(tracks: Sequence[RankTrack], job: JobState, now: float, policy: HangPolicy) -> Verdict:
     timeout = choose_timeout(policy, job.rhythm)
     live = [t for t in tracks if not t.exited]
-    if timeout.seconds is None or not tracks:
-        return Healthy(0.0, timeout)
+    if timeout.seconds is None or not live:
+        return Healthy(0.0, timeout)  # no ranks yet, or all gone: the attempt's end
     limit = timeout.seconds
     output = job.last_output
     quiet_since = max(_latest(output, *(last_progress(t, policy) for t in tracks)), job.started_at)
