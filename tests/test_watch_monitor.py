@@ -235,7 +235,8 @@ def test_straggler_is_a_warning_and_the_run_goes_on(tmp_path: Path) -> None:
 
 
 def test_auto_timeout_is_announced_when_learned(tmp_path: Path) -> None:
-    run = make(tmp_path, policy=HangPolicy(mode="auto", floor_s=5.0, factor=3.0, learn_gaps=3))
+    policy = HangPolicy(mode="auto", floor_s=5.0, factor=3.0, learn_gaps=3)
+    run = make(tmp_path, policy=policy)
     every_other = training(run, until=1e9)
     run.tick(1)
     run.tick(8, lambda t: every_other(t) if int(t) % 2 == 0 else None)

@@ -97,6 +97,15 @@ def test_the_issue_example() -> None:
     assert lines[proc + 1].startswith("    rank 5 (node gpu-07, local 5): 130 s, S futex_do_wait")
 
 
+def test_a_large_job_stays_readable() -> None:
+    views = [rv(r, DATA if r == 700 else COLLECTIVE) for r in range(1024)]
+    views += [rv(2000 + i, (Frame(f"f{i}", "x.py", i), USER)) for i in range(20)]
+    text = render_hang(hang_of(views, 130.0, TIMEOUT, None))
+    assert len(text.splitlines()) < 120
+    assert "more stack groups in the dumps" in text
+    assert "    ... 1012 more ranks in the dumps" in text
+
+
 def test_native_frames_where_they_say_more() -> None:
     views = [rv(0, DDP), rv(1, (Frame("time_sleep", "libpython", 0, True), *DATA))]
     text = render_hang(hang_of(views, 130.0, TIMEOUT, None))
@@ -112,7 +121,7 @@ def test_without_stacks_it_says_why() -> None:
     text = render_hang(hang)
     assert hang.odd == (1,)
     assert (
-        "rank 1 (node gpu-07, local 1) stand(s) out: rank 1 is in no stack; /proc shows "
+        "rank 1 (node gpu-07, local 1) stands out: rank 1 is in no stack; /proc shows "
         "state S in hrtimer_nanosleep" in text
     )
     assert f"  no stacks from outside: {note}" in text

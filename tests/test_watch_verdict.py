@@ -458,22 +458,26 @@ def _rhythm(*times: float) -> Rhythm:
 def test_rhythm_counts_gaps_after_the_first_line() -> None:
     r = _rhythm(100.0, 101.0, 104.0, 104.5)
     assert (r.lines, r.gaps, r.longest_gap_s, r.last_line_at) == (4, 3, 3.0, 104.5)
+    assert r.span_s == 4.5
 
 
 def test_auto_before_the_rhythm_is_known_uses_the_initial_timeout() -> None:
     choice = choose_timeout(HangPolicy(), _rhythm(1.0, 2.0))
     assert (choice.seconds, choice.source) == (600.0, "initial")
-    assert "1/5 gaps" in choice.detail
+    assert "1/5 gaps over 1/60 s of output" in choice.detail
+    # a burst of start-up lines is no rhythm yet, however many
+    burst = choose_timeout(HangPolicy(), _rhythm(*[i * 0.01 for i in range(50)]))
+    assert burst.source == "initial"
 
 
 def test_auto_learns_a_safety_factor_over_the_longest_gap() -> None:
-    choice = choose_timeout(HangPolicy(), _rhythm(0, 10, 30, 35, 40, 45))
-    assert (choice.seconds, choice.source) == (100.0, "learned")
-    assert "longest quiet interval seen (20.0 s" in choice.detail
+    choice = choose_timeout(HangPolicy(), _rhythm(0, 10, 30, 35, 40, 65))
+    assert (choice.seconds, choice.source) == (125.0, "learned")
+    assert "longest quiet interval seen (25.0 s" in choice.detail
 
 
 def test_auto_floor_and_ceiling() -> None:
-    fast = _rhythm(*[i * 0.5 for i in range(10)])
+    fast = _rhythm(*[i * 0.5 for i in range(200)])
     assert choose_timeout(HangPolicy(), fast).seconds == 60.0
     slow = _rhythm(0, 100, 200, 300, 400, 500)
     capped = choose_timeout(HangPolicy(ceiling_s=300.0), slow)

@@ -15,6 +15,8 @@ from launchx.watch.frames import PEER_WAITS, Frame, ProcessStack
 from launchx.watch.verdict import Hang, RankView, StackGroup, Straggler
 
 MAX_FRAMES = 12
+MAX_GROUPS = 12
+MAX_PROC_LINES = 32  # odd ranks come first, so they are always shown
 
 
 def rank_ranges(ranks: Iterable[int]) -> str:
@@ -86,9 +88,11 @@ def headline(hang: Hang) -> str:
                 f"it is in {_where(odd[0])}" if len(odd) == 1 else _odd_places(odd)
             )
         where_major = major.where if major is not None and major.where else _where(others[0])
+        verb = "stands" if len(odd) == 1 else "stand"
+        others_word = ranks_word([v.who.rank for v in others])
         return (
-            f"{_labels(odd)} stand(s) out: {_odd_places(odd)}; "
-            f"{ranks_word([v.who.rank for v in others])} are in {where_major}"
+            f"{_labels(odd)} {verb} out: {_odd_places(odd)}; "
+            f"{others_word} {'is' if len(others) == 1 else 'are'} in {where_major}"
         )
     if not any(v.category is not None for v in hang.views):
         why = f" ({hang.stacks_note})" if hang.stacks_note else ""
@@ -142,21 +146,25 @@ def render_hang(
     if hang.groups:
         source = sorted({v.source for v in hang.views if v.source})
         out.append(f"  stacks (main thread, innermost first; from {', '.join(source) or '?'}):")
-        for g in hang.groups:
+        for g in hang.groups[:MAX_GROUPS]:
             out.append(f"    {ranks_word(g.ranks)} [{g.category}]: {g.where}")
             out += [f"        {line}" for line in _frame_lines(g.frames, max_frames)]
+        if len(hang.groups) > MAX_GROUPS:
+            out.append(f"    ... {len(hang.groups) - MAX_GROUPS} more stack groups in the dumps")
     missing = [v.who.rank for v in hang.views if v.category is None]
     if missing and hang.groups:
         out.append(f"    {ranks_word(missing)}: no stack")
     if hang.stacks_note:
         out.append(f"  no stacks from outside: {hang.stacks_note}")
     out.append("  /proc (quiet for, main thread state and kernel wait, CPU, I/O):")
-    for v in hang.views:
+    for v in hang.views[:MAX_PROC_LINES]:
         state = "exited" if v.exited else f"{v.state} {v.wchan or '-'}"
         out.append(
             f"    {v.who.label()}: {v.age_s:.0f} s, {state}, "
             f"cpu {100 * v.cpu_rate:.1f} %, io {v.io_rate / 1024:.0f} KiB/s"
         )
+    if len(hang.views) > MAX_PROC_LINES:
+        out.append(f"    ... {len(hang.views) - MAX_PROC_LINES} more ranks in the dumps")
     if flight_ranks:
         out.append(f"  flight recorder dumps asked of {ranks_word(list(flight_ranks))}")
     if dump_dir:

@@ -19,8 +19,9 @@ The rules (issue 11), each exercised by tests/test_watch_verdict.py:
   then, never continuously), then every ``resample_s``.
 * ``auto`` learns the run's rhythm once output starts: the timeout is ``factor`` × the
   longest gap seen between output lines, at least ``floor_s`` (and at most ``ceiling_s``,
-  which the caller sets below the process-group timeout). Before ``learn_gaps`` gaps were
-  seen, ``initial_s`` applies (a first step may compile, download, or load for minutes).
+  which the caller sets below the process-group timeout). Until ``learn_gaps`` gaps over
+  at least ``floor_s`` of output were seen, ``initial_s`` applies (a first step may
+  compile, download, or load for minutes).
 
 The first-step, checkpoint and rank-0-only-evaluation cases never read as a hang because
 the working rank's CPU or I/O grows; their peers waiting at a barrier are exactly the
@@ -109,17 +110,25 @@ class Rhythm:
     last_line_at: float | None = None
     gaps: int = 0
     longest_gap_s: float = 0.0
+    first_line_at: float | None = None
+
+    @property
+    def span_s(self) -> float:
+        if self.first_line_at is None or self.last_line_at is None:
+            return 0.0
+        return self.last_line_at - self.first_line_at
 
 
 def observe_line(rhythm: Rhythm, t: float) -> Rhythm:
     if rhythm.last_line_at is None:
-        return Rhythm(1, t, 0, 0.0)
+        return Rhythm(1, t, 0, 0.0, t)
     gap = max(0.0, t - rhythm.last_line_at)
     return Rhythm(
         rhythm.lines + 1,
         max(t, rhythm.last_line_at),
         rhythm.gaps + 1,
         max(rhythm.longest_gap_s, gap),
+        rhythm.first_line_at,
     )
 
 
@@ -136,7 +145,9 @@ def choose_timeout(policy: HangPolicy, rhythm: Rhythm) -> TimeoutChoice:
     if policy.mode == "fixed":
         assert policy.timeout_s is not None
         return TimeoutChoice(policy.timeout_s, "fixed", f"{policy.timeout_s:g} s as set")
-    if rhythm.gaps >= policy.learn_gaps:
+    # Learned once enough gaps were seen over at least floor_s of output: a burst of
+    # start-up lines is no rhythm (the first step may still compile for minutes).
+    if rhythm.gaps >= policy.learn_gaps and rhythm.span_s >= policy.floor_s:
         learned = policy.factor * rhythm.longest_gap_s
         seconds = max(policy.floor_s, learned)
         detail = (
@@ -146,7 +157,10 @@ def choose_timeout(policy: HangPolicy, rhythm: Rhythm) -> TimeoutChoice:
         source: TimeoutSource = "learned"
     else:
         seconds = max(policy.floor_s, policy.initial_s)
-        detail = f"until the run's rhythm is known ({rhythm.gaps}/{policy.learn_gaps} gaps seen)"
+        detail = (
+            f"until the run's rhythm is known ({rhythm.gaps}/{policy.learn_gaps} gaps over "
+            f"{rhythm.span_s:.0f}/{policy.floor_s:g} s of output)"
+        )
         source = "initial"
     if policy.ceiling_s is not None and seconds > policy.ceiling_s:
         seconds = policy.ceiling_s
