@@ -158,7 +158,7 @@ class PausableMonitor(TimedMonitor):
         return super().tick()
 
 
-def overhead(seconds: float, window_s: float) -> None:
+def overhead(seconds: float, window_s: float, sample_s: float = 1.0) -> None:
     """One long healthy run; the watcher alternates between on and off every
     ``window_s``; each logged interval's step time is credited to the state it ran in."""
     steps = 1_000_000
@@ -175,7 +175,10 @@ def overhead(seconds: float, window_s: float) -> None:
             start_new_session=True,
         )
         monitor = PausableMonitor(
-            proc.pid, HangPolicy(mode="fixed", timeout_s=60.0), Path(tmp) / "logs"
+            proc.pid,
+            HangPolicy(mode="fixed", timeout_s=60.0),
+            Path(tmp) / "logs",
+            sample_s=sample_s,
         )
         # (arrival time, step, watcher on?) for each logged step
         marks: list[tuple[float, int, bool]] = []
@@ -233,7 +236,8 @@ def overhead(seconds: float, window_s: float) -> None:
     )
     print(
         f"  the watcher's own CPU: {1e3 * cpu_on / on_wall:.2f} ms per second watched "
-        f"({100 * cpu_on / on_wall:.3f} % of one core; no stack was sampled)"
+        f"({100 * cpu_on / on_wall:.3f} % of one core, sampling every {sample_s:g} s; "
+        "no stack was sampled)"
     )
 
 
@@ -242,6 +246,9 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=10.0, help="hang timeout (s)")
     parser.add_argument("--seconds", type=float, default=120.0, help="overhead run length")
     parser.add_argument("--window", type=float, default=4.0, help="watcher on/off period (s)")
+    parser.add_argument(
+        "--sample-s", type=float, default=1.0, help="the watcher's sampling period (s)"
+    )
     parser.add_argument("--skip-latency", action="store_true")
     parser.add_argument("--skip-overhead", action="store_true")
     args = parser.parse_args()
@@ -260,7 +267,7 @@ def main() -> int:
         print(f"  worst: timeout + {worst - t:.1f} s (NCCL watchdog: 600 s default, 1800 s)")
     if not args.skip_overhead:
         print("overhead on a healthy run (the toy, 2 ranks)")
-        overhead(args.seconds, args.window)
+        overhead(args.seconds, args.window, args.sample_s)
     print(f"load average {os.getloadavg()}")
     return 0
 
