@@ -229,6 +229,18 @@ def test_hook_runs_the_sitecustomize_it_shadows(tmp_path: Path) -> None:
     assert list((tmp_path / "stacks").iterdir()) == []
 
 
+def test_importing_the_hook_as_launchx_code_does_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    monkeypatch.setenv("LAUNCHX_STACK_DIR", "/nonexistent")
+    monkeypatch.setenv("LAUNCHX_STACK_SIGNAL", str(STACK_SIGNAL))
+    monkeypatch.setenv("RANK", "0")
+    before = sys.modules.get("sitecustomize")
+    importlib.import_module("launchx.watch._hook.sitecustomize")
+    assert sys.modules.get("sitecustomize") is before
+    assert signal.getsignal(STACK_SIGNAL) == signal.SIG_DFL
+
+
 # -- the flight recorder ------------------------------------------------------------------
 
 

@@ -82,5 +82,6 @@ def _launchx_chain() -> None:
         return
 
 
-_launchx_stack_file = _launchx_stack_hook()
-_launchx_chain()
+if __name__ == "sitecustomize":  # imported by site at start-up, not as launchx's module
+    _launchx_stack_file = _launchx_stack_hook()
+    _launchx_chain()
