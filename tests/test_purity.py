@@ -50,6 +50,12 @@ PURE = {
     "run.loop",  # only the order of things: every effect goes through a port
     "run.ports",
     "run.text",
+    "watch.__init__",
+    "watch.frames",  # what a stack means
+    "watch.model",
+    "watch.nodes",  # node summaries and their combination
+    "watch.report",
+    "watch.verdict",  # hang, straggler or healthy, from evidence
 }
 # Allowed to touch the world, each for the reason given.
 IMPURE = {
@@ -75,6 +81,12 @@ IMPURE = {
     "run.peers": "talks to the other nodes",
     "run.start": "wires the real world",
     "run.world": "the clock, the console, SLURM, checkpoints, ports",
+    "watch.flight": "writes to the ranks' flight-recorder FIFOs",
+    "watch.hook": "signals ranks for their faulthandler dumps",
+    "watch.monitor": "the watch thread of an attempt",
+    "watch.procfs": "reads /proc",
+    "watch.stacks": "runs py-spy",
+    "watch._hook.sitecustomize": "runs inside each rank (reads its own environment)",
 }
 RUNTIME = "runtime"  # imported inside training processes: its own rules below
 FORBIDDEN_IMPORTS = {"subprocess", "socket", "shutil", "torch", "select", "threading"}
@@ -130,7 +142,7 @@ def test_only_the_pipeline_reads_the_environment() -> None:
                 for n in ast.walk(tree)
             ):
                 readers.add(name)
-    assert readers == {"pipeline", "task", "runtime.env"}
+    assert readers == {"pipeline", "task", "runtime.env", "watch._hook.sitecustomize"}
 
 
 def test_cli_import_does_not_import_torch() -> None:
