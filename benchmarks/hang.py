@@ -43,7 +43,7 @@ from _env import clean_env
 
 from launchx.execute import signal_tree
 from launchx.watch.monitor import HangReport, Monitor
-from launchx.watch.verdict import HangPolicy
+from launchx.watch.policy import HangPolicy
 
 ROOT = Path(__file__).resolve().parent.parent
 TOY = ROOT / "examples" / "train_toy.py"

@@ -53,6 +53,7 @@ PURE = {
     "watch.__init__",
     "watch.frames",  # what a stack means
     "watch.model",
+    "watch.policy",  # --hang-timeout
     "watch.nodes",  # node summaries and their combination
     "watch.report",
     "watch.verdict",  # hang, straggler or healthy, from evidence

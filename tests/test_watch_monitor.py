@@ -14,9 +14,12 @@ from launchx.watch.frames import Frame, ProcessStack, ThreadStack
 from launchx.watch.model import ProcSample, RankId
 from launchx.watch.monitor import HangReport, Monitor, rank_of_line
 from launchx.watch.nodes import NodeSummary
+from launchx.watch.policy import HangPolicy
 from launchx.watch.procfs import RankProc
 from launchx.watch.stacks import StackRound
-from launchx.watch.verdict import Hang, HangPolicy
+from launchx.watch.verdict import (
+    Hang,
+)
 
 T = 10.0
 USER = Frame("train_step", "train.py", 142)

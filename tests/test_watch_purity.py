@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 WATCH = Path(__file__).resolve().parent.parent / "launchx" / "watch"
-PURE = ["frames.py", "model.py", "verdict.py", "report.py", "nodes.py"]
+PURE = ["frames.py", "model.py", "policy.py", "verdict.py", "report.py", "nodes.py"]
 FORBIDDEN = {"os", "time", "subprocess", "socket", "shutil", "threading", "pathlib", "torch"}
 
 

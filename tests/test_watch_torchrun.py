@@ -22,8 +22,11 @@ import pytest
 from launchx.execute import signal_tree
 from launchx.watch.hook import HookStacks, hook_env
 from launchx.watch.monitor import HangReport, Monitor
+from launchx.watch.policy import HangPolicy
 from launchx.watch.stacks import FallbackStacks, PySpy, StackSource
-from launchx.watch.verdict import HangPolicy, TimeoutChoice
+from launchx.watch.verdict import (
+    TimeoutChoice,
+)
 
 pytestmark = pytest.mark.torchrun
 

@@ -13,8 +13,8 @@ import pytest
 from launchx.errors import ConfigError
 from launchx.watch.frames import Frame, ProcessStack, ThreadStack
 from launchx.watch.model import ProcSample, RankId
+from launchx.watch.policy import HangPolicy, parse_hang_timeout
 from launchx.watch.verdict import (
-    HangPolicy,
     JobState,
     RankTrack,
     Rhythm,
@@ -28,7 +28,6 @@ from launchx.watch.verdict import (
     observe_sample,
     observe_stack,
     odd_ones,
-    parse_hang_timeout,
     spinning,
     view,
 )

@@ -34,12 +34,12 @@ from launchx.watch.frames import ProcessStack
 from launchx.watch.hook import HookStacks
 from launchx.watch.model import ProcSample, RankId
 from launchx.watch.nodes import NodeSummary, summarize
+from launchx.watch.policy import HangPolicy
 from launchx.watch.procfs import ProcFS, RankProc
 from launchx.watch.report import format_stack, headline, render_hang, render_straggler
 from launchx.watch.stacks import FallbackStacks, PySpy, StackRound, StackSource
 from launchx.watch.verdict import (
     Hang,
-    HangPolicy,
     Healthy,
     JobState,
     RankTrack,
