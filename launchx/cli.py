@@ -56,6 +56,7 @@ _FLAG_NAMES = {
     "master_port": "--master-port",
     "launcher": "--launcher",
     "timeouts.grace_period_s": "--grace-period",
+    "timeouts.hang_s": "--hang-timeout",
     "retry.max_retries": "--max-retries",
     "resume.checkpoint_dir": "--checkpoint-dir",
     "resume.resume_arg": "--resume-arg",
@@ -151,8 +152,28 @@ def profiles_show(name: Annotated[str, typer.Argument(help="Profile name or path
 RUN_CONTEXT = {"allow_interspersed_args": False, "ignore_unknown_options": True}
 
 
+def _unknown_option(ctx: typer.Context, word: str) -> None:
+    """Options before SCRIPT are launchx's; after it, the script's, verbatim. typer hands an
+    unknown one over as the script (``ignore_unknown_options``), so it is refused here, at
+    once, with the closest option launchx has, instead of reaching torchrun or the script."""
+    if not word.startswith("-") or word == "-":
+        return
+    import difflib
+
+    names = [n for p in ctx.command.params for n in (*p.opts, *p.secondary_opts)]
+    given = word.split("=", 1)[0]
+    close = difflib.get_close_matches(given, names, n=1)
+    raise LaunchxError(
+        f"launchx {ctx.command.name}: no such option {given!r}",
+        (f"did you mean {close[0]}? " if close else "")
+        + "options before the script are launchx's (launchx "
+        + f"{ctx.command.name} --help); put the script's own options after the script",
+    )
+
+
 @app.command(context_settings=RUN_CONTEXT)
 def run(
+    ctx: typer.Context,
     script: Annotated[str, typer.Argument(help="Training script (or module with -m).")],
     script_args: Annotated[
         list[str] | None, typer.Argument(help="Arguments for the script, passed verbatim.")
@@ -183,6 +204,13 @@ def run(
     max_retries: Annotated[
         int | None, typer.Option("--max-retries", help="Retries of transient failures (default 3).")
     ] = None,
+    hang_timeout: Annotated[
+        str | None,
+        typer.Option(
+            "--hang-timeout",
+            help="No progress for this long is a hang: SECONDS, auto (default) or off.",
+        ),
+    ] = None,
     checkpoint_dir: Annotated[
         str | None,
         typer.Option(
@@ -206,6 +234,7 @@ def run(
     """Launch training: torchrun, srun or the script itself; retry and resume."""
     from launchx.run import start
 
+    _unknown_option(ctx, script)
     request = _request(
         profile,
         sets,
@@ -216,6 +245,7 @@ def run(
         master_port=master_port,
         launcher=launcher,
         timeouts__grace_period_s=grace_period,
+        timeouts__hang_s=hang_timeout,
         retry__max_retries=max_retries,
         resume__checkpoint_dir=checkpoint_dir,
         resume__resume_arg=resume_arg,
@@ -233,6 +263,7 @@ def run(
 
 
 def _sbatch(
+    ctx: typer.Context,
     script: Annotated[str, typer.Argument(help="Training script.")],
     script_args: Annotated[
         list[str] | None, typer.Argument(help="Arguments for the script, passed verbatim.")
@@ -254,6 +285,7 @@ def _sbatch(
     """Render (and submit) a SLURM batch script that runs `launchx run` on the nodes."""
     from launchx import sbatch, slurm_client
 
+    _unknown_option(ctx, script)
     if wait and not submit:
         raise LaunchxError("--wait only applies with --submit", "add --submit")
     request = sbatch.BatchRequest(

@@ -123,6 +123,7 @@ FINDINGS: tuple[Code, ...] = (
     Code("LX305", "error", "node rank not below the node count"),
     Code("LX306", "error", "a retry policy names a category that does not exist"),
     Code("LX307", "error", "the master address is empty"),
+    Code("LX308", "warning", "the hang timeout is not well below the collective timeout"),
 )
 
 LEVELS: Mapping[str, Level] = MappingProxyType({c.code: c.level for c in FINDINGS})

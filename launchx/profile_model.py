@@ -31,6 +31,17 @@ class Timeouts(_Strict):
     rdzv_timeout_s: Annotated[int, Field(ge=1)] = 900
     grace_period_s: Annotated[float, Field(gt=0)] = 30.0
     """Time ranks get to exit after SIGINT/SIGTERM before SIGKILL (torchrun's own is 30 s)."""
+    hang_s: str = "auto"
+    """No progress on any rank for this long is a hang: SECONDS, auto (learned from the
+    run's rhythm) or off. Checked by ``launchx.watch.policy``."""
+
+    @field_validator("hang_s", mode="before")
+    @classmethod
+    def _hang_as_text(cls, value: object) -> object:
+        """YAML gives ``hang_s: 300`` as a number; the setting is text (it may be auto)."""
+        return (
+            str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+        )
 
 
 class Retry(_Strict):

@@ -24,6 +24,8 @@ from launchx.origin import DEFAULT, ENV, SET, UNRESOLVED, Origin
 from launchx.profile_model import Profile
 from launchx.profiles import LoadedProfile, validation_message
 
+# The hang timeout should leave the collective timeout room to never fire first.
+HANG_SHARE_OF_PG = 0.8
 # Every field of the timeouts/retry/resume/slurm blocks, as dotted keys ("retry.max_retries").
 BLOCK_KEYS: tuple[str, ...] = tuple(
     f"{block}.{name}"
@@ -419,6 +421,7 @@ def resolve(
     _check_node_rank(launch, findings)
     _check_master_addr(launch, findings)
     _check_retry_categories(profile, findings)
+    _check_hang_timeout(profile, findings)
 
     env = _env_layers(loaded, profile, environ, set_env, show_all)
     _fill_env_autos(env, launch, facts, findings)
@@ -470,6 +473,27 @@ def _layered_setting_nested(
         setting = setting.over(overrides.flags[dotted], Origin.flag(name))
     # The value as validated (e.g. "5.0" -> 5.0), with the history of the raw layers.
     return Setting(_as_text(_profile_value(profile, dotted)), setting.source, setting.overrides)
+
+
+def _check_hang_timeout(profile: Profile, findings: list[Finding]) -> None:
+    """A bad --hang-timeout is refused before anything starts; one that is not well below
+    the collective timeout leaves the watchdog to fire first, and the rank unnamed."""
+    from launchx.watch.policy import parse_hang_timeout
+
+    policy = parse_hang_timeout(profile.timeouts.hang_s, origin="--hang-timeout (timeouts.hang_s)")
+    pg = profile.timeouts.pg_timeout_s
+    if policy.timeout_s is not None and policy.timeout_s > HANG_SHARE_OF_PG * pg:
+        findings.append(
+            finding(
+                "LX308",
+                "timeouts.hang_s",
+                f"the hang timeout ({policy.timeout_s:g} s) is not well below the collective "
+                f"timeout ({pg} s): the watchdog may fire first, and it cannot name the rank "
+                "that stopped",
+                f"use --hang-timeout {int(pg * HANG_SHARE_OF_PG // 2) or 1} (or auto), or raise "
+                "timeouts.pg_timeout_s",
+            )
+        )
 
 
 def _check_retry_categories(profile: Profile, findings: list[Finding]) -> None:

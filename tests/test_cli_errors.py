@@ -156,3 +156,42 @@ def test_unknown_command_gets_the_whole_table(tmp_path: Path) -> None:
     assert cli._app_for(["explian"]) is cli.app and cli._app_for([]) is cli.app
     err = fails_cleanly(["explian"], tmp_path)
     assert "No such command 'explian'" in err
+
+
+# --- options ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "named", "closest"),
+    [
+        (["run", "--hang-timout", "20", "train.py"], "--hang-timout", "--hang-timeout"),
+        (["run", "--dry-run", "-x", "train.py"], "-x", None),
+        (["sbatch", "--nodez", "2", "train.py"], "--nodez", "--nodes"),
+    ],
+)
+def test_an_unknown_option_before_the_script_is_launchxs_error(
+    tmp_path: Path, args: list[str], named: str, closest: str | None
+) -> None:
+    (tmp_path / "train.py").write_text("print(1)\n")
+    err = fails_cleanly(args, tmp_path)
+    assert f"no such option {named!r}" in err
+    if closest:
+        assert f"did you mean {closest}?" in err
+
+
+@pytest.mark.parametrize("value", ["-5", "0", "abc", "inf"])
+def test_a_bad_hang_timeout_is_refused_before_anything_starts(tmp_path: Path, value: str) -> None:
+    (tmp_path / "train.py").write_text("print(1)\n")
+    err = fails_cleanly(["run", "--hang-timeout", value, "train.py"], tmp_path)
+    assert "--hang-timeout" in err and repr(value) in err
+
+
+def test_a_hang_timeout_near_the_collective_timeout_is_a_warning(tmp_path: Path) -> None:
+    code, out, _err = run_cli(
+        ["explain", "-p", "local", "--set", "timeouts.hang_s=290"], clean_env(), cwd=tmp_path
+    )
+    assert code == 0 and "LX308" in out and "--hang-timeout 120" in out
+    code, out, _err = run_cli(
+        ["explain", "-p", "local", "--set", "timeouts.hang_s=60"], clean_env(), cwd=tmp_path
+    )
+    assert "LX308" not in out
