@@ -40,6 +40,7 @@ CATEGORIES: tuple[str, ...] = (
     "duplicate_gpu",
     "cuda_oom",
     "host_oom_killed",
+    "killed",
     "segfault",
     "cuda_error",
     "gloo_error",
@@ -540,6 +541,35 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
+ANCHORS: tuple[str, ...] = (
+    "rror",
+    "xception",
+    "traceback",
+    'file "',
+    "nccl",
+    "kill",
+    "sig",
+    "xit",
+    "cancel",
+    "meout",
+    "med out",
+    "fault",
+    "fail",
+    "atchdog",
+    "nterrupt",
+    "global_rank",
+    "preempt",
+    "of memory",
+    "out_of_memory",
+    "terminat",
+    "bort",
+)
+"""Lower-case fragments of which every line a rule can match holds at least one. A long log
+is searched for these with ``bytes.find`` (fast) and only their lines are matched against
+the rules (slow), so a rule whose lines hold none of them is never seen in a log: the test
+``test_anchored_scan_equals_full_scan`` catches that; add an anchor then (each one costs
+about 40 ms per 100 MB)."""
+
 UNKNOWN_CODE = "LX599"
 UNKNOWN_CAUSE = "no known failure signature in the log."
 UNKNOWN_FIX = (
@@ -547,27 +577,90 @@ UNKNOWN_FIX = (
     "TORCH_DISTRIBUTED_DEBUG=DETAIL and PYTHONFAULTHANDLER=1 for more detail."
 )
 
-SIGNAL_RULES: dict[str, tuple[str, str]] = {
-    "host_oom_killed": (
-        "a rank was SIGKILLed while the others were not: the pattern of the kernel OOM killer "
-        "(torchrun and launchx send SIGTERM before SIGKILL).",
-        "confirm with `dmesg -T | grep -i 'killed process'`; lower DataLoader workers or "
-        "per-rank host memory, or ask for more --mem.",
-    ),
-    "segfault": (
-        "a rank died of SIGSEGV (a native crash) without a Python traceback.",
-        "get the native stack with PYTHONFAULTHANDLER=1 and core dumps; check that extensions "
-        "and CUDA/NCCL libraries match the installed torch.",
-    ),
-    "interrupted": (
-        "the run (or its ranks) received SIGINT/SIGTERM from outside.",
-        "nothing to fix; start it again when wanted. Interrupts are never retried.",
-    ),
-}
-"""Cause/fix for diagnoses made from exit codes alone (``classify_attempt``)."""
+@dataclass(frozen=True)
+class SignalRule:
+    """A diagnosis made from a rank's exit status alone, when its log said nothing better."""
 
-SIGNAL_CODES: dict[str, str] = {
-    "host_oom_killed": "LX530",
-    "segfault": "LX531",
-    "interrupted": "LX532",
+    name: str
+    category: str
+    code: str
+    cause: str
+    fix: str
+
+
+SIGNAL_RULES: dict[str, SignalRule] = {
+    r.name: r
+    for r in (
+        SignalRule(
+            "oom_sigkill",
+            "host_oom_killed",
+            "LX530",
+            "a rank was SIGKILLed and the run's memory accounting recorded an OOM kill (the "
+            "cgroup's oom_kill counter, the kernel log or SLURM): host RAM, not GPU memory, "
+            "ran out.",
+            "lower DataLoader num_workers/prefetch_factor, stop loading the whole dataset or "
+            "checkpoint on every rank (torch.load(..., mmap=True)), or ask for more --mem.",
+        ),
+        SignalRule(
+            "sigsegv",
+            "segfault",
+            "LX531",
+            "a rank died of SIGSEGV (a native crash) without a Python traceback.",
+            "get the native stack with PYTHONFAULTHANDLER=1 and core dumps; check that "
+            "extensions and CUDA/NCCL libraries match the installed torch.",
+        ),
+        SignalRule(
+            "sigterm_all",
+            "interrupted",
+            "LX532",
+            "the run (or its ranks) received SIGINT/SIGTERM from outside.",
+            "nothing to fix; start it again when wanted. Interrupts are never retried.",
+        ),
+        SignalRule(
+            "sigkill",
+            "killed",
+            "LX533",
+            "a rank was killed by an external SIGKILL (torchrun and launchx send SIGTERM "
+            "first): the kernel or cgroup OOM killer, a scheduler, a watchdog or a person. "
+            "Nothing in the log says which.",
+            "look for the killer: `dmesg -T | grep -i 'killed process'` (OOM), `sacct -j "
+            "<job> -o JobID,State,MaxRSS` (SLURM OUT_OF_MEMORY), the cgroup's memory.events "
+            "oom_kill counter; if it repeats at the same step, treat it as an OOM (fewer "
+            "DataLoader workers, torch.load(mmap=True), more --mem).",
+        ),
+        SignalRule(
+            "sigbus",
+            "shm_error",
+            "LX534",
+            "a rank died of SIGBUS: in training almost always shared memory (/dev/shm) "
+            "running out under DataLoader workers or NCCL's shm transport (containers get "
+            "64 MB), else a memory-mapped file that shrank while in use.",
+            "run the container with --ipc=host or --shm-size=16g (Kubernetes: an emptyDir "
+            "with medium: Memory on /dev/shm), check `df -h /dev/shm`; do not modify files "
+            "that are memory-mapped (datasets, checkpoints) while training reads them.",
+        ),
+        SignalRule(
+            "missing_from_collective",
+            "collective_timeout",
+            "LX535",
+            "the other ranks waited in a collective this rank never joined (flight recorder "
+            "or NCCL watchdog sequence numbers): it was stuck or busy elsewhere, or the ranks' "
+            "code issued different collectives.",
+            "look at what the missing rank was doing at the call site shown (a data loader, a "
+            "rank-0-only branch, an early exit on uneven data); make every rank call the same "
+            "collectives in the same order (uneven data: torch.distributed.algorithms.Join or "
+            "drop_last=True).",
+        ),
+        SignalRule(
+            "nccl_versions_differ",
+            "nccl_version_mismatch",
+            "LX536",
+            "ranks loaded different NCCL versions (NCCL prints its version at init): different "
+            "torch wheels, or a system libnccl on LD_LIBRARY_PATH on some nodes.",
+            "install the same torch build on every node and compare "
+            "python -c 'import torch; print(torch.cuda.nccl.version())' across nodes; remove "
+            "stray libnccl paths from LD_LIBRARY_PATH.",
+        ),
+    )
 }
+"""Diagnoses made from exit codes alone (``classify_attempt`` and torchrun's summary)."""
