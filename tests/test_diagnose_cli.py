@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from launchx import cli
 from launchx.errors import LaunchxError
 
-FIXTURES = Path(__file__).parent / "fixtures" / "logs"
+FIXTURES = Path(__file__).parent / "fixtures" / "logs" / "dev"
 KEYERROR = FIXTURES / "user_code_error__torchrun_gloo_keyerror.log"
 UNKNOWN = FIXTURES / "unknown__torchrun_silent_exit.log"
 runner = CliRunner()

@@ -16,8 +16,11 @@ from launchx import failure_rules as fr
 from launchx import failures
 from launchx.profile_model import Retry
 
-FIXTURES = Path(__file__).parent / "fixtures" / "logs"
-LOGS = sorted(FIXTURES.glob("*.log"))
+FIXTURES = Path(__file__).parent / "fixtures" / "logs" / "dev"
+# The 51 logs the current rules were written against (listed in SPLIT.md); the rest of the
+# corpus waits for the rules of issue 12 and is measured by benchmarks/diagnose.py.
+_BASELINE = set(re.findall(r"^- `(\S+\.log)`$", (FIXTURES.parent / "SPLIT.md").read_text(), re.M))
+LOGS = sorted(p for p in FIXTURES.glob("*.log") if p.name in _BASELINE)
 
 # Root rank where the log names it (rank prefix or torchrun's "Root Cause" block).
 EXPECTED_RANK = {
@@ -44,6 +47,15 @@ def _category(path: Path) -> str:
 
 def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
+
+
+def _log(path: Path) -> str:
+    """The log without its header (source, expect, note): the expect line names the
+    category, which must not be what the rules find."""
+    lines = _read(path).splitlines(keepends=True)
+    while lines and lines[0].startswith(("# source: ", "# expect: ", "# note: ")):
+        lines.pop(0)
+    return "".join(lines)
 
 
 def test_fixtures_are_sourced_and_named_for_a_category() -> None:
@@ -74,7 +86,7 @@ def test_every_rule_and_category_is_the_diagnosis_of_a_public_log() -> None:
     public = [p for p in LOGS if _is_public(p)]
     diagnosed: set[str] = set()
     for path in public:
-        primary = failures.diagnose_logs([_read(path)]).primary
+        primary = failures.diagnose_logs([_log(path)]).primary
         if primary is not None:
             diagnosed.add(primary.code)
     assert {r.code for r in fr.RULES} >= NOT_IN_PUBLIC_LOGS
@@ -89,7 +101,7 @@ def test_every_rule_and_category_is_the_diagnosis_of_a_public_log() -> None:
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
 def test_fixture_diagnosis(path: Path) -> None:
-    report = failures.diagnose_logs([_read(path)])
+    report = failures.diagnose_logs([_log(path)])
     expected = _category(path)
     if expected == "unknown":
         assert not report.found
@@ -108,7 +120,7 @@ def test_fixture_diagnosis(path: Path) -> None:
 def test_every_rule_is_the_primary_of_some_real_log() -> None:
     codes = set()
     for path in LOGS:
-        report = failures.diagnose_logs([_read(path)])
+        report = failures.diagnose_logs([_log(path)])
         codes.update(d.code for d in report.findings)
     missing = {r.name for r in fr.RULES if r.code not in codes}
     assert not missing
@@ -159,14 +171,14 @@ def test_keyerror_beats_collateral_gloo_and_watchdog() -> None:
 
 
 def test_child_failed_error_banner_is_never_the_cause() -> None:
-    text = _read(FIXTURES / "user_code_error__torchrun_gloo_keyerror.log")
+    text = _log(FIXTURES / "user_code_error__torchrun_gloo_keyerror.log")
     report = failures.diagnose_logs([text])
     for d in report.findings:
         assert not any("ChildFailedError" in e for e in d.evidence)
 
 
 def test_preemption_beats_the_errors_it_causes() -> None:
-    report = failures.diagnose_logs([_read(FIXTURES / "preempted__submitit_1613.log")])
+    report = failures.diagnose_logs([_log(FIXTURES / "preempted__submitit_1613.log")])
     assert report.primary is not None and report.primary.category == "preempted"
     assert "rendezvous_timeout" in {d.category for d in report.findings}
 
@@ -416,14 +428,14 @@ def test_default_retry_table(category: str) -> None:
 
 
 def test_gloo_connection_loss_is_retryable_other_gloo_errors_are_not() -> None:
-    lost = failures.diagnose_logs([_read(FIXTURES / "gloo_error__pytorch_75512.log")]).primary
+    lost = failures.diagnose_logs([_log(FIXTURES / "gloo_error__pytorch_75512.log")]).primary
     setup = failures.diagnose_logs(
-        [_read(FIXTURES / "gloo_error__occlum_1604_connectfullmesh.log")]
+        [_log(FIXTURES / "gloo_error__occlum_1604_connectfullmesh.log")]
     ).primary
     assert lost is not None and setup is not None
     assert (lost.retryable, setup.retryable) == (True, False)
     never = failures.diagnose_logs(
-        [_read(FIXTURES / "gloo_error__pytorch_75512.log")], policy=Retry(never=("gloo_error",))
+        [_log(FIXTURES / "gloo_error__pytorch_75512.log")], policy=Retry(never=("gloo_error",))
     ).primary
     assert never is not None and not never.retryable
 
@@ -500,7 +512,7 @@ def test_random_attempts_never_raise(
 
 def test_render_text_and_json() -> None:
     keyerror = FIXTURES / "user_code_error__torchrun_gloo_keyerror.log"
-    report = failures.diagnose_logs([_read(keyerror)])
+    report = failures.diagnose_logs([_log(keyerror)])
     text = failures.render_report(report, as_json=False)
     assert "user_code_error" in text and "rank 1" in text and "KeyError" in text
     doc = json.loads(failures.render_report(report, as_json=True))
