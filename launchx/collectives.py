@@ -45,6 +45,9 @@ def from_watchdog(reports: Iterable[WatchdogSeq], world: Iterable[int] = ()) -> 
     for rep in reports:
         by_pg[rep.pg].append(rep)
     known = set(world)
+    # Ranks count from 0: a report from rank 3 means ranks 0-2 exist too.
+    top = max((rep.rank for reps in by_pg.values() for rep in reps), default=-1)
+    known.update(range(top + 1))
     out: list[Straggler] = []
     for pg, reps in sorted(by_pg.items()):
         found = _group(pg, reps, known)
@@ -73,7 +76,7 @@ def _group(pg: str, reps: list[WatchdogSeq], world: set[int]) -> Straggler | Non
             f"{_plural(waiting)} waited in ({lasts})."
         )
         return Straggler("watchdog", tuple(behind), tuple(waiting), seq, op, pg, text, line.where())
-    silent = sorted(world - {r.rank for r in reps})
+    silent = sorted(world - {r.rank for r in reps}) if pg == "0" else []
     if silent and len(waiting) >= 1:
         text = (
             f"{_plural(waiting)} waited in {what} of process group {pg}; "

@@ -26,6 +26,7 @@ _NOISE = (
     re.compile(r"^\[[IWEF](?:\d{3,4} \d{2}:\d{2}:[\d.]+)?\s*[\w./-]+:\d+\]\s*"),
     re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:[\d.]+ \d+ [\w./-]+:\d+\]\s*"),
     re.compile(r"^\[(?:INFO|WARNING|ERROR|CRITICAL|DEBUG)\|[\w./-]+:\d+\] (?:[\d:, -]+>> )?"),
+    re.compile(r"^\S+ \[std(?:err|out)\]:? ?"),
 )
 _RANK_PREFIXES = (
     re.compile(r"^\[rank(\d+)\]:\s?"),

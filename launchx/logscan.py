@@ -16,8 +16,8 @@ matcher accepts a pattern there only where it spans a break.
 
 from __future__ import annotations
 
+import io
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
@@ -31,7 +31,7 @@ _MAX_LINE = 8192  # characters of one line looked at (around its anchor)
 _MAX_CANDIDATES = 4000  # distinct lines kept per source
 _TAIL_LINES = 30
 _MAX_JOIN = 3
-_MIN_WRAPPED = 40  # a fragment this long or longer may continue on the next line
+_MIN_WRAPPED = 60  # a raw line this long or longer may continue on the next line
 _HEAD_BYTES = 256 << 10
 
 _ANCHORS = tuple(a.lower().encode() for a in fr.ANCHORS)
@@ -86,6 +86,7 @@ class SourceScan:
     hosts: tuple[tuple[int | None, str], ...]
     nccl_versions: tuple[tuple[int | None, str], ...]
     tail: tuple[LogLine, ...]
+    prelude: tuple[str, ...]  # the lines just before the first timeout report
     bytes_read: int
     line_count: int
     truncated: bool
@@ -122,6 +123,8 @@ class _Scanner:
     tail: list[LogLine] = field(default_factory=list)
     block: _Block = field(default_factory=_Block)
     truncated: bool = False
+    every_line: bool = False
+    prelude: tuple[str, ...] | None = None
 
     # ------------------------------------------------------------------ lines
 
@@ -153,7 +156,7 @@ class _Scanner:
         )
 
     def keep(self, line: LogLine) -> None:
-        key = (line.rank, line.text if line.joined is None else line.joined)
+        key = (line.rank, line.text, line.joined)
         at = self.kept.get(key)
         if at is not None:
             self.counts[at] += 1
@@ -167,7 +170,7 @@ class _Scanner:
         self._facts(line)
 
     def _facts(self, line: LogLine) -> None:
-        text = line.text
+        text = line.text if line.joined is None else line.joined.replace("\n", " ")
         if "NCCL version" in text and (v := _NCCL_VERSION.search(text)):
             self.versions.setdefault(line.rank, v.group(1))
         if line.host and line.rank is not None:
@@ -180,7 +183,7 @@ class _Scanner:
     def _watchdog(self, line: LogLine) -> None:
         if line.rank is None:
             return
-        text = line.text
+        text = line.text if line.joined is None else line.joined.replace("\n", " ")
         pg_m = _WD_PG.search(text)
         pg = pg_m.group(1) if pg_m else "0"
         old = self.watchdog.get((line.rank, pg))
@@ -252,6 +255,10 @@ class _Scanner:
     def finish(self, bytes_read: int, line_count: int) -> SourceScan:
         self._close_block()
         ranks_root = {e.rank for e in self.entries if e.is_root}
+        if not self.entries and self.first_failed and self.info.node is None:
+            # No summary: torchrun's first "failed (exitcode: N) local_rank: L" names the
+            # rank that failed first (its local rank is the global one on a single node).
+            ranks_root = {self.first_failed[0][0]}
         lines = [
             replace(ln, repeats=n) if n > 1 else ln
             for ln, n in zip(self.lines, self.counts, strict=True)
@@ -270,6 +277,7 @@ class _Scanner:
             hosts=tuple(self.hosts.items()),
             nccl_versions=tuple(self.versions.items()),
             tail=tuple(self.tail),
+            prelude=self.prelude or (),
             bytes_read=bytes_read,
             line_count=line_count,
             truncated=self.truncated,
@@ -281,13 +289,14 @@ def _is_candidate(raw: str) -> bool:
     return any(a in low for a in _ANCHORS)
 
 
-def _is_continuation(prev: ll.Stripped, nxt: ll.Stripped) -> bool:
-    """Whether ``nxt`` reads as the rest of ``prev``: same rank, ``prev`` long enough to
-    have been wrapped, ``nxt`` starting mid-sentence."""
-    if prev.rank != nxt.rank or len(prev.body) < _MIN_WRAPPED or not nxt.body:
+def _is_continuation(prev_raw: str, prev: ll.Stripped, nxt: ll.Stripped) -> bool:
+    """Whether ``nxt`` may be the rest of ``prev``: ``prev`` is long enough to have been
+    wrapped, and ``nxt`` carries the same rank prefix or none (some wrappers prefix only
+    the first fragment). Loose on purpose: a rule accepts a joined message only where its
+    pattern spans the break."""
+    if len(prev_raw.rstrip()) < _MIN_WRAPPED or not nxt.body or not prev.body:
         return False
-    first = nxt.body[0]
-    return first.islower() or first.isdigit() or first in "()[],.;:'\"-_/<>=+"
+    return nxt.rank is None or nxt.rank == prev.rank
 
 
 def _decode(data: bytes) -> str:
@@ -328,9 +337,19 @@ def _forward_lines(buf: bytes, pos: int, count: int) -> int:
     return pos
 
 
-def _anchor_lines(low: bytes, lo: int, hi: int) -> dict[int, int]:
-    """Line start -> first anchor position, for every line in ``[lo, hi)`` with an anchor."""
+def _anchor_lines(low: bytes, lo: int, hi: int, every: bool = False) -> dict[int, int]:
+    """Line start -> first anchor position, for every line in ``[lo, hi)`` with an anchor
+    (``every``: every line, the slow reference the tests compare against)."""
     found: dict[int, int] = {}
+    if every:
+        pos = lo
+        while pos < hi:
+            found[pos] = pos
+            nl = low.find(b"\n", pos, hi)
+            if nl == -1:
+                break
+            pos = nl + 1
+        return found
     for a in _ANCHORS:
         i = low.find(a, lo, hi)
         while i != -1:
@@ -353,23 +372,26 @@ def _fragments(buf: bytes, start: int, end: int, first: ll.Stripped) -> str | No
         if pos == 0:
             break
         pstart, pend = _line_bounds(buf, pos - 1)
-        prev = ll.strip(_raw_at(buf, pstart, pend, pstart))
-        if not _is_continuation(prev, cur):
+        raw = _raw_at(buf, pstart, pend, pstart)
+        prev = ll.strip(raw)
+        if not _is_continuation(raw, prev, cur):
             break
         before.insert(0, prev.body)
         cur, pos = prev, pstart
     after: list[str] = []
+    cur_raw = _raw_at(buf, start, end, start)
     cur = first
     pos = end + 1
     for _ in range(_MAX_JOIN):
         if pos >= len(buf):
             break
         nstart, nend = _line_bounds(buf, pos)
-        nxt = ll.strip(_raw_at(buf, nstart, nend, nstart))
-        if not _is_continuation(cur, nxt):
+        raw = _raw_at(buf, nstart, nend, nstart)
+        nxt = ll.strip(raw)
+        if not _is_continuation(cur_raw, cur, nxt):
             break
         after.append(nxt.body)
-        cur, pos = nxt, nend + 1
+        cur, cur_raw, pos = nxt, raw, nend + 1
     if not before and not after:
         return None
     return "\n".join([*before, first.body, *after])
@@ -387,7 +409,7 @@ def _process(
     starts at offset 0, ``base`` bytes into the stream); a summary block may run on to
     ``limit``. Returns where the next call must start."""
     lo, hi, limit = span
-    cands = _anchor_lines(low, lo, hi)
+    cands = _anchor_lines(low, lo, hi, sc.every_line)
     if sc.block.open_until > base + lo:
         cands.setdefault(lo, lo)
     line_at = first_line
@@ -451,8 +473,14 @@ def _summary_word(raw: str) -> bool:
 
 def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line_no: int) -> None:
     raw_bytes = buf[start:end]
-    if _NCCL_INFO in raw_bytes and b"version" not in raw_bytes and not _strong(raw_bytes):
+    if _NCCL_INFO in raw_bytes and not _strong(raw_bytes):
         return
+    if _EXCEPTION_LINE.search(raw_bytes):
+        _frames_above(sc, buf, start, line_no)
+    if sc.prelude is None and _TIMEOUT.search(raw_bytes):
+        top = _back_lines(buf, start, _PRELUDE_LINES)
+        bodies = (ll.strip(_decode(r[:_MAX_LINE])).body for r in buf[top:start].split(b"\n"))
+        sc.prelude = tuple(b for b in bodies if b)
     raw = _raw_at(buf, start, end, anchor)
     segments = [s for s in raw.split("\r") if s.strip()] if "\r" in raw else [raw]
     for i, seg in enumerate(segments):
@@ -464,11 +492,68 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
             if first.body:
                 joined = _fragments(buf, start, end, first)
         line = sc.make_line(seg, line_no, joined)
+        if line is not None and line.rank is None and _bare_exception(seg):
+            line = replace(line, rank=_neighbour_rank(buf, start, end))
         if line is not None:
             sc.keep(line)
 
 
-_STRONG = (b"rror", b"RROR", b"ail", b"xception", b"WARN")
+_BARE_EXCEPTION = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):")
+
+
+def _bare_exception(raw: str) -> bool:
+    """An exception line printed without any prefix, between lines that have one (torch's
+    excepthook prefixes the traceback, not always what was printed just before it)."""
+    return bool(_BARE_EXCEPTION.match(raw))
+
+
+def _neighbour_rank(buf: bytes, start: int, end: int) -> int | None:
+    ranks = set()
+    if start > 0:
+        ps, pe = _line_bounds(buf, start - 1)
+        ranks.add(ll.strip(_raw_at(buf, ps, pe, ps)).rank)
+    if end + 1 < len(buf):
+        ns, ne = _line_bounds(buf, end + 1)
+        ranks.add(ll.strip(_raw_at(buf, ns, ne, ns)).rank)
+    known = {r for r in ranks if r is not None}
+    return known.pop() if len(known) == 1 else None
+
+
+# NCCL INFO lines flood a log at start-up (channels, rings, trees); those kept say which
+# version and interface NCCL uses, or trace an error return ("-> 2").
+_STRONG = (
+    b"rror",
+    b"RROR",
+    b"ail",
+    b"xception",
+    b"WARN",
+    b"version",
+    b"Bootstrap",
+    b"NET/",
+    b"refused",
+    b"Connection",
+    b" -> ",
+)
+_EXCEPTION_LINE = re.compile(rb"[A-Z]\w*(?:Error|Exception)\b")
+_FRAME = b'File "'
+_TIMEOUT = re.compile(rb"[Tt]imeout|[Tt]imed out")
+_PRELUDE_LINES = 6
+_FRAME_LOOKBACK = 40
+
+
+def _frames_above(sc: _Scanner, buf: bytes, start: int, line_no: int) -> None:
+    """The traceback frames above an exception line: the user's file and line is what
+    they need to fix, and frames hold no anchor of their own."""
+    top = _back_lines(buf, start, _FRAME_LOOKBACK)
+    if buf.find(_FRAME, top, start) == -1:
+        return
+    chunk = buf[top:start]
+    first_no = line_no - chunk.count(b"\n")
+    for i, raw in enumerate(chunk.split(b"\n")):
+        if _FRAME in raw:
+            line = sc.make_line(_decode(raw[:_MAX_LINE]), first_no + i)
+            if line is not None:
+                sc.keep(line)
 
 
 def _strong(raw: bytes) -> bool:
@@ -479,10 +564,17 @@ def _strong(raw: bytes) -> bool:
 
 
 def scan_stream(
-    stream: BinaryIO, info: SourceInfo, *, base_index: int = 0, chunk: int = CHUNK
+    stream: BinaryIO,
+    info: SourceInfo,
+    *,
+    base_index: int = 0,
+    chunk: int = CHUNK,
+    every_line: bool = False,
 ) -> SourceScan:
-    """Scan a binary stream to its end; memory stays bounded by ``chunk`` and the caps."""
-    sc = _Scanner(info, base_index)
+    """Scan a binary stream to its end; memory stays bounded by ``chunk`` and the caps.
+    ``every_line`` matches every line instead of only anchored ones (slow; the reference
+    the tests hold the anchored scan to)."""
+    sc = _Scanner(info, base_index, every_line=every_line)
     carry = b""
     start = 0  # where unprocessed lines begin in carry
     base = 0  # stream offset of carry[0]
@@ -522,11 +614,12 @@ def scan_stream(
         carry = buf[keep_from:]
 
 
-def scan_text(text: str, info: SourceInfo, *, base_index: int = 0) -> SourceScan:
+def scan_text(
+    text: str, info: SourceInfo, *, base_index: int = 0, every_line: bool = False
+) -> SourceScan:
     """Scan a log held in memory (the retry loop's rank tails, tests)."""
-    import io
-
-    return scan_stream(io.BytesIO(text.encode("utf-8", errors="replace")), info, base_index=base_index)
+    data = io.BytesIO(text.encode("utf-8", errors="replace"))
+    return scan_stream(data, info, base_index=base_index, every_line=every_line)
 
 
 def _head(sc: _Scanner, head: bytes) -> None:
@@ -553,8 +646,3 @@ def _tail(sc: _Scanner, buf: bytes, first_line: int) -> None:
         no += 1
     sc.tail = sc.tail[-_TAIL_LINES:]
     sc.block = saved
-
-
-def chunked(texts: Iterable[str]) -> list[str]:
-    """Texts as given (a seam for tests that want several sources)."""
-    return list(texts)

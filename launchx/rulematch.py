@@ -14,7 +14,7 @@ import math
 import re
 import signal as _signal
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -41,6 +41,8 @@ class Compiled:
     rule: fr.Rule
     patterns: tuple[re.Pattern[str], ...]
     exclude: tuple[re.Pattern[str], ...]
+    requires: tuple[re.Pattern[str], ...] = ()
+    context: tuple[re.Pattern[str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -70,10 +72,11 @@ class Hit:
 
 @lru_cache(maxsize=1)
 def compiled() -> tuple[Compiled, ...]:
+    def many(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(p) for p in patterns)
+
     return tuple(
-        Compiled(
-            r, tuple(re.compile(p) for p in r.patterns), tuple(re.compile(x) for x in r.exclude)
-        )
+        Compiled(r, many(r.patterns), many(r.exclude), many(r.requires), many(r.context))
         for r in fr.RULES
     )
 
@@ -82,7 +85,11 @@ def compiled() -> tuple[Compiled, ...]:
 def _prefilter() -> re.Pattern[str]:
     """One alternation of every pattern: most candidate lines match nothing, and one search
     per line is much cheaper than one per pattern."""
-    return re.compile("|".join(f"(?:{p})" for c in compiled() for p in c.rule.patterns))
+    unnamed = (_NAMED_GROUP.sub("(?:", p) for c in compiled() for p in c.rule.patterns)
+    return re.compile("|".join(f"(?:{p})" for p in unnamed))
+
+
+_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 
 
 def _variants(joined: str) -> list[tuple[str, tuple[int, ...]]]:
@@ -101,55 +108,108 @@ def _variants(joined: str) -> list[tuple[str, tuple[int, ...]]]:
     return out
 
 
-def _spanning(comp: Compiled, variants: list[tuple[str, tuple[int, ...]]]) -> str | None:
+def _counts(comp: Compiled, m: re.Match[str]) -> bool:
+    """``Rule.compare``: the first named number must exceed the second."""
+    if comp.rule.compare is None:
+        return True
+    a, b = comp.rule.compare
+    try:
+        return int(m.group(a)) > int(m.group(b))
+    except (IndexError, TypeError, ValueError):
+        return False
+
+
+def _search(comp: Compiled, text: str) -> re.Match[str] | None:
+    for pat in comp.patterns:
+        for m in pat.finditer(text):
+            if _counts(comp, m):
+                return m
+    return None
+
+
+def _spanning(comp: Compiled, variants: list[tuple[str, tuple[int, ...]]]) -> re.Match[str] | None:
     for text, breaks in variants:
         for pat in comp.patterns:
             for m in pat.finditer(text):
-                if any(m.start() < b < m.end() for b in breaks):
+                if any(m.start() < b < m.end() for b in breaks) and _counts(comp, m):
                     if not any(x.search(text) for x in comp.exclude):
-                        return text
+                        return m
                     break
     return None
 
 
-def match_line(comp: Compiled, line: LogLine, quick: bool | None = None) -> str | None:
-    """The text ``line`` matches ``comp`` with (its own, or the joined message), or None."""
+def match_line(
+    comp: Compiled,
+    line: LogLine,
+    quick: bool | None = None,
+    variants: list[tuple[str, tuple[int, ...]]] | None = None,
+) -> LogLine | None:
+    """``line`` as it matched ``comp`` (its ``text`` the joined message when the match
+    spans a wrap, its ``rank`` from the pattern's ``rank`` group when the line had none),
+    or None. ``quick`` False: the prefilter already found nothing in the line itself."""
     if comp.rule.scope == "root_failure" and not line.in_root:
         return None
-    if quick is not False and any(p.search(line.text) for p in comp.patterns):
-        if not any(x.search(line.text) for x in comp.exclude):
-            return line.text
-        return None
+    m = _search(comp, line.text) if quick is not False else None
+    if m is not None:
+        if any(x.search(line.text) for x in comp.exclude):
+            return None
+        return _with_rank(line, m, line.text)
     if line.joined is None:
         return None
-    return _spanning(comp, _variants(line.joined))
+    m = _spanning(comp, variants if variants is not None else _variants(line.joined))
+    return None if m is None else _with_rank(line, m, m.string)
+
+
+def _with_rank(line: LogLine, m: re.Match[str], text: str) -> LogLine:
+    rank = line.rank
+    if rank is None and "rank" in m.re.groupindex and m.group("rank") is not None:
+        rank = int(m.group("rank"))
+    if rank == line.rank and text == line.text:
+        return line
+    return replace(line, rank=rank, text=text)
 
 
 def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
     """Every rule that matches some of ``lines``, with the lines it matched."""
     quick = _prefilter()
-    candidates: list[tuple[LogLine, bool]] = []
+    candidates: list[tuple[LogLine, bool, list[tuple[str, tuple[int, ...]]] | None]] = []
     for ln in lines:
         own = bool(quick.search(ln.text))
-        if own or (ln.joined is not None and quick.search(ln.joined.replace("\n", " "))):
-            candidates.append((ln, own))
-        elif ln.joined is not None and quick.search(ln.joined.replace("\n", "")):
-            candidates.append((ln, own))
+        variants = _variants(ln.joined) if ln.joined is not None else None
+        if own or (variants is not None and any(quick.search(v) for v, _b in variants)):
+            candidates.append((ln, own, variants))
     hits: list[Hit] = []
     for comp in compiled():
         matched: list[LogLine] = []
-        shown: list[str] = []
-        for ln, own in candidates:
-            text = match_line(comp, ln, own)
-            if text is not None:
-                matched.append(ln)
-                shown.append(text)
-        if matched and sum(ln.repeats for ln in matched) >= comp.rule.min_hits:
-            hit = Hit(comp.rule, tuple(matched), timestamp, tuple(shown))
-            if comp.rule.category == "user_code_error":
-                hit = _with_frame(lines, hit)
-            hits.append(hit)
+        for ln, own, variants in candidates:
+            got = match_line(comp, ln, own, variants)
+            if got is not None and (not comp.context or _in_context(comp, lines, ln)):
+                matched.append(got)
+        if not matched or sum(ln.repeats for ln in matched) < comp.rule.min_hits:
+            continue
+        if comp.requires and not any(p.search(ln.text) for ln in lines for p in comp.requires):
+            continue
+        hit = Hit(comp.rule, tuple(matched), timestamp, tuple(ln.text for ln in matched))
+        if comp.rule.category == "user_code_error":
+            hit = _with_frame(lines, hit)
+        hits.append(hit)
     return hits
+
+
+_CONTEXT_LINES = 60
+
+
+def _in_context(comp: Compiled, lines: Sequence[LogLine], at: LogLine) -> bool:
+    """``Rule.context``: a line above ``at`` on the same rank (its traceback) matches."""
+    for ln in lines:
+        if (
+            ln.source == at.source
+            and ln.rank == at.rank
+            and at.index - _CONTEXT_LINES <= ln.index < at.index
+            and any(p.search(ln.text) for p in comp.context)
+        ):
+            return True
+    return False
 
 
 _FRAME = re.compile(r'^\s*File "([^"]+)", line \d+')
@@ -159,21 +219,25 @@ def _with_frame(lines: Sequence[LogLine], hit: Hit) -> Hit:
     """Put the traceback frame that raised the error before it: the user's own file and
     line (the innermost frame outside site-packages), which is what they need to fix."""
     first = hit.lines[0]
+    frames = sorted(
+        (
+            ln
+            for ln in lines
+            if ln.source == first.source
+            and ln.rank == first.rank
+            and first.index - 200 < ln.index < first.index
+            and _FRAME.match(ln.text)
+        ),
+        key=lambda ln: -ln.index,
+    )
     fallback: LogLine | None = None
-    for ln in reversed(lines):
-        if ln.index >= first.index or ln.source != first.source:
-            continue
-        if ln.rank != first.rank:
-            continue
-        frame = _FRAME.match(ln.text)
-        if frame is None:
-            continue
-        path = frame.group(1)
+    for ln in frames:
+        m = _FRAME.match(ln.text)
+        assert m is not None
+        path = m.group(1)
         if "site-packages" not in path and not path.startswith("<frozen"):
             return Hit(hit.rule, (ln, *hit.lines), hit.timestamp, (ln.text, *hit.shown))
         fallback = fallback or ln
-        if first.index - ln.index > 200:
-            break
     if fallback is None:
         return hit
     return Hit(hit.rule, (fallback, *hit.lines), hit.timestamp, (fallback.text, *hit.shown))
@@ -266,16 +330,19 @@ def unknown(
     (connection closed, timeouts) is the consequence, so the cause stays unknown rather
     than a retryable-looking symptom."""
     cause = fr.UNKNOWN_CAUSE
+    fix = fr.UNKNOWN_FIX
+    sig = signal_of(code)
     if rank is not None and code not in (None, 0):
-        sig = signal_of(code)
         how = f"was killed by signal {_signal_name(sig)}" if sig else f"exited with code {code}"
         cause = f"rank {rank} failed first: it {how} without printing a recognised error."
+    if sig in fr.SIGNAL_HINTS:
+        fix = f"{fix} {fr.SIGNAL_HINTS[sig]}"
     ev, where = evidence(lines)
     return Diagnosis(
         category="unknown",
         retryable=retryable("unknown", None, policy),
         cause=cause,
-        fix=fr.UNKNOWN_FIX,
+        fix=fix,
         evidence=ev,
         rank=rank,
         code=fr.UNKNOWN_CODE,
@@ -321,9 +388,6 @@ def exit_code_hits(rank_exit: Mapping[int, int], oom_evidence: bool | None) -> l
     segv = sorted(r for r, s in sigs.items() if s == _signal.SIGSEGV)
     if segv:
         out.append((signal_hit("sigsegv", 62), segv[0]))
-    bus = sorted(r for r, s in sigs.items() if s == _signal.SIGBUS)
-    if bus:
-        out.append((signal_hit("sigbus", 62), bus[0]))
     killed = sorted(r for r, s in sigs.items() if s == _signal.SIGKILL)
     if killed and oom_evidence:
         out.append((signal_hit("oom_sigkill", 63), killed[0]))

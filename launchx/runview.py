@@ -14,6 +14,7 @@ then the root and the waiting ranks its collateral.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -54,6 +55,7 @@ class _Facts:
     locals_: dict[int, int]
     world: set[int]
     root_entry: FailureEntry | None
+    first_local: int | None = None  # torchrun's first "failed (exitcode: N) local_rank: L"
 
 
 def analyse(
@@ -111,7 +113,8 @@ def attempt_report(
     ]
     root_rank = _first_failed(facts, hits)
     primary, findings = _choose(hits, root_rank, facts, lines, policy)
-    primary, findings = _with_stragglers(primary, findings, stragglers, policy)
+    rank0_work = _rank0_work(scans)
+    primary, findings = _with_stragglers(primary, findings, stragglers, policy, rank0_work)
     if primary is not None and primary.host is None and primary.rank is not None:
         primary = replace(primary, host=facts.hosts.get(primary.rank))
         findings = (primary, *findings[1:])
@@ -126,6 +129,16 @@ def attempt_report(
     )
 
 
+def rank_views_for(
+    scans: Sequence[SourceScan], primary: Diagnosis, exits: Mapping[int, int]
+) -> tuple[RankView, ...]:
+    """The per-rank view around a cause decided elsewhere (``classify_attempt``)."""
+    facts = _facts(scans, exits)
+    facts.world.update(exits)
+    hits = rm.scan([ln for s in scans for ln in s.lines])
+    return _rank_views(facts, hits, primary, ())
+
+
 # --------------------------------------------------------------------------- facts
 
 
@@ -136,6 +149,7 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
     locals_: dict[int, int] = {}
     world: set[int] = set()
     entries: list[FailureEntry] = []
+    first_local: int | None = None
     nproc = _nproc(scans)
     for s in scans:
         info = s.info
@@ -165,9 +179,12 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
         for local, code, _line in s.first_failed:
             rank = local if info.node is None or nproc is None else info.node * nproc + local
             codes.setdefault(rank, code)
+            if first_local is None and (info.node is None or nproc is not None):
+                first_local = rank
     codes.update(exits or {})
     world.update(codes)
-    return _Facts(codes, hosts, nodes, locals_, world, _root_entry(entries))
+    root = _root_entry(entries)
+    return _Facts(codes, hosts, nodes, locals_, world, root, first_local)
 
 
 def _nproc(scans: Sequence[SourceScan]) -> int | None:
@@ -191,6 +208,8 @@ def _root_entry(entries: Sequence[FailureEntry]) -> FailureEntry | None:
 def _first_failed(facts: _Facts, hits: Sequence[Hit]) -> int | None:
     if facts.root_entry is not None:
         return facts.root_entry.rank
+    if facts.first_local is not None:
+        return facts.first_local
     timed = [
         (h.ts, h.first_index, h.rank)
         for h in hits
@@ -218,6 +237,12 @@ def _version_split(scans: Sequence[SourceScan], lines: Sequence[LogLine]) -> lis
                 by_version.setdefault(v, ln)
     hit = rm.signal_hit("nccl_versions_differ", 91)
     return [Hit(hit.rule, tuple(by_version.values()))]
+
+
+def _rank0_work(scans: Sequence[SourceScan]) -> bool:
+    """The lines before the first timeout show rank-0-only work (``fr.RANK0_WORK``)."""
+    words = [re.compile(p) for p in fr.RANK0_WORK]
+    return any(w.search(line) for s in scans for line in s.prelude for w in words)
 
 
 def _notes(scans: Sequence[SourceScan]) -> tuple[str, ...]:
@@ -279,6 +304,7 @@ def _with_stragglers(
     findings: tuple[Diagnosis, ...],
     stragglers: Sequence[Straggler],
     policy: RetryPolicyLike | None,
+    rank0_work: bool = False,
 ) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
     """A rank the others waited for is the root of a timeout (or of a silent failure)."""
     named = [s for s in stragglers if s.ranks]
@@ -293,7 +319,7 @@ def _with_stragglers(
             cause=f"{s.text} {sr.cause}",
             fix=sr.fix,
             evidence=(s.text,),
-            rank=s.ranks[0],
+            rank=s.ranks[0] if len(s.ranks) == 1 else None,
             code=sr.code,
             tier=1,
             where=(s.where,),
@@ -301,15 +327,27 @@ def _with_stragglers(
         return made, (made,)
     if primary.category not in _WAITING or primary.tier >= 2:
         return primary, findings
+    cause = f"{s.text} {primary.cause}" if primary.category != "unknown" else s.text
+    fix, code, retry = primary.fix, primary.code, primary.retryable
+    if s.ranks == (0,) and s.waiting and rank0_work and primary.category != "unknown":
+        # Rank 0 alone kept everyone waiting: rank-0-only work longer than the timeout.
+        r0 = fr.SIGNAL_RULES["rank0_behind"]
+        cause, fix, code = f"{s.text} {r0.cause}", r0.fix, r0.code
+        rule = fr.Rule(r0.name, primary.category, r0.code, 36, (), r0.cause, r0.fix, retryable=False)
+        retry = rm.retryable(primary.category, rule, policy)
+    single = len(s.ranks) == 1
     updated = replace(
         primary,
-        rank=s.ranks[0],
-        cause=f"{s.text} {primary.cause}" if primary.category != "unknown" else s.text,
+        rank=s.ranks[0] if single else primary.rank,
+        cause=cause,
+        fix=fix,
+        code=code,
+        retryable=retry,
         evidence=(s.text, *primary.evidence)[: rm.MAX_EVIDENCE],
         where=(s.where, *primary.where)[: rm.MAX_EVIDENCE],
-        host=None,
-        exit_code=None,
-        signal=None,
+        host=None if single else primary.host,
+        exit_code=None if single else primary.exit_code,
+        signal=None if single else primary.signal,
     )
     return updated, (updated, *findings[1:])
 
