@@ -137,7 +137,7 @@ def _print(part: str, s: Score, misses: bool) -> None:
 
 # --------------------------------------------------------------------------- streams
 
-_WORDS = "loss lr grad_norm tokens/s step epoch throughput mfu".split()
+_WORDS = ["loss", "lr", "grad_norm", "tokens/s", "step", "epoch", "throughput", "mfu"]
 
 
 def _training_lines(rng: random.Random, rank: int, n: int) -> list[str]:
@@ -145,7 +145,9 @@ def _training_lines(rng: random.Random, rank: int, n: int) -> list[str]:
     for i in range(n):
         r = i % 200
         if r == 0:
-            out.append(f"[rank{rank}]: {i % 100:3d}%|█████     | {i}/100000 [01:02<03:04, 31.3it/s]\r")
+            out.append(
+                f"[rank{rank}]: {i % 100:3d}%|█████     | {i}/100000 [01:02<03:04, 31.3it/s]\r"
+            )
         elif r == 1:
             out.append(
                 f"[rank{rank}]:[W1124 05:{i % 60:02d}:01.5 reducer.cpp:1529] Warning: grad strides "
@@ -157,34 +159,40 @@ def _training_lines(rng: random.Random, rank: int, n: int) -> list[str]:
     return out
 
 
-_FAILURE = """[rank3]: Traceback (most recent call last):
-[rank3]:   File "/work/train.py", line 212, in <module>
-[rank3]:     batch = next(loader)
-[rank3]: KeyError: 'labels'
-[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer [10.0.0.3]:28048
-E1124 05:22:37.324000 23781 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) local_rank: 3 (pid: 23787) of binary: /usr/bin/python
-============================================================
-train.py FAILED
-------------------------------------------------------------
-Failures:
-[1]:
-  time      : 2026-11-24_05:22:37
-  host      : node-a
-  rank      : 0 (local_rank: 0)
-  exitcode  : 1 (pid: 23786)
-  error_file: <N/A>
-  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
-------------------------------------------------------------
-Root Cause (first observed failure):
-[0]:
-  time      : 2026-11-24_05:22:37
-  host      : node-a
-  rank      : 3 (local_rank: 3)
-  exitcode  : 1 (pid: 23787)
-  error_file: <N/A>
-  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
-============================================================
-"""
+_FAILURE = "\n".join(
+    [
+        "[rank3]: Traceback (most recent call last):",
+        '[rank3]:   File "/work/train.py", line 212, in <module>',
+        "[rank3]:     batch = next(loader)",
+        "[rank3]: KeyError: 'labels'",
+        "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] "
+        "Connection closed by peer [10.0.0.3]:28048",
+        "E1124 05:22:37.324000 23781 torch/distributed/elastic/multiprocessing/api.py:1002] "
+        "failed (exitcode: 1) local_rank: 3 (pid: 23787) of binary: /usr/bin/python",
+        "============================================================",
+        "train.py FAILED",
+        "------------------------------------------------------------",
+        "Failures:",
+        "[1]:",
+        "  time      : 2026-11-24_05:22:37",
+        "  host      : node-a",
+        "  rank      : 0 (local_rank: 0)",
+        "  exitcode  : 1 (pid: 23786)",
+        "  error_file: <N/A>",
+        "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
+        "------------------------------------------------------------",
+        "Root Cause (first observed failure):",
+        "[0]:",
+        "  time      : 2026-11-24_05:22:37",
+        "  host      : node-a",
+        "  rank      : 3 (local_rank: 3)",
+        "  exitcode  : 1 (pid: 23787)",
+        "  error_file: <N/A>",
+        "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
+        "============================================================",
+        "",
+    ]
+)
 
 
 def _write_big(path: Path, mb: int, ranks: int = 8) -> None:
@@ -192,7 +200,8 @@ def _write_big(path: Path, mb: int, ranks: int = 8) -> None:
     target = mb * 1_000_000
     with path.open("w", encoding="utf-8") as fh:
         for i in range(10_000):
-            fh.write(f"node-a:{1000 + i % 8}:{1000 + i % 8} [{i % 8}] NCCL INFO Channel {i % 32:02d}/32 : 0 1 2 3\n")
+            pid = 1000 + i % 8
+            fh.write(f"node-a:{pid}:{pid} [{i % 8}] NCCL INFO Channel {i % 32:02d}/32 : 0 1 2 3\n")
         written = fh.tell()
         while written < target - len(_FAILURE):
             block = _training_lines(rng, rng.randrange(ranks), 400)

@@ -63,7 +63,9 @@ def _group(pg: str, reps: list[WatchdogSeq], world: set[int]) -> Straggler | Non
     seq = Counter(timed).most_common(1)[0][0]
     waiting = sorted(r.rank for r in reps if r.timed_out == seq)
     behind = sorted(
-        r.rank for r in reps if r.enqueued is not None and r.enqueued < seq and r.rank not in waiting
+        r.rank
+        for r in reps
+        if r.enqueued is not None and r.enqueued < seq and r.rank not in waiting
     )
     op = next((r.op for r in reps if r.op and r.timed_out == seq), None)
     line = next(r.line for r in reps if r.timed_out == seq)
@@ -75,12 +77,16 @@ def _group(pg: str, reps: list[WatchdogSeq], world: set[int]) -> Straggler | Non
             f"{_plural(behind)} never reached {what} of process group {pg} that "
             f"{_plural(waiting)} waited in ({lasts})."
         )
-        return Straggler("watchdog", tuple(behind), tuple(waiting), seq, op, pg, text, line.where())
+        return Straggler(
+            "watchdog", "behind", tuple(behind), tuple(waiting), seq, op, pg, text, line.where()
+        )
     silent = sorted(world - {r.rank for r in reps}) if pg == "0" else []
     if silent and len(waiting) >= 1:
         text = (
             f"{_plural(waiting)} waited in {what} of process group {pg}; "
             f"{_plural(silent)} printed no watchdog report (never reached it, or died first)."
         )
-        return Straggler("watchdog", tuple(silent), tuple(waiting), seq, op, pg, text, line.where())
+        return Straggler(
+            "watchdog", "silent", tuple(silent), tuple(waiting), seq, op, pg, text, line.where()
+        )
     return None

@@ -94,7 +94,10 @@ class Straggler:
     sequence numbers or from flight-recorder dumps."""
 
     source: Literal["watchdog", "flight_recorder"]
-    ranks: tuple[int, ...]  # the ranks behind (or absent)
+    # "behind": their own reports show they never reached the collective; "silent": they
+    # said nothing (no watchdog report, no dump), so they may as well have died first.
+    kind: Literal["behind", "silent"]
+    ranks: tuple[int, ...]
     waiting: tuple[int, ...]  # the ranks that were in the collective
     seq: int | None
     op: str | None

@@ -156,6 +156,7 @@ RULES: tuple[Rule, ...] = (
         fix="let launchx retry or SLURM requeue (--requeue); make sure checkpoints are frequent "
         "and the script resumes from LAUNCHX_RESUME_FROM. For time limits, ask for more "
         "--time or checkpoint on the warning signal (profile slurm.signal, e.g. USR2@120).",
+        fixtures=("preempted__sbatch_time_limit_torchrun.log", "preempted__submitit_1613.log"),
     ),
     Rule(
         name="submitit_preemption",
@@ -172,6 +173,7 @@ RULES: tuple[Rule, ...] = (
         fix="nothing to fix when the requeued job resumes from its checkpoint; if it restarts "
         "from scratch, implement checkpoint() in the submitted callable (submitit) or resume "
         "from LAUNCHX_RESUME_FROM.",
+        fixtures=("preempted__submitit_1618_sigusr1.log", "preempted__submitit_1701_sighup.log"),
     ),
     Rule(
         name="interrupt",
@@ -189,6 +191,10 @@ RULES: tuple[Rule, ...] = (
         fix="start the run again when you want it (it resumes from the last complete "
         "checkpoint); for SIGHUP run it under tmux/screen, nohup or sbatch so that closing the "
         "terminal does not stop it. launchx never retries an interrupt.",
+        fixtures=(
+            "interrupted__chinese_llama_2_7b_27.log",
+            "interrupted__determined_8915_platform_sigterm.log",
+        ),
     ),
     Rule(
         name="nested_launch",
@@ -204,6 +210,10 @@ RULES: tuple[Rule, ...] = (
         "(profile slurm.mode: per_node), or srun one task per GPU that runs the script "
         "directly (slurm.mode: per_task); on platforms that already start one process per "
         "GPU use the platform-ddp profile and never wrap the script in torchrun.",
+        fixtures=(
+            "nested_launch__lightning_4389.log",
+            "nested_launch__lightning_6206_two_rank_zeros.log",
+        ),
     ),
     Rule(
         name="launchx_nested_refusal",
@@ -217,6 +227,7 @@ RULES: tuple[Rule, ...] = (
         fix="follow the fix launchx printed with the refusal; in short: let `--launcher auto` "
         "run the script directly under an outer launcher, or use one task per node for "
         "torchrun (slurm.mode: per_node).",
+        fixtures=("nested_launch__launchx_lx203_refusal.log",),
     ),
     # ------------------------------------------------------------------ configuration
     Rule(
@@ -236,6 +247,10 @@ RULES: tuple[Rule, ...] = (
         fix="pick another port (--master-port, or master_port: auto in the profile), use "
         "torchrun --standalone for single-node runs, and look for the holder with "
         "`ss -ltnp | grep <port>`.",
+        fixtures=(
+            "port_in_use__dlrover_443_tcpstore.log",
+            "port_in_use__drivelm_40_srun_launch.log",
+        ),
     ),
     Rule(
         name="duplicate_gpu",
@@ -248,6 +263,10 @@ RULES: tuple[Rule, ...] = (
         fix="call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before "
         "init_process_group and use that device, do not hard-code cuda:0, and do not "
         "restrict CUDA_VISIBLE_DEVICES to one GPU for a multi-process node.",
+        fixtures=(
+            "duplicate_gpu__horovod_3929_mpirun.log",
+            "duplicate_gpu__mambair_39_dist_launch.log",
+        ),
     ),
     Rule(
         name="nccl_version_mismatch",
@@ -260,6 +279,7 @@ RULES: tuple[Rule, ...] = (
         fix="install the same torch build on every node and compare "
         "python -c 'import torch; print(torch.cuda.nccl.version())' across nodes; remove "
         "stray libnccl paths from LD_LIBRARY_PATH.",
+        fixtures=("nccl_version_mismatch__forgather_docs.log",),
     ),
     Rule(
         name="nccl_no_interface",
@@ -269,7 +289,7 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"no (?:socket )?interface found",
             r"No usable listening interface found",
-            r"Address family not supported by protocol",
+            r"(?:WARN|Socket creation failed).*Address family not supported by protocol",
             r"NCCL_SOCKET_IFNAME.*(?:not found|does not exist|no such)",
         ),
         cause="NCCL found no usable network interface to bootstrap on: NCCL_SOCKET_IFNAME names "
@@ -280,6 +300,10 @@ RULES: tuple[Rule, ...] = (
         "one every node has, e.g. NCCL_SOCKET_IFNAME=eth0 or =bond0 (exact); unset "
         "NCCL_SOCKET_FAMILY unless the hosts are IPv6-only; `launchx doctor` shows the "
         "interfaces it sees.",
+        fixtures=(
+            "nccl_config_error__mambatree_14.log",
+            "nccl_config_error__nccl_210_address_family.log",
+        ),
     ),
     Rule(
         name="nccl_topology",
@@ -298,6 +322,7 @@ RULES: tuple[Rule, ...] = (
         fix="unset NCCL_TOPO_FILE or point it at the topology XML of this machine type (dump one "
         "with NCCL_TOPO_DUMP_FILE on a good node); in a VM or container expose /sys (or use a "
         "topology file) and try a newer NCCL.",
+        fixtures=("nccl_config_error__nccl_573_topology_realpath.log",),
     ),
     Rule(
         name="nccl_docker_bridge",
@@ -317,6 +342,7 @@ RULES: tuple[Rule, ...] = (
         fix="run the containers with --network=host, or set NCCL_SOCKET_IFNAME (and "
         "GLOO_SOCKET_IFNAME) to the interface the nodes share (e.g. =ens1f0; '^docker,lo' "
         "excludes the bridge).",
+        fixtures=("nccl_config_error__nccl_1381_docker_bridge.log",),
     ),
     Rule(
         name="cuda_config",
@@ -345,6 +371,10 @@ RULES: tuple[Rule, ...] = (
         "the driver's CUDA version in nvidia-smi); set the compute mode to Default "
         "(nvidia-smi -c 0) or run one process per GPU; on NVSwitch systems start "
         "nvidia-fabricmanager.",
+        fixtures=(
+            "cuda_config_error__llama_946_garbled.log",
+            "cuda_config_error__ms_swift_5118_exclusive_process.log",
+        ),
     ),
     Rule(
         name="nccl_shm",
@@ -362,6 +392,10 @@ RULES: tuple[Rule, ...] = (
         fix="run the container with --ipc=host or --shm-size=16g (Kubernetes: an emptyDir "
         "volume with medium: Memory on /dev/shm); remove stale /dev/shm/nccl-* files; "
         "NCCL_SHM_DISABLE=1 works but is slower.",
+        fixtures=(
+            "shm_error__nccl_342_posix_fallocate.log",
+            "shm_error__nccl_tests_166_failed_to_extend.log",
+        ),
     ),
     Rule(
         name="cuda_oom",
@@ -379,6 +413,7 @@ RULES: tuple[Rule, ...] = (
         "or sharding (FSDP/ZeRO), and set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
         "when 'reserved but unallocated' is large; check that no other process holds the "
         "GPU (nvidia-smi).",
+        fixtures=("cuda_oom__minerva_42_html_table.log", "cuda_oom__pytorch_18853.log"),
     ),
     Rule(
         name="kernel_oom",
@@ -399,6 +434,10 @@ RULES: tuple[Rule, ...] = (
         "checkpoint on every rank (torch.load(..., mmap=True)), ask SLURM for more --mem; "
         "confirm with `dmesg -T | grep -i 'killed process'` or `sacct -j <job> -o "
         "JobID,State,MaxRSS`.",
+        fixtures=(
+            "host_oom_killed__arjuna_52_slurm.log",
+            "host_oom_killed__brainscore_950_slurm_step_oom.log",
+        ),
     ),
     Rule(
         name="dataloader_worker_killed",
@@ -418,6 +457,10 @@ RULES: tuple[Rule, ...] = (
         "num_workers or a smaller prefetch_factor (each worker copies the dataset object), "
         "confirm with dmesg; for crashes: no CUDA in worker code, or "
         "multiprocessing_context='spawn'; num_workers=0 shows the worker's own traceback.",
+        fixtures=(
+            "dataloader_killed__3drs_7_unindented.log",
+            "dataloader_killed__lightning_19598_aborted.log",
+        ),
     ),
     Rule(
         name="script_rejected_arguments",
@@ -433,6 +476,7 @@ RULES: tuple[Rule, ...] = (
         "launchx) pass nothing, the script reads os.environ['LOCAL_RANK']; a script that must "
         "also run under the old launcher declares both spellings: "
         "parser.add_argument('--local-rank', '--local_rank', type=int, default=0).",
+        fixtures=("user_code_error__babylm_2.log",),
     ),
     Rule(
         name="user_exception",
@@ -455,6 +499,10 @@ RULES: tuple[Rule, ...] = (
         "(connection closed, timeouts) are the consequence.",
         fix="fix the script at the traceback shown for this rank; retrying would run the same "
         "code into the same error.",
+        fixtures=(
+            "user_code_error__mmdetection_2377_unused_parameters.log",
+            "user_code_error__pixelsplat_112_slurm_nodeid.log",
+        ),
     ),
     Rule(
         name="rendezvous_closed",
@@ -468,6 +516,10 @@ RULES: tuple[Rule, ...] = (
         fix="start every node with a fresh --rdzv-id (launchx: a new run id), stop leftover "
         "agents of the earlier run, and with an etcd/c10d store that outlives jobs remove "
         "the old rendezvous state.",
+        fixtures=(
+            "world_mismatch__kubeflow_1638_etcd_rdzv_closed.log",
+            "world_mismatch__pytorch_91943_elastic_scale_down.log",
+        ),
     ),
     Rule(
         name="store_barrier_overfull",
@@ -484,6 +536,7 @@ RULES: tuple[Rule, ...] = (
         "ranks were given the wrong WORLD_SIZE.",
         fix="use a fresh store for every run (a new MASTER_PORT, or delete the file of a "
         "file:// init method before starting), and give every process the same WORLD_SIZE.",
+        fixtures=("world_mismatch__powersgd_21_stale_file_store.log",),
     ),
     Rule(
         name="cuda_error",
@@ -505,6 +558,7 @@ RULES: tuple[Rule, ...] = (
         fix="rerun with CUDA_LAUNCH_BLOCKING=1 to get the failing line, check indices and "
         "labels against tensor sizes (device-side asserts), and look for Xid messages in "
         "`dmesg` (hardware: drain the node).",
+        fixtures=("cuda_error__depthawarecnn_12_runtime_error_77.log", "cuda_error__flux_40.log"),
     ),
     Rule(
         name="segfault",
@@ -522,6 +576,7 @@ RULES: tuple[Rule, ...] = (
         "faulthandler.enable()`), allow core dumps (ulimit -c unlimited). Common causes: "
         "an extension built against another torch/CUDA, mixed NCCL/CUDA libraries on "
         "LD_LIBRARY_PATH, init_process_group before torch.cuda.set_device.",
+        fixtures=("segfault__pytorch_72086.log", "segfault__torchrun_faulthandler.log"),
     ),
     Rule(
         name="launcher_sigsegv",
@@ -539,6 +594,7 @@ RULES: tuple[Rule, ...] = (
         "or accelerate launcher, subprocess) reports it; no Python traceback.",
         fix="get the native stack: PYTHONFAULTHANDLER=1 and core dumps (ulimit -c unlimited); "
         "check extensions and CUDA/NCCL libraries match the installed torch.",
+        fixtures=("segfault__deepspeedexamples_626_return_code_11.log",),
     ),
     Rule(
         name="torchrun_root_sigsegv",
@@ -551,6 +607,7 @@ RULES: tuple[Rule, ...] = (
         "traceback.",
         fix="get the native stack: PYTHONFAULTHANDLER=1 and core dumps (ulimit -c unlimited); "
         "check extensions and CUDA/NCCL libraries match the installed torch.",
+        fixtures=("segfault__hallo2_75.log", "segfault__ifseg_7.log"),
     ),
     Rule(
         name="torchrun_root_sigkill",
@@ -566,6 +623,7 @@ RULES: tuple[Rule, ...] = (
         "-o JobID,State,MaxRSS` (OUT_OF_MEMORY), the cgroup's memory.events oom_kill counter; "
         "if it repeats at the same step, treat it as host OOM (fewer DataLoader workers, "
         "torch.load(mmap=True), more --mem).",
+        fixtures=("host_oom_killed__accelerate_1214_rich_log.log", "host_oom_killed__cppo_6.log"),
     ),
     Rule(
         name="launcher_sigkill",
@@ -587,6 +645,7 @@ RULES: tuple[Rule, ...] = (
         fix="look for the killer: `dmesg -T | grep -i 'killed process'` (OOM), `sacct -j <job> "
         "-o JobID,State,MaxRSS` (OUT_OF_MEMORY); if it repeats at the same step, treat it as "
         "host OOM (fewer DataLoader workers, torch.load(mmap=True), more --mem).",
+        fixtures=("host_oom_killed__aware_history_2_mpirun_sigkill.log",),
     ),
     Rule(
         name="nccl_invalid_usage",
@@ -609,6 +668,10 @@ RULES: tuple[Rule, ...] = (
         "tensors (rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to see which differ), and give "
         "every node the same NCCL_* environment; unset NCCL_ALGO/NCCL_PROTO or write them as "
         "comma lists of valid names (Ring,Tree).",
+        fixtures=(
+            "nccl_invalid_usage__fairseq_2924_interleaved.log",
+            "nccl_invalid_usage__nccl_296_mismatched_collective.log",
+        ),
     ),
     Rule(
         name="nccl_internal_error",
@@ -621,6 +684,10 @@ RULES: tuple[Rule, ...] = (
         fix="check the other ranks' logs for the first failure, make sure every node runs the "
         "same torch/NCCL and the same NCCL_* environment, and rerun with NCCL_DEBUG=INFO "
         "NCCL_DEBUG_SUBSYS=INIT,NET to see the failing call.",
+        fixtures=(
+            "nccl_internal_error__nccl_1546.log",
+            "nccl_internal_error__pytorch_78638_init_barrier.log",
+        ),
     ),
     Rule(
         name="ib_completion_error",
@@ -640,6 +707,7 @@ RULES: tuple[Rule, ...] = (
         "with NCCL < 2.21 set NCCL_IB_GID_INDEX (often 3); on rail-optimized fabrics "
         "NCCL_CROSS_NIC=0; for congestion raise NCCL_IB_TIMEOUT to 22-23 (default 20, "
         "about 30 s with 7 retries), not 30.",
+        fixtures=("ib_error__nccl_1405.log", "ib_error__nccl_394_gid_table_change.log"),
     ),
     Rule(
         name="nccl_system_error",
@@ -653,6 +721,10 @@ RULES: tuple[Rule, ...] = (
         fix="rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET; typical fixes: the right "
         "interface in NCCL_SOCKET_IFNAME (prefix match; '=eth0' for exact), --ipc=host or a "
         "bigger --shm-size in containers, IB ports up (ibstat).",
+        fixtures=(
+            "nccl_system_error__lightning_14986_multinode.log",
+            "nccl_system_error__lightning_8139_gpu_index_gap.log",
+        ),
     ),
     Rule(
         name="nccl_remote_socket",
@@ -674,6 +746,7 @@ RULES: tuple[Rule, ...] = (
         fix="look at the other ranks for the first failure; if there is none, check that the "
         "hosts reach each other on the interface NCCL picked (NCCL_SOCKET_IFNAME=<iface>, "
         "prefix match; '=eth0' for exact) and that no firewall drops the ports.",
+        fixtures=("socket_error__nccl_1612.log", "socket_error__nccl_1920.log"),
     ),
     Rule(
         name="nccl_connect_refused",
@@ -689,6 +762,7 @@ RULES: tuple[Rule, ...] = (
         fix="look at the peer's own log first; then check that every node uses an interface "
         "the others reach (NCCL_SOCKET_IFNAME) and that no firewall or network policy blocks "
         "the ports between the pods or hosts.",
+        fixtures=("socket_error__fairseq_1096_connect_refused.log",),
     ),
     Rule(
         name="rendezvous_timeout",
@@ -711,6 +785,10 @@ RULES: tuple[Rule, ...] = (
         "the master address resolves to the interface the others can reach and the port is "
         "open (nc -zv <addr> <port>); raise the wait with --rdzv-conf join_timeout=<s> "
         "(profile timeouts.rdzv_timeout_s) when nodes start slowly.",
+        fixtures=(
+            "rendezvous_timeout__av_hubert_19_wrapped_json.log",
+            "rendezvous_timeout__pytorch_107021.log",
+        ),
     ),
     Rule(
         name="store_connection_lost",
@@ -728,6 +806,7 @@ RULES: tuple[Rule, ...] = (
         fix="start the master first or let the workers wait for it (a retry does); check that "
         "MASTER_ADDR resolves to the master on every node and that nothing else listens on "
         "MASTER_PORT.",
+        fixtures=("rendezvous_timeout__kubeflow_2008_worker_reset.log",),
     ),
     Rule(
         name="store_barrier_incomplete",
@@ -746,6 +825,7 @@ RULES: tuple[Rule, ...] = (
         fix="find the rank that is missing from the 'Waiting in store based barrier' lines and "
         "read its output; check that the launcher starts WORLD_SIZE processes "
         "(nnodes x nproc_per_node) and gives each a distinct RANK.",
+        fixtures=("rendezvous_timeout__lightning_4420_seven_of_eight.log",),
     ),
     Rule(
         name="gloo_connection_lost",
@@ -763,6 +843,7 @@ RULES: tuple[Rule, ...] = (
         fix="read the other ranks' output for the first error (it is the cause); if the peer "
         "exited cleanly, make both sides issue the same sends/receives and wait() on every "
         "isend/irecv before the process ends.",
+        fixtures=("gloo_error__pytorch_75512.log", "gloo_error__pytorch_78514_isend_no_wait.log"),
     ),
     Rule(
         name="gloo_setup",
@@ -775,6 +856,10 @@ RULES: tuple[Rule, ...] = (
         "(a docker/virtual bridge or one without a route to the other hosts).",
         fix="set GLOO_SOCKET_IFNAME=<iface> (and NCCL_SOCKET_IFNAME) to the interface the hosts "
         "share, and check that they resolve each other's hostnames to reachable addresses.",
+        fixtures=(
+            "gloo_error__gloo_268_address_family_mismatch.log",
+            "gloo_error__occlum_1604_connectfullmesh.log",
+        ),
     ),
     Rule(
         name="gloo_timeout",
@@ -789,6 +874,10 @@ RULES: tuple[Rule, ...] = (
         cause="a collective on the gloo (or another non-NCCL) backend did not finish within the "
         "process-group timeout (30 min by default): a peer was stuck or gone.",
         fix=_PG_TIMEOUT_FIX,
+        fixtures=(
+            "collective_timeout__detectron2_5121.log",
+            "collective_timeout__pipedream_39.log",
+        ),
     ),
     Rule(
         name="nccl_first_collective_timeout",
@@ -803,6 +892,7 @@ RULES: tuple[Rule, ...] = (
         fix="run a two-node all_reduce test with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and "
         "check the interface NCCL picks (NCCL_SOCKET_IFNAME), the IB devices (NCCL_IB_HCA, "
         "ibstat) and that the nodes reach each other on all ports.",
+        fixtures=("nccl_watchdog_timeout__determined_8915_first_allgather.log",),
     ),
     Rule(
         name="nccl_watchdog_timeout",
@@ -819,6 +909,10 @@ RULES: tuple[Rule, ...] = (
         "default since torch 2.2, 30 min before) and the watchdog aborted the process: "
         "one rank was slow, stuck or dead, or ranks issued different collectives.",
         fix=_PG_TIMEOUT_FIX,
+        fixtures=(
+            "nccl_watchdog_timeout__basicsr_737.log",
+            "nccl_watchdog_timeout__d_fine_75_gloo_and_nccl.log",
+        ),
     ),
     Rule(
         name="deprecated_env",
@@ -835,6 +929,10 @@ RULES: tuple[Rule, ...] = (
         fix="rename it (e.g. NCCL_ASYNC_ERROR_HANDLING -> TORCH_NCCL_ASYNC_ERROR_HANDLING) or "
         "remove it when it only restates the default, in the profile, the job script or the "
         "framework that sets it.",
+        fixtures=(
+            "deprecated_env__physicsnemo_568.log",
+            "deprecated_env__pytorch_114432_desync_debug.log",
+        ),
     ),
 )
 
@@ -896,6 +994,7 @@ UNKNOWN_FIX = (
     "read the first error of the earliest failing rank; rerun with NCCL_DEBUG=INFO, "
     "TORCH_DISTRIBUTED_DEBUG=DETAIL and PYTHONFAULTHANDLER=1 for more detail."
 )
+
 
 @dataclass(frozen=True)
 class SignalRule:

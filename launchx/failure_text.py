@@ -216,6 +216,7 @@ def render_json(report: Report) -> str:
         "stragglers": [
             {
                 "source": s.source,
+                "kind": s.kind,
                 "ranks": list(s.ranks),
                 "waiting": list(s.waiting),
                 "seq": s.seq,

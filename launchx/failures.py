@@ -172,7 +172,9 @@ def _attempt_scans(
         if parsed is None:
             continue
         text, ts = parsed
-        scan = logscan.scan_text(text, SourceInfo(name="", rank=rank), base_index=n * _SOURCE_STRIDE)
+        scan = logscan.scan_text(
+            text, SourceInfo(name="", rank=rank), base_index=n * _SOURCE_STRIDE
+        )
         files.append((scan, ts))
         n += 1
     return logs, files

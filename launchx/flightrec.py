@@ -102,7 +102,13 @@ def parse(data: bytes, rank: int, source: str) -> Dump:
             doc = _PlainUnpickler(io.BytesIO(data)).load()
         else:
             doc = json.loads(data.decode("utf-8"))
-    except (pickle.UnpicklingError, ValueError, EOFError, UnicodeDecodeError, RecursionError) as exc:
+    except (
+        pickle.UnpicklingError,
+        ValueError,
+        EOFError,
+        UnicodeDecodeError,
+        RecursionError,
+    ) as exc:
         raise NotADump(str(exc)) from None
     except Exception as exc:  # a hostile pickle can raise anything while being decoded
         raise NotADump(type(exc).__name__) from None
@@ -218,28 +224,31 @@ def _group(pg: str, dumps: list[Dump]) -> Straggler | None:
     op = entry.op if entry else None
     what = f"collective #{top}" + (f" ({op})" if op else "")
     site = entry.call_site() if entry else None
-    where = site.short() if site else ""
-    at = f" at {where}" if where else ""
+    at = f" at {site.short()}" if site else ""
+    where = next((d.source for d in dumps if d.rank == (behind or waiting)[0]), "")
     if behind:
         lasts = []
         for r in behind:
             last = _entry_at(dumps, r, pg, enq[r])
             last_site = last.call_site() if last else None
             lasts.append(
-                f"rank {r} was last in #{enq[r]}"
-                + (f" ({last_site.short()})" if last_site else "")
+                f"rank {r} was last in #{enq[r]}" + (f" ({last_site.short()})" if last_site else "")
             )
         text = (
             f"{_ranks(behind)} never joined {what} of group {name} that {_ranks(waiting)} "
             f"waited in{at}; " + "; ".join(lasts) + "."
         )
-        return Straggler("flight_recorder", tuple(behind), tuple(waiting), top, op, name, text, where)
+        return Straggler(
+            "flight_recorder", "behind", tuple(behind), tuple(waiting), top, op, name, text, where
+        )
     if absent:
         text = (
             f"{_ranks(waiting)} waited in {what} of group {name}{at}; {_ranks(absent)} left "
             "no flight-recorder dump (dead, or never reached the dump)."
         )
-        return Straggler("flight_recorder", tuple(absent), tuple(waiting), top, op, name, text, where)
+        return Straggler(
+            "flight_recorder", "silent", tuple(absent), tuple(waiting), top, op, name, text, where
+        )
     return None
 
 

@@ -27,24 +27,32 @@ _NOISE = (
     re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:[\d.]+ \d+ [\w./-]+:\d+\]\s*"),
     re.compile(r"^\[(?:INFO|WARNING|ERROR|CRITICAL|DEBUG)\|[\w./-]+:\d+\] (?:[\d:, -]+>> )?"),
     re.compile(r"^\S+ \[std(?:err|out)\]:? ?"),
+    # Python logging: "ERROR:torch.distributed...:msg", "ERROR msg", "root - ERROR - msg"
+    re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:"),
+    re.compile(
+        r"^(?:[\w.]+ +- +)?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)(?: +- +| +\| +| +)"
+    ),
 )
 _RANK_PREFIXES = (
     re.compile(r"^\[rank(\d+)\]:\s?"),
-    re.compile(r"^\[default(\d+)\]:\s?"),
     re.compile(r"^\[rank: (\d+)\]\s?"),
     re.compile(r"^\[Rank (\d+)\]:?\s"),
     re.compile(r"^\[r(\d+)\]:? ?"),
     re.compile(r"^\[\d+,(\d+)\]<std(?:out|err)>:\s?"),
 )
-# srun --label's task number: the rank when srun starts one task per rank, the node when it
-# starts one torchrun per node, so a torch prefix after it ([rank3]:) is believed first.
+# Prefixes with a number that is not always the global rank, believed only when no global
+# one follows: torchrun's --tee prefix carries the LOCAL rank ([default1]: on node 1 of a 2x2
+# world is rank 3, whose own traceback says [rank3]:), srun --label's task number is the rank
+# with one task per rank but the node with one torchrun per node.
+_LOCAL_PREFIX = re.compile(r"^\[default(\d+)\]:\s?")
 _TASK_LABEL = re.compile(r"^(\d{1,5}): ")
 # pdsh/DeepSpeed multi-node output: "worker-7: <line>". A host name here is lower case and
 # carries a digit (so "slurmstepd: error:" and "RuntimeError: ..." are not hosts).
 _HOST_PREFIX = re.compile(
-    r"^(?![\w.-]*\.py: )((?:localhost|(?=[\w.-]*\d)[a-z][\w-]*(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3})): (?=\S)"
+    r"^(?![\w.-]*\.py: )"
+    r"((?:localhost|(?=[\w.-]*\d)[a-z][\w-]*(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3})): (?=\S)"
 )
-_PREFIX_STARTS = frozenset("[(0123456789IWEFabcdefghijklmnopqrstuvwxyz")
+_PREFIX_STARTS = frozenset("[(0123456789IWEFDCabcdefghijklmnopqrstuvwxyz")
 _RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")
 
 _ISO = re.compile(
@@ -109,7 +117,7 @@ def strip(raw: str) -> Stripped:
                 stripped = stripped[m.end() :]
                 break
         else:
-            if t := _TASK_LABEL.match(stripped):
+            if t := _LOCAL_PREFIX.match(stripped) or _TASK_LABEL.match(stripped):
                 label = int(t.group(1)) if label is None else label
                 stripped = stripped[t.end() :]
             elif host is None and (h := _HOST_PREFIX.match(stripped)):

@@ -26,7 +26,7 @@ from launchx import loglines as ll
 from launchx.loglines import FailureEntry, LogLine
 
 CHUNK = 8 << 20
-_CONTEXT_LINES = 12  # kept on both sides of the part of a buffer being processed
+_CONTEXT_LINES = 32  # kept on both sides of the part of a buffer being processed
 _MAX_LINE = 8192  # characters of one line looked at (around its anchor)
 _MAX_CANDIDATES = 4000  # distinct lines kept per source
 _TAIL_LINES = 30
@@ -105,14 +105,14 @@ class _Block:
     host: str | None = None
     ts: float | None = None
     line_no: int = 0
-    open_until: int = 0  # absolute offset up to which lines belong to the summary
+    open: bool = False  # the summary runs on into the next chunk
 
 
 @dataclass
 class _Scanner:
     info: SourceInfo
     base_index: int
-    kept: dict[tuple[int | None, str], int] = field(default_factory=dict)
+    kept: dict[tuple[int | None, str, str | None], int] = field(default_factory=dict)
     lines: list[LogLine] = field(default_factory=list)
     counts: list[int] = field(default_factory=list)
     entries: list[FailureEntry] = field(default_factory=list)
@@ -183,7 +183,12 @@ class _Scanner:
     def _watchdog(self, line: LogLine) -> None:
         if line.rank is None:
             return
-        text = line.text if line.joined is None else line.joined.replace("\n", " ")
+        self._watchdog_text(line, line.text) or (
+            line.joined is not None and self._watchdog_text(line, line.joined.replace("\n", " "))
+        )
+
+    def _watchdog_text(self, line: LogLine, text: str) -> bool:
+        assert line.rank is not None
         pg_m = _WD_PG.search(text)
         pg = pg_m.group(1) if pg_m else "0"
         old = self.watchdog.get((line.rank, pg))
@@ -198,13 +203,14 @@ class _Scanner:
         elif m := _WD_WORK.search(text):
             timed_out, op = int(m.group(1)), m.group(2)
         else:
-            return
+            return False
         comp = comp if comp is None or abs(comp) < _SANE_SEQ else None
         self.watchdog[(line.rank, pg)] = WatchdogSeq(line.rank, pg, timed_out, enq, comp, op, line)
+        return True
 
     # ------------------------------------------------------------------ summary blocks
 
-    def summary_line(self, raw: str, line_no: int, offset: int) -> None:
+    def summary_line(self, raw: str, line_no: int) -> None:
         """One line inside (or just before) torchrun's failure summary: the state machine
         of ``Root Cause``/``Failures`` headers, ``[N]:`` blocks and borders."""
         st = ll.strip(raw)
@@ -410,7 +416,7 @@ def _process(
     ``limit``. Returns where the next call must start."""
     lo, hi, limit = span
     cands = _anchor_lines(low, lo, hi, sc.every_line)
-    if sc.block.open_until > base + lo:
+    if sc.block.open:
         cands.setdefault(lo, lo)
     line_at = first_line
     counted = 0
@@ -422,8 +428,7 @@ def _process(
         counted = start
         end = buf.find(b"\n", start)
         end = len(buf) if end == -1 else end
-        in_summary = sc.block.open_until > base + start
-        if in_summary or any(a in low[start:end] for a in _BLOCK_ANCHORS):
+        if sc.block.open or any(a in low[start:end] for a in _BLOCK_ANCHORS):
             resume = _summary(sc, buf, (resume, start, limit), line_at, base)
             line_at += buf.count(b"\n", start, resume)
             counted = resume
@@ -433,15 +438,13 @@ def _process(
     return max(resume, hi)
 
 
-def _summary(
-    sc: _Scanner, buf: bytes, span: tuple[int, int, int], line_no: int, base: int
-) -> int:
+def _summary(sc: _Scanner, buf: bytes, span: tuple[int, int, int], line_no: int, base: int) -> int:
     """Parse torchrun's failure summary from a few lines before ``start`` (its ``[N]:``,
     host and rank lines) until a line no summary holds, at most to ``limit``. Lines before
     ``floor`` were handled already and only feed the header state."""
     floor, start, limit = span
     b = sc.block
-    if b.open_until <= base + start:
+    if not b.open:
         back = _back_lines(buf, start, 8)
         pos, no = back, line_no - buf.count(b"\n", back, start)
     else:
@@ -452,7 +455,7 @@ def _summary(
         end = len(buf) if end == -1 else end
         raw = _raw_at(buf, pos, end, pos)
         if pos >= floor:
-            sc.summary_line(raw, no, base + pos)
+            sc.summary_line(raw, no)
         else:
             body = ll.strip(raw).body
             if ll.ROOT_HEADER.match(body):
@@ -460,7 +463,7 @@ def _summary(
         is_summary = b.in_block or b.root_pending or _summary_word(raw)
         quiet = 0 if is_summary else quiet + 1
         pos, no = end + 1, no + 1
-    b.open_until = base + pos if b.in_block or b.root_pending else 0
+    b.open = quiet < 12 and (b.in_block or b.root_pending)
     return pos
 
 

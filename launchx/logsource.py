@@ -114,7 +114,7 @@ def discover(paths: Sequence[str]) -> Found:
 
 
 def _kind(path: Path, explicit: bool) -> str | None:
-    """"log", "dump", "events" or "error_file"; None for a binary file in a directory."""
+    """ "log", "dump", "events" or "error_file"; None for a binary file in a directory."""
     try:
         with path.open("rb") as fh:
             head = fh.read(_SNIFF)
@@ -208,9 +208,9 @@ def _info(path: Path, rel: str, hints: dict[str, tuple[int | None, str | None]])
     rank = int(rank_m.group(1)) if rank_m else None
     local: int | None = None
     launcher = bool(_LAUNCHER.match(parts[-1]))
-    if _TORCHRUN_STREAM.match(parts[-1]) or parts[-1] == "error.json":
-        if len(parts) >= 3 and parts[-2].isdigit() and _ATTEMPT.match(parts[-3]):
-            local = int(parts[-2])
+    torchrun_file = _TORCHRUN_STREAM.match(parts[-1]) or parts[-1] == "error.json"
+    if torchrun_file and len(parts) >= 3 and parts[-2].isdigit() and _ATTEMPT.match(parts[-3]):
+        local = int(parts[-2])
     host: str | None = None
     if rel in hints:
         task, host = hints[rel]
@@ -272,9 +272,7 @@ def _sibling_hints(root: Path, files: Sequence[Path]) -> dict[str, tuple[int | N
         for members in shapes.values():
             if len(members) < 2:
                 continue
-            varying = [
-                i for i in range(len(members[0][1])) if len({m[1][i] for m in members}) > 1
-            ]
+            varying = [i for i in range(len(members[0][1])) if len({m[1][i] for m in members}) > 1]
             if len(varying) != 1:
                 continue
             (i,) = varying
@@ -336,11 +334,11 @@ def read_events(path: Path) -> list[dict[str, object]]:
     return out
 
 
-def read_dump(df: DumpFile) -> flightrec.Dump | None:
+def read_dump(df: DumpFile, name: str | None = None) -> flightrec.Dump | None:
     try:
         with df.path.open("rb") as fh:
             data = fh.read(flightrec.MAX_BYTES)
-        return flightrec.parse(data, df.rank, df.path.name)
+        return flightrec.parse(data, df.rank, name or df.path.name)
     except (OSError, flightrec.NotADump):
         return None
 
@@ -377,7 +375,11 @@ def diagnose_paths(
         info = SourceInfo(name=_rel(ef.path, paths), rank=ef.rank, attempt=ef.attempt)
         scans.append(logscan.scan_text(parsed[0], info, base_index=n * _STRIDE))
         n += 1
-    dumps = [(df.attempt, d) for df in found.dumps if (d := read_dump(df)) is not None]
+    dumps = [
+        (df.attempt, d)
+        for df in found.dumps
+        if (d := read_dump(df, _rel(df.path, paths))) is not None
+    ]
     events = [ev for p in found.events for ev in read_events(p)]
     report = runview.analyse(scans, dumps=dumps, events=events, policy=policy)
     if found.skipped:

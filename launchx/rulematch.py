@@ -375,7 +375,9 @@ def signal_hit(name: str, priority: int) -> Hit:
     return Hit(rule, ())
 
 
-def exit_code_hits(rank_exit: Mapping[int, int], oom_evidence: bool | None) -> list[tuple[Hit, int]]:
+def exit_code_hits(
+    rank_exit: Mapping[int, int], oom_evidence: bool | None
+) -> list[tuple[Hit, int]]:
     """What the exit codes alone say, for ranks whose logs said nothing better.
 
     A SIGKILL is an OOM kill only with evidence (``oom_evidence``: the cgroup's oom_kill

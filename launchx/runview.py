@@ -72,9 +72,11 @@ def analyse(
     dumps_by: dict[int | None, list[flightrec.Dump]] = defaultdict(list)
     for attempt, dump in dumps:
         dumps_by[attempt].append(dump)
-    numbered = sorted(a for a in {*by_attempt, *dumps_by, *_event_attempts(events)} if a is not None)
-    if not numbered:
-        return attempt_report(by_attempt[None], dumps_by[None], policy)
+    numbered = sorted(
+        a for a in {*by_attempt, *dumps_by, *_event_attempts(events)} if a is not None
+    )
+    if len(numbered) < 2 and not events:  # one attempt: nothing to compare
+        return attempt_report(scans, [d for _a, d in dumps], policy)
     reports: dict[int, Report] = {}
     for a in numbered:
         shared = by_attempt[None] if a == numbered[-1] else []
@@ -221,22 +223,26 @@ def _first_failed(facts: _Facts, hits: Sequence[Hit]) -> int | None:
 
 
 def _version_split(scans: Sequence[SourceScan], lines: Sequence[LogLine]) -> list[Hit]:
-    """NCCL versions that differ between ranks (or nodes), from NCCL's INFO lines."""
-    seen: dict[str, str] = {}
+    """NCCL versions that differ between ranks (or nodes), from NCCL's INFO lines: one
+    line of evidence naming who runs which version (no rank is "the" root of it)."""
+    seen: dict[str, list[str]] = defaultdict(list)
     for s in scans:
         for rank, version in s.nccl_versions:
             who = f"rank {rank}" if rank is not None else (s.info.name or "log")
-            seen.setdefault(who, version)
-    if len(set(seen.values())) < 2:
+            seen[version].append(who)
+    if len(seen) < 2:
         return []
-    shown = [ln for ln in lines if "NCCL version" in ln.text]
-    by_version: dict[str, LogLine] = {}
-    for ln in shown:
-        for v in set(seen.values()):
-            if v in ln.text:
-                by_version.setdefault(v, ln)
+    first = next((ln for ln in lines if "NCCL version" in ln.text), None)
+    summary = "; ".join(f"NCCL {v} on {', '.join(sorted(set(w)))}" for v, w in sorted(seen.items()))
+    line = LogLine(
+        text=summary,
+        rank=None,
+        index=first.index if first else 0,
+        source=first.source if first else "",
+        line_no=first.line_no if first else 0,
+    )
     hit = rm.signal_hit("nccl_versions_differ", 91)
-    return [Hit(hit.rule, tuple(by_version.values()))]
+    return [Hit(hit.rule, (line,), None, (summary,))]
 
 
 def _rank0_work(scans: Sequence[SourceScan]) -> bool:
@@ -316,7 +322,7 @@ def _with_stragglers(
         made = Diagnosis(
             category=sr.category,
             retryable=rm.retryable(sr.category, None, policy),
-            cause=f"{s.text} {sr.cause}",
+            cause=f"{s.text} {_sentence(sr.cause)}",
             fix=sr.fix,
             evidence=(s.text,),
             rank=s.ranks[0] if len(s.ranks) == 1 else None,
@@ -327,13 +333,17 @@ def _with_stragglers(
         return made, (made,)
     if primary.category not in _WAITING or primary.tier >= 2:
         return primary, findings
-    cause = f"{s.text} {primary.cause}" if primary.category != "unknown" else s.text
+    cause = f"{s.text} {_sentence(primary.cause)}" if primary.category != "unknown" else s.text
     fix, code, retry = primary.fix, primary.code, primary.retryable
+    if s.kind == "behind":
+        fix = fr.SIGNAL_RULES["missing_from_collective"].fix
     if s.ranks == (0,) and s.waiting and rank0_work and primary.category != "unknown":
         # Rank 0 alone kept everyone waiting: rank-0-only work longer than the timeout.
         r0 = fr.SIGNAL_RULES["rank0_behind"]
-        cause, fix, code = f"{s.text} {r0.cause}", r0.fix, r0.code
-        rule = fr.Rule(r0.name, primary.category, r0.code, 36, (), r0.cause, r0.fix, retryable=False)
+        cause, fix, code = f"{s.text} {_sentence(r0.cause)}", r0.fix, r0.code
+        rule = fr.Rule(
+            r0.name, primary.category, r0.code, 36, (), r0.cause, r0.fix, retryable=False
+        )
         retry = rm.retryable(primary.category, rule, policy)
     single = len(s.ranks) == 1
     updated = replace(
@@ -352,6 +362,10 @@ def _with_stragglers(
     return updated, (updated, *findings[1:])
 
 
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 # --------------------------------------------------------------------------- ranks
 
 
@@ -363,8 +377,8 @@ def _rank_views(
 ) -> tuple[RankView, ...]:
     own: dict[int, Hit] = {}
     for h in sorted(hits, key=lambda h: (fr.tier(h.rule.priority), h.rule.priority)):
-        if h.rank is not None and h.lines:
-            own[h.rank] = h  # the best hit on each rank wins (sorted ascending)
+        for rank, lines in _by_rank(h).items():
+            own[rank] = Hit(h.rule, lines, h.timestamp, tuple(ln.text for ln in lines))
     roots = _root_ranks(primary, own)
     behind = {r for s in stragglers for r in s.ranks}
     views = []
@@ -391,6 +405,15 @@ def _rank_views(
             )
         )
     return tuple(views)
+
+
+def _by_rank(h: Hit) -> dict[int, tuple[LogLine, ...]]:
+    """A hit's lines per rank (one rule matches lines of many ranks)."""
+    out: dict[int, list[LogLine]] = defaultdict(list)
+    for ln in h.lines:
+        if ln.rank is not None:
+            out[ln.rank].append(ln)
+    return {r: tuple(lines) for r, lines in out.items()}
 
 
 def _root_ranks(primary: Diagnosis | None, own: Mapping[int, Hit]) -> set[int]:
