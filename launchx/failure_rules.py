@@ -167,6 +167,7 @@ RULES: tuple[Rule, ...] = (
             r"Caught signal \w+ on \S+: this job is preempted",
             r"Job has timed out\. Ran \d+ minutes out of requested",
             r"Requeued job \d+ \(\d+ remaining timeouts\)",
+            r"(?i)\b(?:has|have|was|were|been) (?:been )?preempted\b",
         ),
         cause="submitit caught the scheduler's preemption or time-limit signal and requeued the "
         "job; the training itself did not fail.",
@@ -240,6 +241,7 @@ RULES: tuple[Rule, ...] = (
             r"errno: 98 - Address already in use",
             r"\[Errno 98\] Address already in use",
             r"RuntimeError: Address already in use",
+            r"\bbind(?:\(\))?: Address already in use",
         ),
         cause="MASTER_PORT (or the rendezvous port) is already held by another process: usually "
         "another torchrun/job on the same node using the default 29500, or a previous run "
@@ -273,9 +275,13 @@ RULES: tuple[Rule, ...] = (
         category="nccl_version_mismatch",
         code="LX507",
         priority=91,
-        patterns=(r"Mismatched NCCL version detected",),
+        patterns=(
+            r"Mismatched NCCL version detected",
+            r"connecting to address with family \d+ is neither AF_INET",
+        ),
         cause="ranks loaded different NCCL versions (different torch wheels or a system "
-        "libnccl on LD_LIBRARY_PATH on some nodes).",
+        "libnccl on LD_LIBRARY_PATH on some nodes); NCCL's bootstrap then reads garbage from "
+        "its peers ('family 0 is neither AF_INET nor AF_INET6').",
         fix="install the same torch build on every node and compare "
         "python -c 'import torch; print(torch.cuda.nccl.version())' across nodes; remove "
         "stray libnccl paths from LD_LIBRARY_PATH.",
@@ -312,6 +318,8 @@ RULES: tuple[Rule, ...] = (
         priority=89,
         patterns=(
             r"Could not find real path of /sys",
+            r"Attribute \w+ of node \w+ not found",
+            r"Failed to find reverse path from",
             r"XML Parse ?: ",
             r"XML Import \w+ ?: .*not found",
             r"(?:open|read|load) (?:the )?(?:XML )?topology (?:XML )?file",
@@ -385,10 +393,10 @@ RULES: tuple[Rule, ...] = (
             r"Error while (?:creating|attaching to) shared memory segment",
             r"failed to extend /dev/shm/\S+ to \d+ bytes",
             r"Call to posix_fallocate failed : No space left on device",
-            r"unable to write to file </torch_\d+",
+            r"No space left on device.*/dev/shm/nccl|/dev/shm/nccl.*No space left on device",
         ),
-        cause="shared memory (/dev/shm) is too small or full; containers get 64 MB by default, "
-        "less than NCCL and DataLoader workers need.",
+        cause="shared memory (/dev/shm) is too small or full for NCCL's shared-memory "
+        "transport; containers get 64 MB by default.",
         fix="run the container with --ipc=host or --shm-size=16g (Kubernetes: an emptyDir "
         "volume with medium: Memory on /dev/shm); remove stale /dev/shm/nccl-* files; "
         "NCCL_SHM_DISABLE=1 works but is slower.",
@@ -407,6 +415,8 @@ RULES: tuple[Rule, ...] = (
             r"OutOfMemoryError: CUDA",
             r"CUBLAS_STATUS_ALLOC_FAILED",
             r"NCCL WARN Cuda failure 'out of memory'",
+            r"CUDA error: out of memory",
+            r"HIP out of memory|OutOfMemoryError: HIP",
         ),
         cause="a GPU ran out of memory; the same attempt would fail the same way.",
         fix="lower the per-GPU batch size or sequence length, enable activation checkpointing "
@@ -427,6 +437,9 @@ RULES: tuple[Rule, ...] = (
             r"task \d+: Out Of Memory",
             r"OUT_OF_MEMORY",
             r"have been OOM Killed",
+            r"exceeded (?:job )?memory limit",
+            r"\bOOMKilled\b",
+            r"DefaultCPUAllocator: can't allocate memory",
         ),
         cause="the kernel's OOM killer (or the job's cgroup limit) killed a process: host RAM, "
         "not GPU memory, ran out.",
@@ -449,6 +462,8 @@ RULES: tuple[Rule, ...] = (
             r"DataLoader worker \(pid[^)]*\) exited unexpectedly",
             r"Unexpected (?:bus error|segmentation fault) encountered in worker",
             r"dataloader's workers are out of shared memory",
+            r"unable to (?:write to|open|mmap \d+ bytes from) "
+            r"(?:file|shared memory object) </torch_",
         ),
         cause="a DataLoader worker process died (killed by a signal: SIGKILL is usually host "
         "memory, SIGBUS exhausted /dev/shm, SIGABRT/SIGSEGV a crash in the worker, e.g. CUDA "
@@ -461,6 +476,20 @@ RULES: tuple[Rule, ...] = (
             "dataloader_killed__3drs_7_unindented.log",
             "dataloader_killed__lightning_19598_aborted.log",
         ),
+    ),
+    Rule(
+        name="dataloader_queue_no_shm",
+        category="dataloader_killed",
+        code="LX538",
+        priority=83,
+        patterns=(r"\[Errno 28\] No space left on device",),
+        context=(r'^File ".*multiprocessing[/\\](?:synchronize|queues|context|heap)\.py"',),
+        cause="the DataLoader could not create its worker queues or semaphores (they live in "
+        "/dev/shm): shared memory is full or too small (containers get 64 MB).",
+        fix="run the container with --ipc=host or --shm-size=16g (Kubernetes: an emptyDir "
+        "with medium: Memory on /dev/shm), remove stale files from /dev/shm, or lower "
+        "num_workers.",
+        fixtures=("dataloader_killed__megatron_878_semlock_interleaved.log",),
     ),
     Rule(
         name="script_rejected_arguments",
@@ -551,6 +580,8 @@ RULES: tuple[Rule, ...] = (
             r"NCCL WARN Cuda failure",
             r"unhandled cuda error",
             r"ncclUnhandledCudaError",
+            r"CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|MAPPING_ERROR)",
+            r"cuDNN error: CUDNN_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|MAPPING_ERROR)",
         ),
         exclude=(r"out of memory",),
         cause="a CUDA kernel failed (illegal memory access, device-side assert, ECC error); "
@@ -569,6 +600,7 @@ RULES: tuple[Rule, ...] = (
             r"Segmentation fault",
             r"Fatal Python error: Segmentation",
             r"received signal SIGSEGV",
+            r"Caught signal 11 \(Segmentation fault",
         ),
         exclude=(r"encountered in worker",),
         cause="a native crash (SIGSEGV) in C/C++/CUDA code, not a Python exception.",
@@ -588,6 +620,7 @@ RULES: tuple[Rule, ...] = (
             r"--local_rank=(?P<rank>\d+)'.*\] exits with return code = -11\b",
             r"exits with return code = -11\b",
             r"died with <Signals\.SIGSEGV: 11>",
+            r"process (?P<rank>\d+) terminated with signal SIGSEGV",
             r"returned non-zero exit status -11\b",
         ),
         cause="a rank died of SIGSEGV (a native crash), as its launcher (mpirun, the DeepSpeed "
@@ -635,6 +668,8 @@ RULES: tuple[Rule, ...] = (
             r"--local_rank=(?P<rank>\d+)'.*\] exits with return code = -9\b",
             r"exits with return code = -9\b",
             r"died with <Signals\.SIGKILL: 9>",
+            r"process (?P<rank>\d+) terminated with signal SIGKILL",
+            r"^Killed$",
             r"returned non-zero exit status -9\b",
             r"task (?P<rank>\d+): Killed\b",
             r": line \d+: +\d+ Killed +\S",
@@ -659,6 +694,9 @@ RULES: tuple[Rule, ...] = (
             r"Mismatched collective detected",
             r"message truncated : receiving \d+ bytes instead of \d+",
             r"NET/Socket : peer \S+ message truncated",
+            r"ncclInvalidArgument",
+            r"\binvalid argument\b.*NCCL version",
+            r"NCCL Error 4\b",
         ),
         cause="NCCL rejected how it was called or configured: ranks called different "
         "collectives or sizes (mismatched collective, message truncated), an invalid "
@@ -678,7 +716,12 @@ RULES: tuple[Rule, ...] = (
         category="nccl_internal_error",
         code="LX517",
         priority=65,
-        patterns=(r"ncclInternalError", r"\binternal error\b.*NCCL version", r"NCCL Error 3\b"),
+        patterns=(
+            r"ncclInternalError",
+            r"\binternal error\b.*NCCL version",
+            r"NCCL Error 3\b",
+            r"NCCL error: internal error",
+        ),
         cause="NCCL hit an internal check; in practice often a peer that vanished during "
         "setup ('Socket recv failed') or ranks configured differently.",
         fix="check the other ranks' logs for the first failure, make sure every node runs the "
@@ -699,6 +742,7 @@ RULES: tuple[Rule, ...] = (
             r"NET/IB : Got completion with error",
             r"NET/IB : .*ibv_\w+ failed",
             r"ibv_modify_qp failed",
+            r"IBV_WC_RETRY_EXC_ERR|transport retry counter exceeded",
         ),
         cause="an InfiniBand/RoCE transfer failed (status 12 = transport retries exhausted: the "
         "two NICs cannot reach each other, or the fabric is congested or flapping).",
@@ -776,6 +820,8 @@ RULES: tuple[Rule, ...] = (
             r"Timed out initializing process group in store based barrier",
             r"DistStoreError: .*(?:[Tt]imeout|[Tt]imed out)",
             r"waiting for clients\. \d+/\d+ clients joined",
+            r"The client socket has failed to connect to .*errno: 111 - Connection refused",
+            r"The client socket has failed to connect to any network address",
             r"Socket Timeout",
         ),
         cause="not every node/rank joined the rendezvous (or reached MASTER_ADDR:MASTER_PORT) "
@@ -850,7 +896,11 @@ RULES: tuple[Rule, ...] = (
         category="gloo_error",
         code="LX523",
         priority=40,
-        patterns=(r"Gloo connectFullMesh failed", r"gloo/transport/tcp/\w+\.cc:\d+\]"),
+        patterns=(
+            r"Gloo connectFullMesh failed",
+            r"gloo/transport/tcp/\w+\.cc:\d+\]",
+            r"gloo::EnforceNotMet",
+        ),
         exclude=(r"Timed out", r"Connection (?:closed|reset)", r"Read error|Write error|writev"),
         cause="gloo could not connect the ranks: usually the wrong network interface was chosen "
         "(a docker/virtual bridge or one without a route to the other hosts).",

@@ -25,7 +25,7 @@ from launchx import failure_rules as fr
 from launchx import loglines as ll
 from launchx.loglines import FailureEntry, LogLine
 
-CHUNK = 8 << 20
+CHUNK = 4 << 20
 _CONTEXT_LINES = 32  # kept on both sides of the part of a buffer being processed
 _MAX_LINE = 8192  # characters of one line looked at (around its anchor)
 _MAX_CANDIDATES = 4000  # distinct lines kept per source
@@ -119,7 +119,7 @@ class _Scanner:
     first_failed: list[tuple[int, int, LogLine]] = field(default_factory=list)
     watchdog: dict[tuple[int, str], WatchdogSeq] = field(default_factory=dict)
     hosts: dict[int | None, str] = field(default_factory=dict)
-    versions: dict[int | None, str] = field(default_factory=dict)
+    versions: dict[tuple[int | None, str], None] = field(default_factory=dict)
     tail: list[LogLine] = field(default_factory=list)
     block: _Block = field(default_factory=_Block)
     truncated: bool = False
@@ -172,7 +172,7 @@ class _Scanner:
     def _facts(self, line: LogLine) -> None:
         text = line.text if line.joined is None else line.joined.replace("\n", " ")
         if "NCCL version" in text and (v := _NCCL_VERSION.search(text)):
-            self.versions.setdefault(line.rank, v.group(1))
+            self.versions.setdefault((line.rank, v.group(1)), None)
         if line.host and line.rank is not None:
             self.hosts.setdefault(line.rank, line.host)
         if m := ll.FIRST_FAILED.search(text):
@@ -281,7 +281,7 @@ class _Scanner:
             first_failed=tuple(self.first_failed),
             watchdog=tuple(self.watchdog.values()),
             hosts=tuple(self.hosts.items()),
-            nccl_versions=tuple(self.versions.items()),
+            nccl_versions=tuple(self.versions),
             tail=tuple(self.tail),
             prelude=self.prelude or (),
             bytes_read=bytes_read,

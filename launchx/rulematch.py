@@ -86,7 +86,15 @@ def _prefilter() -> re.Pattern[str]:
     """One alternation of every pattern: most candidate lines match nothing, and one search
     per line is much cheaper than one per pattern."""
     unnamed = (_NAMED_GROUP.sub("(?:", p) for c in compiled() for p in c.rule.patterns)
-    return re.compile("|".join(f"(?:{p})" for p in unnamed))
+    return re.compile("|".join(_scoped(p) for p in unnamed))
+
+
+def _scoped(pattern: str) -> str:
+    """A pattern as one branch of an alternation: a leading ``(?i)`` becomes ``(?i:...)``
+    (global flags are only allowed at the start of the whole expression)."""
+    if pattern.startswith("(?i)"):
+        return f"(?i:{pattern[4:]})"
+    return f"(?:{pattern})"
 
 
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")

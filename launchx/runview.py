@@ -228,12 +228,17 @@ def _version_split(scans: Sequence[SourceScan], lines: Sequence[LogLine]) -> lis
     seen: dict[str, list[str]] = defaultdict(list)
     for s in scans:
         for rank, version in s.nccl_versions:
-            who = f"rank {rank}" if rank is not None else (s.info.name or "log")
+            who = f"rank {rank}" if rank is not None else s.info.name
             seen[version].append(who)
     if len(seen) < 2:
         return []
     first = next((ln for ln in lines if "NCCL version" in ln.text), None)
-    summary = "; ".join(f"NCCL {v} on {', '.join(sorted(set(w)))}" for v, w in sorted(seen.items()))
+
+    def on(who: list[str]) -> str:
+        named = sorted({w for w in who if w})
+        return f" on {', '.join(named)}" if named else ""
+
+    summary = "; ".join(f"NCCL {v}{on(w)}" for v, w in sorted(seen.items()))
     line = LogLine(
         text=summary,
         rank=None,

@@ -114,7 +114,10 @@ def test_no_thread_dominates() -> None:
 def test_every_category_has_several_logs_and_unknown_is_well_represented() -> None:
     labels = [EXPECT.fullmatch(_lines(p)[1]) for p in LOGS]
     categories = Counter(m["category"] for m in labels if m)
-    assert not [c for c in CATEGORIES if categories[c] < 3], categories
+    # `killed` (a bare SIGKILL, issue 10) has no label of its own: the corpus labels those
+    # logs host_oom_killed, and benchmarks/diagnose.py counts `killed` as agreeing.
+    labelled = CATEGORIES - {"killed"}
+    assert not [c for c in labelled if categories[c] < 3], categories
     undecidable = [
         m for m in labels if m and (m["category"] == "unknown" or m["retryable"] == "undecided")
     ]
