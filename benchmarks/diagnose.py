@@ -228,26 +228,29 @@ def _write_dir(path: Path, mb: int, ranks: int = 8) -> None:
                 fh.write(_FAILURE.splitlines()[4] + "\n")
 
 
-def _run(args: list[str]) -> tuple[float, int, int]:
-    """Wall seconds, peak RSS (KiB) and exit code of ``launchx diagnose ARGS``."""
+def _run(args: list[str]) -> tuple[float, float, int, int]:
+    """Wall seconds, CPU seconds (user + system), peak RSS (KiB) and exit code of
+    ``launchx diagnose ARGS``. CPU time is what a loaded machine cannot inflate."""
     code = (
         "import resource, subprocess, sys, time\n"
         "t = time.perf_counter()\n"
         "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
         "dt = time.perf_counter() - t\n"
-        "print(dt, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, p.returncode)\n"
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "print(dt, u.ru_utime + u.ru_stime, u.ru_maxrss, p.returncode)\n"
     )
     cmd = [sys.executable, "-c", code, sys.executable, "-m", "launchx", "diagnose", "--json", *args]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()
-    return float(out[0]), int(out[1]), int(out[2])
+    return float(out[0]), float(out[1]), int(out[2]), int(out[3])
 
 
-def _median_run(args: list[str], runs: int) -> tuple[float, int, int]:
+def _median_run(args: list[str], runs: int) -> tuple[float, float, int, int]:
     results = [_run(args) for _ in range(runs)]
     return (
         statistics.median(r[0] for r in results),
-        max(r[1] for r in results),
-        results[-1][2],
+        statistics.median(r[1] for r in results),
+        max(r[2] for r in results),
+        results[-1][3],
     )
 
 
@@ -262,20 +265,24 @@ def streams(big_mb: int, runs: int) -> None:
         _write_dir(folder, big_mb)
         load = " ".join(f"{x:.2f}" for x in __import__("os").getloadavg())
         print(f"\nstreams (launchx diagnose --json in a subprocess, median of {runs}; load {load})")
-        base_t, base_rss, _ = _median_run([str(small)], runs)
-        print(f"  1 KB log (start-up)        {base_t:6.2f} s  peak RSS {base_rss / 1024:6.1f} MiB")
+        base_t, base_cpu, base_rss, _ = _median_run([str(small)], runs)
+        print(
+            f"  1 KB log (start-up)        {base_t:6.2f} s wall {base_cpu:5.2f} s cpu  "
+            f"peak RSS {base_rss / 1024:6.1f} MiB"
+        )
         rows = [
             (f"{max(1, big_mb // 4)} MB log", quarter),
             (f"{big_mb} MB log", big),
             (f"{big_mb} MB in 8 rank files", folder),
         ]
         for label, path in rows:
-            dt, rss, rc = _median_run([str(path)], runs)
+            dt, cpu, rss, rc = _median_run([str(path)], runs)
             size = sum(p.stat().st_size for p in ([path] if path.is_file() else path.iterdir()))
+            per_mb = (cpu - base_cpu) * 1e3 / (size / 1e6)
             print(
-                f"  {label:<26} {dt:6.2f} s  peak RSS {rss / 1024:6.1f} MiB "
-                f"(+{(rss - base_rss) / 1024:5.1f})  {(dt - base_t) * 1e3 / (size / 1e6):5.1f} "
-                f"ms/MB over start-up  exit {rc}"
+                f"  {label:<26} {dt:6.2f} s wall {cpu:5.2f} s cpu  peak RSS {rss / 1024:6.1f} "
+                f"MiB (+{(rss - base_rss) / 1024:5.1f})  {per_mb:5.1f} cpu ms/MB over start-up"
+                f"  exit {rc}"
             )
 
 

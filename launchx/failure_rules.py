@@ -636,7 +636,7 @@ RULES: tuple[Rule, ...] = (
         priority=62,
         scope="root_failure",
         patterns=(r"exitcode\s*:\s*-11\b", r"Signal 11 \(SIGSEGV\)", r"failed \(exitcode: -11\)"),
-        cause="the first rank to fail died of SIGSEGV (a native crash) and left no Python "
+        cause="it died of SIGSEGV (a native crash in C/C++/CUDA code) and left no Python "
         "traceback.",
         fix="get the native stack: PYTHONFAULTHANDLER=1 and core dumps (ulimit -c unlimited); "
         "check extensions and CUDA/NCCL libraries match the installed torch.",
@@ -649,9 +649,9 @@ RULES: tuple[Rule, ...] = (
         priority=61,
         scope="root_failure",
         patterns=(r"exitcode\s*:\s*-9\b", r"Signal 9 \(SIGKILL\)", r"failed \(exitcode: -9\)"),
-        cause="the first rank to fail was killed by a SIGKILL from outside (torchrun itself "
-        "sends SIGTERM first): on a training node most often the kernel OOM killer, else a "
-        "scheduler, a watchdog or a person. The log alone does not say which.",
+        cause="it was killed by a SIGKILL from outside (torchrun itself sends SIGTERM first): "
+        "on a training node most often the kernel OOM killer, else a scheduler, a watchdog or "
+        "a person; the log alone does not say which.",
         fix="look for the killer: `dmesg -T | grep -i 'killed process'` (OOM), `sacct -j <job> "
         "-o JobID,State,MaxRSS` (OUT_OF_MEMORY), the cgroup's memory.events oom_kill counter; "
         "if it repeats at the same step, treat it as host OOM (fewer DataLoader workers, "
@@ -1113,10 +1113,9 @@ SIGNAL_RULES: dict[str, SignalRule] = {
             "rank0_behind",
             "collective_timeout",
             "LX537",
-            "rank 0 alone did not reach the collective the other ranks timed out in: rank 0 "
-            "was doing work of its own (evaluation, saving a checkpoint, preparing data, "
-            "logging) for longer than the process-group timeout, which happens again at the "
-            "same point of every run, so it is not retried.",
+            "rank-0-only work (evaluation, saving a checkpoint, preparing data, logging) "
+            "outlasted the process-group timeout; that happens again at the same point of every "
+            "run, so it is not retried.",
             "make every rank take part in evaluation (a DistributedSampler for the eval set), "
             "or have the others wait in a barrier with a long enough timeout; raise the timeout "
             "in code (init_process_group(timeout=timedelta(seconds=int(os.environ["

@@ -345,7 +345,16 @@ def _with_stragglers(
     if s.ranks == (0,) and s.waiting and rank0_work and primary.category != "unknown":
         # Rank 0 alone kept everyone waiting: rank-0-only work longer than the timeout.
         r0 = fr.SIGNAL_RULES["rank0_behind"]
-        cause, fix, code = f"{s.text} {_sentence(r0.cause)}", r0.fix, r0.code
+        what = f"collective #{s.seq}" + (f" ({s.op})" if s.op else "")
+        cause = (
+            f"{collectives.ranges(s.waiting)} timed out in {what} while rank 0 was still busy "
+            f"alone: {r0.cause}"
+        )
+        if len(s.waiting) > 1:
+            cause = "ranks " + cause
+        else:
+            cause = "rank " + cause
+        fix, code = r0.fix, r0.code
         rule = fr.Rule(
             r0.name, primary.category, r0.code, 36, (), r0.cause, r0.fix, retryable=False
         )
@@ -386,6 +395,8 @@ def _rank_views(
             own[rank] = Hit(h.rule, lines, h.timestamp, tuple(ln.text for ln in lines))
     roots = _root_ranks(primary, own)
     behind = {r for s in stragglers for r in s.ranks}
+    facts.world.update(behind)
+    facts.world.update(r for s in stragglers for r in s.waiting)
     views = []
     for rank in sorted(facts.world):
         hit = own.get(rank)
