@@ -429,7 +429,7 @@ def _process(
         end = buf.find(b"\n", start)
         end = len(buf) if end == -1 else end
         if sc.block.open or any(a in low[start:end] for a in _BLOCK_ANCHORS):
-            resume = _summary(sc, buf, (resume, start, limit), line_at, base)
+            resume = _summary(sc, buf, (resume, start, limit), line_at)
             line_at += buf.count(b"\n", start, resume)
             counted = resume
             continue
@@ -438,7 +438,7 @@ def _process(
     return max(resume, hi)
 
 
-def _summary(sc: _Scanner, buf: bytes, span: tuple[int, int, int], line_no: int, base: int) -> int:
+def _summary(sc: _Scanner, buf: bytes, span: tuple[int, int, int], line_no: int) -> int:
     """Parse torchrun's failure summary from a few lines before ``start`` (its ``[N]:``,
     host and rank lines) until a line no summary holds, at most to ``limit``. Lines before
     ``floor`` were handled already and only feed the header state."""

@@ -346,14 +346,11 @@ def _with_stragglers(
         # Rank 0 alone kept everyone waiting: rank-0-only work longer than the timeout.
         r0 = fr.SIGNAL_RULES["rank0_behind"]
         what = f"collective #{s.seq}" + (f" ({s.op})" if s.op else "")
+        waited = "ranks" if len(s.waiting) > 1 else "rank"
         cause = (
-            f"{collectives.ranges(s.waiting)} timed out in {what} while rank 0 was still busy "
-            f"alone: {r0.cause}"
+            f"{waited} {collectives.ranges(s.waiting)} timed out in {what} while rank 0 was "
+            f"still busy alone: {r0.cause}"
         )
-        if len(s.waiting) > 1:
-            cause = "ranks " + cause
-        else:
-            cause = "rank " + cause
         fix, code = r0.fix, r0.code
         rule = fr.Rule(
             r0.name, primary.category, r0.code, 36, (), r0.cause, r0.fix, retryable=False
