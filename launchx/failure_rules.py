@@ -4,12 +4,17 @@ Kept as data (reviewed like code, one fixture test per rule) so that adding a fa
 signature never means touching the matching logic in ``launchx.failures``.
 
 Priorities decide which finding is the *cause* when a log shows several: one rank's
-``KeyError`` makes every other rank report a gloo "Connection closed by peer" or an NCCL
-watchdog timeout, so those transport and timeout symptoms rank low. Three tiers follow
-from the number (see ``tier``): >= 100 the run was stopped from outside (preemption, a
-user's Ctrl-C, a refused nested launch); 50-99 a root cause; below 50 symptoms that are
-usually collateral damage of a failure elsewhere and are reported as the cause only when
-nothing better is in the log.
+``KeyError`` makes every other rank report a gloo "Connection closed by peer", so those
+transport symptoms rank low. Three tiers follow from the number (see ``tier``): >= 100 the
+run was stopped from outside (preemption, a user's Ctrl-C, a refused nested launch); 50-99
+a root cause; below 50 symptoms that are usually collateral damage of a failure elsewhere
+and are reported as the cause only when nothing better is in the log.
+
+A collective timeout (50-52) is a root-cause tier, at the bottom of it: a rank that gives
+up *waiting* for a peer is the first observable failure of a hang (the stuck peer never
+fails on its own), while a rank whose peer *died* only sees the connection close. So a
+timeout on one node beats a closed connection on another (they agree on the timeout and
+retry), and any real error (a KeyError, a segfault, an OOM) still beats the timeout.
 
 The cause and fix texts were checked against ``reference/env-vars.md``: no collective
 timeout is settable by environment (``NCCL_TIMEOUT``/``TORCH_DISTRIBUTED_TIMEOUT`` are read
@@ -774,7 +779,7 @@ RULES: tuple[Rule, ...] = (
         name="nccl_remote_socket",
         category="socket_error",
         code="LX520",
-        priority=50,
+        priority=53,
         patterns=(
             r"ncclRemoteError",
             r"remote process exited or there was a network error",
@@ -796,7 +801,7 @@ RULES: tuple[Rule, ...] = (
         name="nccl_connect_refused",
         category="socket_error",
         code="LX553",
-        priority=51,
+        priority=54,
         retryable=False,
         patterns=(r"Call to connect returned Connection refused",),
         cause="NCCL kept getting 'connection refused' from a peer and gave up: nothing listened "
@@ -915,7 +920,7 @@ RULES: tuple[Rule, ...] = (
         name="gloo_timeout",
         category="collective_timeout",
         code="LX524",
-        priority=35,
+        priority=50,
         patterns=(
             r"Timed out waiting \d+ms for (?:recv|send) operation",
             r"gloo/transport/tcp/\w+\.cc:\d+\] Timed out",
@@ -933,7 +938,7 @@ RULES: tuple[Rule, ...] = (
         name="nccl_first_collective_timeout",
         category="nccl_watchdog_timeout",
         code="LX550",
-        priority=37,
+        priority=52,
         retryable=False,
         patterns=(r"WorkNCCL\(SeqNum=1, OpType=\w+.*(?:ran for|timed out)",),
         cause="the very first NCCL collective never completed: the ranks could not connect to "
@@ -948,7 +953,7 @@ RULES: tuple[Rule, ...] = (
         name="nccl_watchdog_timeout",
         category="nccl_watchdog_timeout",
         code="LX525",
-        priority=36,
+        priority=51,
         patterns=(
             r"Watchdog caught collective operation timeout",
             r"NCCL timeout",

@@ -228,9 +228,11 @@ def classify_attempt(
 
     ranked.extend(rm.exit_code_hits(rank_exit, oom_evidence))
 
-    def key(item: tuple[Hit, int | None]) -> tuple[int, float, int]:
+    def key(item: tuple[Hit, int | None]) -> tuple[int, bool, float, int]:
         h = item[0]
-        return (fr.tier(h.rule.priority), rm.first_timestamp_key(h), h.rule.priority)
+        waited = h.rule.category in ("nccl_watchdog_timeout", "collective_timeout")
+        tier = fr.tier(h.rule.priority)
+        return (tier, not waited, rm.first_timestamp_key(h), h.rule.priority)
 
     # Ranks that failed on their own: torchrun/launchx SIGTERM the survivors of a failure.
     failed = sorted(

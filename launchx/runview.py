@@ -42,6 +42,7 @@ Event = Mapping[str, object]
 _WAITING = frozenset(
     {"nccl_watchdog_timeout", "collective_timeout", "gloo_error", "socket_error", "unknown"}
 )
+_TIMEOUTS = frozenset({"nccl_watchdog_timeout", "collective_timeout"})
 _LAUNCHER_STOP = frozenset({-15, 143, -6, 134})  # SIGTERM from the launcher, abort after it
 
 
@@ -212,10 +213,14 @@ def _first_failed(facts: _Facts, hits: Sequence[Hit]) -> int | None:
         return facts.root_entry.rank
     if facts.first_local is not None:
         return facts.first_local
+    # Timeouts fire late by design (after the process-group timeout): never "first".
     timed = [
         (h.ts, h.first_index, h.rank)
         for h in hits
-        if h.ts is not None and h.rank is not None and fr.tier(h.rule.priority) == 1
+        if h.ts is not None
+        and h.rank is not None
+        and fr.tier(h.rule.priority) == 1
+        and h.rule.category not in _TIMEOUTS
     ]
     if timed:
         return min(timed)[2]
@@ -276,9 +281,11 @@ def _choose(
     lines: Sequence[LogLine],
     policy: RetryPolicyLike | None,
 ) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
-    def key(h: Hit) -> tuple[int, bool, int, int]:
+    def key(h: Hit) -> tuple[int, bool, bool, int, int]:
         on_root = root_rank is None or h.rank is None or h.rank == root_rank
-        return (fr.tier(h.rule.priority), on_root, h.rule.priority, -h.first_index)
+        # A timeout is a root-cause tier but the last of it: any real error beats it.
+        waited = h.rule.category in _TIMEOUTS
+        return (fr.tier(h.rule.priority), not waited, on_root, h.rule.priority, -h.first_index)
 
     best = rm.best_per_category(hits, key)
     root_exit = facts.exits.get(root_rank) if root_rank is not None else None
@@ -434,7 +441,8 @@ def _root_ranks(primary: Diagnosis | None, own: Mapping[int, Hit]) -> set[int]:
         return set()
     roots = {primary.rank}
     for rank, h in own.items():
-        if fr.tier(h.rule.priority) >= 1 and h.rule.category == primary.category:
+        same = h.rule.category == primary.category and h.rule.category not in _TIMEOUTS
+        if fr.tier(h.rule.priority) >= 1 and same:
             roots.add(rank)
     return roots
 
@@ -452,6 +460,8 @@ def _role(
     if rank in roots or (rank in behind and primary is not None and primary.rank == rank):
         return "root"
     tier = fr.tier(hit.rule.priority) if hit else -1
+    if hit is not None and hit.rule.category in _TIMEOUTS and roots:
+        return "collateral"  # it waited for the root
     if tier >= 1:
         return "also_failed"
     if roots and (hit is not None or code not in (None, 0)):
