@@ -409,11 +409,10 @@ def _process(
     low: bytes,
     span: tuple[int, int, int],
     first_line: int,
-    base: int,
 ) -> int:
     """Handle the lines starting in ``[lo, hi)`` of ``buf`` (whose line ``first_line``
-    starts at offset 0, ``base`` bytes into the stream); a summary block may run on to
-    ``limit``. Returns where the next call must start."""
+    starts at offset 0); a summary block may run on to ``limit``. Returns where the next
+    call must start."""
     lo, hi, limit = span
     cands = _anchor_lines(low, lo, hi, sc.every_line)
     if sc.block.open:
@@ -580,7 +579,6 @@ def scan_stream(
     sc = _Scanner(info, base_index, every_line=every_line)
     carry = b""
     start = 0  # where unprocessed lines begin in carry
-    base = 0  # stream offset of carry[0]
     first_line = 1  # line number of carry[0]
     total = 0
     head_done = False
@@ -603,7 +601,7 @@ def scan_stream(
                 hi = len(buf) - _MAX_LINE  # one enormous line: process it in pieces
         low = buf.lower()
         limit = len(buf) if final else buf.rfind(b"\n") + 1
-        nxt = _process(sc, buf, low, (start, hi, limit), first_line, base)
+        nxt = _process(sc, buf, low, (start, hi, limit), first_line)
         if final:
             _tail(sc, buf, first_line)
             lines_total = first_line + buf.count(b"\n")
@@ -612,7 +610,6 @@ def scan_stream(
             return sc.finish(total, lines_total - 1)
         keep_from = _back_lines(buf, min(nxt, len(buf)), _CONTEXT_LINES)
         first_line += buf.count(b"\n", 0, keep_from)
-        base += keep_from
         start = min(nxt, len(buf)) - keep_from
         carry = buf[keep_from:]
 
