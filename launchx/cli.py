@@ -414,26 +414,15 @@ def doctor(
 @app.command()
 def diagnose(
     logs: Annotated[
-        list[str] | None, typer.Argument(help="Log files to read; '-' or none: stdin.")
+        list[str] | None,
+        typer.Argument(help="Log files or run directories to read; '-' or none: stdin."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the diagnosis as JSON.")] = False,
 ) -> None:
-    """Read a failed run's log and name the cause and the fix (exit 1 if none found)."""
-    from launchx import failures
+    """Name why a run failed, on which rank and host, and the fix (exit 1 if no cause found)."""
+    from launchx import failures, logsource
 
-    texts: list[str] = []
-    for name in logs or ["-"]:
-        if name == "-":
-            texts.append(sys.stdin.read())
-        else:
-            try:
-                texts.append(Path(name).read_text(errors="replace"))
-            except OSError as exc:
-                raise LaunchxError(
-                    f"cannot read log {name!r}: {exc.strerror}",
-                    "pass an existing log file, or '-' for stdin",
-                ) from None
-    report = failures.diagnose_logs(texts)
+    report = logsource.diagnose_paths(logs or ["-"], sys.stdin.buffer)
     typer.echo(failures.render_report(report, as_json=as_json), nl=False)
     raise typer.Exit(0 if report.found else 1)
 

@@ -158,7 +158,7 @@ def markdown() -> str:
         "| --- | --- | --- |",
     ]
     rows = {r.code: (r.category, r.cause) for r in fr.RULES}
-    rows.update({code: (cat, fr.SIGNAL_RULES[cat][0]) for cat, code in fr.SIGNAL_CODES.items()})
+    rows.update({r.code: (r.category, r.cause) for r in fr.SIGNAL_RULES.values()})
     rows[fr.UNKNOWN_CODE] = ("unknown", fr.UNKNOWN_CAUSE)
     for code in sorted(rows):
         category, cause = rows[code]

@@ -4,12 +4,17 @@ Kept as data (reviewed like code, one fixture test per rule) so that adding a fa
 signature never means touching the matching logic in ``launchx.failures``.
 
 Priorities decide which finding is the *cause* when a log shows several: one rank's
-``KeyError`` makes every other rank report a gloo "Connection closed by peer" or an NCCL
-watchdog timeout, so those transport and timeout symptoms rank low. Three tiers follow
-from the number (see ``tier``): >= 100 the run was stopped from outside (preemption, a
-user's Ctrl-C, a refused nested launch); 50-99 a root cause; below 50 symptoms that are
-usually collateral damage of a failure elsewhere and are reported as the cause only when
-nothing better is in the log.
+``KeyError`` makes every other rank report a gloo "Connection closed by peer", so those
+transport symptoms rank low. Three tiers follow from the number (see ``tier``): >= 100 the
+run was stopped from outside (preemption, a user's Ctrl-C, a refused nested launch); 50-99
+a root cause; below 50 symptoms that are usually collateral damage of a failure elsewhere
+and are reported as the cause only when nothing better is in the log.
+
+A collective timeout (50-52) is a root-cause tier, at the bottom of it: a rank that gives
+up *waiting* for a peer is the first observable failure of a hang (the stuck peer never
+fails on its own), while a rank whose peer *died* only sees the connection close. So a
+timeout on one node beats a closed connection on another (they agree on the timeout and
+retry), and any real error (a KeyError, a segfault, an OOM) still beats the timeout.
 
 The cause and fix texts were checked against ``reference/env-vars.md``: no collective
 timeout is settable by environment (``NCCL_TIMEOUT``/``TORCH_DISTRIBUTED_TIMEOUT`` are read
@@ -40,6 +45,7 @@ CATEGORIES: tuple[str, ...] = (
     "duplicate_gpu",
     "cuda_oom",
     "host_oom_killed",
+    "killed",
     "segfault",
     "cuda_error",
     "gloo_error",
@@ -48,6 +54,10 @@ CATEGORIES: tuple[str, ...] = (
     "user_code_error",
     "preempted",
     "interrupted",
+    "nccl_config_error",
+    "cuda_config_error",
+    "world_mismatch",
+    "dataloader_killed",
     "unknown",
 )
 
@@ -62,7 +72,6 @@ RETRYABLE_BY_DEFAULT: frozenset[str] = frozenset(
     {
         "nccl_watchdog_timeout",
         "collective_timeout",
-        "nccl_system_error",
         "ib_error",
         "socket_error",
         "port_in_use",
@@ -71,9 +80,13 @@ RETRYABLE_BY_DEFAULT: frozenset[str] = frozenset(
     }
 )
 """Transient by nature: the same command can succeed on the next attempt. Everything else
-is not retried unless a profile's ``retry.on`` names it. ``gloo_error`` is not retryable as
-a category, but its connection-lost rule is (a peer vanished: transient unless another
-rank shows why); ``interrupted`` is never retried, whatever the policy says."""
+is not retried unless a profile's ``retry.on`` names it; a rule may narrow its category's
+default (``Rule.retryable``). ``interrupted`` is never retried, whatever the policy says.
+
+Drawn from the corpus (tests/fixtures/logs): ``nccl_system_error`` and a lost gloo peer are
+configuration or a peer's own bug far more often than a transient fault, and ``killed`` (a
+bare SIGKILL, most often the OOM killer) repeats; none of them is retried by default. The run
+loop may still retry ``killed`` when the attempt made progress (issue 10)."""
 
 NEVER_RETRIED: frozenset[str] = frozenset({"interrupted"})
 """A user's Ctrl-C or kill is an instruction, not a failure (house rule 6)."""
@@ -86,7 +99,17 @@ class Rule:
     ``exclude`` is skipped. ``retryable`` overrides the category default when not None.
     ``scope="root_failure"`` limits matching to torchrun's root-cause summary, so exit codes
     of ranks torchrun itself terminated are not mistaken for the cause. ``min_hits`` asks for
-    the same line to appear that many times (a duplicated rank announcement)."""
+    the same line to appear that many times (a duplicated rank announcement).
+
+    Three refinements, each read the same way by the matcher:
+    ``requires``: another line of the same log must match one of these (a fact and its
+    consequence: NCCL picked a docker bridge address *and* a socket call failed);
+    ``context``: one of the 60 lines above the match on the same rank (its traceback)
+    must match one of these; ``compare=(a, b)``: the pattern's named groups ``a`` and ``b``
+    are numbers and the line counts only when a > b. A named group ``rank`` in a pattern
+    gives the rank the line is about when no prefix does (``process rank 3 ... exited``).
+    ``fixtures``: development-corpus logs (tests/fixtures/logs/dev) whose diagnosis this
+    rule is; the tests hold each rule to them."""
 
     name: str
     category: str
@@ -99,6 +122,10 @@ class Rule:
     retryable: bool | None = None
     scope: Scope = "any"
     min_hits: int = 1
+    requires: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()
+    compare: tuple[str, str] | None = None
+    fixtures: tuple[str, ...] = ()
 
 
 def tier(priority: int) -> int:
@@ -119,21 +146,40 @@ _PG_TIMEOUT_FIX = (
 )
 
 RULES: tuple[Rule, ...] = (
+    # ------------------------------------------------------------------ stopped from outside
     Rule(
         name="slurm_preemption",
         category="preempted",
         code="LX501",
         priority=120,
         patterns=(
-            r"CANCELLED AT \S+ DUE TO PREEMPTION",
-            r"CANCELLED AT \S+ DUE TO TIME LIMIT",
+            r"CANCELLED AT \S+ DUE TO (?:PREEMPTION|TIME LIMIT|NODE FAILURE|JOB REQUEUE)",
             r"DUE TO NODE FAILURE",
         ),
-        cause="the scheduler took the allocation away (preemption, time limit or a failed "
-        "node); the training itself did not fail.",
+        cause="the scheduler took the allocation away (preemption, time limit, a requeue or a "
+        "failed node); the training itself did not fail.",
         fix="let launchx retry or SLURM requeue (--requeue); make sure checkpoints are frequent "
         "and the script resumes from LAUNCHX_RESUME_FROM. For time limits, ask for more "
         "--time or checkpoint on the warning signal (profile slurm.signal, e.g. USR2@120).",
+        fixtures=("preempted__sbatch_time_limit_torchrun.log", "preempted__submitit_1613.log"),
+    ),
+    Rule(
+        name="submitit_preemption",
+        category="preempted",
+        code="LX549",
+        priority=119,
+        patterns=(
+            r"Caught signal \w+ on \S+: this job is preempted",
+            r"Job has timed out\. Ran \d+ minutes out of requested",
+            r"Requeued job \d+ \(\d+ remaining timeouts\)",
+            r"(?i)\b(?:has|have|was|were|been) (?:been )?preempted\b",
+        ),
+        cause="submitit caught the scheduler's preemption or time-limit signal and requeued the "
+        "job; the training itself did not fail.",
+        fix="nothing to fix when the requeued job resumes from its checkpoint; if it restarts "
+        "from scratch, implement checkpoint() in the submitted callable (submitit) or resume "
+        "from LAUNCHX_RESUME_FROM.",
+        fixtures=("preempted__submitit_1618_sigusr1.log", "preempted__submitit_1701_sighup.log"),
     ),
     Rule(
         name="interrupt",
@@ -151,6 +197,10 @@ RULES: tuple[Rule, ...] = (
         fix="start the run again when you want it (it resumes from the last complete "
         "checkpoint); for SIGHUP run it under tmux/screen, nohup or sbatch so that closing the "
         "terminal does not stop it. launchx never retries an interrupt.",
+        fixtures=(
+            "interrupted__chinese_llama_2_7b_27.log",
+            "interrupted__determined_8915_platform_sigterm.log",
+        ),
     ),
     Rule(
         name="nested_launch",
@@ -166,6 +216,10 @@ RULES: tuple[Rule, ...] = (
         "(profile slurm.mode: per_node), or srun one task per GPU that runs the script "
         "directly (slurm.mode: per_task); on platforms that already start one process per "
         "GPU use the platform-ddp profile and never wrap the script in torchrun.",
+        fixtures=(
+            "nested_launch__lightning_4389.log",
+            "nested_launch__lightning_6206_two_rank_zeros.log",
+        ),
     ),
     Rule(
         name="launchx_nested_refusal",
@@ -179,7 +233,9 @@ RULES: tuple[Rule, ...] = (
         fix="follow the fix launchx printed with the refusal; in short: let `--launcher auto` "
         "run the script directly under an outer launcher, or use one task per node for "
         "torchrun (slurm.mode: per_node).",
+        fixtures=("nested_launch__launchx_lx203_refusal.log",),
     ),
+    # ------------------------------------------------------------------ configuration
     Rule(
         name="port_in_use",
         category="port_in_use",
@@ -190,6 +246,7 @@ RULES: tuple[Rule, ...] = (
             r"errno: 98 - Address already in use",
             r"\[Errno 98\] Address already in use",
             r"RuntimeError: Address already in use",
+            r"\bbind(?:\(\))?: Address already in use",
         ),
         cause="MASTER_PORT (or the rendezvous port) is already held by another process: usually "
         "another torchrun/job on the same node using the default 29500, or a previous run "
@@ -197,6 +254,10 @@ RULES: tuple[Rule, ...] = (
         fix="pick another port (--master-port, or master_port: auto in the profile), use "
         "torchrun --standalone for single-node runs, and look for the holder with "
         "`ss -ltnp | grep <port>`.",
+        fixtures=(
+            "port_in_use__dlrover_443_tcpstore.log",
+            "port_in_use__drivelm_40_srun_launch.log",
+        ),
     ),
     Rule(
         name="duplicate_gpu",
@@ -209,18 +270,124 @@ RULES: tuple[Rule, ...] = (
         fix="call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before "
         "init_process_group and use that device, do not hard-code cuda:0, and do not "
         "restrict CUDA_VISIBLE_DEVICES to one GPU for a multi-process node.",
+        fixtures=(
+            "duplicate_gpu__horovod_3929_mpirun.log",
+            "duplicate_gpu__mambair_39_dist_launch.log",
+        ),
     ),
     Rule(
         name="nccl_version_mismatch",
         category="nccl_version_mismatch",
         code="LX507",
         priority=91,
-        patterns=(r"Mismatched NCCL version detected",),
+        patterns=(
+            r"Mismatched NCCL version detected",
+            r"connecting to address with family \d+ is neither AF_INET",
+        ),
         cause="ranks loaded different NCCL versions (different torch wheels or a system "
-        "libnccl on LD_LIBRARY_PATH on some nodes).",
+        "libnccl on LD_LIBRARY_PATH on some nodes); NCCL's bootstrap then reads garbage from "
+        "its peers ('family 0 is neither AF_INET nor AF_INET6').",
         fix="install the same torch build on every node and compare "
         "python -c 'import torch; print(torch.cuda.nccl.version())' across nodes; remove "
         "stray libnccl paths from LD_LIBRARY_PATH.",
+        fixtures=("nccl_version_mismatch__forgather_docs.log",),
+    ),
+    Rule(
+        name="nccl_no_interface",
+        category="nccl_config_error",
+        code="LX542",
+        priority=89,
+        patterns=(
+            r"no (?:socket )?interface found",
+            r"No usable listening interface found",
+            r"(?:WARN|Socket creation failed).*Address family not supported by protocol",
+            r"NCCL_SOCKET_IFNAME.*(?:not found|does not exist|no such)",
+        ),
+        cause="NCCL found no usable network interface to bootstrap on: NCCL_SOCKET_IFNAME names "
+        "an interface this host does not have (it is a prefix list, '=name' for exact), the "
+        "host has no up interface with an address of the family NCCL wants, or "
+        "NCCL_SOCKET_FAMILY asks for one it does not have.",
+        fix="list the interfaces with `ip -br addr` and set NCCL_SOCKET_IFNAME (profile env) to "
+        "one every node has, e.g. NCCL_SOCKET_IFNAME=eth0 or =bond0 (exact); unset "
+        "NCCL_SOCKET_FAMILY unless the hosts are IPv6-only; `launchx doctor` shows the "
+        "interfaces it sees.",
+        fixtures=(
+            "nccl_config_error__mambatree_14.log",
+            "nccl_config_error__nccl_210_address_family.log",
+        ),
+    ),
+    Rule(
+        name="nccl_topology",
+        category="nccl_config_error",
+        code="LX543",
+        priority=89,
+        patterns=(
+            r"Could not find real path of /sys",
+            r"Attribute \w+ of node \w+ not found",
+            r"Failed to find reverse path from",
+            r"XML Parse ?: ",
+            r"XML Import \w+ ?: .*not found",
+            r"(?:open|read|load) (?:the )?(?:XML )?topology (?:XML )?file",
+        ),
+        cause="NCCL could not build the machine's topology: sysfs does not show the GPU's or "
+        "NIC's PCI path (common in VMs and containers), or NCCL_TOPO_FILE names a file that "
+        "is missing, unreadable or describes other devices.",
+        fix="unset NCCL_TOPO_FILE or point it at the topology XML of this machine type (dump one "
+        "with NCCL_TOPO_DUMP_FILE on a good node); in a VM or container expose /sys (or use a "
+        "topology file) and try a newer NCCL.",
+        fixtures=("nccl_config_error__nccl_573_topology_realpath.log",),
+    ),
+    Rule(
+        name="nccl_docker_bridge",
+        category="nccl_config_error",
+        code="LX544",
+        priority=88,
+        patterns=(
+            r"NCCL INFO (?:Bootstrap|NET/Socket) : Using \[?\d*\]?\w+:172\.17\.\d+\.\d+",
+            r"NCCL INFO (?:Bootstrap|NET/Socket) : Using \[?\d*\]?(?:docker|veth|virbr)\w*:",
+        ),
+        requires=(
+            r"-> (?:2|3|6)\b",
+            r"unhandled system error|ncclSystemError|remote process exited|Connection refused",
+        ),
+        cause="NCCL bootstrapped on a docker bridge address (docker0, or a container's eth0 in "
+        "172.17.0.0/16) that the other node cannot reach, and its socket calls then failed.",
+        fix="run the containers with --network=host, or set NCCL_SOCKET_IFNAME (and "
+        "GLOO_SOCKET_IFNAME) to the interface the nodes share (e.g. =ens1f0; '^docker,lo' "
+        "excludes the bridge).",
+        fixtures=("nccl_config_error__nccl_1381_docker_bridge.log",),
+    ),
+    Rule(
+        name="cuda_config",
+        category="cuda_config_error",
+        code="LX540",
+        priority=88,
+        patterns=(
+            r"invalid device ordinal",
+            r"no kernel image is available for execution on the device",
+            r"CUDA-capable device\(s\) is/are busy or unavailable",
+            r"NVIDIA driver on your system is too old",
+            r"CUDA driver version is insufficient for CUDA runtime version",
+            r"Found no NVIDIA driver on your system",
+            r"No CUDA GPUs are available",
+            r"no CUDA-capable device is detected",
+            r"with CUDA capability sm_\d+ is not compatible with the current PyTorch",
+            r"the provided PTX was compiled with an unsupported toolchain",
+            r"CUDA error: system not yet initialized",
+        ),
+        cause="CUDA cannot run this job on this machine as configured: more ranks than visible "
+        "GPUs (invalid device ordinal), a torch build without this GPU's architecture (no "
+        "kernel image), a driver older than the CUDA runtime, GPUs in exclusive-process "
+        "mode, or no GPU at all. Not the training code, and not transient.",
+        fix="match --nproc-per-node to the GPUs visible (nvidia-smi -L, CUDA_VISIBLE_DEVICES); "
+        "install a torch wheel built for this GPU and driver (torch.cuda.get_arch_list(), "
+        "the driver's CUDA version in nvidia-smi); set the compute mode to Default "
+        "(nvidia-smi -c 0) or run one process per GPU; on NVSwitch systems start "
+        "nvidia-fabricmanager.",
+        fixtures=(
+            "cuda_config_error__llama_946_garbled.log",
+            "cuda_config_error__ms_swift_5118_exclusive_process.log",
+        ),
     ),
     Rule(
         name="nccl_shm",
@@ -231,13 +398,17 @@ RULES: tuple[Rule, ...] = (
             r"Error while (?:creating|attaching to) shared memory segment",
             r"failed to extend /dev/shm/\S+ to \d+ bytes",
             r"Call to posix_fallocate failed : No space left on device",
-            r"unable to write to file </torch_\d+",
+            r"No space left on device.*/dev/shm/nccl|/dev/shm/nccl.*No space left on device",
         ),
-        cause="shared memory (/dev/shm) is too small or full; containers get 64 MB by default, "
-        "less than NCCL and DataLoader workers need.",
+        cause="shared memory (/dev/shm) is too small or full for NCCL's shared-memory "
+        "transport; containers get 64 MB by default.",
         fix="run the container with --ipc=host or --shm-size=16g (Kubernetes: an emptyDir "
         "volume with medium: Memory on /dev/shm); remove stale /dev/shm/nccl-* files; "
         "NCCL_SHM_DISABLE=1 works but is slower.",
+        fixtures=(
+            "shm_error__nccl_342_posix_fallocate.log",
+            "shm_error__nccl_tests_166_failed_to_extend.log",
+        ),
     ),
     Rule(
         name="cuda_oom",
@@ -249,12 +420,15 @@ RULES: tuple[Rule, ...] = (
             r"OutOfMemoryError: CUDA",
             r"CUBLAS_STATUS_ALLOC_FAILED",
             r"NCCL WARN Cuda failure 'out of memory'",
+            r"CUDA error: out of memory",
+            r"HIP out of memory|OutOfMemoryError: HIP",
         ),
         cause="a GPU ran out of memory; the same attempt would fail the same way.",
         fix="lower the per-GPU batch size or sequence length, enable activation checkpointing "
         "or sharding (FSDP/ZeRO), and set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
         "when 'reserved but unallocated' is large; check that no other process holds the "
         "GPU (nvidia-smi).",
+        fixtures=("cuda_oom__minerva_42_html_table.log", "cuda_oom__pytorch_18853.log"),
     ),
     Rule(
         name="kernel_oom",
@@ -266,7 +440,11 @@ RULES: tuple[Rule, ...] = (
             r"Out of memory: Killed process",
             r"Memory cgroup out of memory",
             r"task \d+: Out Of Memory",
-            r"DataLoader worker \(pid \d+\) is killed by signal: Killed",
+            r"OUT_OF_MEMORY",
+            r"have been OOM Killed",
+            r"exceeded (?:job )?memory limit",
+            r"\bOOMKilled\b",
+            r"DefaultCPUAllocator: can't allocate memory",
         ),
         cause="the kernel's OOM killer (or the job's cgroup limit) killed a process: host RAM, "
         "not GPU memory, ran out.",
@@ -274,6 +452,49 @@ RULES: tuple[Rule, ...] = (
         "checkpoint on every rank (torch.load(..., mmap=True)), ask SLURM for more --mem; "
         "confirm with `dmesg -T | grep -i 'killed process'` or `sacct -j <job> -o "
         "JobID,State,MaxRSS`.",
+        fixtures=(
+            "host_oom_killed__arjuna_52_slurm.log",
+            "host_oom_killed__brainscore_950_slurm_step_oom.log",
+        ),
+    ),
+    Rule(
+        name="dataloader_worker_killed",
+        category="dataloader_killed",
+        code="LX541",
+        priority=83,
+        patterns=(
+            r"DataLoader worker \(pid[^)]*\) is killed by signal",
+            r"DataLoader worker \(pid[^)]*\) exited unexpectedly",
+            r"Unexpected (?:bus error|segmentation fault) encountered in worker",
+            r"dataloader's workers are out of shared memory",
+            r"unable to (?:write to|open|mmap \d+ bytes from) "
+            r"(?:file|shared memory object) </torch_",
+        ),
+        cause="a DataLoader worker process died (killed by a signal: SIGKILL is usually host "
+        "memory, SIGBUS exhausted /dev/shm, SIGABRT/SIGSEGV a crash in the worker, e.g. CUDA "
+        "touched in a forked worker), and the training process re-raised it.",
+        fix="for Bus error / shared memory: --ipc=host or a bigger --shm-size; for Killed: fewer "
+        "num_workers or a smaller prefetch_factor (each worker copies the dataset object), "
+        "confirm with dmesg; for crashes: no CUDA in worker code, or "
+        "multiprocessing_context='spawn'; num_workers=0 shows the worker's own traceback.",
+        fixtures=(
+            "dataloader_killed__3drs_7_unindented.log",
+            "dataloader_killed__lightning_19598_aborted.log",
+        ),
+    ),
+    Rule(
+        name="dataloader_queue_no_shm",
+        category="dataloader_killed",
+        code="LX538",
+        priority=83,
+        patterns=(r"\[Errno 28\] No space left on device",),
+        context=(r'^File ".*multiprocessing[/\\](?:synchronize|queues|context|heap)\.py"',),
+        cause="the DataLoader could not create its worker queues or semaphores (they live in "
+        "/dev/shm): shared memory is full or too small (containers get 64 MB).",
+        fix="run the container with --ipc=host or --shm-size=16g (Kubernetes: an emptyDir "
+        "with medium: Memory on /dev/shm), remove stale files from /dev/shm, or lower "
+        "num_workers.",
+        fixtures=("dataloader_killed__megatron_878_semlock_interleaved.log",),
     ),
     Rule(
         name="script_rejected_arguments",
@@ -289,6 +510,7 @@ RULES: tuple[Rule, ...] = (
         "launchx) pass nothing, the script reads os.environ['LOCAL_RANK']; a script that must "
         "also run under the old launcher declares both spellings: "
         "parser.add_argument('--local-rank', '--local_rank', type=int, default=0).",
+        fixtures=("user_code_error__babylm_2.log",),
     ),
     Rule(
         name="user_exception",
@@ -303,13 +525,52 @@ RULES: tuple[Rule, ...] = (
             r"(?i)out of memory|timed? ?out|timeout",
             r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98",
             r"(?i)rendezvous|ChildFailedError|SignalException|DistBackendError|DistNetworkError"
-            r"|DistStoreError|DistError|KeyboardInterrupt|SystemExit|CalledProcessError",
-            r"(?i)killed by signal|shared memory|/dev/shm",
+            r"|DistStoreError|DistError|KeyboardInterrupt|SystemExit|CalledProcessError"
+            r"|ProcessRaisedException|ProcessExitedException",
+            r"(?i)killed by signal|shared memory|/dev/shm|DataLoader worker",
         ),
         cause="the training script raised an exception on this rank; the other ranks' errors "
         "(connection closed, timeouts) are the consequence.",
         fix="fix the script at the traceback shown for this rank; retrying would run the same "
         "code into the same error.",
+        fixtures=(
+            "user_code_error__mmdetection_2377_unused_parameters.log",
+            "user_code_error__pixelsplat_112_slurm_nodeid.log",
+        ),
+    ),
+    Rule(
+        name="rendezvous_closed",
+        category="world_mismatch",
+        code="LX545",
+        priority=72,
+        patterns=(r"RendezvousClosedError",),
+        cause="the elastic rendezvous this agent tried to join was already closed: the job "
+        "finished or was scaled down, or agents of an earlier run with the same --rdzv-id are "
+        "still around; rejoining fails the same way every time.",
+        fix="start every node with a fresh --rdzv-id (launchx: a new run id), stop leftover "
+        "agents of the earlier run, and with an etcd/c10d store that outlives jobs remove "
+        "the old rendezvous state.",
+        fixtures=(
+            "world_mismatch__kubeflow_1638_etcd_rdzv_closed.log",
+            "world_mismatch__pytorch_91943_elastic_scale_down.log",
+        ),
+    ),
+    Rule(
+        name="store_barrier_overfull",
+        category="world_mismatch",
+        code="LX546",
+        priority=72,
+        patterns=(
+            r"(?:on rank:? (?P<rank>\d+), for key: )?store_based_barrier_key:\d+ "
+            r"\(world_size=(?P<world>\d+), (?:worker_count|num_workers_joined)=(?P<joined>\d+)",
+        ),
+        compare=("joined", "world"),
+        cause="more processes joined the store-based barrier than the world has: processes of "
+        "another run (or a stale file:// / TCP store left by one) share this run's store, or "
+        "ranks were given the wrong WORLD_SIZE.",
+        fix="use a fresh store for every run (a new MASTER_PORT, or delete the file of a "
+        "file:// init method before starting), and give every process the same WORLD_SIZE.",
+        fixtures=("world_mismatch__powersgd_21_stale_file_store.log",),
     ),
     Rule(
         name="cuda_error",
@@ -322,6 +583,10 @@ RULES: tuple[Rule, ...] = (
             r"an illegal memory access was encountered",
             r"uncorrectable ECC error",
             r"NCCL WARN Cuda failure",
+            r"unhandled cuda error",
+            r"ncclUnhandledCudaError",
+            r"CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|MAPPING_ERROR)",
+            r"cuDNN error: CUDNN_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|MAPPING_ERROR)",
         ),
         exclude=(r"out of memory",),
         cause="a CUDA kernel failed (illegal memory access, device-side assert, ECC error); "
@@ -329,6 +594,7 @@ RULES: tuple[Rule, ...] = (
         fix="rerun with CUDA_LAUNCH_BLOCKING=1 to get the failing line, check indices and "
         "labels against tensor sizes (device-side asserts), and look for Xid messages in "
         "`dmesg` (hardware: drain the node).",
+        fixtures=("cuda_error__depthawarecnn_12_runtime_error_77.log", "cuda_error__flux_40.log"),
     ),
     Rule(
         name="segfault",
@@ -339,12 +605,34 @@ RULES: tuple[Rule, ...] = (
             r"Segmentation fault",
             r"Fatal Python error: Segmentation",
             r"received signal SIGSEGV",
+            r"Caught signal 11 \(Segmentation fault",
         ),
+        exclude=(r"encountered in worker",),
         cause="a native crash (SIGSEGV) in C/C++/CUDA code, not a Python exception.",
         fix="get the native stack: PYTHONFAULTHANDLER=1 (or `import faulthandler; "
         "faulthandler.enable()`), allow core dumps (ulimit -c unlimited). Common causes: "
         "an extension built against another torch/CUDA, mixed NCCL/CUDA libraries on "
         "LD_LIBRARY_PATH, init_process_group before torch.cuda.set_device.",
+        fixtures=("segfault__pytorch_72086.log", "segfault__torchrun_faulthandler.log"),
+    ),
+    Rule(
+        name="launcher_sigsegv",
+        category="segfault",
+        code="LX548",
+        priority=63,
+        patterns=(
+            r"process rank (?P<rank>\d+) with PID \S+ on node \S+ exited on signal 11\b",
+            r"--local_rank=(?P<rank>\d+)'.*\] exits with return code = -11\b",
+            r"exits with return code = -11\b",
+            r"died with <Signals\.SIGSEGV: 11>",
+            r"process (?P<rank>\d+) terminated with signal SIGSEGV",
+            r"returned non-zero exit status -11\b",
+        ),
+        cause="a rank died of SIGSEGV (a native crash), as its launcher (mpirun, the DeepSpeed "
+        "or accelerate launcher, subprocess) reports it; no Python traceback.",
+        fix="get the native stack: PYTHONFAULTHANDLER=1 and core dumps (ulimit -c unlimited); "
+        "check extensions and CUDA/NCCL libraries match the installed torch.",
+        fixtures=("segfault__deepspeedexamples_626_return_code_11.log",),
     ),
     Rule(
         name="torchrun_root_sigsegv",
@@ -353,49 +641,101 @@ RULES: tuple[Rule, ...] = (
         priority=62,
         scope="root_failure",
         patterns=(r"exitcode\s*:\s*-11\b", r"Signal 11 \(SIGSEGV\)", r"failed \(exitcode: -11\)"),
-        cause="the first rank to fail died of SIGSEGV (a native crash) and left no Python "
+        cause="it died of SIGSEGV (a native crash in C/C++/CUDA code) and left no Python "
         "traceback.",
         fix="get the native stack: PYTHONFAULTHANDLER=1 and core dumps (ulimit -c unlimited); "
         "check extensions and CUDA/NCCL libraries match the installed torch.",
+        fixtures=("segfault__hallo2_75.log", "segfault__ifseg_7.log"),
     ),
     Rule(
         name="torchrun_root_sigkill",
-        category="host_oom_killed",
+        category="killed",
         code="LX515",
-        priority=62,
+        priority=61,
         scope="root_failure",
         patterns=(r"exitcode\s*:\s*-9\b", r"Signal 9 \(SIGKILL\)", r"failed \(exitcode: -9\)"),
-        cause="the first rank to fail was SIGKILLed, and torchrun itself only sends SIGTERM "
-        "first: on a training node that is almost always the kernel OOM killer (host RAM). "
-        "Repeating at the same step each time confirms it.",
-        fix="confirm with `dmesg -T | grep -i 'killed process'` or `sacct -j <job> -o "
-        "JobID,State,MaxRSS`; then lower DataLoader num_workers, avoid loading the full "
-        "dataset/checkpoint per rank (torch.load(mmap=True)), or ask for more --mem.",
+        cause="it was killed by a SIGKILL from outside (torchrun itself sends SIGTERM first): "
+        "on a training node most often the kernel OOM killer, else a scheduler, a watchdog or "
+        "a person; the log alone does not say which.",
+        fix="look for the killer: `dmesg -T | grep -i 'killed process'` (OOM), `sacct -j <job> "
+        "-o JobID,State,MaxRSS` (OUT_OF_MEMORY), the cgroup's memory.events oom_kill counter; "
+        "if it repeats at the same step, treat it as host OOM (fewer DataLoader workers, "
+        "torch.load(mmap=True), more --mem).",
+        fixtures=("host_oom_killed__accelerate_1214_rich_log.log", "host_oom_killed__cppo_6.log"),
+    ),
+    Rule(
+        name="launcher_sigkill",
+        category="killed",
+        code="LX547",
+        priority=61,
+        patterns=(
+            r"process rank (?P<rank>\d+) with PID \S+ on node \S+ exited on signal 9\b",
+            r"--local_rank=(?P<rank>\d+)'.*\] exits with return code = -9\b",
+            r"exits with return code = -9\b",
+            r"died with <Signals\.SIGKILL: 9>",
+            r"process (?P<rank>\d+) terminated with signal SIGKILL",
+            r"^Killed$",
+            r"returned non-zero exit status -9\b",
+            r"task (?P<rank>\d+): Killed\b",
+            r": line \d+: +\d+ Killed +\S",
+        ),
+        cause="a rank was killed by a SIGKILL from outside, as its launcher (mpirun, the "
+        "DeepSpeed or accelerate launcher, srun, the shell) reports it: most often the kernel "
+        "OOM killer, else a scheduler or a person. The log alone does not say which.",
+        fix="look for the killer: `dmesg -T | grep -i 'killed process'` (OOM), `sacct -j <job> "
+        "-o JobID,State,MaxRSS` (OUT_OF_MEMORY); if it repeats at the same step, treat it as "
+        "host OOM (fewer DataLoader workers, torch.load(mmap=True), more --mem).",
+        fixtures=("host_oom_killed__aware_history_2_mpirun_sigkill.log",),
     ),
     Rule(
         name="nccl_invalid_usage",
         category="nccl_invalid_usage",
         code="LX516",
         priority=70,
-        patterns=(r"ncclInvalidUsage", r"\binvalid usage\b.*NCCL version", r"NCCL Error 5\b"),
-        cause="NCCL rejected how it was called or configured: an invalid NCCL_ALGO/NCCL_PROTO "
-        "value (NCCL >= 2.24 fails at init on an unknown token), tensors on the wrong "
-        "device, or mismatched collective arguments across ranks.",
-        fix="read the 'Last error:' line below the message (or rerun with NCCL_DEBUG=WARN); "
-        "unset NCCL_ALGO/NCCL_PROTO or write them as comma lists of valid names "
-        "(Ring,Tree), and make every rank call the same collective with same-shaped tensors.",
+        patterns=(
+            r"ncclInvalidUsage",
+            r"\binvalid usage\b.*NCCL version",
+            r"NCCL Error 5\b",
+            r"Mismatched collective detected",
+            r"message truncated : receiving \d+ bytes instead of \d+",
+            r"NET/Socket : peer \S+ message truncated",
+            r"ncclInvalidArgument",
+            r"\binvalid argument\b.*NCCL version",
+            r"NCCL Error 4\b",
+        ),
+        cause="NCCL rejected how it was called or configured: ranks called different "
+        "collectives or sizes (mismatched collective, message truncated), an invalid "
+        "NCCL_ALGO/NCCL_PROTO value (NCCL >= 2.24 fails at init on an unknown token), or "
+        "tensors on the wrong device.",
+        fix="make every rank call the same collectives in the same order with same-shaped "
+        "tensors (rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to see which differ), and give "
+        "every node the same NCCL_* environment; unset NCCL_ALGO/NCCL_PROTO or write them as "
+        "comma lists of valid names (Ring,Tree).",
+        fixtures=(
+            "nccl_invalid_usage__fairseq_2924_interleaved.log",
+            "nccl_invalid_usage__nccl_296_mismatched_collective.log",
+        ),
     ),
     Rule(
         name="nccl_internal_error",
         category="nccl_internal_error",
         code="LX517",
         priority=65,
-        patterns=(r"ncclInternalError", r"\binternal error\b.*NCCL version", r"NCCL Error 3\b"),
+        patterns=(
+            r"ncclInternalError",
+            r"\binternal error\b.*NCCL version",
+            r"NCCL Error 3\b",
+            r"NCCL error: internal error",
+        ),
         cause="NCCL hit an internal check; in practice often a peer that vanished during "
         "setup ('Socket recv failed') or ranks configured differently.",
         fix="check the other ranks' logs for the first failure, make sure every node runs the "
         "same torch/NCCL and the same NCCL_* environment, and rerun with NCCL_DEBUG=INFO "
         "NCCL_DEBUG_SUBSYS=INIT,NET to see the failing call.",
+        fixtures=(
+            "nccl_internal_error__nccl_1546.log",
+            "nccl_internal_error__pytorch_78638_init_barrier.log",
+        ),
     ),
     Rule(
         name="ib_completion_error",
@@ -407,6 +747,7 @@ RULES: tuple[Rule, ...] = (
             r"NET/IB : Got completion with error",
             r"NET/IB : .*ibv_\w+ failed",
             r"ibv_modify_qp failed",
+            r"IBV_WC_RETRY_EXC_ERR|transport retry counter exceeded",
         ),
         cause="an InfiniBand/RoCE transfer failed (status 12 = transport retries exhausted: the "
         "two NICs cannot reach each other, or the fabric is congested or flapping).",
@@ -415,6 +756,7 @@ RULES: tuple[Rule, ...] = (
         "with NCCL < 2.21 set NCCL_IB_GID_INDEX (often 3); on rail-optimized fabrics "
         "NCCL_CROSS_NIC=0; for congestion raise NCCL_IB_TIMEOUT to 22-23 (default 20, "
         "about 30 s with 7 retries), not 30.",
+        fixtures=("ib_error__nccl_1405.log", "ib_error__nccl_394_gid_table_change.log"),
     ),
     Rule(
         name="nccl_system_error",
@@ -423,22 +765,28 @@ RULES: tuple[Rule, ...] = (
         priority=55,
         patterns=(r"unhandled system error", r"ncclSystemError", r"NCCL Error 2\b"),
         cause="a system call inside NCCL failed (socket, shared memory, memory registration); "
-        "the real reason is in the NCCL WARN line, which only NCCL_DEBUG=INFO prints.",
+        "the real reason is in the NCCL WARN line, which only NCCL_DEBUG=INFO prints. Most "
+        "often configuration (interface, /dev/shm, IB ports), so it is not retried.",
         fix="rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET; typical fixes: the right "
         "interface in NCCL_SOCKET_IFNAME (prefix match; '=eth0' for exact), --ipc=host or a "
         "bigger --shm-size in containers, IB ports up (ibstat).",
+        fixtures=(
+            "nccl_system_error__lightning_14986_multinode.log",
+            "nccl_system_error__lightning_8139_gpu_index_gap.log",
+        ),
     ),
     Rule(
         name="nccl_remote_socket",
         category="socket_error",
         code="LX520",
-        priority=50,
+        priority=53,
         patterns=(
             r"ncclRemoteError",
             r"remote process exited or there was a network error",
             r"NCCL WARN (?:NET/Socket|socketProgress|Net : Connection closed|Socket recv failed)",
             r"socketProgress\w*: (?:Connection closed by remote peer|Call to \w+ .*failed)",
             r"NCCL WARN .*Connection (?:reset|refused|closed)",
+            r"NCCL WARN Net : Call to \w+ .*failed",
             r"(?:ConnectionResetError|ConnectionRefusedError|BrokenPipeError)\b",
         ),
         cause="a network connection to another rank was closed, reset or refused: usually that "
@@ -447,6 +795,23 @@ RULES: tuple[Rule, ...] = (
         fix="look at the other ranks for the first failure; if there is none, check that the "
         "hosts reach each other on the interface NCCL picked (NCCL_SOCKET_IFNAME=<iface>, "
         "prefix match; '=eth0' for exact) and that no firewall drops the ports.",
+        fixtures=("socket_error__nccl_1612.log", "socket_error__nccl_1920.log"),
+    ),
+    Rule(
+        name="nccl_connect_refused",
+        category="socket_error",
+        code="LX553",
+        priority=54,
+        retryable=False,
+        patterns=(r"Call to connect returned Connection refused",),
+        cause="NCCL kept getting 'connection refused' from a peer and gave up: nothing listened "
+        "at the peer's address, because that rank had not started, had died, or listens on "
+        "an interface this host cannot reach; the log does not say which, so it is not "
+        "retried blindly.",
+        fix="look at the peer's own log first; then check that every node uses an interface "
+        "the others reach (NCCL_SOCKET_IFNAME) and that no firewall or network policy blocks "
+        "the ports between the pods or hosts.",
+        fixtures=("socket_error__fairseq_1096_connect_refused.log",),
     ),
     Rule(
         name="rendezvous_timeout",
@@ -460,6 +825,8 @@ RULES: tuple[Rule, ...] = (
             r"Timed out initializing process group in store based barrier",
             r"DistStoreError: .*(?:[Tt]imeout|[Tt]imed out)",
             r"waiting for clients\. \d+/\d+ clients joined",
+            r"The client socket has failed to connect to .*errno: 111 - Connection refused",
+            r"The client socket has failed to connect to any network address",
             r"Socket Timeout",
         ),
         cause="not every node/rank joined the rendezvous (or reached MASTER_ADDR:MASTER_PORT) "
@@ -469,40 +836,91 @@ RULES: tuple[Rule, ...] = (
         "the master address resolves to the interface the others can reach and the port is "
         "open (nc -zv <addr> <port>); raise the wait with --rdzv-conf join_timeout=<s> "
         "(profile timeouts.rdzv_timeout_s) when nodes start slowly.",
+        fixtures=(
+            "rendezvous_timeout__av_hubert_19_wrapped_json.log",
+            "rendezvous_timeout__pytorch_107021.log",
+        ),
+    ),
+    Rule(
+        name="store_connection_lost",
+        category="rendezvous_timeout",
+        code="LX551",
+        priority=46,
+        patterns=(r"Connection (?:reset by peer|refused)", r"Broken pipe"),
+        context=(
+            r'^File ".*", line \d+, in (?:init_process_group|_store_based_barrier|rendezvous'
+            r"|_create_c10d_store|_env_rendezvous_handler|next_rendezvous|_rendezvous)\b",
+        ),
+        cause="the connection to the master's store broke while the process group was being "
+        "set up: the master (or its pod) was not ready yet or restarted, or MASTER_ADDR:"
+        "MASTER_PORT reaches something else.",
+        fix="start the master first or let the workers wait for it (a retry does); check that "
+        "MASTER_ADDR resolves to the master on every node and that nothing else listens on "
+        "MASTER_PORT.",
+        fixtures=("rendezvous_timeout__kubeflow_2008_worker_reset.log",),
+    ),
+    Rule(
+        name="store_barrier_incomplete",
+        category="rendezvous_timeout",
+        code="LX552",
+        priority=46,
+        retryable=False,
+        patterns=(
+            r"(?:on rank:? (?P<rank>\d+), for key: )?store_based_barrier_key:\d+ "
+            r"\(world_size=(?P<world>\d+), (?:worker_count|num_workers_joined)=(?P<joined>\d+)",
+        ),
+        compare=("world", "joined"),
+        cause="fewer processes reached the store-based barrier of init_process_group than the "
+        "world has: some rank never called it (it crashed or hung before, or was never "
+        "started with this WORLD_SIZE). Its own log says why; a retry does not.",
+        fix="find the rank that is missing from the 'Waiting in store based barrier' lines and "
+        "read its output; check that the launcher starts WORLD_SIZE processes "
+        "(nnodes x nproc_per_node) and gives each a distinct RANK.",
+        fixtures=("rendezvous_timeout__lightning_4420_seven_of_eight.log",),
     ),
     Rule(
         name="gloo_connection_lost",
         category="gloo_error",
         code="LX522",
         priority=40,
-        retryable=True,
         patterns=(
             r"gloo/transport/tcp/\w+\.cc:\d+\] (?:Connection closed by peer|Read error|"
             r"Write error|writev|Connection reset by peer)",
             r"\[gloo\].*Connection (?:closed|reset)",
         ),
-        cause="a gloo connection to another rank was closed or reset: that rank exited or "
-        "crashed first.",
-        fix="read the other ranks' output for the first error (it is the cause); if none shows "
-        "one, a host or its network went away and a retry is reasonable.",
+        cause="a gloo connection to another rank was closed or reset: that rank's process "
+        "exited (crashed, or returned while this one still expected a message, such as an "
+        "isend never waited on).",
+        fix="read the other ranks' output for the first error (it is the cause); if the peer "
+        "exited cleanly, make both sides issue the same sends/receives and wait() on every "
+        "isend/irecv before the process ends.",
+        fixtures=("gloo_error__pytorch_75512.log", "gloo_error__pytorch_78514_isend_no_wait.log"),
     ),
     Rule(
         name="gloo_setup",
         category="gloo_error",
         code="LX523",
         priority=40,
-        patterns=(r"Gloo connectFullMesh failed", r"gloo/transport/tcp/\w+\.cc:\d+\]"),
+        patterns=(
+            r"Gloo connectFullMesh failed",
+            r"gloo/transport/tcp/\w+\.cc:\d+\]",
+            r"gloo::EnforceNotMet",
+        ),
         exclude=(r"Timed out", r"Connection (?:closed|reset)", r"Read error|Write error|writev"),
         cause="gloo could not connect the ranks: usually the wrong network interface was chosen "
         "(a docker/virtual bridge or one without a route to the other hosts).",
         fix="set GLOO_SOCKET_IFNAME=<iface> (and NCCL_SOCKET_IFNAME) to the interface the hosts "
         "share, and check that they resolve each other's hostnames to reachable addresses.",
+        fixtures=(
+            "gloo_error__gloo_268_address_family_mismatch.log",
+            "gloo_error__occlum_1604_connectfullmesh.log",
+        ),
     ),
     Rule(
         name="gloo_timeout",
         category="collective_timeout",
         code="LX524",
-        priority=35,
+        priority=50,
         patterns=(
             r"Timed out waiting \d+ms for (?:recv|send) operation",
             r"gloo/transport/tcp/\w+\.cc:\d+\] Timed out",
@@ -511,34 +929,119 @@ RULES: tuple[Rule, ...] = (
         cause="a collective on the gloo (or another non-NCCL) backend did not finish within the "
         "process-group timeout (30 min by default): a peer was stuck or gone.",
         fix=_PG_TIMEOUT_FIX,
+        fixtures=(
+            "collective_timeout__detectron2_5121.log",
+            "collective_timeout__pipedream_39.log",
+        ),
+    ),
+    Rule(
+        name="nccl_first_collective_timeout",
+        category="nccl_watchdog_timeout",
+        code="LX550",
+        priority=52,
+        retryable=False,
+        patterns=(r"WorkNCCL\(SeqNum=1, OpType=\w+.*(?:ran for|timed out)",),
+        cause="the very first NCCL collective never completed: the ranks could not connect to "
+        "each other (interface, firewall, IB/RoCE settings) more often than by chance, so "
+        "it is not retried blindly.",
+        fix="run a two-node all_reduce test with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and "
+        "check the interface NCCL picks (NCCL_SOCKET_IFNAME), the IB devices (NCCL_IB_HCA, "
+        "ibstat) and that the nodes reach each other on all ports.",
+        fixtures=("nccl_watchdog_timeout__determined_8915_first_allgather.log",),
     ),
     Rule(
         name="nccl_watchdog_timeout",
         category="nccl_watchdog_timeout",
         code="LX525",
-        priority=30,
+        priority=51,
         patterns=(
             r"Watchdog caught collective operation timeout",
             r"NCCL timeout",
             r"Some NCCL operations have failed or timed out",
+            r"Timeout at NCCL work: \d+",
         ),
         cause="an NCCL collective did not finish within the process-group timeout (10 min by "
         "default since torch 2.2, 30 min before) and the watchdog aborted the process: "
         "one rank was slow, stuck or dead, or ranks issued different collectives.",
         fix=_PG_TIMEOUT_FIX,
+        fixtures=(
+            "nccl_watchdog_timeout__basicsr_737.log",
+            "nccl_watchdog_timeout__d_fine_75_gloo_and_nccl.log",
+        ),
     ),
     Rule(
         name="deprecated_env",
         category="deprecated_env",
         code="LX526",
         priority=5,
-        patterns=(r"Environment variable (NCCL_\w+) is deprecated; use (TORCH_NCCL_\w+)",),
-        cause="an old PyTorch NCCL variable name is set (renamed to TORCH_NCCL_* in torch 2.2); "
-        "it still works but warns on every rank. It is a warning, not a failure.",
-        fix="rename it (e.g. NCCL_ASYNC_ERROR_HANDLING -> TORCH_NCCL_ASYNC_ERROR_HANDLING) in "
-        "the profile, the job script or the framework that sets it.",
+        patterns=(
+            r"Environment variable (NCCL_\w+) is deprecated; use (TORCH_NCCL_\w+)",
+            r"(?:TORCH_)?NCCL_\w+ is the default now, this environment variable is thus deprecated",
+        ),
+        cause="an old or no-longer-needed PyTorch NCCL variable is set (renamed to TORCH_NCCL_* "
+        "in torch 2.2, or now the default); it still works but warns on every rank. It is a "
+        "warning, not a failure.",
+        fix="rename it (e.g. NCCL_ASYNC_ERROR_HANDLING -> TORCH_NCCL_ASYNC_ERROR_HANDLING) or "
+        "remove it when it only restates the default, in the profile, the job script or the "
+        "framework that sets it.",
+        fixtures=(
+            "deprecated_env__physicsnemo_568.log",
+            "deprecated_env__pytorch_114432_desync_debug.log",
+        ),
     ),
 )
+
+ANCHORS: tuple[str, ...] = (
+    "error",
+    "exception",
+    "fail",
+    "exit",
+    "signal",
+    "kill",
+    "timeout",
+    "timed out",
+    "nccl",
+    "abort",
+    "fault",
+    "cancel",
+    "interrupt",
+    "preempt",
+    "global_rank",
+    "duplicate gpu",
+    "out of memory",
+    "nvidia driver",
+    "cuda capability",
+    "bootstrap",
+    "requeue",
+    "barrier",
+)
+"""Lower-case fragments of which every line a rule can match holds at least one. A long log
+is searched for these with ``bytes.find`` (fast) and only their lines are matched against
+the rules (slow), so a rule whose lines hold none of them is never seen in a log: the test
+``test_anchored_scan_equals_full_scan`` catches that; add an anchor then. Each costs 40-90 ms
+per 100 MB (whole words search faster than fragments: "error" is three times faster than
+"rror"). Traceback frames need no anchor: they are picked up above an exception line."""
+
+RANK0_WORK: tuple[str, ...] = (
+    r"(?i)\bevaluat",
+    r"(?i)\bvalidat",
+    r"(?i)\btest(?:ing| set)\b",
+    r"(?i)\bsaving\b",
+    r"(?i)\bcheckpoint",
+)
+"""Words of rank-0-only work (evaluation, validation, saving). When rank 0 alone is missing
+from a collective the others timed out in, and the lines just before the first timeout show
+such work, the timeout repeats at the same point of every run (rule ``rank0_behind``)."""
+
+SIGNAL_HINTS: dict[int, str] = {
+    7: "SIGBUS in training is most often /dev/shm too small or full (containers: --ipc=host or "
+    "--shm-size), else a memory-mapped file (dataset, checkpoint) that shrank while in use.",
+    6: "SIGABRT follows a C++ exception or a failed check (look for 'terminate called' or "
+    "'what():' lines) or NCCL's watchdog tearing the process down after a timeout.",
+    9: "SIGKILL comes from outside: the kernel OOM killer (dmesg), a scheduler or a person.",
+}
+"""What a bare signal usually means, appended to the fix of an unknown diagnosis; the
+corpus labels these unknown (the log alone cannot decide), so no category is claimed."""
 
 UNKNOWN_CODE = "LX599"
 UNKNOWN_CAUSE = "no known failure signature in the log."
@@ -547,27 +1050,93 @@ UNKNOWN_FIX = (
     "TORCH_DISTRIBUTED_DEBUG=DETAIL and PYTHONFAULTHANDLER=1 for more detail."
 )
 
-SIGNAL_RULES: dict[str, tuple[str, str]] = {
-    "host_oom_killed": (
-        "a rank was SIGKILLed while the others were not: the pattern of the kernel OOM killer "
-        "(torchrun and launchx send SIGTERM before SIGKILL).",
-        "confirm with `dmesg -T | grep -i 'killed process'`; lower DataLoader workers or "
-        "per-rank host memory, or ask for more --mem.",
-    ),
-    "segfault": (
-        "a rank died of SIGSEGV (a native crash) without a Python traceback.",
-        "get the native stack with PYTHONFAULTHANDLER=1 and core dumps; check that extensions "
-        "and CUDA/NCCL libraries match the installed torch.",
-    ),
-    "interrupted": (
-        "the run (or its ranks) received SIGINT/SIGTERM from outside.",
-        "nothing to fix; start it again when wanted. Interrupts are never retried.",
-    ),
-}
-"""Cause/fix for diagnoses made from exit codes alone (``classify_attempt``)."""
 
-SIGNAL_CODES: dict[str, str] = {
-    "host_oom_killed": "LX530",
-    "segfault": "LX531",
-    "interrupted": "LX532",
+@dataclass(frozen=True)
+class SignalRule:
+    """A diagnosis made from a rank's exit status alone, when its log said nothing better."""
+
+    name: str
+    category: str
+    code: str
+    cause: str
+    fix: str
+
+
+SIGNAL_RULES: dict[str, SignalRule] = {
+    r.name: r
+    for r in (
+        SignalRule(
+            "oom_sigkill",
+            "host_oom_killed",
+            "LX530",
+            "a rank was SIGKILLed and the run's memory accounting recorded an OOM kill (the "
+            "cgroup's oom_kill counter, the kernel log or SLURM): host RAM, not GPU memory, "
+            "ran out.",
+            "lower DataLoader num_workers/prefetch_factor, stop loading the whole dataset or "
+            "checkpoint on every rank (torch.load(..., mmap=True)), or ask for more --mem.",
+        ),
+        SignalRule(
+            "sigsegv",
+            "segfault",
+            "LX531",
+            "a rank died of SIGSEGV (a native crash) without a Python traceback.",
+            "get the native stack with PYTHONFAULTHANDLER=1 and core dumps; check that "
+            "extensions and CUDA/NCCL libraries match the installed torch.",
+        ),
+        SignalRule(
+            "sigterm_all",
+            "interrupted",
+            "LX532",
+            "the run (or its ranks) received SIGINT/SIGTERM from outside.",
+            "nothing to fix; start it again when wanted. Interrupts are never retried.",
+        ),
+        SignalRule(
+            "sigkill",
+            "killed",
+            "LX533",
+            "a rank was killed by an external SIGKILL (torchrun and launchx send SIGTERM "
+            "first): the kernel or cgroup OOM killer, a scheduler, a watchdog or a person. "
+            "Nothing in the log says which.",
+            "look for the killer: `dmesg -T | grep -i 'killed process'` (OOM), `sacct -j "
+            "<job> -o JobID,State,MaxRSS` (SLURM OUT_OF_MEMORY), the cgroup's memory.events "
+            "oom_kill counter; if it repeats at the same step, treat it as an OOM (fewer "
+            "DataLoader workers, torch.load(mmap=True), more --mem).",
+        ),
+        SignalRule(
+            "missing_from_collective",
+            "collective_timeout",
+            "LX535",
+            "the other ranks waited in a collective this rank never joined (flight recorder "
+            "or NCCL watchdog sequence numbers): it was stuck or busy elsewhere, or the ranks' "
+            "code issued different collectives.",
+            "look at what the missing rank was doing at the call site shown (a data loader, a "
+            "rank-0-only branch, an early exit on uneven data); make every rank call the same "
+            "collectives in the same order (uneven data: torch.distributed.algorithms.Join or "
+            "drop_last=True).",
+        ),
+        SignalRule(
+            "rank0_behind",
+            "collective_timeout",
+            "LX537",
+            "rank-0-only work (evaluation, saving a checkpoint, preparing data, logging) "
+            "outlasted the process-group timeout; that happens again at the same point of every "
+            "run, so it is not retried.",
+            "make every rank take part in evaluation (a DistributedSampler for the eval set), "
+            "or have the others wait in a barrier with a long enough timeout; raise the timeout "
+            "in code (init_process_group(timeout=timedelta(seconds=int(os.environ["
+            "'LAUNCHX_PG_TIMEOUT_S']))) and the profile's timeouts.pg_timeout_s) when the work "
+            "is legitimately long.",
+        ),
+        SignalRule(
+            "nccl_versions_differ",
+            "nccl_version_mismatch",
+            "LX536",
+            "ranks loaded different NCCL versions (NCCL prints its version at init): different "
+            "torch wheels, or a system libnccl on LD_LIBRARY_PATH on some nodes.",
+            "install the same torch build on every node and compare "
+            "python -c 'import torch; print(torch.cuda.nccl.version())' across nodes; remove "
+            "stray libnccl paths from LD_LIBRARY_PATH.",
+        ),
+    )
 }
+"""Diagnoses made from exit codes alone (``classify_attempt`` and torchrun's summary)."""

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from launchx import cli
 from launchx.errors import LaunchxError
 
-FIXTURES = Path(__file__).parent / "fixtures" / "logs"
+FIXTURES = Path(__file__).parent / "fixtures" / "logs" / "dev"
 KEYERROR = FIXTURES / "user_code_error__torchrun_gloo_keyerror.log"
 UNKNOWN = FIXTURES / "unknown__torchrun_silent_exit.log"
 runner = CliRunner()
@@ -67,3 +67,64 @@ def test_missing_file_is_one_clean_message_and_exit_2(
     err = capsys.readouterr().err
     assert "cannot read log" in err and "nope.log" in err
     assert "Traceback" not in err
+
+
+RUNS = Path(__file__).parent / "fixtures" / "runs"
+
+
+def test_a_run_directory_with_every_rank_and_node() -> None:
+    result = runner.invoke(cli.app, ["diagnose", "--json", str(RUNS / "two_nodes_sigkill")])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert {"primary", "findings", "ranks", "attempts", "first_failure"} <= set(doc)
+    assert doc["primary"]["category"] == "killed"
+    assert doc["first_failure"] == {"rank": 2, "host": "localhost"}
+    roles = {r["rank"]: (r["role"], r["exit_code"], r["node"]) for r in doc["ranks"]}
+    assert roles == {
+        0: ("collateral", -15, 0),
+        1: ("collateral", 1, 0),
+        2: ("root", -9, 1),
+        3: ("collateral", -15, 1),
+    }
+
+
+def test_text_groups_root_and_collateral_with_places() -> None:
+    result = runner.invoke(cli.app, ["diagnose", str(RUNS / "two_nodes_sigkill")])
+    out = result.output
+    assert out.splitlines()[0] == "killed (LX515) on rank 2 (host localhost), not retryable"
+    assert "rank 2 on localhost failed first (exit -9, SIGKILL)" in out
+    assert "(node-1/launcher.log:" in out
+    ranks = out[out.index("  ranks:") :]
+    assert ranks.index("root") < ranks.index("collateral")
+
+
+def test_several_files_and_directories_together(tmp_path: Path) -> None:
+    log = tmp_path / "rank-1.log"
+    log.write_text("[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate\n")
+    result = runner.invoke(cli.app, ["diagnose", "--json", str(log), str(RUNS / "gloo_uneven_fr")])
+    assert result.exit_code == 0
+    assert json.loads(result.output)["primary"]["category"] == "cuda_oom"
+
+
+@pytest.mark.parametrize("kind", ["binary", "empty_dir"])
+def test_bad_input_exits_2_with_one_message(
+    kind: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if kind == "binary":
+        target = tmp_path / "core.bin"
+        target.write_bytes(bytes(range(256)) * 64)
+        expected = "binary file, not a log"
+    else:
+        target = tmp_path / "empty"
+        target.mkdir()
+        expected = "no log files under"
+    monkeypatch.setattr(sys, "argv", ["launchx", "diagnose", str(target)])
+    with pytest.raises(SystemExit) as exc:
+        cli.main()
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert expected in err and "Traceback" not in err
+    assert err.count("launchx: error:") == 1

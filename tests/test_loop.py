@@ -24,6 +24,10 @@ GLOO_LOST = (
     "[r1]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] "
     "Connection closed by peer [127.0.0.1]:4242"
 )
+SOCKET_RESET = (
+    "[r1]: misc/socket.cc:46 NCCL WARN socketProgressOpt: Call to send to "
+    "10.0.0.2<52905> failed : Connection reset by peer"
+)
 KEY_ERROR = "[r0]: KeyError: 'labels'"
 BACKOFF = ("retry.backoff_min_s=5", "retry.backoff_max_s=12", "retry.jitter_s=5")
 SLURM_JOB = {
@@ -76,7 +80,7 @@ def test_same_transient_failure_twice_without_progress_stops_after_two() -> None
 
 
 def test_budget_spent_on_different_failures_without_progress() -> None:
-    world = fake_world([Step(1, GLOO_TIMEOUT), Step(1, GLOO_LOST), Step()])
+    world = fake_world([Step(1, GLOO_TIMEOUT), Step(1, SOCKET_RESET), Step()])
     outcome = run_loop(spec_for("local", "retry.max_retries=1", *BACKOFF), world.world())
     assert outcome.exit_code == 1 and len(world.attempts.plans) == 2
     assert outcome.reason == "retry budget spent: 1 retry without progress (max_retries=1)"
@@ -182,12 +186,12 @@ def test_the_warning_without_requeue_stops_and_says_why() -> None:
 def test_budget_and_numbering_continue_across_requeues() -> None:
     """The job is requeued with a budget of 3: the 2 failures of the first allocation
     count, so 2 more attempts (not 4) are made, numbered 2 and 3."""
-    first = fake_world([Step(1, GLOO_TIMEOUT), Step(1, GLOO_LOST)])
+    first = fake_world([Step(1, GLOO_TIMEOUT), Step(1, SOCKET_RESET)])
     spec = spec_for("slurm", "retry.max_retries=1", *BACKOFF, environ=SLURM_JOB)
     assert run_loop(spec, first.world()).exit_code == 1
     assert [p.attempt for p in first.attempts.plans] == [0, 1]
 
-    steps = [Step(1, GLOO_TIMEOUT), Step(1, GLOO_LOST)] * 2
+    steps = [Step(1, GLOO_TIMEOUT), Step(1, SOCKET_RESET)] * 2
     second = fake_world(steps, history=MemoryHistory(first.history.kept))
     requeued = {**SLURM_JOB, "SLURM_RESTART_COUNT": "1"}
     spec = spec_for("slurm", "retry.max_retries=3", *BACKOFF, environ=requeued)

@@ -24,13 +24,19 @@ PURE = {
     "catalog",
     "catalog_data",
     "codes",
+    "collectives",  # NCCL watchdog sequence numbers: who fell behind
+    "diagnosis",
     "errors",
     "facts",
     "failure_rules",
+    "failure_text",
     "failures",
     "findings",
+    "flightrec",  # flight-recorder dumps as data (pickles loaded with no class allowed)
     "hostlist",
     "inner_launcher",  # is the command a launcher itself?
+    "loglines",
+    "logscan",
     "origin",
     "outlines",  # console lines from the launcher's raw output
     "plan",
@@ -44,6 +50,8 @@ PURE = {
     "progress",  # the step a line of output shows
     "render",
     "resolve",
+    "rulematch",
+    "runview",  # ranks, nodes and attempts of a run combined
     "slurm",  # renders batch scripts; running SLURM is slurm_client's
     "run.__init__",
     "run.decide",
@@ -69,6 +77,7 @@ IMPURE = {
     "doctor": "reports on the host",
     "execute": "starts and signals processes",
     "pipeline": "the one reader of the process environment",
+    "logsource": "reads log files, directories and stdin",
     "ports": "binds sockets to find a free port",
     "preflight.meet": "the nodes meet at node 0",
     "preflight.sweep": "starts the link test's ranks",
@@ -163,6 +172,8 @@ PLANNING = {
     "pipeline",
     "plan",
     "resolve",
+    "rulematch",
+    "runview",  # ranks, nodes and attempts of a run combined
     "profiles",
     "profile_model",
     "execute",

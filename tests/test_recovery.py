@@ -410,8 +410,8 @@ class SaveCrash:
 def killed_during_save(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SaveCrash]:
     """Rank 0 writes half of step 20's temporary file, then SIGKILLs itself.
 
-    A lone SIGKILL of the first rank to fail is diagnosed ``host_oom_killed`` (the OOM
-    killer's pattern), which is not transient by default: the profile opts in."""
+    A lone SIGKILL of the first rank to fail, with no OOM evidence, is diagnosed ``killed``
+    (issue 10/12), which is not transient by default: the profile opts in."""
     tmp = tmp_path_factory.mktemp("savecrash")
     ck = tmp / "ck"
     run = launchx(
@@ -421,7 +421,7 @@ def killed_during_save(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sav
             "--checkpoint-dir",
             str(ck),
             "--set",
-            "retry.on=host_oom_killed",
+            "retry.on=killed",
             *ZERO_BACKOFF,
             str(TOY),
             "--checkpoint-dir",
@@ -457,10 +457,10 @@ def test_partial_checkpoint_is_skipped_and_previous_one_resumed(
     step10 = r.tmp / "ck" / "step_00000010.pt"
     assert f"launchx: resuming from {step10}" in r.text
     assert f"[toy] resumed from {step10} at step 10" in r.text
-    assert re.search(r"^launchx: failure: host_oom_killed\b.*\(transient\)$", r.text, re.M)
+    assert re.search(r"^launchx: failure: killed\b.*\(transient\)$", r.text, re.M)
     rows = summary_rows(r.text)
     assert [(x[0], x[2], x[3], x[4]) for x in rows] == [
-        ("0", "exit 137", "host_oom_killed", "-"),  # the killed rank's own code
+        ("0", "exit 137", "killed", "-"),  # the killed rank's own code
         ("1", "ok", "-", str(step10)),
     ]
     # The retry re-did step 20 properly: a whole checkpoint that loads, and the leftover
@@ -471,7 +471,7 @@ def test_partial_checkpoint_is_skipped_and_previous_one_resumed(
 
 def test_save_crash_diagnosis_names_the_killed_rank(killed_during_save: SaveCrash) -> None:
     block = _diagnosis_block(killed_during_save.text)
-    assert block.splitlines()[0].startswith("launchx: failure: host_oom_killed on rank 0 ")
+    assert block.splitlines()[0].startswith("launchx: failure: killed on rank 0 ")
     assert "rank -1" not in block
 
 

@@ -1,0 +1,92 @@
+"""Which rank kept the others waiting in a collective, from the NCCL watchdog's reports.
+
+On a collective timeout every rank's watchdog prints its process group's counters:
+``Timeout at NCCL work: 57, last enqueued NCCL work: 57, last completed NCCL work: 56``
+(and ranks told to dump by a peer print ``Last enqueued NCCL work: 56, last completed NCCL
+work: 56``). Ranks that enqueued collective #57 wait in it; a rank whose last enqueued is
+below 57 never reached it: that rank is behind, and the others are its collateral.
+
+Groups are compared separately (``[PG 1 Rank 3]``); sequence numbers of different groups
+have nothing to do with each other. Flight-recorder dumps say the same thing in more
+detail (``flightrec``); both produce a ``Straggler``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+
+from launchx.diagnosis import Straggler
+from launchx.logscan import WatchdogSeq
+
+
+def ranges(ranks: Iterable[int]) -> str:
+    """``0-4,6,9-11``: a list of ranks people can read."""
+    items = sorted(set(ranks))
+    out: list[str] = []
+    i = 0
+    while i < len(items):
+        j = i
+        while j + 1 < len(items) and items[j + 1] == items[j] + 1:
+            j += 1
+        out.append(str(items[i]) if i == j else f"{items[i]}-{items[j]}")
+        i = j + 1
+    return ",".join(out)
+
+
+def _plural(ranks: Sequence[int]) -> str:
+    return f"rank {ranks[0]}" if len(ranks) == 1 else f"ranks {ranges(ranks)}"
+
+
+def from_watchdog(reports: Iterable[WatchdogSeq], world: Iterable[int] = ()) -> list[Straggler]:
+    """Stragglers per process group; ``world`` (ranks known to exist) adds the ranks that
+    reported nothing when the ones that did all wait in the same collective."""
+    by_pg: dict[str, list[WatchdogSeq]] = defaultdict(list)
+    for rep in reports:
+        by_pg[rep.pg].append(rep)
+    known = set(world)
+    # Ranks count from 0: a report from rank 3 means ranks 0-2 exist too.
+    top = max((rep.rank for reps in by_pg.values() for rep in reps), default=-1)
+    known.update(range(top + 1))
+    out: list[Straggler] = []
+    for pg, reps in sorted(by_pg.items()):
+        found = _group(pg, reps, known)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def _group(pg: str, reps: list[WatchdogSeq], world: set[int]) -> Straggler | None:
+    timed = [r.timed_out for r in reps if r.timed_out is not None and r.timed_out >= 0]
+    if not timed:
+        return None
+    seq = Counter(timed).most_common(1)[0][0]
+    waiting = sorted(r.rank for r in reps if r.timed_out == seq)
+    behind = sorted(
+        r.rank
+        for r in reps
+        if r.enqueued is not None and r.enqueued < seq and r.rank not in waiting
+    )
+    op = next((r.op for r in reps if r.op and r.timed_out == seq), None)
+    line = next(r.line for r in reps if r.timed_out == seq)
+    what = f"collective #{seq}" + (f" ({op})" if op else "")
+    if behind:
+        last = {r.rank: r.enqueued for r in reps if r.rank in behind}
+        lasts = ", ".join(f"rank {r} at #{last[r]}" for r in behind)
+        text = (
+            f"{_plural(behind)} never reached {what} of process group {pg} that "
+            f"{_plural(waiting)} waited in ({lasts})."
+        )
+        return Straggler(
+            "watchdog", "behind", tuple(behind), tuple(waiting), seq, op, pg, text, line.where()
+        )
+    silent = sorted(world - {r.rank for r in reps}) if pg == "0" else []
+    if silent and len(waiting) >= 1:
+        text = (
+            f"{_plural(waiting)} waited in {what} of process group {pg}; "
+            f"{_plural(silent)} printed no watchdog report (never reached it, or died first)."
+        )
+        return Straggler(
+            "watchdog", "silent", tuple(silent), tuple(waiting), seq, op, pg, text, line.where()
+        )
+    return None

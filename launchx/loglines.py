@@ -1,0 +1,186 @@
+"""One log line as diagnosis sees it: the message without its decorations, plus what the
+decorations said (rank, host, time).
+
+Launchers, loggers and schedulers stack prefixes in front of a message in any order:
+``0: [rank3]:[E626 06:24:44.903 ProcessGroupNCCL.cpp:616] [PG 0 Rank 3] Watchdog ...``
+(srun's task label, torch's rank prefix, glog's header). Rules are written against the
+message alone, so the prefixes are peeled off here, and what they carry is kept: the rank
+from ``[rank3]:``/``[default3]:``/``[1,3]<stderr>:``/``3: ``, a host from pdsh-style
+``worker-7: `` prefixes, the time from ISO or glog headers.
+
+Times are compared as seconds within a year (glog headers have no year): good for ordering
+the lines of one run, which never spans a new year's night in practice.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+_NOISE = (
+    re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?(?:\s+[|-]\s+|\s+)"),
+    re.compile(r"^\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s*"),
+    re.compile(r"^\([^()]*\bpid=\d+[^()]*\)\s*"),
+    re.compile(r"^\[[IWEF](?:\d{3,4} \d{2}:\d{2}:[\d.]+)?\s*[\w./-]+:\d+\]\s*"),
+    re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:[\d.]+ \d+ [\w./-]+:\d+\]\s*"),
+    re.compile(r"^\[(?:INFO|WARNING|ERROR|CRITICAL|DEBUG)\|[\w./-]+:\d+\] (?:[\d:, -]+>> )?"),
+    re.compile(r"^\S+ \[std(?:err|out)\]:? ?"),
+    # Python logging: "ERROR:torch.distributed...:msg", "ERROR msg", "root - ERROR - msg"
+    re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:"),
+    re.compile(
+        r"^(?:[\w.]+ +- +)?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)(?: +- +| +\| +| +)"
+    ),
+)
+_RANK_PREFIXES = (
+    re.compile(r"^\[rank(\d+)\]:\s?"),
+    re.compile(r"^\[rank: (\d+)\]\s?"),
+    re.compile(r"^\[Rank (\d+)\]:?\s"),
+    re.compile(r"^\[r(\d+)\]:? ?"),
+    re.compile(r"^\[\d+,(\d+)\]<std(?:out|err)>:\s?"),
+)
+# Prefixes with a number that is not always the global rank, believed only when no global
+# one follows: torchrun's --tee prefix carries the LOCAL rank ([default1]: on node 1 of a 2x2
+# world is rank 3, whose own traceback says [rank3]:), srun --label's task number is the rank
+# with one task per rank but the node with one torchrun per node.
+_LOCAL_PREFIX = re.compile(r"^\[default(\d+)\]:\s?")
+_TASK_LABEL = re.compile(r"^(\d{1,5}): ")
+# pdsh/DeepSpeed multi-node output: "worker-7: <line>". A host name here is lower case and
+# carries a digit (so "slurmstepd: error:" and "RuntimeError: ..." are not hosts).
+_HOST_PREFIX = re.compile(
+    r"^(?![\w.-]*\.py: )"
+    r"((?:localhost|(?=[\w.-]*\d)[a-z][\w-]*(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3})): (?=\S)"
+)
+_PREFIX_STARTS = frozenset("[(0123456789IWEFDCabcdefghijklmnopqrstuvwxyz")
+_RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")
+
+_ISO = re.compile(
+    r"(?<!\d)(\d{4})-(\d{2})-(\d{2})[T _](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(?!\d)"
+)
+_GLOG = re.compile(r"(?<![\w])[IWEF](\d{1,2})(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?!\d)")
+_TS_WINDOW = 90
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """A message with where it came from. ``index`` orders lines across all the sources
+    of one diagnosis; ``line_no`` is 1-based within ``source``. ``joined`` is the message
+    with the fragments a terminal or logger split it into put back together (None when it
+    was not split). ``in_root``: inside torchrun's "Root Cause (first observed failure)"
+    block, or its "failed (exitcode: N) local_rank" line."""
+
+    text: str
+    rank: int | None
+    index: int
+    in_root: bool = False
+    source: str = ""
+    line_no: int = 0
+    ts: float | None = None
+    host: str | None = None
+    joined: str | None = None
+    repeats: int = 1
+
+    def where(self) -> str:
+        """``file:line`` of the line in its log, or "" for an unnamed text."""
+        if not self.source or not self.line_no:
+            return ""
+        return f"{self.source}:{self.line_no}"
+
+
+@dataclass(frozen=True)
+class Stripped:
+    body: str
+    rank: int | None
+    host: str | None
+
+
+def strip(raw: str) -> Stripped:
+    """Remove timestamps, log headers and rank/host prefixes (in any order they are stacked)."""
+    text = _ANSI.sub("", raw) if "\x1b" in raw else raw
+    text = text.strip()
+    rank: int | None = None
+    label: int | None = None
+    host: str | None = None
+    for _ in range(8):
+        if not text or text[0] not in _PREFIX_STARTS:
+            break
+        before = text
+        stripped = text.lstrip()
+        for pat in _NOISE:
+            stripped = pat.sub("", stripped, count=1)
+        for rpat in _RANK_PREFIXES:
+            m = rpat.match(stripped)
+            if m:
+                if rank is None:
+                    rank = int(m.group(1))
+                stripped = stripped[m.end() :]
+                break
+        else:
+            if t := _LOCAL_PREFIX.match(stripped) or _TASK_LABEL.match(stripped):
+                label = int(t.group(1)) if label is None else label
+                stripped = stripped[t.end() :]
+            elif host is None and (h := _HOST_PREFIX.match(stripped)):
+                host = h.group(1)
+                stripped = stripped[h.end() :]
+        text = stripped
+        if text == before:
+            break
+    rank = label if rank is None else rank
+    if rank is None and "Rank " in text:
+        m = _RANK_IN_TEXT.search(text)
+        if m:
+            rank = int(m.group(1))
+    return Stripped(text.strip(), rank, host)
+
+
+def timestamp(raw: str) -> float | None:
+    """The time a line's header carries, in seconds within its year, or None."""
+    head = raw[:_TS_WINDOW]
+    m = _ISO.search(head)
+    if m:
+        month, day = int(m.group(2)), int(m.group(3))
+        h, mi, s, frac = m.group(4), m.group(5), m.group(6), m.group(7)
+    else:
+        g = _GLOG.search(head)
+        if g is None:
+            return None
+        month, day = int(g.group(1)), int(g.group(2))
+        h, mi, s, frac = g.group(3), g.group(4), g.group(5), g.group(6)
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    secs = ((month - 1) * 31 + (day - 1)) * 86400 + int(h) * 3600 + int(mi) * 60 + int(s)
+    return secs + (float("0." + frac) if frac else 0.0)
+
+
+def torchrun_time(value: str) -> float | None:
+    """torchrun's summary ``time : 2024-05-01_10:00:00`` in the same scale as ``timestamp``."""
+    return timestamp(value.replace("_", " ", 1))
+
+
+# ----------------------------------------------------------------- torchrun's summary
+
+ROOT_HEADER = re.compile(r"^Root Cause(?: \(first observed failure\))?:")
+OTHER_HEADER = re.compile(r"^(?:Other )?Failures:")
+BLOCK_START = re.compile(r"^\[(\d+)\]:$")
+BLOCK_RANK = re.compile(r"^rank\s*:\s*(\d+)\s*\(local_rank:\s*(\d+)\)")
+BLOCK_EXIT = re.compile(r"^exitcode\s*:\s*(-?\d+)")
+BLOCK_HOST = re.compile(r"^host\s*:\s*(\S+)")
+BLOCK_TIME = re.compile(r"^time\s*:\s*(\S+)")
+BORDER = re.compile(r"^(?:={8,}|-{8,}|\*{8,})$")
+FIRST_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+)")
+ROOT_FACTS = re.compile(r"^(?:exitcode|traceback|msg)\s*:|failed \(exitcode")
+
+
+@dataclass(frozen=True)
+class FailureEntry:
+    """One rank's entry in torchrun's failure summary (``Root Cause`` or ``Failures``)."""
+
+    rank: int
+    local_rank: int | None
+    exit_code: int | None
+    host: str | None
+    is_root: bool
+    ts: float | None
+    source: str
+    line_no: int

@@ -1,0 +1,648 @@
+"""Read one log as a stream and keep only what diagnosis needs, in bounded memory.
+
+A failed run's log can be gigabytes of progress lines around a few lines that matter. The
+scanner reads fixed-size chunks of bytes and looks for the anchors of
+``failure_rules.ANCHORS`` with ``bytes.find`` on a lower-cased copy (a few C passes per
+chunk); only the lines holding an anchor are decoded and stripped, so the cost per MB is a
+handful of memory scans. What it keeps is bounded whatever the log's size: distinct
+candidate lines (with a repeat count), torchrun's failure summary, the NCCL watchdog's
+sequence numbers, NCCL versions, hosts, and the last lines of the log.
+
+Wrapped messages: a terminal or logger may split one message over several lines, each
+with its own prefix (``[rank0]: ... (errno: 98 - Address already`` / ``[rank0]: in
+use).``). A candidate line carries the fragments around it (``LogLine.joined``); the
+matcher accepts a pattern there only where it spans a break.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field, replace
+from typing import BinaryIO
+
+from launchx import failure_rules as fr
+from launchx import loglines as ll
+from launchx.loglines import FailureEntry, LogLine
+
+CHUNK = 4 << 20
+_CONTEXT_LINES = 32  # kept on both sides of the part of a buffer being processed
+_MAX_LINE = 8192  # characters of one line looked at (around its anchor)
+_MAX_CANDIDATES = 4000  # distinct lines kept per source
+_TAIL_LINES = 30
+_MAX_JOIN = 3
+_MIN_WRAPPED = 60  # a raw line this long or longer may continue on the next line
+_HEAD_BYTES = 256 << 10
+
+_ANCHORS = tuple(a.lower().encode() for a in fr.ANCHORS)
+_BLOCK_ANCHORS = (b"error_file", b"root cause", b"failures:", b"exitcode  :", b"exitcode:")
+_NCCL_INFO = b"NCCL INFO"
+_NCCL_HOST = re.compile(r"^([\w.-]+):\d+:\d+ \[\d+\] NCCL (?:INFO|WARN)", re.MULTILINE)
+_NCCL_VERSION = re.compile(r"NCCL version (\d+\.\d+\.\d+)")
+_WD_SEQ = re.compile(
+    r"(?:Timeout at NCCL work|detected by watchdog at work): (-?\d+), last enqueued NCCL work: "
+    r"(-?\d+), last completed NCCL work: (-?\d+)"
+)
+_WD_DUMP = re.compile(r"Last enqueued NCCL work: (-?\d+), last completed NCCL work: (-?\d+)")
+_WD_WORK = re.compile(r"WorkNCCL\(SeqNum=(\d+), OpType=(\w+)")
+_WD_PG = re.compile(r"\[PG (?:ID )?(\d+)")
+_SANE_SEQ = 1 << 40  # larger "last completed" values are uninitialised memory in old torch
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """What a log's place says about it (``logsource`` reads it from paths)."""
+
+    name: str
+    rank: int | None = None
+    local_rank: int | None = None
+    node: int | None = None
+    host: str | None = None
+    attempt: int | None = None
+    launcher: bool = False  # torchrun's or launchx's own output, not one rank's
+
+
+@dataclass(frozen=True)
+class WatchdogSeq:
+    """One rank's NCCL watchdog report: the work that timed out and the last enqueued and
+    completed sequence numbers of its process group."""
+
+    rank: int
+    pg: str
+    timed_out: int | None
+    enqueued: int | None
+    completed: int | None
+    op: str | None
+    line: LogLine
+
+
+@dataclass(frozen=True)
+class SourceScan:
+    info: SourceInfo
+    lines: tuple[LogLine, ...]
+    entries: tuple[FailureEntry, ...]
+    first_failed: tuple[tuple[int, int, LogLine], ...]  # (local rank, exit code, line)
+    watchdog: tuple[WatchdogSeq, ...]
+    hosts: tuple[tuple[int | None, str], ...]
+    nccl_versions: tuple[tuple[int | None, str], ...]
+    tail: tuple[LogLine, ...]
+    prelude: tuple[str, ...]  # the lines just before the first timeout report
+    bytes_read: int
+    line_count: int
+    truncated: bool
+
+
+@dataclass
+class _Block:
+    """torchrun summary parsing state, carried across chunks."""
+
+    root_pending: bool = False
+    in_block: bool = False
+    root: bool = False
+    rank: int | None = None
+    local: int | None = None
+    exit: int | None = None
+    host: str | None = None
+    ts: float | None = None
+    line_no: int = 0
+    open: bool = False  # the summary runs on into the next chunk
+
+
+@dataclass
+class _Scanner:
+    info: SourceInfo
+    base_index: int
+    kept: dict[tuple[int | None, str, str | None], int] = field(default_factory=dict)
+    lines: list[LogLine] = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)
+    entries: list[FailureEntry] = field(default_factory=list)
+    first_failed: list[tuple[int, int, LogLine]] = field(default_factory=list)
+    watchdog: dict[tuple[int, str], WatchdogSeq] = field(default_factory=dict)
+    hosts: dict[int | None, str] = field(default_factory=dict)
+    versions: dict[tuple[int | None, str], None] = field(default_factory=dict)
+    tail: list[LogLine] = field(default_factory=list)
+    block: _Block = field(default_factory=_Block)
+    truncated: bool = False
+    every_line: bool = False
+    prelude: tuple[str, ...] | None = None
+
+    # ------------------------------------------------------------------ lines
+
+    def _rank(self, stripped: ll.Stripped) -> int | None:
+        if stripped.rank is not None:
+            return stripped.rank
+        if self.block.in_block and self.block.rank is not None:
+            return self.block.rank
+        return self.info.rank
+
+    def make_line(self, raw: str, line_no: int, joined: str | None = None) -> LogLine | None:
+        st = ll.strip(raw)
+        if not st.body:
+            return None
+        host = st.host or self.info.host
+        in_root = (self.block.in_block and self.block.root) or bool(
+            "exitcode" in st.body and ll.FIRST_FAILED.search(st.body)
+        )
+        return LogLine(
+            text=st.body,
+            rank=self._rank(st),
+            index=self.base_index + line_no,
+            in_root=in_root,
+            source=self.info.name,
+            line_no=line_no,
+            ts=ll.timestamp(raw),
+            host=host,
+            joined=joined,
+        )
+
+    def keep(self, line: LogLine) -> None:
+        key = (line.rank, line.text, line.joined)
+        at = self.kept.get(key)
+        if at is not None:
+            self.counts[at] += 1
+            return
+        if len(self.lines) >= _MAX_CANDIDATES:
+            self.truncated = True
+            return
+        self.kept[key] = len(self.lines)
+        self.lines.append(line)
+        self.counts.append(1)
+        self._facts(line)
+
+    def _facts(self, line: LogLine) -> None:
+        text = line.text if line.joined is None else line.joined.replace("\n", " ")
+        if "NCCL version" in text and (v := _NCCL_VERSION.search(text)):
+            self.versions.setdefault((line.rank, v.group(1)), None)
+        if line.host and line.rank is not None:
+            self.hosts.setdefault(line.rank, line.host)
+        if m := ll.FIRST_FAILED.search(text):
+            self.first_failed.append((int(m.group(2)), int(m.group(1)), line))
+        if "NCCL work" in text or "WorkNCCL(" in text:
+            self._watchdog(line)
+
+    def _watchdog(self, line: LogLine) -> None:
+        if line.rank is None:
+            return
+        self._watchdog_text(line, line.text) or (
+            line.joined is not None and self._watchdog_text(line, line.joined.replace("\n", " "))
+        )
+
+    def _watchdog_text(self, line: LogLine, text: str) -> bool:
+        assert line.rank is not None
+        pg_m = _WD_PG.search(text)
+        pg = pg_m.group(1) if pg_m else "0"
+        old = self.watchdog.get((line.rank, pg))
+        timed_out = old.timed_out if old else None
+        enq = old.enqueued if old else None
+        comp = old.completed if old else None
+        op = old.op if old else None
+        if m := _WD_SEQ.search(text):
+            timed_out, enq, comp = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        elif m := _WD_DUMP.search(text):
+            enq, comp = int(m.group(1)), int(m.group(2))
+        elif m := _WD_WORK.search(text):
+            timed_out, op = int(m.group(1)), m.group(2)
+        else:
+            return False
+        comp = comp if comp is None or abs(comp) < _SANE_SEQ else None
+        self.watchdog[(line.rank, pg)] = WatchdogSeq(line.rank, pg, timed_out, enq, comp, op, line)
+        return True
+
+    # ------------------------------------------------------------------ summary blocks
+
+    def summary_line(self, raw: str, line_no: int) -> None:
+        """One line inside (or just before) torchrun's failure summary: the state machine
+        of ``Root Cause``/``Failures`` headers, ``[N]:`` blocks and borders."""
+        st = ll.strip(raw)
+        body = st.body
+        b = self.block
+        if not body:
+            return
+        if ll.ROOT_HEADER.match(body):
+            b.root_pending = True
+        elif ll.OTHER_HEADER.match(body):
+            b.root_pending = False
+        elif m := ll.BLOCK_START.match(body):
+            self._close_block()
+            b.in_block, b.root, b.rank, b.local = True, b.root_pending, None, None
+            b.exit, b.host, b.ts, b.line_no = None, None, None, line_no
+            b.root_pending = False
+        elif ll.BORDER.match(body):
+            self._close_block()
+        elif b.in_block and (m := ll.BLOCK_RANK.match(body)):
+            b.rank, b.local = int(m.group(1)), int(m.group(2))
+        elif b.in_block and (m := ll.BLOCK_EXIT.match(body)):
+            b.exit = int(m.group(1))
+        elif b.in_block and (m := ll.BLOCK_HOST.match(body)):
+            b.host = m.group(1)
+        elif b.in_block and (m := ll.BLOCK_TIME.match(body)):
+            b.ts = ll.torchrun_time(m.group(1))
+        line = self.make_line(raw, line_no)
+        if line is not None and (b.in_block or ll.ROOT_FACTS.search(body)):
+            if b.in_block and b.host and line.host is None:
+                line = replace(line, host=b.host)
+            self.keep(line)
+        elif line is not None and _is_candidate(raw):
+            self.keep(line)
+
+    def _close_block(self) -> None:
+        b = self.block
+        if b.in_block and b.rank is not None:
+            self.entries.append(
+                FailureEntry(
+                    b.rank, b.local, b.exit, b.host, b.root, b.ts, self.info.name, b.line_no
+                )
+            )
+            if b.host:
+                self.hosts.setdefault(b.rank, b.host)
+        b.in_block = False
+        b.root = False
+
+    def finish(self, bytes_read: int, line_count: int) -> SourceScan:
+        self._close_block()
+        ranks_root = {e.rank for e in self.entries if e.is_root}
+        if not self.entries and self.first_failed and self.info.node is None:
+            # No summary: torchrun's first "failed (exitcode: N) local_rank: L" names the
+            # rank that failed first (its local rank is the global one on a single node).
+            ranks_root = {self.first_failed[0][0]}
+        lines = [
+            replace(ln, repeats=n) if n > 1 else ln
+            for ln, n in zip(self.lines, self.counts, strict=True)
+        ]
+        if len(ranks_root) == 1:
+            (root,) = ranks_root
+            lines = [
+                replace(ln, rank=root) if ln.rank is None and ln.in_root else ln for ln in lines
+            ]
+        return SourceScan(
+            info=self.info,
+            lines=tuple(lines),
+            entries=tuple(self.entries),
+            first_failed=tuple(self.first_failed),
+            watchdog=tuple(self.watchdog.values()),
+            hosts=tuple(self.hosts.items()),
+            nccl_versions=tuple(self.versions),
+            tail=tuple(self.tail),
+            prelude=self.prelude or (),
+            bytes_read=bytes_read,
+            line_count=line_count,
+            truncated=self.truncated,
+        )
+
+
+def _is_candidate(raw: str) -> bool:
+    low = raw.lower().encode(errors="replace")
+    return any(a in low for a in _ANCHORS)
+
+
+def _is_continuation(prev_raw: str, prev: ll.Stripped, nxt: ll.Stripped) -> bool:
+    """Whether ``nxt`` may be the rest of ``prev``: ``prev`` is long enough to have been
+    wrapped, and ``nxt`` carries the same rank prefix or none (some wrappers prefix only
+    the first fragment). Loose on purpose: a rule accepts a joined message only where its
+    pattern spans the break."""
+    if len(prev_raw.rstrip()) < _MIN_WRAPPED or not nxt.body or not prev.body:
+        return False
+    return nxt.rank is None or nxt.rank == prev.rank
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+# --------------------------------------------------------------------------- buffers
+
+
+def _line_bounds(buf: bytes, pos: int) -> tuple[int, int]:
+    start = buf.rfind(b"\n", 0, pos) + 1
+    end = buf.find(b"\n", pos)
+    return start, (len(buf) if end == -1 else end)
+
+
+def _raw_at(buf: bytes, start: int, end: int, anchor: int) -> str:
+    if end - start > _MAX_LINE:
+        lo = max(start, anchor - _MAX_LINE // 2)
+        return _decode(buf[lo : min(end, lo + _MAX_LINE)])
+    return _decode(buf[start:end])
+
+
+def _back_lines(buf: bytes, pos: int, count: int) -> int:
+    """Offset of the start of the line ``count`` lines before the one starting at ``pos``."""
+    for _ in range(count):
+        if pos <= 0:
+            return 0
+        pos = buf.rfind(b"\n", 0, pos - 1) + 1
+    return pos
+
+
+def _forward_lines(buf: bytes, pos: int, count: int) -> int:
+    for _ in range(count):
+        nl = buf.find(b"\n", pos)
+        if nl == -1:
+            return len(buf)
+        pos = nl + 1
+    return pos
+
+
+def _anchor_lines(low: bytes, lo: int, hi: int, every: bool = False) -> dict[int, int]:
+    """Line start -> first anchor position, for every line in ``[lo, hi)`` with an anchor
+    (``every``: every line, the slow reference the tests compare against)."""
+    found: dict[int, int] = {}
+    if every:
+        pos = lo
+        while pos < hi:
+            found[pos] = pos
+            nl = low.find(b"\n", pos, hi)
+            if nl == -1:
+                break
+            pos = nl + 1
+        return found
+    for a in _ANCHORS:
+        i = low.find(a, lo, hi)
+        while i != -1:
+            start = low.rfind(b"\n", 0, i) + 1
+            found.setdefault(start, i)
+            nl = low.find(b"\n", i)
+            if nl == -1 or nl >= hi:
+                break
+            i = low.find(a, nl, hi)
+    return found
+
+
+def _fragments(buf: bytes, start: int, end: int, first: ll.Stripped) -> str | None:
+    """The candidate line with the fragments a wrap split off it, joined by newlines; None
+    when it was not wrapped."""
+    before: list[str] = []
+    cur = first
+    pos = start
+    for _ in range(_MAX_JOIN):
+        if pos == 0:
+            break
+        pstart, pend = _line_bounds(buf, pos - 1)
+        raw = _raw_at(buf, pstart, pend, pstart)
+        prev = ll.strip(raw)
+        if not _is_continuation(raw, prev, cur):
+            break
+        before.insert(0, prev.body)
+        cur, pos = prev, pstart
+    after: list[str] = []
+    cur_raw = _raw_at(buf, start, end, start)
+    cur = first
+    pos = end + 1
+    for _ in range(_MAX_JOIN):
+        if pos >= len(buf):
+            break
+        nstart, nend = _line_bounds(buf, pos)
+        raw = _raw_at(buf, nstart, nend, nstart)
+        nxt = ll.strip(raw)
+        if not _is_continuation(cur_raw, cur, nxt):
+            break
+        after.append(nxt.body)
+        cur, cur_raw, pos = nxt, raw, nend + 1
+    if not before and not after:
+        return None
+    return "\n".join([*before, first.body, *after])
+
+
+def _process(
+    sc: _Scanner,
+    buf: bytes,
+    low: bytes,
+    span: tuple[int, int, int],
+    first_line: int,
+) -> int:
+    """Handle the lines starting in ``[lo, hi)`` of ``buf`` (whose line ``first_line``
+    starts at offset 0); a summary block may run on to ``limit``. Returns where the next
+    call must start."""
+    lo, hi, limit = span
+    cands = _anchor_lines(low, lo, hi, sc.every_line)
+    if sc.block.open:
+        cands.setdefault(lo, lo)
+    line_at = first_line
+    counted = 0
+    resume = lo
+    for start in sorted(cands):
+        if start < resume:
+            continue
+        line_at += buf.count(b"\n", counted, start)
+        counted = start
+        end = buf.find(b"\n", start)
+        end = len(buf) if end == -1 else end
+        if sc.block.open or any(a in low[start:end] for a in _BLOCK_ANCHORS):
+            resume = _summary(sc, buf, (resume, start, limit), line_at)
+            line_at += buf.count(b"\n", start, resume)
+            counted = resume
+            continue
+        _candidate(sc, buf, start, end, cands[start], line_at)
+        resume = end + 1
+    return max(resume, hi)
+
+
+def _summary(sc: _Scanner, buf: bytes, span: tuple[int, int, int], line_no: int) -> int:
+    """Parse torchrun's failure summary from a few lines before ``start`` (its ``[N]:``,
+    host and rank lines) until a line no summary holds, at most to ``limit``. Lines before
+    ``floor`` were handled already and only feed the header state."""
+    floor, start, limit = span
+    b = sc.block
+    if not b.open:
+        back = _back_lines(buf, start, 8)
+        pos, no = back, line_no - buf.count(b"\n", back, start)
+    else:
+        pos, no = start, line_no
+    quiet = 0
+    while pos < limit and quiet < 12:
+        end = buf.find(b"\n", pos)
+        end = len(buf) if end == -1 else end
+        raw = _raw_at(buf, pos, end, pos)
+        if pos >= floor:
+            sc.summary_line(raw, no)
+        else:
+            body = ll.strip(raw).body
+            if ll.ROOT_HEADER.match(body):
+                b.root_pending = True
+        is_summary = b.in_block or b.root_pending or _summary_word(raw)
+        quiet = 0 if is_summary else quiet + 1
+        pos, no = end + 1, no + 1
+    b.open = quiet < 12 and (b.in_block or b.root_pending)
+    return pos
+
+
+_SUMMARY_WORDS = re.compile(r"^\s*(?:\[\d+\]:|Root Cause|(?:Other )?Failures:|[=*-]{8,}|<NO_OTHER)")
+
+
+def _summary_word(raw: str) -> bool:
+    return bool(_SUMMARY_WORDS.match(ll.strip(raw).body or raw))
+
+
+def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line_no: int) -> None:
+    raw_bytes = buf[start:end]
+    if _NCCL_INFO in raw_bytes and not _strong(raw_bytes):
+        return
+    if _EXCEPTION_LINE.search(raw_bytes):
+        _frames_above(sc, buf, start, line_no)
+    if sc.prelude is None and _TIMEOUT.search(raw_bytes):
+        top = _back_lines(buf, start, _PRELUDE_LINES)
+        bodies = (ll.strip(_decode(r[:_MAX_LINE])).body for r in buf[top:start].split(b"\n"))
+        sc.prelude = tuple(b for b in bodies if b)
+    raw = _raw_at(buf, start, end, anchor)
+    segments = [s for s in raw.split("\r") if s.strip()] if "\r" in raw else [raw]
+    for i, seg in enumerate(segments):
+        if len(segments) > 1 and not _is_candidate(seg):
+            continue
+        joined = None
+        if i == len(segments) - 1 or i == 0:
+            first = ll.strip(seg)
+            if first.body:
+                joined = _fragments(buf, start, end, first)
+        line = sc.make_line(seg, line_no, joined)
+        if line is not None and line.rank is None and _bare_exception(seg):
+            line = replace(line, rank=_neighbour_rank(buf, start, end))
+        if line is not None:
+            sc.keep(line)
+
+
+_BARE_EXCEPTION = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):")
+
+
+def _bare_exception(raw: str) -> bool:
+    """An exception line printed without any prefix, between lines that have one (torch's
+    excepthook prefixes the traceback, not always what was printed just before it)."""
+    return bool(_BARE_EXCEPTION.match(raw))
+
+
+def _neighbour_rank(buf: bytes, start: int, end: int) -> int | None:
+    ranks = set()
+    if start > 0:
+        ps, pe = _line_bounds(buf, start - 1)
+        ranks.add(ll.strip(_raw_at(buf, ps, pe, ps)).rank)
+    if end + 1 < len(buf):
+        ns, ne = _line_bounds(buf, end + 1)
+        ranks.add(ll.strip(_raw_at(buf, ns, ne, ns)).rank)
+    known = {r for r in ranks if r is not None}
+    return known.pop() if len(known) == 1 else None
+
+
+# NCCL INFO lines flood a log at start-up (channels, rings, trees); those kept say which
+# version and interface NCCL uses, or trace an error return ("-> 2").
+_STRONG = (
+    b"rror",
+    b"RROR",
+    b"ail",
+    b"xception",
+    b"WARN",
+    b"version",
+    b"Bootstrap",
+    b"NET/",
+    b"refused",
+    b"Connection",
+    b" -> ",
+)
+_EXCEPTION_LINE = re.compile(rb"[A-Z]\w*(?:Error|Exception)\b")
+_FRAME = b'File "'
+_TIMEOUT = re.compile(rb"[Tt]imeout|[Tt]imed out")
+_PRELUDE_LINES = 6
+_FRAME_LOOKBACK = 40
+
+
+def _frames_above(sc: _Scanner, buf: bytes, start: int, line_no: int) -> None:
+    """The traceback frames above an exception line: the user's file and line is what
+    they need to fix, and frames hold no anchor of their own."""
+    top = _back_lines(buf, start, _FRAME_LOOKBACK)
+    if buf.find(_FRAME, top, start) == -1:
+        return
+    chunk = buf[top:start]
+    first_no = line_no - chunk.count(b"\n")
+    for i, raw in enumerate(chunk.split(b"\n")):
+        if _FRAME in raw:
+            line = sc.make_line(_decode(raw[:_MAX_LINE]), first_no + i)
+            if line is not None:
+                sc.keep(line)
+
+
+def _strong(raw: bytes) -> bool:
+    return any(s in raw for s in _STRONG)
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def scan_stream(
+    stream: BinaryIO,
+    info: SourceInfo,
+    *,
+    base_index: int = 0,
+    chunk: int = CHUNK,
+    every_line: bool = False,
+) -> SourceScan:
+    """Scan a binary stream to its end; memory stays bounded by ``chunk`` and the caps.
+    ``every_line`` matches every line instead of only anchored ones (slow; the reference
+    the tests hold the anchored scan to)."""
+    sc = _Scanner(info, base_index, every_line=every_line)
+    carry = b""
+    start = 0  # where unprocessed lines begin in carry
+    first_line = 1  # line number of carry[0]
+    total = 0
+    head_done = False
+    while True:
+        data = stream.read(chunk)
+        final = not data
+        total += len(data)
+        buf = carry + data if data else carry
+        if not head_done and (final or len(buf) >= _HEAD_BYTES):
+            _head(sc, buf[:_HEAD_BYTES])
+            head_done = True
+        if final:
+            hi = len(buf)
+        else:
+            hi = _back_lines(buf, len(buf), _CONTEXT_LINES)
+            if hi <= start:
+                if len(buf) - start < 4 * chunk:
+                    carry = buf
+                    continue
+                hi = len(buf) - _MAX_LINE  # one enormous line: process it in pieces
+        low = buf.lower()
+        limit = len(buf) if final else buf.rfind(b"\n") + 1
+        nxt = _process(sc, buf, low, (start, hi, limit), first_line)
+        if final:
+            _tail(sc, buf, first_line)
+            lines_total = first_line + buf.count(b"\n")
+            if buf and not buf.endswith(b"\n"):
+                lines_total += 1
+            return sc.finish(total, lines_total - 1)
+        keep_from = _back_lines(buf, min(nxt, len(buf)), _CONTEXT_LINES)
+        first_line += buf.count(b"\n", 0, keep_from)
+        start = min(nxt, len(buf)) - keep_from
+        carry = buf[keep_from:]
+
+
+def scan_text(
+    text: str, info: SourceInfo, *, base_index: int = 0, every_line: bool = False
+) -> SourceScan:
+    """Scan a log held in memory (the retry loop's rank tails, tests)."""
+    data = io.BytesIO(text.encode("utf-8", errors="replace"))
+    return scan_stream(data, info, base_index=base_index, every_line=every_line)
+
+
+def _head(sc: _Scanner, head: bytes) -> None:
+    """Hosts named by NCCL's line headers (``host:pid:tid [dev] NCCL INFO``)."""
+    text = _decode(head)
+    m = _NCCL_HOST.search(text)
+    if m and sc.info.rank is not None:
+        sc.hosts.setdefault(sc.info.rank, m.group(1))
+    elif m and sc.info.host is None and sc.info.rank is None:
+        sc.hosts.setdefault(None, m.group(1))
+
+
+def _tail(sc: _Scanner, buf: bytes, first_line: int) -> None:
+    start = _back_lines(buf, len(buf), _TAIL_LINES + 1)
+    no = first_line + buf.count(b"\n", 0, start)
+    saved = sc.block
+    sc.block = _Block()
+    for raw in _decode(buf[start:]).split("\n"):
+        if len(raw) > _MAX_LINE:
+            raw = raw[-_MAX_LINE:]
+        line = sc.make_line(raw.split("\r")[-1] if "\r" in raw else raw, no)
+        if line is not None:
+            sc.tail.append(line)
+        no += 1
+    sc.tail = sc.tail[-_TAIL_LINES:]
+    sc.block = saved

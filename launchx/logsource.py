@@ -1,0 +1,398 @@
+"""Find the logs of a run and what their places say: rank, node, host, attempt.
+
+``launchx diagnose PATH...`` takes files, directories (read recursively) or ``-`` for
+stdin. A directory is read generically; the names that carry meaning:
+
+- launchx's run log dir: ``attempt-N/rank-R.log``, ``attempt-N/launcher.log``,
+  ``events.jsonl`` (one JSON object per line: ``{"ts", "event", "attempt", ...}``);
+- torchrun's ``--log-dir``: ``<run id>_<random>/attempt_N/<local rank>/{stdout,stderr}.log``
+  and ``error.json``, under ``node-K``/``node_K`` directories for several nodes;
+- any name with ``rank-R``/``rank_R``/``rankR`` (the rank), ``node-K`` (the node),
+  ``attempt-N``/``attempt_N`` (the attempt);
+- SLURM's ``%t``/``%N`` outputs: sibling files whose names differ in one field; a field
+  holding 0..n-1 is the task (rank) number, any other the host name;
+- flight-recorder dumps (``TORCH_FR_DUMP_TEMP_FILE`` + rank: a pickle, or their JSON),
+  recognised by their content.
+
+Binary files inside a directory (checkpoints, core dumps) are skipped; a binary file named
+on the command line, a missing or unreadable path, or a directory without a single log is
+a ``LaunchxError`` (exit 2, one message).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import BinaryIO
+
+from launchx import failures, flightrec, logscan, runview
+from launchx.diagnosis import Report
+from launchx.errors import LaunchxError
+from launchx.logscan import SourceInfo
+from launchx.rulematch import RetryPolicyLike
+
+_SNIFF = 8192
+_ATTEMPT = re.compile(r"^attempt[-_]?(\d+)$")
+_NODE = re.compile(r"(?:^|[-_./])node[-_]?(\d+)(?:$|[-_./])")
+_RANK = re.compile(r"(?:^|[-_./])rank[-_]?(\d+)(?:$|[-_./])")
+_TORCHRUN_STREAM = re.compile(r"^(?:stdout|stderr)\.log$")
+_LAUNCHER = re.compile(r"^launcher(?:[-_.].*)?\.log$")
+_EVENTS = "events.jsonl"
+_MAX_EVENTS_BYTES = 16 << 20
+_FIELDS = re.compile(r"\d+|\D+")
+_STRIDE = 1 << 32
+
+
+@dataclass(frozen=True)
+class LogFile:
+    """A text log to scan; ``path`` None is stdin."""
+
+    path: Path | None
+    info: SourceInfo
+
+
+@dataclass(frozen=True)
+class DumpFile:
+    path: Path
+    rank: int
+    attempt: int | None
+
+
+@dataclass(frozen=True)
+class ErrorFile:
+    path: Path
+    rank: int
+    attempt: int | None
+
+
+@dataclass(frozen=True)
+class Found:
+    logs: tuple[LogFile, ...]
+    dumps: tuple[DumpFile, ...] = ()
+    events: tuple[Path, ...] = ()
+    error_files: tuple[ErrorFile, ...] = ()
+    skipped: tuple[str, ...] = ()  # binary or unreadable files inside directories
+
+
+def discover(paths: Sequence[str]) -> Found:
+    """Every log, dump and events file under ``paths`` ("-" is stdin), with what its place
+    says. Raises ``LaunchxError`` for a path that cannot be used."""
+    logs: list[LogFile] = []
+    dumps: list[DumpFile] = []
+    events: list[Path] = []
+    errors: list[ErrorFile] = []
+    skipped: list[str] = []
+    for name in paths or ["-"]:
+        if name == "-":
+            logs.append(LogFile(None, SourceInfo(name="<stdin>")))
+            continue
+        path = Path(name)
+        if path.is_dir():
+            before = len(logs) + len(dumps) + len(events) + len(errors)
+            _walk(path, logs, dumps, events, errors, skipped)
+            if len(logs) + len(dumps) + len(events) + len(errors) == before:
+                raise LaunchxError(
+                    f"no log files under {name!r}"
+                    + (f" ({len(skipped)} binary or unreadable files skipped)" if skipped else ""),
+                    "pass the run's log directory (launchx run --log-dir, torchrun --log-dir) "
+                    "or the log files themselves",
+                )
+            continue
+        kind = _kind(path, explicit=True)
+        if kind == "dump":
+            dumps.append(_dump(path, path.name, None))
+        elif kind == "events":
+            events.append(path)
+        else:
+            logs.append(LogFile(path, _info(path, path.name, {})))
+    return Found(tuple(logs), tuple(dumps), tuple(events), tuple(errors), tuple(skipped))
+
+
+def _kind(path: Path, explicit: bool) -> str | None:
+    """ "log", "dump", "events" or "error_file"; None for a binary file in a directory."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(_SNIFF)
+    except OSError as exc:
+        if not explicit:
+            return None
+        raise LaunchxError(
+            f"cannot read log {str(path)!r}: {exc.strerror or exc}",
+            "pass an existing, readable log file or directory, or '-' for stdin",
+        ) from None
+    if path.name == _EVENTS:
+        return "events"
+    if flightrec.looks_like_dump(head) and flightrec.rank_from_name(path.name) is not None:
+        return "dump"
+    if path.name == "error.json" and head.lstrip().startswith(b"{"):
+        return "error_file"
+    if _binary(head):
+        if explicit:
+            raise LaunchxError(
+                f"{str(path)!r} is a binary file, not a log",
+                "pass the text log (stdout/stderr of the run), or its directory",
+            )
+        return None
+    return "log"
+
+
+def _binary(head: bytes) -> bool:
+    if b"\x00" in head:
+        return True
+    text = head.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd")
+    return bad > 16 and bad > len(text) // 20
+
+
+def _walk(
+    root: Path,
+    logs: list[LogFile],
+    dumps: list[DumpFile],
+    events: list[Path],
+    errors: list[ErrorFile],
+    skipped: list[str],
+) -> None:
+    files = sorted(_files(root))
+    hints = _sibling_hints(root, files)
+    for path in files:
+        rel = path.relative_to(root).as_posix()
+        kind = _kind(path, explicit=False)
+        if kind is None:
+            skipped.append(rel)
+        elif kind == "events":
+            events.append(path)
+        elif kind == "dump":
+            dumps.append(_dump(path, rel, _attempt_of(rel)))
+        elif kind == "error_file":
+            info = _info(path, rel, hints)
+            if info.rank is not None:
+                errors.append(ErrorFile(path, info.rank, info.attempt))
+        else:
+            logs.append(LogFile(path, _info(path, rel, hints)))
+    _number_torchrun_nodes(logs)
+
+
+def _files(root: Path) -> Iterator[Path]:
+    for dirpath, dirnames, filenames in os.walk(root, onerror=None, followlinks=False):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != "__pycache__"]
+        for f in filenames:
+            if not f.startswith("."):
+                p = Path(dirpath) / f
+                if p.is_file():
+                    yield p
+
+
+def _dump(path: Path, rel: str, attempt: int | None) -> DumpFile:
+    rank = flightrec.rank_from_name(path.name)
+    return DumpFile(path, rank if rank is not None else -1, attempt)
+
+
+def _attempt_of(rel: str) -> int | None:
+    for part in rel.split("/")[:-1]:
+        if m := _ATTEMPT.match(part):
+            return int(m.group(1))
+    return None
+
+
+def _info(path: Path, rel: str, hints: dict[str, tuple[int | None, str | None]]) -> SourceInfo:
+    parts = rel.split("/")
+    attempt = _attempt_of(rel)
+    node_m = _NODE.search("/" + "/".join(parts) + "/")
+    node = int(node_m.group(1)) if node_m else None
+    rank_m = _RANK.search("/" + parts[-1].lower())
+    rank = int(rank_m.group(1)) if rank_m else None
+    local: int | None = None
+    launcher = bool(_LAUNCHER.match(parts[-1]))
+    torchrun_file = _TORCHRUN_STREAM.match(parts[-1]) or parts[-1] == "error.json"
+    if torchrun_file and len(parts) >= 3 and parts[-2].isdigit() and _ATTEMPT.match(parts[-3]):
+        local = int(parts[-2])
+    host: str | None = None
+    if rel in hints:
+        task, host = hints[rel]
+        rank = task if rank is None else rank
+    return SourceInfo(
+        name=rel,
+        rank=rank if rank is not None else local,
+        local_rank=local,
+        node=node,
+        host=host,
+        attempt=attempt,
+        launcher=launcher,
+    )
+
+
+def _number_torchrun_nodes(logs: list[LogFile]) -> None:
+    """torchrun's per-node dirs hold local ranks: with ``node-K`` above them the global rank
+    is K * nproc + local; several nodes without it leave the rank to the lines' prefixes."""
+    local_logs = [lf for lf in logs if lf.info.local_rank is not None]
+    if not local_logs:
+        return
+    nproc = max(lf.info.local_rank or 0 for lf in local_logs) + 1
+    roots = {_torchrun_root(lf) for lf in local_logs}
+    nodes_known = all(lf.info.node is not None for lf in local_logs)
+    for i, lf in enumerate(logs):
+        info = lf.info
+        if info.local_rank is None:
+            continue
+        if nodes_known and info.node is not None:
+            rank: int | None = info.node * nproc + info.local_rank
+        elif len(roots) == 1:
+            rank = info.local_rank
+        else:
+            rank = None
+        logs[i] = replace(lf, info=replace(info, rank=rank))
+
+
+def _torchrun_root(lf: LogFile) -> str:
+    parts = lf.info.name.split("/")
+    return "/".join(parts[:-3])
+
+
+def _sibling_hints(root: Path, files: Sequence[Path]) -> dict[str, tuple[int | None, str | None]]:
+    """SLURM-style per-task/per-node outputs: files in one directory whose names split into
+    the same fields and differ in exactly one. 0..n-1 there is the task number (the rank
+    when srun starts one task per rank); anything else names the host."""
+    by_dir: dict[Path, list[Path]] = defaultdict(list)
+    for f in files:
+        by_dir[f.parent].append(f)
+    out: dict[str, tuple[int | None, str | None]] = {}
+    for group in by_dir.values():
+        shapes: dict[tuple[int, str], list[tuple[Path, list[str]]]] = defaultdict(list)
+        for f in group:
+            if _RANK.search("/" + f.name.lower()) or _TORCHRUN_STREAM.match(f.name):
+                continue
+            fields = _FIELDS.findall(f.name)
+            shape = "".join("#" if x.isdigit() else "a" for x in fields)
+            shapes[(len(fields), shape)].append((f, fields))
+        for members in shapes.values():
+            if len(members) < 2:
+                continue
+            varying = [i for i in range(len(members[0][1])) if len({m[1][i] for m in members}) > 1]
+            if len(varying) != 1:
+                continue
+            (i,) = varying
+            values = [m[1][i] for m in members]
+            numbers = sorted(int(v) for v in values) if all(v.isdigit() for v in values) else []
+            is_task = numbers == list(range(len(numbers))) and len(numbers) == len(members)
+            for (f, fields), v in zip(members, values, strict=True):
+                rel = f.relative_to(root).as_posix()
+                if is_task:
+                    out[rel] = (int(v), None)
+                else:
+                    out[rel] = (None, _host_token(fields, i))
+    return out
+
+
+def _host_token(fields: Sequence[str], i: int) -> str:
+    """The host-name part of a file name around its varying field (``node`` + ``07``)."""
+    text = "".join(fields)
+    start = sum(len(f) for f in fields[:i])
+    end = start + len(fields[i])
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "-"):
+        start -= 1
+    while end < len(text) and (text[end].isalnum() or text[end] == "-"):
+        end += 1
+    return text[start:end]
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def open_log(lf: LogFile, stdin: BinaryIO) -> BinaryIO:
+    if lf.path is None:
+        return stdin
+    try:
+        return lf.path.open("rb")
+    except OSError as exc:
+        raise LaunchxError(
+            f"cannot read log {str(lf.path)!r}: {exc.strerror or exc}",
+            "pass an existing, readable log file or directory, or '-' for stdin",
+        ) from None
+
+
+def read_events(path: Path) -> list[dict[str, object]]:
+    """The run's events, one JSON object per line; lines that are not objects are ignored
+    (a run killed mid-write leaves half a line)."""
+    out: list[dict[str, object]] = []
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(_MAX_EVENTS_BYTES)
+    except OSError:
+        return out
+    for raw in data.decode("utf-8", errors="replace").splitlines():
+        try:
+            ev = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(ev, dict):
+            out.append(ev)
+    return out
+
+
+def read_dump(df: DumpFile, name: str | None = None) -> flightrec.Dump | None:
+    try:
+        with df.path.open("rb") as fh:
+            data = fh.read(flightrec.MAX_BYTES)
+        return flightrec.parse(data, df.rank, name or df.path.name)
+    except (OSError, flightrec.NotADump):
+        return None
+
+
+def diagnose_paths(
+    paths: Sequence[str], stdin: BinaryIO, policy: RetryPolicyLike | None = None
+) -> Report:
+    """Read every log, dump and event under ``paths`` and diagnose the run they belong to.
+    Each log is streamed (bounded memory, whatever its size)."""
+    found = discover(paths)
+    scans = []
+    n = 0
+    for lf in found.logs:
+        fh = open_log(lf, stdin)
+        try:
+            scans.append(logscan.scan_stream(fh, lf.info, base_index=n * _STRIDE))
+        except OSError as exc:
+            raise LaunchxError(
+                f"cannot read log {lf.info.name!r}: {exc.strerror or exc}",
+                "pass an existing, readable log file or directory",
+            ) from None
+        finally:
+            if lf.path is not None:
+                fh.close()
+        n += 1
+    for ef in found.error_files:
+        try:
+            raw = ef.path.read_bytes()[:_MAX_EVENTS_BYTES].decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        parsed = failures.parse_error_file(raw)
+        if parsed is None:
+            continue
+        info = SourceInfo(name=_rel(ef.path, paths), rank=ef.rank, attempt=ef.attempt)
+        scans.append(logscan.scan_text(parsed[0], info, base_index=n * _STRIDE))
+        n += 1
+    dumps = [
+        (df.attempt, d)
+        for df in found.dumps
+        if (d := read_dump(df, _rel(df.path, paths))) is not None
+    ]
+    events = [ev for p in found.events for ev in read_events(p)]
+    report = runview.analyse(scans, dumps=dumps, events=events, policy=policy)
+    if found.skipped:
+        shown = ", ".join(found.skipped[:3]) + (" ..." if len(found.skipped) > 3 else "")
+        note = f"skipped {len(found.skipped)} binary or unreadable file(s): {shown}"
+        report = replace(report, notes=(*report.notes, note))
+    return report
+
+
+def _rel(path: Path, roots: Sequence[str]) -> str:
+    for r in roots:
+        try:
+            return path.relative_to(r).as_posix()
+        except ValueError:
+            continue
+    return path.name

@@ -1,0 +1,413 @@
+"""Match log lines against the rules of ``failure_rules`` and turn a match into a
+``Diagnosis``: the one place that knows how a rule is applied.
+
+A line matches a rule when a pattern is found in its message and no ``exclude`` is. A
+message that a terminal or logger split over several lines (``LogLine.joined``) matches
+where a pattern spans a split, with or without a space at the break (loggers cut at
+spaces, terminals mid-word); a pattern found inside one fragment is that fragment's own
+match, not the joined message's.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import signal as _signal
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any, Protocol
+
+from launchx import failure_rules as fr
+from launchx.diagnosis import Diagnosis, normalise
+from launchx.loglines import LogLine
+
+MAX_EVIDENCE = 3
+_MAX_SHOWN = 240
+
+
+class RetryPolicyLike(Protocol):
+    """Anything with ``on`` and ``never`` category tuples (``profile_model.Retry``)."""
+
+    @property
+    def on(self) -> tuple[str, ...]: ...
+
+    @property
+    def never(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True)
+class Compiled:
+    rule: fr.Rule
+    patterns: tuple[re.Pattern[str], ...]
+    exclude: tuple[re.Pattern[str], ...]
+    requires: tuple[re.Pattern[str], ...] = ()
+    context: tuple[re.Pattern[str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Hit:
+    rule: fr.Rule
+    lines: tuple[LogLine, ...]
+    timestamp: float | None = None  # an error file's epoch time (classify_attempt)
+    shown: tuple[str, ...] = ()  # the text each line is shown with (joined when wrapped)
+
+    @property
+    def rank(self) -> int | None:
+        return next((ln.rank for ln in self.lines if ln.rank is not None), None)
+
+    @property
+    def first_index(self) -> int:
+        return self.lines[0].index if self.lines else 0
+
+    @property
+    def ts(self) -> float | None:
+        """The time the log's own header gives its first line."""
+        return next((ln.ts for ln in self.lines if ln.ts is not None), None)
+
+    @property
+    def host(self) -> str | None:
+        return next((ln.host for ln in self.lines if ln.host is not None), None)
+
+
+@lru_cache(maxsize=1)
+def compiled() -> tuple[Compiled, ...]:
+    def many(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(p) for p in patterns)
+
+    return tuple(
+        Compiled(r, many(r.patterns), many(r.exclude), many(r.requires), many(r.context))
+        for r in fr.RULES
+    )
+
+
+@lru_cache(maxsize=1)
+def _prefilter() -> re.Pattern[str]:
+    """One alternation of every pattern: most candidate lines match nothing, and one search
+    per line is much cheaper than one per pattern."""
+    unnamed = (_NAMED_GROUP.sub("(?:", p) for c in compiled() for p in c.rule.patterns)
+    return re.compile("|".join(_scoped(p) for p in unnamed))
+
+
+def _scoped(pattern: str) -> str:
+    """A pattern as one branch of an alternation: a leading ``(?i)`` becomes ``(?i:...)``
+    (global flags are only allowed at the start of the whole expression)."""
+    if pattern.startswith("(?i)"):
+        return f"(?i:{pattern[4:]})"
+    return f"(?:{pattern})"
+
+
+_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+
+
+def _variants(joined: str) -> list[tuple[str, tuple[int, ...]]]:
+    """The joined message with a space and without one at each break, and where the breaks
+    fall in each."""
+    parts = joined.split("\n")
+    out: list[tuple[str, tuple[int, ...]]] = []
+    for sep in (" ", ""):
+        breaks: list[int] = []
+        pos = 0
+        for part in parts[:-1]:
+            pos += len(part)
+            breaks.append(pos)
+            pos += len(sep)
+        out.append((sep.join(parts), tuple(breaks)))
+    return out
+
+
+def _counts(comp: Compiled, m: re.Match[str]) -> bool:
+    """``Rule.compare``: the first named number must exceed the second."""
+    if comp.rule.compare is None:
+        return True
+    a, b = comp.rule.compare
+    try:
+        return int(m.group(a)) > int(m.group(b))
+    except (IndexError, TypeError, ValueError):
+        return False
+
+
+def _search(comp: Compiled, text: str) -> re.Match[str] | None:
+    for pat in comp.patterns:
+        for m in pat.finditer(text):
+            if _counts(comp, m):
+                return m
+    return None
+
+
+def _spanning(comp: Compiled, variants: list[tuple[str, tuple[int, ...]]]) -> re.Match[str] | None:
+    for text, breaks in variants:
+        for pat in comp.patterns:
+            for m in pat.finditer(text):
+                if any(m.start() < b < m.end() for b in breaks) and _counts(comp, m):
+                    if not any(x.search(text) for x in comp.exclude):
+                        return m
+                    break
+    return None
+
+
+def match_line(
+    comp: Compiled,
+    line: LogLine,
+    quick: bool | None = None,
+    variants: list[tuple[str, tuple[int, ...]]] | None = None,
+) -> LogLine | None:
+    """``line`` as it matched ``comp`` (its ``text`` the joined message when the match
+    spans a wrap, its ``rank`` from the pattern's ``rank`` group when the line had none),
+    or None. ``quick`` False: the prefilter already found nothing in the line itself."""
+    if comp.rule.scope == "root_failure" and not line.in_root:
+        return None
+    m = _search(comp, line.text) if quick is not False else None
+    if m is not None:
+        if any(x.search(line.text) for x in comp.exclude):
+            return None
+        return _with_rank(line, m, line.text)
+    if line.joined is None:
+        return None
+    m = _spanning(comp, variants if variants is not None else _variants(line.joined))
+    return None if m is None else _with_rank(line, m, m.string)
+
+
+def _with_rank(line: LogLine, m: re.Match[str], text: str) -> LogLine:
+    rank = line.rank
+    if rank is None and "rank" in m.re.groupindex and m.group("rank") is not None:
+        rank = int(m.group("rank"))
+    if rank == line.rank and text == line.text:
+        return line
+    return replace(line, rank=rank, text=text)
+
+
+def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
+    """Every rule that matches some of ``lines``, with the lines it matched."""
+    quick = _prefilter()
+    candidates: list[tuple[LogLine, bool, list[tuple[str, tuple[int, ...]]] | None]] = []
+    for ln in lines:
+        own = bool(quick.search(ln.text))
+        variants = _variants(ln.joined) if ln.joined is not None else None
+        if own or (variants is not None and any(quick.search(v) for v, _b in variants)):
+            candidates.append((ln, own, variants))
+    hits: list[Hit] = []
+    for comp in compiled():
+        matched: list[LogLine] = []
+        for ln, own, variants in candidates:
+            got = match_line(comp, ln, own, variants)
+            if got is not None and (not comp.context or _in_context(comp, lines, ln)):
+                matched.append(got)
+        if not matched or sum(ln.repeats for ln in matched) < comp.rule.min_hits:
+            continue
+        if comp.requires and not any(p.search(ln.text) for ln in lines for p in comp.requires):
+            continue
+        hit = Hit(comp.rule, tuple(matched), timestamp, tuple(ln.text for ln in matched))
+        if comp.rule.category == "user_code_error":
+            hit = _with_frame(lines, hit)
+        hits.append(hit)
+    return hits
+
+
+_CONTEXT_LINES = 60
+
+
+def _in_context(comp: Compiled, lines: Sequence[LogLine], at: LogLine) -> bool:
+    """``Rule.context``: a line above ``at`` on the same rank (its traceback) matches."""
+    for ln in lines:
+        if (
+            ln.source == at.source
+            and ln.rank == at.rank
+            and at.index - _CONTEXT_LINES <= ln.index < at.index
+            and any(p.search(ln.text) for p in comp.context)
+        ):
+            return True
+    return False
+
+
+_FRAME = re.compile(r'^\s*File "([^"]+)", line \d+')
+
+
+def _with_frame(lines: Sequence[LogLine], hit: Hit) -> Hit:
+    """Put the traceback frame that raised the error before it: the user's own file and
+    line (the innermost frame outside site-packages), which is what they need to fix."""
+    first = hit.lines[0]
+    frames = sorted(
+        (
+            ln
+            for ln in lines
+            if ln.source == first.source
+            and ln.rank == first.rank
+            and first.index - 200 < ln.index < first.index
+            and _FRAME.match(ln.text)
+        ),
+        key=lambda ln: -ln.index,
+    )
+    fallback: LogLine | None = None
+    for ln in frames:
+        m = _FRAME.match(ln.text)
+        assert m is not None
+        path = m.group(1)
+        if "site-packages" not in path and not path.startswith("<frozen"):
+            return Hit(hit.rule, (ln, *hit.lines), hit.timestamp, (ln.text, *hit.shown))
+        fallback = fallback or ln
+    if fallback is None:
+        return hit
+    return Hit(hit.rule, (fallback, *hit.lines), hit.timestamp, (fallback.text, *hit.shown))
+
+
+# --------------------------------------------------------------------------- diagnoses
+
+
+def retryable(category: str, rule: fr.Rule | None, policy: RetryPolicyLike | None) -> bool:
+    if category in fr.NEVER_RETRIED:
+        return False
+    if policy is not None and category in policy.never:
+        return False
+    if policy is not None and category in policy.on:
+        return True
+    if rule is not None and rule.retryable is not None:
+        return rule.retryable
+    return category in fr.RETRYABLE_BY_DEFAULT
+
+
+def evidence(
+    lines: Iterable[LogLine], shown: Sequence[str] = ()
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Up to three distinct lines, each tagged with its rank, and where each is."""
+    seen: set[str] = set()
+    out: list[str] = []
+    where: list[str] = []
+    for i, ln in enumerate(lines):
+        text = shown[i] if i < len(shown) else ln.text
+        key = normalise(text)
+        if key in seen:
+            continue
+        seen.add(key)
+        text = text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 3] + "..."
+        out.append(f"[rank {ln.rank}] {text}" if ln.rank is not None else text)
+        where.append(ln.where())
+        if len(out) == MAX_EVIDENCE:
+            break
+    return tuple(out), tuple(where)
+
+
+def signal_of(code: int | None) -> int | None:
+    """Negative exit codes are signals (Popen); 129-192 are 128+signal (shells)."""
+    if code is None:
+        return None
+    if code < 0:
+        return -code
+    if 128 < code <= 128 + 64:
+        return code - 128
+    return None
+
+
+def diagnosis(
+    hit: Hit, policy: RetryPolicyLike | None, rank: int | None, exit_code: int | None
+) -> Diagnosis:
+    cat = hit.rule.category
+    ev, where = evidence(hit.lines, hit.shown)
+    return Diagnosis(
+        category=cat,
+        retryable=retryable(cat, hit.rule, policy),
+        cause=hit.rule.cause,
+        fix=hit.rule.fix,
+        evidence=ev,
+        rank=rank,
+        code=hit.rule.code,
+        exit_code=exit_code,
+        signal=signal_of(exit_code),
+        tier=fr.tier(hit.rule.priority),
+        host=hit.host,
+        where=where,
+    )
+
+
+def best_per_category(hits: Sequence[Hit], key: Callable[[Hit], Any]) -> list[Hit]:
+    """Sort hits best-first by ``key`` and keep the best hit of each category."""
+    ordered = sorted(hits, key=key, reverse=True)
+    best: dict[str, Hit] = {}
+    for h in ordered:
+        best.setdefault(h.rule.category, h)
+    return list(best.values())
+
+
+def unknown(
+    policy: RetryPolicyLike | None,
+    rank: int | None,
+    code: int | None,
+    lines: Sequence[LogLine] = (),
+) -> Diagnosis:
+    """The rank that failed first said nothing recognisable: what other ranks report
+    (connection closed, timeouts) is the consequence, so the cause stays unknown rather
+    than a retryable-looking symptom."""
+    cause = fr.UNKNOWN_CAUSE
+    fix = fr.UNKNOWN_FIX
+    sig = signal_of(code)
+    if rank is not None and code not in (None, 0):
+        how = f"was killed by signal {_signal_name(sig)}" if sig else f"exited with code {code}"
+        cause = f"rank {rank} failed first: it {how} without printing a recognised error."
+    if sig in fr.SIGNAL_HINTS:
+        fix = f"{fix} {fr.SIGNAL_HINTS[sig]}"
+    ev, where = evidence(lines)
+    return Diagnosis(
+        category="unknown",
+        retryable=retryable("unknown", None, policy),
+        cause=cause,
+        fix=fix,
+        evidence=ev,
+        rank=rank,
+        code=fr.UNKNOWN_CODE,
+        exit_code=code,
+        signal=signal_of(code),
+        tier=1 if rank is not None and code not in (None, 0) else 0,
+        where=where,
+    )
+
+
+def _signal_name(sig: int) -> str:
+    try:
+        return f"{sig} ({_signal.Signals(sig).name})"
+    except ValueError:
+        return str(sig)
+
+
+def signal_hit(name: str, priority: int) -> Hit:
+    """A hit made from an exit code alone (no log line)."""
+    sr = fr.SIGNAL_RULES[name]
+    rule = fr.Rule(
+        name=f"exit_{sr.name}",
+        category=sr.category,
+        code=sr.code,
+        priority=priority,
+        patterns=(),
+        cause=sr.cause,
+        fix=sr.fix,
+    )
+    return Hit(rule, ())
+
+
+def exit_code_hits(
+    rank_exit: Mapping[int, int], oom_evidence: bool | None
+) -> list[tuple[Hit, int]]:
+    """What the exit codes alone say, for ranks whose logs said nothing better.
+
+    A SIGKILL is an OOM kill only with evidence (``oom_evidence``: the cgroup's oom_kill
+    counter rose, the kernel log or SLURM said so); a rank SIGKILLed while others were not
+    is otherwise ``killed``, by something outside (torchrun and launchx send SIGTERM
+    first). When every rank was SIGKILLed, the group was killed as a whole and nothing
+    names a cause."""
+    sigs = {r: signal_of(c) for r, c in rank_exit.items() if c != 0}
+    out: list[tuple[Hit, int]] = []
+    segv = sorted(r for r, s in sigs.items() if s == _signal.SIGSEGV)
+    if segv:
+        out.append((signal_hit("sigsegv", 62), segv[0]))
+    killed = sorted(r for r, s in sigs.items() if s == _signal.SIGKILL)
+    if killed and oom_evidence:
+        out.append((signal_hit("oom_sigkill", 63), killed[0]))
+    elif killed and len(killed) < len(rank_exit):
+        out.append((signal_hit("sigkill", 61), killed[0]))
+    stopped = [r for r, s in sigs.items() if s in (_signal.SIGINT, _signal.SIGTERM)]
+    if sigs and len(stopped) == len(sigs):
+        out.append((signal_hit("sigterm_all", 15), min(stopped)))
+    return out
+
+
+def first_timestamp_key(h: Hit) -> float:
+    return -h.timestamp if h.timestamp is not None else -math.inf

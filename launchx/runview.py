@@ -1,0 +1,536 @@
+"""One diagnosis for a whole run: the cause, the first rank and host that failed, the ranks
+that died as its collateral, and each attempt's outcome.
+
+Input is what ``logscan`` kept of each log (any number, any layout), flight-recorder dumps
+and the run's events. The cause is chosen as for a single log: the tier of the rule
+(stopped from outside > root cause > symptom), then whether the finding sits on the rank
+that failed first, then the rule's priority, then the earliest line. The rank that failed
+first is the one torchrun's summary names ("Root Cause (first observed failure)"; with
+several nodes, the earliest of their summaries), else the rank whose first root-cause line
+carries the earliest timestamp. When the cause is a timeout, the NCCL watchdog's sequence
+numbers or the flight recorder may name the rank the others were waiting for: that rank is
+then the root and the waiting ranks its collateral.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from launchx import collectives, flightrec
+from launchx import failure_rules as fr
+from launchx import rulematch as rm
+from launchx.diagnosis import (
+    AttemptView,
+    Diagnosis,
+    Outcome,
+    RankView,
+    Report,
+    Role,
+    Straggler,
+)
+from launchx.loglines import ROOT_FACTS, FailureEntry, LogLine
+from launchx.logscan import SourceScan
+from launchx.rulematch import Hit, RetryPolicyLike
+
+Event = Mapping[str, object]
+
+# Categories whose cause is "someone else was late or gone": a straggler found by the
+# watchdog or the flight recorder names that someone.
+_WAITING = frozenset(
+    {"nccl_watchdog_timeout", "collective_timeout", "gloo_error", "socket_error", "unknown"}
+)
+_TIMEOUTS = frozenset({"nccl_watchdog_timeout", "collective_timeout"})
+_LAUNCHER_STOP = frozenset({-15, 143, -6, 134})  # SIGTERM from the launcher, abort after it
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """Per-rank facts gathered from every source of one attempt."""
+
+    exits: dict[int, int]
+    hosts: dict[int, str]
+    nodes: dict[int, int]
+    locals_: dict[int, int]
+    world: set[int]
+    root_entry: FailureEntry | None
+    first_local: int | None = None  # torchrun's first "failed (exitcode: N) local_rank: L"
+
+
+def analyse(
+    scans: Sequence[SourceScan],
+    *,
+    dumps: Sequence[tuple[int | None, flightrec.Dump]] = (),
+    events: Sequence[Event] = (),
+    policy: RetryPolicyLike | None = None,
+) -> Report:
+    """The report for a run: one attempt, or every attempt of a launchx run."""
+    by_attempt: dict[int | None, list[SourceScan]] = defaultdict(list)
+    for s in scans:
+        by_attempt[s.info.attempt].append(s)
+    dumps_by: dict[int | None, list[flightrec.Dump]] = defaultdict(list)
+    for attempt, dump in dumps:
+        dumps_by[attempt].append(dump)
+    numbered = sorted(
+        a for a in {*by_attempt, *dumps_by, *_event_attempts(events)} if a is not None
+    )
+    if len(numbered) < 2 and not events:  # one attempt: nothing to compare
+        return attempt_report(scans, [d for _a, d in dumps], policy)
+    reports: dict[int, Report] = {}
+    for a in numbered:
+        shared = by_attempt[None] if a == numbered[-1] else []
+        reports[a] = attempt_report(
+            [*by_attempt.get(a, []), *shared], [*dumps_by.get(a, []), *dumps_by[None]], policy
+        )
+    views = tuple(_attempt_view(a, reports[a], events) for a in numbered)
+    failed = [v.attempt for v in views if v.outcome != "ok" and reports[v.attempt].primary]
+    chosen = reports[failed[-1]] if failed else reports[numbered[-1]]
+    notes = list(chosen.notes)
+    if failed and views[-1].outcome == "ok":
+        notes.append(f"attempt {views[-1].attempt} succeeded after this failure.")
+    return replace(
+        chosen,
+        attempts=views,
+        notes=tuple(notes),
+        sources=sum(r.sources for r in reports.values()),
+    )
+
+
+def attempt_report(
+    scans: Sequence[SourceScan],
+    dumps: Sequence[flightrec.Dump] = (),
+    policy: RetryPolicyLike | None = None,
+    *,
+    exits: Mapping[int, int] | None = None,
+) -> Report:
+    """The report for the logs of one attempt (every rank and node of it)."""
+    lines = [ln for s in scans for ln in s.lines]
+    facts = _facts(scans, exits)
+    hits = rm.scan(lines)
+    hits.extend(_version_split(scans, lines))
+    stragglers = [
+        *flightrec.stragglers(dumps),
+        *collectives.from_watchdog((w for s in scans for w in s.watchdog), facts.world),
+    ]
+    root_rank = _first_failed(facts, hits)
+    primary, findings = _choose(hits, root_rank, facts, lines, policy)
+    rank0_work = _rank0_work(scans)
+    primary, findings = _with_stragglers(primary, findings, stragglers, policy, rank0_work)
+    if primary is not None and primary.host is None and primary.rank is not None:
+        primary = replace(primary, host=facts.hosts.get(primary.rank))
+        findings = (primary, *findings[1:])
+    ranks = _rank_views(facts, hits, primary, stragglers)
+    return Report(
+        primary=primary,
+        findings=findings,
+        ranks=ranks,
+        stragglers=tuple(stragglers),
+        notes=_notes(scans),
+        sources=len(scans),
+    )
+
+
+def rank_views_for(
+    scans: Sequence[SourceScan], primary: Diagnosis, exits: Mapping[int, int]
+) -> tuple[RankView, ...]:
+    """The per-rank view around a cause decided elsewhere (``classify_attempt``)."""
+    facts = _facts(scans, exits)
+    facts.world.update(exits)
+    hits = rm.scan([ln for s in scans for ln in s.lines])
+    return _rank_views(facts, hits, primary, ())
+
+
+# --------------------------------------------------------------------------- facts
+
+
+def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Facts:
+    codes: dict[int, int] = {}
+    hosts: dict[int, str] = {}
+    nodes: dict[int, int] = {}
+    locals_: dict[int, int] = {}
+    world: set[int] = set()
+    entries: list[FailureEntry] = []
+    first_local: int | None = None
+    nproc = _nproc(scans)
+    for s in scans:
+        info = s.info
+        if info.rank is not None:
+            world.add(info.rank)
+            if info.node is not None:
+                nodes[info.rank] = info.node
+            if info.local_rank is not None:
+                locals_[info.rank] = info.local_rank
+            if info.host:
+                hosts.setdefault(info.rank, info.host)
+        for r, h in s.hosts:
+            if r is not None:
+                hosts.setdefault(r, h)
+            elif info.rank is not None:
+                hosts.setdefault(info.rank, h)
+        world.update(ln.rank for ln in s.lines if ln.rank is not None)
+        for e in s.entries:
+            entries.append(e)
+            world.add(e.rank)
+            if e.exit_code is not None:
+                codes.setdefault(e.rank, e.exit_code)
+            if e.host:
+                hosts.setdefault(e.rank, e.host)
+            if e.local_rank is not None:
+                locals_.setdefault(e.rank, e.local_rank)
+        for local, code, _line in s.first_failed:
+            rank = local if info.node is None or nproc is None else info.node * nproc + local
+            codes.setdefault(rank, code)
+            if first_local is None and (info.node is None or nproc is not None):
+                first_local = rank
+    codes.update(exits or {})
+    world.update(codes)
+    root = _root_entry(entries)
+    return _Facts(codes, hosts, nodes, locals_, world, root, first_local)
+
+
+def _nproc(scans: Sequence[SourceScan]) -> int | None:
+    locals_ = {s.info.local_rank for s in scans if s.info.local_rank is not None}
+    return max(locals_) + 1 if locals_ else None
+
+
+def _root_entry(entries: Sequence[FailureEntry]) -> FailureEntry | None:
+    """torchrun's first observed failure; with several nodes' summaries, the earliest."""
+    roots = [e for e in entries if e.is_root]
+    if not roots:
+        return None
+
+    def key(e: FailureEntry) -> tuple[float, bool, int]:
+        stopped = e.exit_code in _LAUNCHER_STOP
+        return (e.ts if e.ts is not None else float("inf"), stopped, e.rank)
+
+    return min(roots, key=key)
+
+
+def _first_failed(facts: _Facts, hits: Sequence[Hit]) -> int | None:
+    if facts.root_entry is not None:
+        return facts.root_entry.rank
+    if facts.first_local is not None:
+        return facts.first_local
+    # Timeouts fire late by design (after the process-group timeout): never "first".
+    timed = [
+        (h.ts, h.first_index, h.rank)
+        for h in hits
+        if h.ts is not None
+        and h.rank is not None
+        and fr.tier(h.rule.priority) == 1
+        and h.rule.category not in _TIMEOUTS
+    ]
+    if timed:
+        return min(timed)[2]
+    return None
+
+
+def _version_split(scans: Sequence[SourceScan], lines: Sequence[LogLine]) -> list[Hit]:
+    """NCCL versions that differ between ranks (or nodes), from NCCL's INFO lines: one
+    line of evidence naming who runs which version (no rank is "the" root of it)."""
+    seen: dict[str, list[str]] = defaultdict(list)
+    for s in scans:
+        for rank, version in s.nccl_versions:
+            who = f"rank {rank}" if rank is not None else s.info.name
+            seen[version].append(who)
+    if len(seen) < 2:
+        return []
+    first = next((ln for ln in lines if "NCCL version" in ln.text), None)
+
+    def on(who: list[str]) -> str:
+        named = sorted({w for w in who if w})
+        return f" on {', '.join(named)}" if named else ""
+
+    summary = "; ".join(f"NCCL {v}{on(w)}" for v, w in sorted(seen.items()))
+    line = LogLine(
+        text=summary,
+        rank=None,
+        index=first.index if first else 0,
+        source=first.source if first else "",
+        line_no=first.line_no if first else 0,
+    )
+    hit = rm.signal_hit("nccl_versions_differ", 91)
+    return [Hit(hit.rule, (line,), None, (summary,))]
+
+
+def _rank0_work(scans: Sequence[SourceScan]) -> bool:
+    """The lines before the first timeout show rank-0-only work (``fr.RANK0_WORK``)."""
+    words = [re.compile(p) for p in fr.RANK0_WORK]
+    return any(w.search(line) for s in scans for line in s.prelude for w in words)
+
+
+def _notes(scans: Sequence[SourceScan]) -> tuple[str, ...]:
+    notes = []
+    cut = [s.info.name for s in scans if s.truncated]
+    if cut:
+        notes.append(
+            f"{len(cut)} log(s) had more distinct error lines than kept; the first were used."
+        )
+    return tuple(notes)
+
+
+# --------------------------------------------------------------------------- the cause
+
+
+def _choose(
+    hits: list[Hit],
+    root_rank: int | None,
+    facts: _Facts,
+    lines: Sequence[LogLine],
+    policy: RetryPolicyLike | None,
+) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
+    def key(h: Hit) -> tuple[int, bool, bool, int, int]:
+        on_root = root_rank is None or h.rank is None or h.rank == root_rank
+        # A timeout is a root-cause tier but the last of it: any real error beats it.
+        waited = h.rule.category in _TIMEOUTS
+        return (fr.tier(h.rule.priority), not waited, on_root, h.rule.priority, -h.first_index)
+
+    best = rm.best_per_category(hits, key)
+    root_exit = facts.exits.get(root_rank) if root_rank is not None else None
+    findings = tuple(
+        rm.diagnosis(
+            h,
+            policy,
+            h.rank if h.rank is not None else root_rank,
+            facts.exits.get(h.rank) if h.rank is not None else root_exit,
+        )
+        for h in best
+    )
+    if not findings:
+        if root_rank is not None and root_exit not in (None, 0):
+            root_lines = [ln for ln in lines if ln.in_root and ROOT_FACTS.search(ln.text)]
+            silent = rm.unknown(policy, root_rank, root_exit, root_lines)
+            return silent, (silent,)
+        return None, ()
+    top = findings[0]
+    if (
+        fr.tier(best[0].rule.priority) == 0
+        and root_rank is not None
+        and top.rank is not None
+        and top.rank != root_rank
+    ):
+        root_lines = [ln for ln in lines if ln.in_root and ROOT_FACTS.search(ln.text)]
+        silent = rm.unknown(policy, root_rank, root_exit, root_lines)
+        return silent, (silent, *findings)
+    return top, findings
+
+
+def _with_stragglers(
+    primary: Diagnosis | None,
+    findings: tuple[Diagnosis, ...],
+    stragglers: Sequence[Straggler],
+    policy: RetryPolicyLike | None,
+    rank0_work: bool = False,
+) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
+    """A rank the others waited for is the root of a timeout (or of a silent failure)."""
+    named = [s for s in stragglers if s.ranks]
+    if not named:
+        return primary, findings
+    s = named[0]
+    if primary is None:
+        sr = fr.SIGNAL_RULES["missing_from_collective"]
+        made = Diagnosis(
+            category=sr.category,
+            retryable=rm.retryable(sr.category, None, policy),
+            cause=f"{s.text} {_sentence(sr.cause)}",
+            fix=sr.fix,
+            evidence=(s.text,),
+            rank=s.ranks[0] if len(s.ranks) == 1 else None,
+            code=sr.code,
+            tier=1,
+            where=(s.where,),
+        )
+        return made, (made,)
+    if primary.category not in _WAITING or primary.tier >= 2:
+        return primary, findings
+    cause = f"{s.text} {_sentence(primary.cause)}" if primary.category != "unknown" else s.text
+    fix, code, retry = primary.fix, primary.code, primary.retryable
+    if s.kind == "behind":
+        fix = fr.SIGNAL_RULES["missing_from_collective"].fix
+    if s.ranks == (0,) and s.waiting and rank0_work and primary.category != "unknown":
+        # Rank 0 alone kept everyone waiting: rank-0-only work longer than the timeout.
+        r0 = fr.SIGNAL_RULES["rank0_behind"]
+        what = f"collective #{s.seq}" + (f" ({s.op})" if s.op else "")
+        waited = "ranks" if len(s.waiting) > 1 else "rank"
+        cause = (
+            f"{waited} {collectives.ranges(s.waiting)} timed out in {what} while rank 0 was "
+            f"still busy alone: {r0.cause}"
+        )
+        fix, code = r0.fix, r0.code
+        rule = fr.Rule(
+            r0.name, primary.category, r0.code, 36, (), r0.cause, r0.fix, retryable=False
+        )
+        retry = rm.retryable(primary.category, rule, policy)
+    single = len(s.ranks) == 1
+    updated = replace(
+        primary,
+        rank=s.ranks[0] if single else primary.rank,
+        cause=cause,
+        fix=fix,
+        code=code,
+        retryable=retry,
+        evidence=(s.text, *primary.evidence)[: rm.MAX_EVIDENCE],
+        where=(s.where, *primary.where)[: rm.MAX_EVIDENCE],
+        host=None if single else primary.host,
+        exit_code=None if single else primary.exit_code,
+        signal=None if single else primary.signal,
+    )
+    return updated, (updated, *findings[1:])
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# --------------------------------------------------------------------------- ranks
+
+
+def _rank_views(
+    facts: _Facts,
+    hits: Sequence[Hit],
+    primary: Diagnosis | None,
+    stragglers: Sequence[Straggler],
+) -> tuple[RankView, ...]:
+    own: dict[int, Hit] = {}
+    for h in sorted(hits, key=lambda h: (fr.tier(h.rule.priority), h.rule.priority)):
+        for rank, lines in _by_rank(h).items():
+            own[rank] = Hit(h.rule, lines, h.timestamp, tuple(ln.text for ln in lines))
+    roots = _root_ranks(primary, own)
+    behind = {r for s in stragglers for r in s.ranks}
+    facts.world.update(behind)
+    facts.world.update(r for s in stragglers for r in s.waiting)
+    views = []
+    for rank in sorted(facts.world):
+        hit = own.get(rank)
+        code = facts.exits.get(rank)
+        role = _role(rank, hit, code, primary, roots, behind)
+        summary, where = "", ""
+        if hit is not None:
+            summary = hit.shown[-1] if hit.shown else hit.lines[-1].text
+            where = hit.lines[-1].where()
+        views.append(
+            RankView(
+                rank=rank,
+                role=role,
+                host=facts.hosts.get(rank) or (hit.host if hit else None),
+                node=facts.nodes.get(rank),
+                local_rank=facts.locals_.get(rank),
+                exit_code=code,
+                signal=rm.signal_of(code),
+                category=hit.rule.category if hit else None,
+                summary=summary[:240],
+                where=where,
+            )
+        )
+    return tuple(views)
+
+
+def _by_rank(h: Hit) -> dict[int, tuple[LogLine, ...]]:
+    """A hit's lines per rank (one rule matches lines of many ranks)."""
+    out: dict[int, list[LogLine]] = defaultdict(list)
+    for ln in h.lines:
+        if ln.rank is not None:
+            out[ln.rank].append(ln)
+    return {r: tuple(lines) for r, lines in out.items()}
+
+
+def _root_ranks(primary: Diagnosis | None, own: Mapping[int, Hit]) -> set[int]:
+    if primary is None or primary.rank is None:
+        return set()
+    roots = {primary.rank}
+    for rank, h in own.items():
+        same = h.rule.category == primary.category and h.rule.category not in _TIMEOUTS
+        if fr.tier(h.rule.priority) >= 1 and same:
+            roots.add(rank)
+    return roots
+
+
+def _role(
+    rank: int,
+    hit: Hit | None,
+    code: int | None,
+    primary: Diagnosis | None,
+    roots: set[int],
+    behind: set[int],
+) -> Role:
+    if primary is not None and primary.tier >= 2:
+        return "stopped"
+    if rank in roots or (rank in behind and primary is not None and primary.rank == rank):
+        return "root"
+    tier = fr.tier(hit.rule.priority) if hit else -1
+    if hit is not None and hit.rule.category in _TIMEOUTS and roots:
+        return "collateral"  # it waited for the root
+    if tier >= 1:
+        return "also_failed"
+    if roots and (hit is not None or code not in (None, 0)):
+        return "collateral"
+    return "unknown"
+
+
+# --------------------------------------------------------------------------- attempts
+
+
+def _event_attempts(events: Iterable[Event]) -> set[int]:
+    out = set()
+    for ev in events:
+        a = ev.get("attempt")
+        if isinstance(a, int) and not isinstance(a, bool):
+            out.add(a)
+    return out
+
+
+def _attempt_view(attempt: int, report: Report, events: Sequence[Event]) -> AttemptView:
+    """What the attempt's logs say, completed (and overridden) by its events: an event
+    with ``exit_code`` ends the attempt; ``category``, ``retryable``, ``rank``/``root_rank``
+    and ``cause`` are taken when present; ``interrupted`` or an ``outcome`` word too."""
+    mine = [ev for ev in events if ev.get("attempt") == attempt]
+    p = report.primary
+    exit_code = p.exit_code if p else None
+    category = p.category if p else None
+    retry: bool | None = p.retryable if p else None
+    rank = p.rank if p else None
+    cause = p.cause if p else ""
+    outcome_word: str | None = None
+    for ev in mine:
+        code = ev.get("exit_code")
+        if isinstance(code, int) and not isinstance(code, bool):
+            exit_code = code
+        if isinstance(ev.get("category"), str):
+            category = str(ev["category"])
+        if isinstance(ev.get("retryable"), bool):
+            retry = bool(ev["retryable"])
+        for k in ("root_rank", "rank"):
+            v = ev.get(k)
+            if isinstance(v, int) and not isinstance(v, bool):
+                rank = v
+                break
+        if isinstance(ev.get("cause"), str):
+            cause = str(ev["cause"])
+        if ev.get("interrupted") is True:
+            outcome_word = "interrupted"
+        for k in ("outcome", "status"):
+            if isinstance(ev.get(k), str):
+                outcome_word = str(ev[k]).lower()
+    outcome = _outcome(outcome_word, exit_code, category, report)
+    if outcome == "ok":
+        category, retry, rank, cause = None, None, None, ""
+    host = next((r.host for r in report.ranks if r.rank == rank), None)
+    return AttemptView(attempt, outcome, category, retry, rank, host, exit_code, cause)
+
+
+def _outcome(word: str | None, code: int | None, category: str | None, report: Report) -> Outcome:
+    if word in ("ok", "succeeded", "success", "completed", "done"):
+        return "ok"
+    if word in ("interrupted", "stopped", "cancelled"):
+        return "interrupted"
+    if word in ("failed", "failure", "error"):
+        return "failed"
+    if category == "interrupted":
+        return "interrupted"
+    if code == 0:
+        return "ok"
+    if code is not None or report.found or any(r.exit_code for r in report.ranks):
+        return "failed"
+    return "unknown"

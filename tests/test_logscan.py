@@ -1,0 +1,197 @@
+"""The streaming scanner: the same result whatever the chunk size, wrapped and prefixed
+messages joined, bounded memory on huge or hostile input, and line normalisation."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from launchx import failures, loglines, logscan, runview
+from launchx.logscan import SourceInfo
+
+DEV = Path(__file__).parent / "fixtures" / "logs" / "dev"
+RUNS = Path(__file__).parent / "fixtures" / "runs"
+
+
+def _body(path: Path) -> str:
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    return "".join(lines[3:])
+
+
+def _scan(text: str, chunk: int = logscan.CHUNK, name: str = "x.log") -> logscan.SourceScan:
+    data = io.BytesIO(text.encode())
+    return logscan.scan_stream(data, SourceInfo(name=name), chunk=chunk)
+
+
+def _key(scan: logscan.SourceScan) -> tuple[object, ...]:
+    lines = sorted((ln.line_no, ln.rank, ln.text, ln.in_root) for ln in scan.lines)
+    return (lines, sorted(map(repr, scan.entries)), scan.line_count, scan.bytes_read)
+
+
+SUMMARY_LOGS = [
+    DEV / "user_code_error__torchrun_gloo_keyerror.log",
+    DEV / "cuda_oom__accelerate_1519_two_node_summaries.log",
+    DEV / "nccl_watchdog_timeout__milabench_269_wrapped_prefixed.log",
+    RUNS / "two_nodes_sigkill" / "node-1" / "launcher.log",
+]
+
+
+@pytest.mark.parametrize("path", SUMMARY_LOGS, ids=lambda p: p.name)
+@pytest.mark.parametrize("chunk", [64, 333, 4096])
+def test_chunk_boundaries_change_nothing(path: Path, chunk: int) -> None:
+    text = _body(path) if path.parent == DEV else path.read_text()
+    assert _key(_scan(text, chunk)) == _key(_scan(text))
+
+
+def test_summary_blocks_read_across_chunks() -> None:
+    text = (RUNS / "two_nodes_sigkill" / "node-1" / "launcher.log").read_text()
+    scan = _scan(text, chunk=97)
+    roots = [(e.rank, e.exit_code, e.host) for e in scan.entries if e.is_root]
+    others = [(e.rank, e.exit_code) for e in scan.entries if not e.is_root]
+    assert roots == [(2, -9, "localhost")]
+    assert others == [(3, -15)]
+
+
+# ------------------------------------------------------------------ wrapped messages
+
+
+def _primary(text: str) -> failures.Diagnosis:
+    report = failures.diagnose_logs([text])
+    assert report.primary is not None
+    return report.primary
+
+
+def test_a_message_wrapped_with_a_rank_prefix_on_every_fragment() -> None:
+    text = (
+        "[rank0]: RuntimeError: The server socket has failed to listen on any local network "
+        "address. The server socket has failed to bind to [::]:29500 (errno: 98 - Address already\n"
+        "[rank0]: in use).\n"
+    )
+    p = _primary(text)
+    assert (p.category, p.rank) == ("port_in_use", 0)
+    assert "Address already in use" in p.evidence[0]
+
+
+def test_a_message_cut_mid_word_by_a_terminal() -> None:
+    text = (
+        "RuntimeError: The server socket has failed to listen on any local network addre\n"
+        "ss. The server socket has failed to bind to 0.0.0.0:29500 (errno: 98 - Address alre\n"
+        "ady in use).\n"
+    )
+    assert _primary(text).category == "port_in_use"
+
+
+def test_the_rest_of_a_wrapped_line_without_its_prefix() -> None:
+    text = (
+        "[rank3]:[E909 09:55:46.996 ProcessGroupNCCL.cpp:1709] [PG 0 (default_pg) Rank 3] "
+        "Timeout at NCCL work: 2070, last enqueued \n"
+        "NCCL work: 2082, last completed NCCL work: 2069.\n"
+    )
+    scan = _scan(text)
+    assert [(w.rank, w.timed_out, w.enqueued, w.completed) for w in scan.watchdog] == [
+        (3, 2070, 2082, 2069)
+    ]
+
+
+def test_unrelated_neighbours_are_not_glued_into_a_match() -> None:
+    """A join is only believed where a pattern spans the break: two complete lines that
+    happen to end and start with the right words do not make a CUDA OOM."""
+    text = (
+        "epoch 3 finished; evaluating the model on the held out split now, please wait, CUDA\n"
+        "KeyError: 'labels'\n"
+    )
+    p = _primary(text)
+    assert p.category == "user_code_error"
+
+
+def test_carriage_return_frames_before_an_error() -> None:
+    text = "[rank1]:  50%|#####     | 5/10 [00:01<00:01]\r[rank1]: KeyError: 'labels'\n"
+    p = _primary(text)
+    assert (p.category, p.rank) == ("user_code_error", 1)
+
+
+def test_an_unprefixed_exception_between_prefixed_lines_takes_their_rank() -> None:
+    text = (
+        "[rank2]: step 10\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+        "[rank2]: Traceback (most recent call last):\n"
+    )
+    assert _primary(text).rank == 2
+
+
+# ------------------------------------------------------------------ bounds
+
+
+def test_one_enormous_line_is_read_in_pieces() -> None:
+    text = "x" * (3 << 20) + " RuntimeError: CUDA error: an illegal memory access\n"
+    scan = _scan(text, chunk=1 << 20)
+    assert any("illegal memory access" in ln.text for ln in scan.lines)
+    assert max(len(ln.text) for ln in scan.lines) <= 8192
+
+
+def test_distinct_error_lines_are_capped_and_repeats_counted() -> None:
+    many = "".join(f"ValueError: bad sample {i}\n" for i in range(6000))
+    same = "KeyError: 'labels'\n" * 500
+    scan = _scan(many + same)
+    assert scan.truncated and len(scan.lines) <= 4000
+    scan = _scan(same)
+    assert [(ln.text, ln.repeats) for ln in scan.lines] == [("KeyError: 'labels'", 500)]
+
+
+def test_tail_and_counts() -> None:
+    text = "".join(f"step {i}\n" for i in range(100)) + "last words"
+    scan = _scan(text, chunk=128)
+    assert scan.line_count == 101
+    assert scan.tail[-1].text == "last words" and scan.tail[-1].line_no == 101
+    assert len(scan.tail) == 30
+
+
+def test_lines_keep_their_place_for_file_and_line() -> None:
+    text = "ok\nok\n[rank1]: KeyError: 'labels'\n"
+    report = runview.analyse([_scan(text, name="rank-1.log")])
+    assert report.primary is not None
+    assert report.primary.where == ("rank-1.log:3",)
+
+
+# ------------------------------------------------------------------ line normalisation
+
+
+@pytest.mark.parametrize(
+    ("raw", "body", "rank", "host"),
+    [
+        ("[rank3]: KeyError: 'x'", "KeyError: 'x'", 3, None),
+        ("0: [rank3]:[E626 06:24:44.9 ProcessGroupNCCL.cpp:616] boom", "boom", 3, None),
+        ("[default1]:[rank3]: boom", "boom", 3, None),
+        ("[default1]: boom", "boom", 1, None),
+        ("7: boom", "boom", 7, None),
+        ("worker-7: [rank3]: boom", "boom", 3, "worker-7"),
+        ("10.0.0.1: RuntimeError: x", "RuntimeError: x", None, "10.0.0.1"),
+        (
+            "train2.py: error: unrecognized arguments",
+            "train2.py: error: unrecognized arguments",
+            None,
+            None,
+        ),
+        ("slurmstepd: error: x", "slurmstepd: error: x", None, None),
+        ("[1,2]<stderr>: boom", "boom", 2, None),
+        ("[rank: 1] Received SIGTERM", "Received SIGTERM", 1, None),
+        ("\x1b[31mRuntimeError\x1b[0m: x", "RuntimeError: x", None, None),
+        ("bench.cn-d003 [stderr] [rank3]: boom", "boom", 3, None),
+    ],
+)
+def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
+    assert loglines.strip(raw) == loglines.Stripped(body, rank, host)
+
+
+def test_timestamps_order_iso_and_glog_headers() -> None:
+    iso = loglines.timestamp("2024-06-26 06:24:44,903 - ERROR - x")
+    glog = loglines.timestamp("[rank0]:[E626 06:24:45.000 ProcessGroupNCCL.cpp:1] x")
+    later_month = loglines.timestamp("E0701 00:00:00.000000 1 f.cc:1] x")
+    assert iso is not None and glog is not None and later_month is not None
+    assert iso < glog < later_month
+    assert loglines.timestamp("step 12 loss 0.5") is None
+    assert loglines.torchrun_time("2026-11-24_05:38:52") == loglines.timestamp(
+        "2026-11-24 05:38:52"
+    )

@@ -1,0 +1,131 @@
+"""Finding a run's logs and what their places say (rank, node, attempt, host), and the
+paths that cannot be used (one clear LaunchxError each)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from launchx import logsource
+from launchx.errors import LaunchxError
+
+RUNS = Path(__file__).parent / "fixtures" / "runs"
+
+
+def _write(root: Path, rel: str, text: str = "step 1\n") -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def _infos(found: logsource.Found) -> dict[str, tuple[object, ...]]:
+    return {
+        lf.info.name: (lf.info.rank, lf.info.node, lf.info.attempt, lf.info.launcher)
+        for lf in found.logs
+    }
+
+
+def test_the_launchx_run_layout(tmp_path: Path) -> None:
+    for rel in (
+        "attempt-0/rank-0.log",
+        "attempt-0/rank-1.log",
+        "attempt-0/launcher.log",
+        "attempt-1/rank-0.log",
+        "attempt-1/rank-1.log",
+    ):
+        _write(tmp_path, rel)
+    _write(tmp_path, "events.jsonl", '{"ts": 1.0, "event": "attempt_end", "attempt": 0}\n')
+    found = logsource.discover([str(tmp_path)])
+    assert _infos(found) == {
+        "attempt-0/launcher.log": (None, None, 0, True),
+        "attempt-0/rank-0.log": (0, None, 0, False),
+        "attempt-0/rank-1.log": (1, None, 0, False),
+        "attempt-1/rank-0.log": (0, None, 1, False),
+        "attempt-1/rank-1.log": (1, None, 1, False),
+    }
+    assert [p.name for p in found.events] == ["events.jsonl"]
+
+
+def test_torchrun_log_dirs_under_node_dirs_give_global_ranks() -> None:
+    found = logsource.discover([str(RUNS / "two_nodes_sigkill")])
+    ranks = {
+        (lf.info.node, lf.info.local_rank): lf.info.rank
+        for lf in found.logs
+        if lf.info.local_rank is not None
+    }
+    assert ranks == {(0, 0): 0, (0, 1): 1, (1, 0): 2, (1, 1): 3}
+    launchers = sorted(lf.info.name for lf in found.logs if lf.info.launcher)
+    assert launchers == ["node-0/launcher.log", "node-1/launcher.log"]
+
+
+def test_slurm_task_and_host_outputs(tmp_path: Path) -> None:
+    for t in range(3):
+        _write(tmp_path, f"tasks/train-812-{t}.out")
+    for host in ("gpu-a07", "gpu-a11"):
+        _write(tmp_path, f"nodes/train-812.{host}.out")
+    found = logsource.discover([str(tmp_path)])
+    by_name = {lf.info.name: (lf.info.rank, lf.info.host) for lf in found.logs}
+    assert by_name["tasks/train-812-2.out"] == (2, None)
+    assert by_name["nodes/train-812.gpu-a07.out"] == (None, "gpu-a07")
+    assert by_name["nodes/train-812.gpu-a11.out"] == (None, "gpu-a11")
+
+
+def test_dumps_are_found_by_content_binary_files_skipped(tmp_path: Path) -> None:
+    shutil.copytree(RUNS / "gloo_uneven_fr" / "fr", tmp_path / "fr")
+    _write(tmp_path, "rank-0.log", "[rank0]: KeyError: 'x'\n")
+    (tmp_path / "model.pt").write_bytes(b"PK\x03\x04" + bytes(range(256)) * 40)
+    found = logsource.discover([str(tmp_path)])
+    assert sorted((d.path.name, d.rank) for d in found.dumps) == [
+        ("comm_lib_trace_rank_0", 0),
+        ("comm_lib_trace_rank_1", 1),
+        ("fr_json_rank_0.json", 0),
+        ("fr_json_rank_1.json", 1),
+    ]
+    assert [lf.info.name for lf in found.logs] == ["rank-0.log"]
+    assert found.skipped == ("model.pt",)
+
+
+# ------------------------------------------------------------------ bad input
+
+
+def test_a_missing_path(tmp_path: Path) -> None:
+    with pytest.raises(LaunchxError, match=r"cannot read log .*nope\.log"):
+        logsource.discover([str(tmp_path / "nope.log")])
+
+
+def test_a_binary_file_named_on_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "core"
+    path.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(4096))
+    with pytest.raises(LaunchxError, match="binary file, not a log") as exc:
+        logsource.discover([str(path)])
+    assert exc.value.hint
+
+
+def test_an_empty_directory_and_one_with_only_binaries(tmp_path: Path) -> None:
+    with pytest.raises(LaunchxError, match="no log files under"):
+        logsource.discover([str(tmp_path)])
+    (tmp_path / "weights.bin").write_bytes(bytes(1000))
+    with pytest.raises(LaunchxError, match=r"1 binary or unreadable files skipped"):
+        logsource.discover([str(tmp_path)])
+
+
+def test_an_unreadable_file(tmp_path: Path) -> None:
+    path = _write(tmp_path, "secret.log")
+    path.chmod(0)
+    if os.access(path, os.R_OK):
+        pytest.skip("this user reads every file (root)")
+    with pytest.raises(LaunchxError, match="cannot read log"):
+        logsource.discover([str(path)])
+
+
+def test_events_tolerate_a_half_written_line(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        "events.jsonl",
+        '{"ts": 1, "event": "attempt_start", "attempt": 0}\n[1, 2]\n{"ts": 2, "ev',
+    )
+    assert logsource.read_events(path) == [{"ts": 1, "event": "attempt_start", "attempt": 0}]

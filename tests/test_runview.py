@@ -1,0 +1,221 @@
+"""A run, not a log: the first rank and host that failed, the collateral, the rank the
+others waited for, and each attempt's outcome, from directories of real and built logs."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from launchx import failure_text, failures, logscan, logsource, runview
+from launchx.diagnosis import Report
+from launchx.logscan import SourceInfo
+
+RUNS = Path(__file__).parent / "fixtures" / "runs"
+DEV = Path(__file__).parent / "fixtures" / "logs" / "dev"
+
+
+def _diagnose(*paths: Path) -> Report:
+    return logsource.diagnose_paths([str(p) for p in paths], io.BytesIO())
+
+
+def _write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def _roles(report: Report) -> dict[int, str]:
+    return {r.rank: r.role for r in report.ranks}
+
+
+def test_two_loopback_nodes_one_rank_sigkilled() -> None:
+    """Real torchrun on two nodes (127.0.0.1): global rank 2 (node 1, local 0) is
+    SIGKILLed; the other three die of the lost connection or torchrun's SIGTERM."""
+    report = _diagnose(RUNS / "two_nodes_sigkill")
+    p = report.primary
+    assert p is not None
+    assert (p.category, p.rank, p.host, p.exit_code) == ("killed", 2, "localhost", -9)
+    assert _roles(report) == {0: "collateral", 1: "collateral", 2: "root", 3: "collateral"}
+    assert all(w.startswith("node-1/launcher.log:") for w in p.where)
+    assert {r.rank: r.node for r in report.ranks} == {0: 0, 1: 0, 2: 1, 3: 1}
+
+
+def test_the_flight_recorder_names_the_rank_torchrun_did_not() -> None:
+    """torchrun's summary calls rank 0 the root cause (it raised the timeout); the dumps show
+    rank 1 never joined the collective rank 0 waited in."""
+    report = _diagnose(RUNS / "gloo_uneven_fr")
+    p = report.primary
+    assert p is not None
+    assert (p.category, p.rank) == ("collective_timeout", 1)
+    assert "rank 1 never joined collective #4 (gloo:all_reduce)" in p.evidence[0]
+    assert _roles(report) == {0: "collateral", 1: "root"}
+    assert report.stragglers[0].source == "flight_recorder"
+
+
+# ------------------------------------------------------------------ watchdog sequence numbers
+
+_WD = (
+    "[rank{r}]:[E626 06:24:44.9 ProcessGroupNCCL.cpp:1709] [PG 0 (default_pg) Rank {r}] Timeout "
+    "at NCCL work: 57, last enqueued NCCL work: 57, last completed NCCL work: 56.\n"
+    "[rank{r}]:[E626 06:24:44.9 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective "
+    "operation timeout: WorkNCCL(SeqNum=57, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+    "Timeout(ms)=600000) ran for 600020 milliseconds before timing out.\n"
+)
+_DUMP = (
+    "[rank{r}]:[E626 06:24:45.1 ProcessGroupNCCL.cpp:1400] [PG 0 (default_pg) Rank {r}] Received "
+    "a dump signal due to a collective timeout from rank 0 and we will try our best to dump "
+    "the debug info. Last enqueued NCCL work: 56, last completed NCCL work: 56.\n"
+)
+
+
+def test_the_rank_behind_in_the_sequence_numbers_is_the_root() -> None:
+    text = _WD.format(r=0) + _WD.format(r=1) + _DUMP.format(r=2) + _WD.format(r=3)
+    report = failures.diagnose_logs([text])
+    p = report.primary
+    assert p is not None
+    assert (p.category, p.rank, p.retryable) == ("nccl_watchdog_timeout", 2, True)
+    assert p.evidence[0].startswith("rank 2 never reached collective #57 (ALLREDUCE)")
+    assert _roles(report) == {0: "collateral", 1: "collateral", 2: "root", 3: "collateral"}
+
+
+def test_rank0_alone_behind_while_it_evaluates_is_not_retried() -> None:
+    waiting = _WD.format(r=1) + _WD.format(r=2) + _WD.format(r=3)
+    evaluating = "Evaluating the results...\n" + waiting
+    p = failures.diagnose_logs([evaluating]).primary
+    assert p is not None
+    assert (p.category, p.rank, p.retryable, p.code) == ("nccl_watchdog_timeout", 0, False, "LX537")
+    busy = failures.diagnose_logs(["epoch 3 step 100\n" + waiting]).primary
+    assert busy is not None and (busy.rank, busy.retryable) == (0, True)
+
+
+def test_silent_ranks_are_named_but_not_blamed_when_several() -> None:
+    report = failures.diagnose_logs([_WD.format(r=3)])
+    p = report.primary
+    assert p is not None and p.rank == 3
+    assert report.stragglers[0].ranks == (0, 1, 2)
+
+
+# ------------------------------------------------------------------ per-rank files
+
+
+def test_the_earliest_timestamp_names_the_first_failure(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        "rank-0.log",
+        "2024-05-01 10:00:05,000 ERROR RuntimeError: CUDA error: an illegal memory access "
+        "was encountered\n",
+    )
+    _write(tmp_path, "rank-3.log", "2024-05-01 10:00:02,000 ERROR KeyError: 'labels'\n")
+    _write(tmp_path, "rank-1.log", "2024-05-01 10:00:09,000 step 100\n")
+    report = _diagnose(tmp_path)
+    p = report.primary
+    assert p is not None and (p.category, p.rank) == ("user_code_error", 3)
+    assert _roles(report)[0] == "also_failed"
+
+
+def test_identical_failures_on_every_rank_are_one_group(tmp_path: Path) -> None:
+    for r in range(8):
+        _write(
+            tmp_path,
+            f"rank-{r}.log",
+            "Traceback (most recent call last):\n"
+            '  File "train.py", line 40, in <module>\n'
+            f"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {r + 1}.00 GiB\n",
+        )
+    report = _diagnose(tmp_path)
+    assert set(_roles(report).values()) == {"root"}
+    text = failure_text.render_failure(report)
+    ranks = text[text.index("  ranks:") :].splitlines()[1:]
+    assert len(ranks) == 1 and ranks[0].split()[:2] == ["root", "ranks"]
+    assert "0-7" in ranks[0]
+
+
+def test_nccl_versions_that_differ_between_ranks(tmp_path: Path) -> None:
+    for r, v in ((0, "2.18.1"), (1, "2.18.1"), (2, "2.19.3")):
+        _write(
+            tmp_path,
+            f"rank-{r}.log",
+            f"node{r}:100:100 [0] NCCL INFO NCCL version {v}+cuda12.1\nstep 1\n",
+        )
+    p = _diagnose(tmp_path).primary
+    assert p is not None and (p.category, p.code) == ("nccl_version_mismatch", "LX536")
+    assert any("2.19.3" in e for e in p.evidence)
+
+
+def test_two_nodes_summaries_root_is_the_earliest() -> None:
+    lines = (DEV / "cuda_oom__accelerate_1519_two_node_summaries.log").read_text()
+    report = failures.diagnose_logs(["".join(lines.splitlines(keepends=True)[3:])])
+    p = report.primary
+    assert p is not None and (p.category, p.rank) == ("unknown", 4)
+
+
+# ------------------------------------------------------------------ attempts
+
+
+def test_each_attempt_of_a_launchx_run(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        "attempt-0/rank-1.log",
+        "NCCL WARN socketProgress: Connection closed by remote peer 10.0.0.3<3333>\n",
+    )
+    _write(tmp_path, "attempt-0/rank-0.log", "step 9\n")
+    _write(tmp_path, "attempt-1/rank-1.log", "[rank1]: KeyError: 'labels'\n")
+    _write(tmp_path, "attempt-1/rank-0.log", "step 12\n")
+    events = [
+        {"ts": 1.0, "event": "attempt_start", "attempt": 0},
+        {"ts": 2.0, "event": "attempt_end", "attempt": 0, "exit_code": 1},
+        {"ts": 3.0, "event": "attempt_start", "attempt": 1},
+        {"ts": 4.0, "event": "attempt_end", "attempt": 1, "exit_code": 1},
+    ]
+    _write(tmp_path, "events.jsonl", "".join(json.dumps(e) + "\n" for e in events))
+    report = _diagnose(tmp_path)
+    assert [(a.attempt, a.outcome, a.category, a.root_rank) for a in report.attempts] == [
+        (0, "failed", "socket_error", 1),
+        (1, "failed", "user_code_error", 1),
+    ]
+    p = report.primary
+    assert p is not None and p.category == "user_code_error"
+    doc = json.loads(failure_text.render_json(report))
+    assert [a["retryable"] for a in doc["attempts"]] == [True, False]
+
+
+def test_a_run_that_succeeded_after_a_retry(tmp_path: Path) -> None:
+    _write(
+        tmp_path, "attempt-0/rank-0.log", "[rank0]: torch.OutOfMemoryError: CUDA out of memory.\n"
+    )
+    _write(tmp_path, "attempt-1/rank-0.log", "done\n")
+    _write(
+        tmp_path,
+        "events.jsonl",
+        '{"ts": 1, "event": "attempt_end", "attempt": 0, "exit_code": 1}\n'
+        '{"ts": 2, "event": "attempt_end", "attempt": 1, "exit_code": 0}\n',
+    )
+    report = _diagnose(tmp_path)
+    assert [(a.attempt, a.outcome) for a in report.attempts] == [(0, "failed"), (1, "ok")]
+    assert report.primary is not None and report.primary.category == "cuda_oom"
+    assert any("attempt 1 succeeded" in n for n in report.notes)
+
+
+def test_attempt_report_gives_the_run_loop_its_rank_view() -> None:
+    logs = {
+        0: "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] "
+        "Connection closed by peer [127.0.0.1]:9866\n",
+        1: "[rank1]: KeyError: 'missing'\n",
+    }
+    report = failures.attempt_report(
+        {0: 1, 1: -15}, {}, logs, launcher_exit=1, interrupted=False, policy=None
+    )
+    assert report.primary is not None
+    assert (report.primary.category, report.primary.rank) == ("user_code_error", 1)
+    assert _roles(report) == {0: "collateral", 1: "root"}
+    text = failure_text.render_failure(report)
+    assert "collateral" in text and "rank 1" in text
+
+
+def test_scans_of_one_source_in_memory_and_streamed_agree() -> None:
+    text = (RUNS / "two_nodes_sigkill" / "node-1" / "launcher.log").read_text()
+    a = runview.analyse([logscan.scan_text(text, SourceInfo(name="n1"))])
+    b = failures.diagnose_logs([text])
+    assert a.primary is not None and b.primary is not None
+    assert (a.primary.category, a.primary.rank) == (b.primary.category, b.primary.rank)
