@@ -266,6 +266,8 @@ def _sibling_hints(root: Path, files: Sequence[Path]) -> dict[str, tuple[int | N
         for f in group:
             if _RANK.search("/" + f.name.lower()) or _TORCHRUN_STREAM.match(f.name):
                 continue
+            if _LAUNCHER.match(f.name):  # launchx's launcher-node-K.log: a node, not a task
+                continue
             fields = _FIELDS.findall(f.name)
             shape = "".join("#" if x.isdigit() else "a" for x in fields)
             shapes[(len(fields), shape)].append((f, fields))

@@ -170,9 +170,17 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
             elif info.rank is not None:
                 hosts.setdefault(info.rank, h)
         world.update(ln.rank for ln in s.lines if ln.rank is not None)
+        # torchrun's summary says the time to the second; its "failed (exitcode: N)" log
+        # line, written as the failure was seen, to the microsecond: with several nodes'
+        # summaries in the same second, that line tells which failed first.
+        precise = min((ln.ts for _l, _c, ln in s.first_failed if ln.ts is not None), default=None)
         for e in s.entries:
+            if e.is_root and precise is not None and (e.ts is None or abs(precise - e.ts) < 1.0):
+                e = replace(e, ts=precise)
             entries.append(e)
             world.add(e.rank)
+            if info.node is not None:  # a node's summary lists that node's ranks
+                nodes.setdefault(e.rank, info.node)
             if e.exit_code is not None:
                 codes.setdefault(e.rank, e.exit_code)
             if e.host:
@@ -191,8 +199,18 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
 
 
 def _nproc(scans: Sequence[SourceScan]) -> int | None:
+    """Processes per node: from torchrun's local-rank directories, else from a later node's
+    summary (``rank: 2 (local_rank: 0)`` on node 1 says 2 per node), as in launchx's flat
+    ``attempt-N/rank-R.log`` + ``launcher-node-K.log`` layout."""
     locals_ = {s.info.local_rank for s in scans if s.info.local_rank is not None}
-    return max(locals_) + 1 if locals_ else None
+    if locals_:
+        return max(locals_) + 1
+    for s in scans:
+        node = s.info.node
+        for e in s.entries:
+            if node and e.local_rank is not None and (e.rank - e.local_rank) % node == 0:
+                return (e.rank - e.local_rank) // node
+    return None
 
 
 def _root_entry(entries: Sequence[FailureEntry]) -> FailureEntry | None:
