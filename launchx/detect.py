@@ -1296,3 +1296,38 @@ def probe_target(
             entries = [e for e in os.listdir(directory) if e.endswith(".py")]
             close = difflib.get_close_matches(os.path.basename(script), entries, n=3)
     return TargetFacts("script", script, found, directory, tuple(close))
+
+
+def parse_oom_kills(text: str | None) -> int | None:
+    """The ``oom_kill N`` counter of cgroup v2's ``memory.events`` or v1's
+    ``memory.oom_control`` (kernels before 4.13 have no counter there: None)."""
+    for line in (text or "").splitlines():
+        key, _, value = line.partition(" ")
+        if key == "oom_kill" and value.strip().isdigit():
+            return int(value.strip())
+    return None
+
+
+def oom_kill_count(root: str = "/") -> int | None:
+    """How many processes the kernel's OOM killer has killed in launchx's memory cgroup (its
+    ranks live there too). Read before and after an attempt: a SIGKILLed rank is an OOM kill
+    only when this grew. None when no counter can be read (no evidence either way)."""
+    tree = _Tree(root)
+    v1_path = v2_path = None
+    for line in (tree.read("proc/self/cgroup") or "").splitlines():
+        ident, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        if ident == "0" and not controllers:
+            v2_path = path
+        elif "memory" in controllers.split(","):
+            v1_path = path
+    mounts = _mounts(tree)
+    if v1_path is not None:
+        mount = next((m for m in mounts if m[2] == "cgroup" and "memory" in m[3].split(",")), None)
+        base, point = (mount[0], mount[1]) if mount else ("/", "/sys/fs/cgroup/memory")
+        return parse_oom_kills(tree.read(f"{_cgroup_dir(base, point, v1_path)}/memory.oom_control"))
+    if v2_path is not None:
+        mount = next((m for m in mounts if m[2] == "cgroup2"), None)
+        base, point = (mount[0], mount[1]) if mount else ("/", "/sys/fs/cgroup")
+        return parse_oom_kills(tree.read(f"{_cgroup_dir(base, point, v2_path)}/memory.events"))
+    return None

@@ -58,6 +58,8 @@ CATEGORIES: tuple[str, ...] = (
     "cuda_config_error",
     "world_mismatch",
     "dataloader_killed",
+    "launcher_died",
+    "hang",
     "unknown",
 )
 
@@ -70,6 +72,7 @@ def unknown_categories(names: Sequence[str]) -> tuple[str, ...]:
 
 RETRYABLE_BY_DEFAULT: frozenset[str] = frozenset(
     {
+        "hang",
         "nccl_watchdog_timeout",
         "collective_timeout",
         "ib_error",
@@ -1101,6 +1104,36 @@ SIGNAL_RULES: dict[str, SignalRule] = {
             "<job> -o JobID,State,MaxRSS` (SLURM OUT_OF_MEMORY), the cgroup's memory.events "
             "oom_kill counter; if it repeats at the same step, treat it as an OOM (fewer "
             "DataLoader workers, torch.load(mmap=True), more --mem).",
+        ),
+        SignalRule(
+            "sigterm_external",
+            "killed",
+            "LX534",
+            "the rank that failed first was stopped by a SIGTERM that launchx did not send: a "
+            "health agent, an admin's kill, a preemption or the OOM-avoidance of a platform; "
+            "the other ranks only lost their peer.",
+            "find who sent it (the scheduler's or the node's agent logs, `sacct`); launchx "
+            "retries it once a checkpoint can resume the run (profile retry.never: [killed] "
+            "stops that).",
+        ),
+        SignalRule(
+            "launcher_died",
+            "launcher_died",
+            "LX539",
+            "the launcher itself (torchrun) died before it could say how its ranks ended: it "
+            "was killed from outside (its ranks went with it).",
+            "find who killed it (an OOM killer, a health agent, a person); launchx does not "
+            "retry it by default (add launcher_died to the profile's retry.on to retry).",
+        ),
+        SignalRule(
+            "hang",
+            "hang",
+            "LX554",
+            "no rank made progress for the hang timeout (launchx watched their output, CPU, "
+            "I/O and stacks); launchx named the stuck rank(s), stopped them and retries.",
+            "read the hang report (the stuck rank's stack, and hang/ in the attempt's log "
+            "directory): a rank that skipped a collective, a DataLoader deadlock, a dead NIC "
+            "or filesystem. --hang-timeout sets how long no progress means a hang.",
         ),
         SignalRule(
             "missing_from_collective",

@@ -228,6 +228,14 @@ def classify_attempt(
         return rm.diagnosis(rm.signal_hit("sigterm_all", 110), policy, None, launcher_exit)
 
     ranked.extend(rm.exit_code_hits(rank_exit, oom_evidence))
+    # The first observed failure was stopped by a SIGTERM that launchx did not send (it
+    # was not interrupted): the rank torchrun names, not a user's interrupt.
+    table_root = next((r for r in (_root_of(scan) for scan in logs) if r is not None), None)
+    if table_root is not None and rm.signal_of(rank_exit.get(table_root)) in (
+        _signal.SIGTERM,
+        _signal.SIGINT,
+    ):
+        ranked.append((rm.signal_hit("sigterm_external", 61), table_root))
 
     def key(item: tuple[Hit, int | None]) -> tuple[int, bool, float, int]:
         h = item[0]
@@ -259,6 +267,18 @@ def classify_attempt(
     first = earliest[1] if earliest else (failed[0] if failed else None)
     code = rank_exit.get(first, launcher_exit) if first is not None else launcher_exit
     return rm.unknown(policy, first, code)
+
+
+def exit_diagnosis(
+    rule: str,
+    policy: RetryPolicyLike | None,
+    *,
+    rank: int | None = None,
+    exit_code: int | None = None,
+) -> Diagnosis:
+    """A diagnosis the run loop makes from what it saw itself (``failure_rules.SIGNAL_RULES``:
+    a hang it detected, a launcher that died), not from a log line. A root cause."""
+    return rm.diagnosis(rm.signal_hit(rule, 70), policy, rank, exit_code)
 
 
 def attempt_report(

@@ -170,13 +170,7 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
             elif info.rank is not None:
                 hosts.setdefault(info.rank, h)
         world.update(ln.rank for ln in s.lines if ln.rank is not None)
-        # torchrun's summary says the time to the second; its "failed (exitcode: N)" log
-        # line, written as the failure was seen, to the microsecond: with several nodes'
-        # summaries in the same second, that line tells which failed first.
-        precise = min((ln.ts for _l, _c, ln in s.first_failed if ln.ts is not None), default=None)
-        for e in s.entries:
-            if e.is_root and precise is not None and (e.ts is None or abs(precise - e.ts) < 1.0):
-                e = replace(e, ts=precise)
+        for e in _precise_entries(s):
             entries.append(e)
             world.add(e.rank)
             if info.node is not None:  # a node's summary lists that node's ranks
@@ -196,6 +190,20 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
     world.update(codes)
     root = _root_entry(entries)
     return _Facts(codes, hosts, nodes, locals_, world, root, first_local)
+
+
+def _precise_entries(scan: SourceScan) -> list[FailureEntry]:
+    """torchrun's summary says the time to the second; its "failed (exitcode: N)" log line,
+    written as the failure was seen, to the microsecond: with several nodes' summaries in
+    the same second, that line tells which failed first."""
+    times = [ln.ts for _l, _c, ln in scan.first_failed if ln.ts is not None]
+    precise = min(times, default=None)
+    out = []
+    for e in scan.entries:
+        if e.is_root and precise is not None and (e.ts is None or abs(precise - e.ts) < 1.0):
+            e = replace(e, ts=precise)
+        out.append(e)
+    return out
 
 
 def _nproc(scans: Sequence[SourceScan]) -> int | None:

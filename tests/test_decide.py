@@ -11,6 +11,7 @@ from launchx.profile_model import Retry
 from launchx.run.decide import (
     AttemptRecord,
     Evidence,
+    HangFound,
     NextStep,
     Policy,
     Requeue,
@@ -268,7 +269,7 @@ def test_assess_a_transient_failure_from_the_launcher_output() -> None:
     )
     assert diag is not None
     assert (record.category, record.retryable, record.exit_code) == ("collective_timeout", True, 1)
-    assert record.signature == diag.signature()
+    assert diag.primary is not None and record.signature == diag.primary.signature()
 
 
 def test_assess_a_bug_keeps_the_trainings_exit_code() -> None:
@@ -300,3 +301,75 @@ def test_assess_the_policy_can_retry_a_category() -> None:
     evidence = Evidence(1, 3.0, launcher_output=(KEY_ERROR,))
     record, _ = assess(evidence, attempt=0, policy=Retry(on=("user_code_error",)))
     assert record.retryable
+
+
+TORCHRUN_SUMMARY = """torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+============================================================
+train.py FAILED
+------------------------------------------------------------
+Failures:
+[1]:
+  time      : 2026-11-24_05:02:31
+  host      : localhost
+  rank      : 0 (local_rank: 0)
+  exitcode  : -15 (pid: 2998)
+  error_file: <N/A>
+  traceback : Signal 15 (SIGTERM) received by PID 2998
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-11-24_05:02:31
+  host      : localhost
+  rank      : 1 (local_rank: 1)
+  exitcode  : {code} (pid: 2999)
+  error_file: <N/A>
+  traceback : Signal {sig} received by PID 2999
+============================================================"""
+
+
+def _summary(code: int) -> tuple[str, ...]:
+    return tuple(TORCHRUN_SUMMARY.format(code=code, sig=-code).splitlines())
+
+
+def test_assess_a_bare_sigkill_is_killed_and_retried_once_a_checkpoint_exists() -> None:
+    evidence = Evidence(1, 3.0, launcher_output=_summary(-9), oom_kills=0)
+    record, report = assess(evidence, attempt=0, policy=Retry(), step_after=10)
+    assert report is not None and report.primary is not None
+    assert (record.category, report.primary.rank, record.retryable) == ("killed", 1, True)
+    without, _ = assess(evidence, attempt=0, policy=Retry(), step_after=None)
+    assert not without.retryable  # nothing to resume from: another attempt gains nothing
+    never, _ = assess(evidence, attempt=0, policy=Retry(never=("killed",)), step_after=10)
+    assert not never.retryable
+
+
+def test_assess_a_sigkill_is_an_oom_only_when_the_cgroup_counter_grew() -> None:
+    evidence = Evidence(1, 3.0, launcher_output=_summary(-9), oom_kills=1)
+    record, _ = assess(evidence, attempt=0, policy=Retry(), step_after=10)
+    assert (record.category, record.retryable) == ("host_oom_killed", False)
+
+
+def test_assess_an_outside_sigterm_names_its_rank_and_is_no_interrupt() -> None:
+    record, report = assess(
+        Evidence(1, 3.0, launcher_output=_summary(-15)), attempt=0, policy=Retry()
+    )
+    assert report is not None and report.primary is not None
+    assert (record.category, report.primary.rank, record.interrupted) == ("killed", 1, False)
+
+
+def test_assess_a_launcher_that_died_says_so() -> None:
+    evidence = Evidence(137, 3.0, launcher_output=("[r0]: step 3",), launcher="torchrun")
+    record, report = assess(evidence, attempt=0, policy=Retry())
+    assert report is not None and report.primary is not None
+    assert record.category == "launcher_died" and "SIGKILL" in report.primary.cause
+    step = next_step([record], RETRY)
+    assert isinstance(step, Stop) and "not retried by default" in step.reason
+    assert "fail the same way" not in step.reason
+    direct = Evidence(137, 3.0, launcher_output=("step 3",), launcher="direct")
+    assert assess(direct, attempt=0, policy=Retry())[0].category != "launcher_died"
+
+
+def test_assess_a_hang_the_watch_found_is_transient() -> None:
+    evidence = Evidence(143, 30.0, hang=HangFound((5,), "rank 5 stuck in data.py:88"))
+    record, report = assess(evidence, attempt=0, policy=Retry())
+    assert report is not None and report.primary is not None
+    assert (record.category, record.retryable, report.primary.rank) == ("hang", True, 5)

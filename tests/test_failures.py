@@ -456,6 +456,7 @@ def test_default_retry_table(category: str) -> None:
         "port_in_use",
         "rendezvous_timeout",
         "preempted",
+        "hang",
     }
     assert failures.is_retryable(category) == (category in retryable)
 

@@ -10,10 +10,12 @@ their output's tails and torchrun's error files (kept flat as ``rank-R.error.jso
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+from launchx import detect
 from launchx.errors import LaunchxError
 from launchx.execute import Supervisor, child_environment, run_process
 from launchx.plan import TORCHRUN_LOGS, LaunchPlan
@@ -32,6 +34,9 @@ class ProcessAttempts:
     base_env: dict[str, str]  # the environment detection read: children inherit it
     terminal: Terminal
     direct_rank: int | None = None  # a direct launch runs this one rank
+    # The kernel's OOM kills in launchx's memory cgroup so far (``detect.oom_kill_count``):
+    # read before and after, it tells an OOM kill from any other SIGKILL.
+    oom_kills: Callable[[], int | None] = detect.oom_kill_count
 
     def run(self, plan: LaunchPlan) -> Evidence:
         log_dir = Path(plan.log_dir) if plan.log_dir else None
@@ -52,9 +57,12 @@ class ProcessAttempts:
         )
         sup = self.supervisor
         warned_before = len(sup.warnings)
+        oom_before = self.oom_kills()
         env = child_environment(self.base_env, plan.env_changes())
         result = run_process(plan.argv, env, sup, grace_s=plan.grace_period_s, output=output)
         errors = keep_error_files(plan) if log_dir is not None else {}
+        oom_after = self.oom_kills()
+        ooms = None if oom_before is None or oom_after is None else oom_after - oom_before
         return Evidence(
             exit_code=result.exit_code,
             duration_s=result.duration_s,
@@ -63,6 +71,8 @@ class ProcessAttempts:
             launcher_output=result.tail,
             rank_logs=output.rank_logs(),
             error_files=errors,
+            launcher=plan.launcher,
+            oom_kills=ooms,
         )
 
 

@@ -27,8 +27,9 @@ The rules, in the order they apply:
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from launchx import failures
 from launchx.profile_model import Retry
@@ -99,10 +100,23 @@ class Evidence:
     launcher_output: tuple[str, ...] = ()  # the launcher's last lines
     rank_logs: Mapping[int, str] | None = None  # global rank -> the tail of its output
     error_files: Mapping[int, str] | None = None  # global rank -> torchrun's error file
+    launcher: str = "torchrun"  # the plan's launcher: torchrun, srun or direct
+    # Processes the kernel's OOM killer ended in launchx's memory cgroup during the attempt
+    # (its oom_kill counter after minus before); None when the counter cannot be read.
+    oom_kills: int | None = None
+    hang: HangFound | None = None  # launchx's watch found a hang and stopped the ranks
 
     @property
     def interrupted(self) -> bool:
         return self.stop_signal is not None
+
+
+@dataclass(frozen=True)
+class HangFound:
+    """What the watch saw when it stopped an attempt: the stuck ranks and its report."""
+
+    ranks: tuple[int, ...]
+    text: str  # the report a person reads (``watch.report``)
 
 
 def attempts_charged(history: Sequence[AttemptRecord]) -> int:
@@ -119,7 +133,7 @@ def assess(
     step_before: int | None = None,
     step_after: int | None = None,
     log_dir: str | None = None,
-) -> tuple[AttemptRecord, failures.Diagnosis | None]:
+) -> tuple[AttemptRecord, failures.Report | None]:
     """The record of one attempt, and the diagnosis of its failure (None when it did not
     fail, or when the scheduler's warning explains the stop)."""
     common = {
@@ -141,7 +155,7 @@ def assess(
             signature=None,
             **common,  # type: ignore[arg-type]
         ), None
-    if evidence.exit_code == 0 and not evidence.interrupted:
+    if evidence.exit_code == 0 and not evidence.interrupted and evidence.hang is None:
         return AttemptRecord(
             exit_code=0,
             category=None,
@@ -149,28 +163,64 @@ def assess(
             signature=None,
             **common,  # type: ignore[arg-type]
         ), None
-    logs = dict(evidence.rank_logs or {})
-    launcher_output = "\n".join(evidence.launcher_output)
-    logs.setdefault(-1, launcher_output)
-    diag = failures.classify_attempt(
-        failures.torchrun_exit_codes(launcher_output),
-        evidence.error_files or {},
-        logs,
-        launcher_exit=evidence.exit_code,
-        interrupted=evidence.interrupted,
-        policy=policy,
-    )
+    report = _diagnose(evidence, policy)
+    diag = report.primary
+    assert diag is not None
+    retryable = diag.retryable and not evidence.interrupted
+    if diag.category == "killed" and diag.category not in policy.never:
+        # Killed from outside, with no evidence of an OOM: worth another attempt once a
+        # checkpoint lets it get further than this one (the repeat rule stops a loop).
+        retryable = retryable or step_after is not None
     record = AttemptRecord(
         exit_code=training_exit_code(evidence.exit_code, diag),
         category=diag.category,
-        retryable=diag.retryable and not evidence.interrupted,
+        retryable=retryable,
         signature=diag.signature(),
         cause=diag.cause,
         tier=diag.tier,
         interrupted=evidence.interrupted,
         **common,  # type: ignore[arg-type]
     )
-    return record, diag
+    return record, report
+
+
+def _diagnose(evidence: Evidence, policy: Retry) -> failures.Report:
+    """The diagnosis from the attempt's own evidence: a hang launchx found, a launcher that
+    died before it could say how its ranks ended, else what the ranks' logs say."""
+    if evidence.hang is not None and not evidence.interrupted:
+        diag = failures.exit_diagnosis("hang", policy, rank=min(evidence.hang.ranks, default=None))
+        return failures.Report(primary=diag, findings=(diag,))
+    logs = dict(evidence.rank_logs or {})
+    launcher_output = "\n".join(evidence.launcher_output)
+    logs.setdefault(-1, launcher_output)
+    rank_exit = failures.torchrun_exit_codes(launcher_output)
+    if _launcher_died(evidence, rank_exit):
+        sig = evidence.exit_code - 128
+        diag = failures.exit_diagnosis("launcher_died", policy, exit_code=evidence.exit_code)
+        named = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+        diag = replace(diag, cause=diag.cause.replace("killed from outside", f"killed by {named}"))
+        return failures.Report(primary=diag, findings=(diag,))
+    oom = None if evidence.oom_kills is None else evidence.oom_kills > 0
+    return failures.attempt_report(
+        rank_exit,
+        evidence.error_files or {},
+        logs,
+        launcher_exit=evidence.exit_code,
+        interrupted=evidence.interrupted,
+        policy=policy,
+        oom_evidence=oom,
+    )
+
+
+def _launcher_died(evidence: Evidence, rank_exit: Mapping[int, int]) -> bool:
+    """torchrun ended by a signal it did not get from launchx, without its summary of the
+    ranks: it did not end them, something ended it."""
+    return (
+        evidence.launcher == "torchrun"
+        and not evidence.interrupted
+        and 128 < evidence.exit_code <= 128 + 64
+        and not rank_exit
+    )
 
 
 def training_exit_code(launcher_exit: int, diag: failures.Diagnosis) -> int:
@@ -188,11 +238,21 @@ def backoff_s(attempts_here: int, retry: Retry, jitter_u: float) -> float:
     return max(0.0, min(base, retry.backoff_max_s)) + jitter_u * retry.jitter_s
 
 
+# Failures whose cause launchx cannot see well enough to call them deterministic: they are
+# not retried by default, and the reason says so, not that another attempt would fail.
+_UNDECIDED = frozenset({"unknown", "killed", "launcher_died"})
+
+
 def _not_transient(last: AttemptRecord) -> str:
     if last.category == "unknown":
         return (
             "the cause is unknown, and unknown failures are not retried by default "
             "(add unknown to the profile's retry.on to retry them)"
+        )
+    if last.category in _UNDECIDED:
+        return (
+            f"{last.category} is not retried by default (add {last.category} to the "
+            "profile's retry.on to retry it)"
         )
     return f"{last.category} is not transient: another attempt would fail the same way"
 

@@ -63,7 +63,7 @@ def run_loop(spec: RunSpec, world: World) -> Outcome:
             log_dir=plan.log_dir,
         )
         if diag is not None:
-            world.console.write(text.diagnosis(diag, plan.nnodes * plan.nproc_per_node))
+            world.console.write(text.failure(diag, record.retryable))
         record = world.peers.agree(plan, record, stopping=evidence.interrupted)
         records.append(record)
         world.history.save([*before, *records])

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from launchx.failures import Diagnosis
+from launchx.diagnosis import Report
+from launchx.failure_text import render_failure
 from launchx.run.decide import AttemptRecord
 
 
@@ -12,16 +13,20 @@ def resuming(path: str) -> str:
     return f"launchx: resuming from {path}\n"
 
 
-def diagnosis(diag: Diagnosis, rank_count: int) -> str:
-    where = f" on rank {diag.rank}" if diag.rank is not None and rank_count > 1 else ""
-    lines = [
-        f"launchx: failure: {diag.category}{where}"
-        f" ({'transient' if diag.retryable else 'not retried'})",
-        f"  cause: {diag.cause}",
-        f"  fix: {diag.fix}",
-    ]
-    lines += [f"  evidence: {line}" for line in diag.evidence[:3]]
-    return "\n".join(lines) + "\n"
+def failure(report: Report, retryable: bool) -> str:
+    """After a failed attempt: the cause in one sentence, the fix, the evidence with rank
+    and file:line, and the ranks as root and collateral (``failure_text``), under one
+    ``launchx: failure:`` line that says whether launchx retries it."""
+    primary = report.primary
+    if primary is None:
+        return ""
+    where = f" on rank {primary.rank}" if primary.rank is not None else ""
+    head = (
+        f"launchx: failure: {primary.category}{where}"
+        f" ({'transient' if retryable else 'not retried'})"
+    )
+    body = render_failure(report).splitlines()[1:]  # its own headline says the same
+    return "\n".join([head, *body]) + "\n"
 
 
 def stopped_after_warning() -> str:
