@@ -243,7 +243,7 @@ def main() -> int:
     # launchx with the fault
     stall = lx.first("stalling rank")
     failure = lx.first("launchx: failure:")
-    resuming = lx.first("launchx: resuming from")
+    resuming = lx.first("launchx: offering")
     if stall is None or failure is None or resuming is None:
         sys.exit("the fault did not produce the expected launchx lines")
     first_after = lx.first(STEP, after=resuming.t)

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from launchx import detect, profiles
+from launchx.checkpoints import Checkpoint
 from launchx.errors import LaunchxError
 from launchx.facts import HostFacts
 from launchx.plan import LaunchPlan, Target, decide_run
@@ -27,6 +28,7 @@ class Step:
     save_step: int | None = None
     stop_signal: int | None = None
     warned: bool = False
+    started_at: tuple[int, str] | None = None  # the first step its output showed
 
 
 @dataclass
@@ -46,6 +48,7 @@ class ScriptedAttempts:
             stop_signal=step.stop_signal,
             warned=step.warned,
             launcher_output=tuple(step.output.splitlines()),
+            started_at=step.started_at,
         )
 
     def env(self, n: int) -> dict[str, str | None]:
@@ -60,11 +63,11 @@ class MemoryCheckpoints:
     def save(self, step: int) -> None:
         self.steps.append(step)
 
-    def latest(self) -> tuple[str, int] | None:
+    def latest(self) -> Checkpoint | None:
         if not self.steps:
             return None
         step = max(self.steps)
-        return f"/ck/step_{step:08d}.pt", step
+        return Checkpoint(f"/ck/step_{step:08d}.pt", step, "launchx")
 
 
 @dataclass

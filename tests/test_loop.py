@@ -55,7 +55,8 @@ def test_transient_faults_back_off_resume_and_keep_one_run_id() -> None:
     assert "LAUNCHX_RESUME_FROM" not in envs[0]
     assert envs[4]["LAUNCHX_RESUME_FROM"] == "/ck/step_00000040.pt"
     assert {e["LAUNCHX_RUN_ID"] for e in envs} == {"lx-test"}
-    assert "launchx: resuming from /ck/step_00000040.pt" in world.console.text
+    offer = "launchx: offering /ck/step_00000040.pt (step 40) to the script (LAUNCHX_RESUME_FROM)"
+    assert offer in world.console.text
 
 
 def test_each_attempt_gets_a_freshly_drawn_port_on_one_node() -> None:
@@ -236,3 +237,33 @@ def test_job_history_round_trips_and_forgives_a_broken_file(tmp_path: Path) -> N
     assert store.load() == records
     (tmp_path / "h" / "attempts.json").write_text(json.dumps([{"attempt": "?"}]) + "{")
     assert store.load() == []
+
+
+def test_a_retry_that_started_over_is_named() -> None:
+    """Offered step 10, its output shows step 0: the script ignored LAUNCHX_RESUME_FROM."""
+    steps = [
+        Step(1, GLOO_TIMEOUT, save_step=10, started_at=(1, "  3%|| 1/30")),
+        Step(0, started_at=(1, "  3%|| 1/30")),
+    ]
+    world = fake_world(steps)
+    run_loop(spec_for("local", *BACKOFF), world.world())
+    warnings = [w for w in world.console.lines if "did not resume from" in w]
+    assert len(warnings) == 1 and "(step 10)" in warnings[0] and "step 1 " in warnings[0]
+
+
+def test_a_retry_that_resumed_is_not_warned_about() -> None:
+    steps = [Step(1, GLOO_TIMEOUT, save_step=10), Step(0, started_at=(11, "step 11 loss 2"))]
+    world = fake_world(steps)
+    run_loop(spec_for("local", *BACKOFF), world.world())
+    assert "did not resume" not in world.console.text
+
+
+def test_a_frameworks_checkpoint_comes_with_the_way_it_resumes(tmp_path: Path) -> None:
+    from launchx.checkpoints import Checkpoint
+
+    hf = Checkpoint(str(tmp_path / "checkpoint-10"), 10, "hf")
+    said = text.offering(hf, None)
+    assert "offering" in said and "--resume_from_checkpoint" in said
+    assert "LAUNCHX_RESUME_FROM" in said
+    given = text.offering(hf, "--resume_from_checkpoint {path}")
+    assert given.count("\n") == 1 and "and --resume_from_checkpoint <it>" in given

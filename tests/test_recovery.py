@@ -238,7 +238,7 @@ def test_collective_timeout_is_retried_and_resumes_from_last_checkpoint(
     assert re.search(r"^launchx: failure: collective_timeout\b.*\(transient\)$", text, re.M), text
     assert "launchx: collective_timeout is transient; attempt 1 in 0.0s" in text
     step20 = tmp / "ck" / "step_00000020.pt"
-    assert f"launchx: resuming from {step20}" in text
+    assert f"launchx: offering {step20} (step 20)" in text
     assert f"[toy] resumed from {step20} at step 20" in text  # the toy really used it
     rows = summary_rows(text)
     assert [(r[0], r[2], r[3]) for r in rows] == [
@@ -383,7 +383,7 @@ def test_user_key_error_is_diagnosed_once_and_not_retried(key_error: Scenario) -
     assert final_reason(text).startswith("launchx: user_code_error is not transient")
     # A resume would have been pointless: a checkpoint existed and was not used.
     assert (key_error.tmp / "ck" / "step_00000010.pt").is_file()
-    assert "resuming from" not in text
+    assert "launchx: offering" not in text
 
 
 def test_user_key_error_diagnosis_names_the_script_line(key_error: Scenario) -> None:
@@ -439,7 +439,7 @@ def killed_during_save(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sav
     )
     crash = run.wait_for("crashing rank 0 during save of step 20 partial=")
     partial = Path(crash.split("partial=", 1)[1].strip())
-    run.wait_for("launchx: resuming from")
+    run.wait_for("launchx: offering")
     # The next attempt is only being started now; nothing but its rank 0 (at step 20,
     # seconds away) could remove the partial file.
     existed = partial.is_file()
@@ -455,7 +455,7 @@ def test_partial_checkpoint_is_skipped_and_previous_one_resumed(
     assert r.partial_existed_at_resume, r.partial
     assert r.partial.parent == r.tmp / "ck" and r.partial.name.startswith(".step_00000020.pt.tmp.")
     step10 = r.tmp / "ck" / "step_00000010.pt"
-    assert f"launchx: resuming from {step10}" in r.text
+    assert f"launchx: offering {step10} (step 10)" in r.text
     assert f"[toy] resumed from {step10} at step 10" in r.text
     assert re.search(r"^launchx: failure: killed\b.*\(transient\)$", r.text, re.M)
     rows = summary_rows(r.text)
@@ -590,7 +590,7 @@ def test_a_rank_dying_on_node_one_makes_both_nodes_retry_together(tmp_path: Path
             ("0", "exit 1", "ib_error", "-"),
             ("1", "ok", "-", step5),
         ], text
-        assert f"launchx: resuming from {step5}" in text
+        assert f"launchx: offering {step5} (step 5)" in text
     assert f"[toy] resumed from {step5} at step 5" in t0  # rank 0 prints milestones
     assert "[toy] done steps=20" in t0
     logs = tmp_path / "logs"

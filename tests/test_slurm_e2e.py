@@ -522,7 +522,7 @@ def test_usr2_warning_requeues_and_resumes(preempted_job: PreemptedJob) -> None:
     assert "launchx: requeued by SLURM after the time-limit warning" in output
     # The second run resumes from a checkpoint at least as new as the one that existed
     # when the warning was sent (so no step before it is trained twice).
-    resumed = re.search(r"^launchx: resuming from (\S+)$", output, re.M)
+    resumed = re.search(r"^launchx: offering (\S+) \(step \d+\)", output, re.M)
     assert resumed and resumed.start() > requeued, output
     resume_path = Path(resumed.group(1))
     assert resume_path.parent == job.ckpt.resolve()

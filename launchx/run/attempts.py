@@ -73,6 +73,7 @@ class ProcessAttempts:
             error_files=errors,
             launcher=plan.launcher,
             oom_kills=ooms,
+            started_at=output.started_at(),
         )
 
 

@@ -105,6 +105,8 @@ class Evidence:
     # (its oom_kill counter after minus before); None when the counter cannot be read.
     oom_kills: int | None = None
     hang: HangFound | None = None  # launchx's watch found a hang and stopped the ranks
+    # The first training step the attempt's output showed, and that line (progress.py).
+    started_at: tuple[int, str] | None = None
 
     @property
     def interrupted(self) -> bool:

@@ -27,6 +27,10 @@ class RunSpec:
     relaunch: tuple[str, ...] = ()  # `launchx run` options an srun step repeats
 
     @property
+    def resume_arg(self) -> str | None:
+        return self.res.profile.resume.resume_arg
+
+    @property
     def policy(self) -> Policy:
         return Policy(self.res.profile.retry, self.decisions.requeue_on_warning)
 
@@ -48,20 +52,21 @@ def run_loop(spec: RunSpec, world: World) -> Outcome:
     records: list[AttemptRecord] = []
     attempt = first_attempt(spec, before)
     while True:
-        found = world.checkpoints.latest()
-        plan = spec.plan(attempt, _port(spec, world), found[0] if found else None)
-        world.console.write(render.run_header(plan) + (text.resuming(found[0]) if found else ""))
+        offered = world.checkpoints.latest()
+        plan = spec.plan(attempt, _port(spec, world), offered.path if offered else None)
+        world.console.write(render.run_header(plan) + text.offering(offered, spec.resume_arg))
         evidence = world.attempts.run(plan)
         after = world.checkpoints.latest()
         record, diag = assess(
             evidence,
             attempt=attempt,
             policy=policy.retry,
-            resumed_from=found[0] if found else None,
-            step_before=found[1] if found else None,
-            step_after=after[1] if after else None,
+            resumed_from=offered.path if offered else None,
+            step_before=offered.step if offered else None,
+            step_after=after.step if after else None,
             log_dir=plan.log_dir,
         )
+        world.console.write(text.restarted(offered, evidence.started_at))
         if diag is not None:
             world.console.write(text.failure(diag, record.retryable))
         record = world.peers.agree(plan, record, stopping=evidence.interrupted)

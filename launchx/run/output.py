@@ -117,6 +117,13 @@ class AttemptOutput:
         self._files.clear()
         return tuple(self.tail)
 
+    def started_at(self) -> tuple[int, str] | None:
+        """The first training step the output showed (a bar's frame, a ``step N`` line)."""
+        first = self.tracker.first
+        if first is None or first.global_step is None:
+            return None
+        return first.global_step, self.tracker.line or ""
+
     def rank_logs(self) -> dict[int, str]:
         return {rank: "\n".join(lines) + "\n" for rank, lines in self.rank_tails.items()}
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from launchx.checkpoints import Checkpoint
 from launchx.plan import LaunchPlan
 from launchx.run.decide import AttemptRecord, Evidence
 
@@ -23,9 +24,9 @@ class Attempts(Protocol):
 
 
 class Checkpoints(Protocol):
-    """The newest complete checkpoint: (absolute path, step), or None."""
+    """The newest complete checkpoint (absolute path, step, whose layout), or None."""
 
-    def latest(self) -> tuple[str, int] | None: ...
+    def latest(self) -> Checkpoint | None: ...
 
 
 class History(Protocol):

@@ -61,7 +61,7 @@ def dry_run(
     )
     found = DirCheckpoints(checkpoint_dir(res.profile.resume.checkpoint_dir)).latest()
     attempt = first_attempt(spec, _history(spec).load())
-    return spec.plan(attempt, decisions.port.port, found[0] if found else None)
+    return spec.plan(attempt, decisions.port.port, found.path if found else None)
 
 
 def start(

@@ -2,15 +2,45 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Sequence
+from contextlib import suppress
 
+from launchx.checkpoints import Checkpoint, resume_hint
 from launchx.diagnosis import Report
 from launchx.failure_text import render_failure
 from launchx.run.decide import AttemptRecord
 
 
-def resuming(path: str) -> str:
-    return f"launchx: resuming from {path}\n"
+def offering(offered: Checkpoint | None, resume_arg: str | None) -> str:
+    """What launchx does with a checkpoint: it offers it; only the script can resume. Where
+    the script gets no --resume-arg, the way its framework takes it is said too."""
+    if offered is None:
+        return ""
+    how = "LAUNCHX_RESUME_FROM"
+    if resume_arg:
+        how += f" and {resume_arg.replace('{path}', '<it>')}"
+    line = f"launchx: offering {offered.path} (step {offered.step}) to the script ({how})\n"
+    hint = resume_hint(offered)
+    if hint is not None and not resume_arg:
+        line += f"launchx: {hint.text()}\n"
+    return line
+
+
+def restarted(offered: Checkpoint | None, started_at: tuple[int, str] | None) -> str:
+    """A warning when the attempt trained from before the checkpoint it was offered: the
+    script does not read LAUNCHX_RESUME_FROM (nor a --resume-arg): it started over."""
+    if offered is None or not offered.step or started_at is None:
+        return ""
+    step, line = started_at
+    if step >= offered.step:
+        return ""
+    return (
+        f"launchx: warning: the attempt did not resume from {offered.path} (step "
+        f"{offered.step}): its output shows step {step} ({line.strip()[:100]!r}), so it "
+        "trained from the start; make the script read LAUNCHX_RESUME_FROM, or pass "
+        "--resume-arg\n"
+    )
 
 
 def failure(report: Report, retryable: bool) -> str:
@@ -21,6 +51,9 @@ def failure(report: Report, retryable: bool) -> str:
     if primary is None:
         return ""
     where = f" on rank {primary.rank}" if primary.rank is not None else ""
+    if primary.signal is not None:
+        with suppress(ValueError):
+            where += f" by {signal.Signals(primary.signal).name}"
     head = (
         f"launchx: failure: {primary.category}{where}"
         f" ({'transient' if retryable else 'not retried'})"

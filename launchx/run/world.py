@@ -61,11 +61,8 @@ class DirCheckpoints:
 
     directory: str | None  # absolute; None: the run has no checkpoint directory
 
-    def latest(self) -> tuple[str, int] | None:
-        if not self.directory:
-            return None
-        found = checkpoints.latest_complete(self.directory)
-        return (found.path, found.step) if found else None
+    def latest(self) -> checkpoints.Checkpoint | None:
+        return checkpoints.latest_complete(self.directory) if self.directory else None
 
 
 def checkpoint_dir(configured: str | None) -> str | None:
