@@ -412,6 +412,33 @@ def doctor(
 
 
 @app.command()
+def status(
+    run_dir: Annotated[
+        str | None,
+        typer.Argument(help="A run's log directory (default: the newest under the temp dir)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the state as JSON.")] = False,
+) -> None:
+    """What a run is doing now, or how it ended (from its events.jsonl)."""
+    import time
+
+    from launchx import status as status_mod
+    from launchx.run import events
+
+    where = pipeline.run_dir(run_dir)
+    found = events.read_run_events(where)
+    if not found:
+        raise LaunchxError(
+            f"no launchx events in {where}",
+            "pass the --log-dir of a run, or run one first (launchx run ...)",
+        )
+    state = status_mod.summarise(
+        found, alive=events.pid_alive(found[0].get("pid")), now=time.time()
+    )
+    typer.echo(status_mod.render(state, as_json=as_json), nl=False)
+
+
+@app.command()
 def diagnose(
     logs: Annotated[
         list[str] | None,
@@ -449,7 +476,7 @@ def _app_for(argv: Sequence[str]) -> typer.Typer:
     return narrow
 
 
-_COMMANDS = frozenset({"explain", "profiles", "run", "doctor", "diagnose"})
+_COMMANDS = frozenset({"explain", "profiles", "run", "doctor", "diagnose", "status"})
 
 
 def main() -> None:

@@ -59,6 +59,14 @@ class Supervisor:
     warned_at: float | None = None  # the first warning of the current attempt (its grace)
     # The child is srun inside this SLURM job: stops go to its step (run_process does it).
     srun_job: str | None = None
+    # launchx itself stops the current attempt (the hang watch): the ranks get the grace a
+    # stop gives, but it is no interrupt, and the run goes on.
+    abort_at: float | None = None
+
+    def abort(self) -> None:
+        if self.abort_at is None:
+            self.abort_at = self.clock()
+        self.wake.set()
 
     def handle(self, signum: int, _frame: FrameType | None) -> None:
         if signum in (signal.SIGUSR1, signal.SIGUSR2):
@@ -238,6 +246,19 @@ def _deliver_stop(child: subprocess.Popen[bytes], signum: int, step: _SrunStep |
     signal_tree(child.pid, signum)
 
 
+def _abort(child: subprocess.Popen[bytes], step: _SrunStep | None) -> None:
+    """launchx stops the attempt (a hang): SIGTERM to the ranks, not to torchrun, which sees
+    its workers end and reports them as it always does (a SIGTERMed torchrun prints its own
+    traceback instead)."""
+    if step is not None:
+        _deliver_stop(child, signal.SIGTERM, step)
+        return
+    below = descendants(child.pid)
+    for pid in below or [child.pid]:
+        with suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGTERM)
+
+
 def _kill(child: subprocess.Popen[bytes], step: _SrunStep | None) -> None:
     """The grace is over: SIGKILL the step's tasks (so none outlives srun) and the tree."""
     if step is not None and step.step is not None:
@@ -305,6 +326,7 @@ def run_process(
     grace_s: float,
     out: IO[str] | None = None,
     output: Output | None = None,
+    on_start: Callable[[int], None] | None = None,
     poll_s: float = 0.05,
 ) -> ProcessResult:
     """Start ``argv`` in its own session and supervise it to the end.
@@ -317,6 +339,7 @@ def run_process(
     output = output if output is not None else CopyOutput(out or sys.stdout)
     start = sup.clock()
     sup.warned_at = None  # a warning of an earlier attempt gives this one no deadline
+    sup.abort_at = None
     srun_job = srun_job_id(argv, env)
     try:
         child = subprocess.Popen(
@@ -339,7 +362,10 @@ def run_process(
     before = set(descendants(os.getpid())) - {child.pid}
     pump = threading.Thread(target=_pump, args=(child.stdout, output), daemon=True)
     pump.start()
+    if on_start is not None:
+        on_start(child.pid)
     stop_sent = sup.stopping
+    abort_sent = False
     if stop_sent:  # a signal arrived between attempts: pass it on at once
         signal_tree(child.pid, sup.stop_signal or signal.SIGTERM)
     elif sup.warned_at is not None and sup.forward_warnings and sup.warnings:
@@ -371,7 +397,10 @@ def run_process(
                     f"signal; stopping them (SIGTERM, SIGKILL after {grace_s:g} s more)\n",
                 )
                 _deliver_stop(child, signal.SIGTERM, step)
-            stops = [t for t in (sup.stop_at, warning_stop_at) if t is not None]
+            if sup.abort_at is not None and not abort_sent and not sup.stopping:
+                abort_sent = True
+                _abort(child, step)
+            stops = [t for t in (sup.stop_at, warning_stop_at, sup.abort_at) if t is not None]
             if sup.kill_now or (stops and now - min(stops) >= grace_s):
                 if not killed:
                     _kill(child, step)  # scancel once; the tree is SIGKILLed every round

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from launchx import detect
-from launchx.errors import ProfileNotFound
+from launchx.errors import ConfigError, ProfileNotFound
 from launchx.facts import HostFacts, TargetFacts
 from launchx.profile_model import Profile
 from launchx.profiles import DEFAULT_PROFILE, LoadedProfile, list_profiles, load
@@ -130,3 +130,18 @@ def relaunch_args(
     if log_dir:
         args += ["--log-dir", log_dir]
     return tuple(args)
+
+
+def run_dir(given: str | None) -> Path:
+    """The run ``launchx status`` reads: the directory given, else the newest run under
+    the default log root (``<temp dir>/launchx``)."""
+    if given:
+        return Path(given).expanduser().resolve()
+    root = Path(temp_dir()) / "launchx"
+    try:
+        runs = [p for p in root.iterdir() if p.is_dir()]
+    except OSError:
+        runs = []
+    if not runs:
+        raise ConfigError(f"no run under {root}", "pass the run's --log-dir: launchx status DIR")
+    return max(runs, key=lambda p: p.stat().st_mtime)

@@ -27,6 +27,7 @@ from launchx.runtime.env import (
     WORLD_SIZE_VARS,
 )
 from launchx.task import task_env
+from launchx.watch.policy import HangPolicy, parse_hang_timeout
 
 LauncherKind = Literal["torchrun", "direct", "srun"]
 DEFAULT_MULTINODE_PORT = 29500
@@ -481,6 +482,7 @@ class RunDecisions:
     agree_with_nodes: bool  # several nodes, each with its own launchx and retry loop
     requeue_on_warning: bool  # ask SLURM to requeue the job on the time-limit warning
     first_attempt: int  # attempts are numbered across SLURM requeues
+    hang: HangPolicy = field(default_factory=HangPolicy)  # --hang-timeout, as parsed
 
     @property
     def ok(self) -> bool:
@@ -573,7 +575,16 @@ def decide_run(
         agree_with_nodes=decision.launcher == "torchrun" and nnodes > 1 and not inner,
         requeue_on_warning=res.facts.slurm is not None and res.profile.slurm.requeue and not inner,
         first_attempt=_first_attempt(res, inner),
+        hang=_hang_policy(res),
     )
+
+
+def _hang_policy(res: Resolution) -> HangPolicy:
+    """The watch's policy: --hang-timeout as given; an automatic timeout never grows to
+    the collective timeout's half, so the watch names the stuck rank before the watchdog
+    fires without a name."""
+    policy = parse_hang_timeout(res.profile.timeouts.hang_s, origin="--hang-timeout")
+    return replace(policy, ceiling_s=res.profile.timeouts.pg_timeout_s / 2)
 
 
 # Shown where a value is drawn only at launch (``--dry-run``): never a value that the real
@@ -662,6 +673,7 @@ def build(
             log_dir=spec.log_dir,
         )
         env.update(_torchrun_env(res))
+        env.update(_watch_env(res, run, spec.log_dir))
     elif decision.launcher == "srun":
         argv = _srun_argv(res, target, python, nnodes=nnodes, nproc=nproc, relaunch=relaunch)
         if res.profile.slurm.mode == "per_node":
@@ -672,6 +684,7 @@ def build(
         argv = tuple(target.command(python))
         for name, value in decision.mapped_env.items():
             env[name] = EnvEntry(name, value, MAPPED)
+        env.update(_watch_env(res, run, spec.log_dir))
 
     return LaunchPlan(
         launcher=decision.launcher,
@@ -691,6 +704,27 @@ def build(
         log_dir=spec.log_dir,
         grace_period_s=float(res.profile.timeouts.grace_period_s),
     )
+
+
+def _watch_env(res: Resolution, run: RunDecisions, log_dir: str | None) -> dict[str, EnvEntry]:
+    """What the hang watch needs in the ranks: the faulthandler hook (stacks where ptrace
+    is not allowed) and, on NCCL, the flight recorder dumping into the attempt's logs."""
+    if run.hang.mode == "off" or not log_dir:
+        return {}
+    from launchx.watch import flight, hook
+
+    why = Origin.launchx("the hang watch's stacks without ptrace (faulthandler)")
+    env = {
+        k: EnvEntry(k, v, why)
+        for k, v in hook.hook_env(log_dir, res.facts.environ.get("PYTHONPATH")).items()
+    }
+    if res.launch["backend"].value == "nccl":
+        fr = Origin.launchx("the flight recorder names the rank missing from a collective")
+        env.update(
+            (k, EnvEntry(k, v, fr))
+            for k, v in flight.flight_env(log_dir, res.facts.environ).items()
+        )
+    return env
 
 
 def _torchrun_env(res: Resolution) -> dict[str, EnvEntry]:

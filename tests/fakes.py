@@ -137,6 +137,17 @@ class ListConsole:
 
 
 @dataclass
+class RecordedEvents:
+    events: list[dict[str, object]] = field(default_factory=list)
+
+    def record(self, event: str, **fields: object) -> None:
+        self.events.append({"event": event, **fields})
+
+    def named(self, name: str) -> list[dict[str, object]]:
+        return [e for e in self.events if e["event"] == name]
+
+
+@dataclass
 class FixedPorts:
     port: int = 31337
 
@@ -154,6 +165,7 @@ class FakeWorld:
     clock: FakeClock
     console: ListConsole
     ports: FixedPorts
+    events: RecordedEvents
 
     def world(self) -> World:
         return World(**{f.name: getattr(self, f.name) for f in dataclasses.fields(self)})
@@ -170,6 +182,7 @@ def fake_world(steps: list[Step], **kw: object) -> FakeWorld:
         "clock": FakeClock(),
         "console": ListConsole(),
         "ports": FixedPorts(),
+        "events": RecordedEvents(),
     }
     parts.update(kw)
     return FakeWorld(**parts)  # type: ignore[arg-type]

@@ -126,7 +126,7 @@ def test_malformed_set_does_not_echo_a_secret_value(tmp_path: Path) -> None:
 
 # --- the command table ------------------------------------------------------------------------
 
-COMMANDS = ("explain", "run", "sbatch", "doctor", "diagnose", "profiles")
+COMMANDS = ("explain", "run", "sbatch", "doctor", "diagnose", "profiles", "status")
 
 
 def test_top_level_help_lists_every_command(tmp_path: Path) -> None:

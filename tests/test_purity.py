@@ -52,6 +52,7 @@ PURE = {
     "resolve",
     "rulematch",
     "runview",  # ranks, nodes and attempts of a run combined
+    "status",  # a run's state from its events
     "slurm",  # renders batch scripts; running SLURM is slurm_client's
     "run.__init__",
     "run.decide",
@@ -86,6 +87,8 @@ IMPURE = {
     "task": "the program an srun task runs",
     "sbatch": "resolves the profile on this host for a batch script",
     "run.attempts": "runs attempts as processes",
+    "run.events": "appends to and reads the run's events.jsonl",
+    "run.watching": "the hang watch of an attempt (its thread)",
     "run.history": "keeps a SLURM job's attempts in a file",
     "run.output": "the console and the per-rank log files",
     "run.peers": "talks to the other nodes",

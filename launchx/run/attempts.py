@@ -21,6 +21,7 @@ from launchx.execute import Supervisor, child_environment, run_process
 from launchx.plan import TORCHRUN_LOGS, LaunchPlan
 from launchx.run.decide import Evidence
 from launchx.run.output import AttemptOutput, Terminal
+from launchx.run.watching import Watching, WatchSetup
 
 _ERROR_FILE_BYTES = 64 * 1024
 
@@ -37,6 +38,8 @@ class ProcessAttempts:
     # The kernel's OOM kills in launchx's memory cgroup so far (``detect.oom_kill_count``):
     # read before and after, it tells an OOM kill from any other SIGKILL.
     oom_kills: Callable[[], int | None] = detect.oom_kill_count
+    # The hang watch of each attempt (None: --hang-timeout off); see ``watching``.
+    watch: WatchSetup | None = None
 
     def run(self, plan: LaunchPlan) -> Evidence:
         log_dir = Path(plan.log_dir) if plan.log_dir else None
@@ -59,7 +62,21 @@ class ProcessAttempts:
         warned_before = len(sup.warnings)
         oom_before = self.oom_kills()
         env = child_environment(self.base_env, plan.env_changes())
-        result = run_process(plan.argv, env, sup, grace_s=plan.grace_period_s, output=output)
+        watching = Watching(self.watch, plan, sup) if self.watch is not None else None
+        if watching is not None:
+            output.on_line = watching.note_output
+        try:
+            result = run_process(
+                plan.argv,
+                env,
+                sup,
+                grace_s=plan.grace_period_s,
+                output=output,
+                on_start=watching.start if watching is not None else None,
+            )
+        finally:
+            if watching is not None:
+                watching.stop()
         errors = keep_error_files(plan) if log_dir is not None else {}
         oom_after = self.oom_kills()
         ooms = None if oom_before is None or oom_after is None else oom_after - oom_before
@@ -74,6 +91,7 @@ class ProcessAttempts:
             launcher=plan.launcher,
             oom_kills=ooms,
             started_at=output.started_at(),
+            hang=watching.found if watching is not None else None,
         )
 
 

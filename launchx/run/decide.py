@@ -190,7 +190,10 @@ def _diagnose(evidence: Evidence, policy: Retry) -> failures.Report:
     """The diagnosis from the attempt's own evidence: a hang launchx found, a launcher that
     died before it could say how its ranks ended, else what the ranks' logs say."""
     if evidence.hang is not None and not evidence.interrupted:
-        diag = failures.exit_diagnosis("hang", policy, rank=min(evidence.hang.ranks, default=None))
+        stuck = evidence.hang.ranks
+        diag = failures.exit_diagnosis("hang", policy, rank=min(stuck, default=None))
+        who = f"rank {stuck[0]}" if len(stuck) == 1 else f"ranks {', '.join(map(str, stuck))}"
+        diag = replace(diag, cause=f"{who} stopped making progress: {diag.cause}")
         return failures.Report(primary=diag, findings=(diag,))
     logs = dict(evidence.rank_logs or {})
     launcher_output = "\n".join(evidence.launcher_output)

@@ -55,6 +55,13 @@ def run_loop(spec: RunSpec, world: World) -> Outcome:
         offered = world.checkpoints.latest()
         plan = spec.plan(attempt, _port(spec, world), offered.path if offered else None)
         world.console.write(render.run_header(plan) + text.offering(offered, spec.resume_arg))
+        world.events.record(
+            "attempt_start",
+            attempt=attempt,
+            master=f"{plan.master_addr}:{plan.master_port}",
+            offered=offered.path if offered else None,
+            log_dir=plan.log_dir,
+        )
         evidence = world.attempts.run(plan)
         after = world.checkpoints.latest()
         record, diag = assess(
@@ -70,6 +77,7 @@ def run_loop(spec: RunSpec, world: World) -> Outcome:
         if diag is not None:
             world.console.write(text.failure(diag, record.retryable))
         record = world.peers.agree(plan, record, stopping=evidence.interrupted)
+        world.events.record("attempt_end", **text.attempt_fields(record, diag))
         records.append(record)
         world.history.save([*before, *records])
         step = next_step(
@@ -85,6 +93,7 @@ def run_loop(spec: RunSpec, world: World) -> Outcome:
             world.console.write(text.stopped_after_warning())
         if isinstance(step, RetryAfter):
             world.console.write(text.retrying(record, step.after_s, policy.retry.max_retries))
+            world.events.record("retry", attempt=attempt + 1, after_s=round(step.after_s, 1))
             stop_signal = world.clock.wait(step.after_s)
             step = Stop(128 + stop_signal, "interrupted") if stop_signal else step
         if isinstance(step, Stop):

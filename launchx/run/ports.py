@@ -66,6 +66,12 @@ class Console(Protocol):
     def write(self, text: str) -> None: ...
 
 
+class Events(Protocol):
+    """The run's record (``events.jsonl``): what ``launchx status`` and ``diagnose`` read."""
+
+    def record(self, event: str, **fields: object) -> None: ...
+
+
 class FreePorts(Protocol):
     def pick(self, avoid: frozenset[int]) -> int: ...
 
@@ -80,3 +86,4 @@ class World:
     clock: Clock
     console: Console
     ports: FreePorts
+    events: Events

@@ -7,6 +7,7 @@ the real run would not use.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import uuid
@@ -21,11 +22,13 @@ from launchx.plan import LaunchPlan, RunDecisions, Target, decide_run, default_l
 from launchx.resolve import Resolution
 from launchx.run import text
 from launchx.run.attempts import ProcessAttempts
+from launchx.run.events import EventLog
 from launchx.run.history import JobHistory, NoHistory, history_file
 from launchx.run.loop import RunSpec, first_attempt, run_loop
 from launchx.run.output import Terminal
 from launchx.run.peers import Alone, NodePeers
 from launchx.run.ports import History, Peers, Scheduler, World
+from launchx.run.watching import WatchSetup
 from launchx.run.world import (
     DirCheckpoints,
     NoScheduler,
@@ -88,11 +91,29 @@ def start(
     terminal = Terminal(out or sys.stdout, show_banner=decisions.inner_step)
     sup = Supervisor(forward_warnings=not decisions.inner_step)
     console = StreamConsole(terminal)
+    root = Path(log_dir) if log_dir else Path(default_log_root(spec.run_id, spec.temp_dir))
+    events = _events(spec, root)
+    events.record(
+        "run_start",
+        profile=res.profile.name,
+        launcher=decisions.launcher.launcher,
+        nnodes=res.nnodes,
+        nproc_per_node=res.nproc_per_node,
+        pid=os.getpid(),
+        host=res.facts.hostname,
+        log_dir=str(root),
+    )
     started = time.monotonic()
     with supervised(sup):
         peers = _peers(spec, console)
         world = World(
-            attempts=ProcessAttempts(sup, dict(res.facts.environ), terminal, res.facts.launch.rank),
+            attempts=ProcessAttempts(
+                sup,
+                dict(res.facts.environ),
+                terminal,
+                res.facts.launch.rank,
+                watch=_watch(spec, console, events),
+            ),
             checkpoints=DirCheckpoints(checkpoint_dir(res.profile.resume.checkpoint_dir)),
             history=_history(spec),
             peers=peers,
@@ -100,20 +121,57 @@ def start(
             clock=SystemClock(sup),
             console=console,
             ports=OsPorts(res.facts.ephemeral_range),
+            events=events,
         )
         try:
             outcome = run_loop(spec, world)
         finally:
             peers.close()
-    root = Path(log_dir) if log_dir else Path(default_log_root(spec.run_id, spec.temp_dir))
+    elapsed = time.monotonic() - started
+    events.record(
+        "run_end",
+        exit_code=outcome.exit_code,
+        reason=outcome.reason,
+        attempts=len(outcome.records),
+        duration_s=round(elapsed, 1),
+    )
     if outcome.exit_code != 0 and root.is_dir():
         console.write(f"launchx: logs of every attempt are in {root}\n")
     if log_dir is None:
         prune_runs(root.parent, keep=res.profile.logs.keep_runs, current=root.name)
     if not decisions.inner_step:  # the outer launchx summarises the whole step
         terminal.end()
-        console.write(text.summary(outcome.records, outcome.reason, time.monotonic() - started))
+        console.write(text.summary(outcome.records, outcome.reason, elapsed))
     return outcome.exit_code
+
+
+def _events(spec: RunSpec, root: Path) -> EventLog:
+    """Node 0 (or the one node) writes ``events.jsonl``; other writers their own file."""
+    launch = spec.res.facts.launch
+    node_rank, nnodes = int(spec.res.launch["node_rank"].value), spec.res.nnodes
+    if spec.decisions.launcher.launcher == "direct" and launch.rank:
+        name = f"events-rank-{launch.rank}.jsonl"
+    elif nnodes > 1 and node_rank:
+        name = f"events-node-{node_rank}.jsonl"
+    else:
+        name = "events.jsonl"
+    node = node_rank if nnodes > 1 else None
+    return EventLog(root / name, spec.run_id or "", node=node)
+
+
+def _watch(spec: RunSpec, console: StreamConsole, events: EventLog) -> WatchSetup | None:
+    """The hang watch, unless --hang-timeout is off; an srun step's tasks watch their own
+    ranks (the launchx on each node), so the batch launchx does not."""
+    decisions = spec.decisions
+    if decisions.hang.mode == "off" or decisions.launcher.launcher == "srun":
+        return None
+    return WatchSetup(
+        decisions.hang,
+        console,
+        events,
+        nccl=spec.res.launch["backend"].value == "nccl",
+        direct_rank=spec.res.facts.launch.rank,
+    )
 
 
 def _absolute(log_dir: str | None) -> str | None:

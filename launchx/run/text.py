@@ -10,6 +10,7 @@ from launchx.checkpoints import Checkpoint, resume_hint
 from launchx.diagnosis import Report
 from launchx.failure_text import render_failure
 from launchx.run.decide import AttemptRecord
+from launchx.run.events import outcome_of
 
 
 def offering(offered: Checkpoint | None, resume_arg: str | None) -> str:
@@ -110,3 +111,19 @@ def summary(records: Sequence[AttemptRecord], reason: str, elapsed_s: float = 0.
         )
     lines.append(last)
     return "\n".join(lines) + "\n"
+
+
+def attempt_fields(rec: AttemptRecord, report: Report | None) -> dict[str, object]:
+    """The ``attempt_end`` event: what ``launchx status`` and ``diagnose`` read back."""
+    primary = report.primary if report is not None else None
+    return {
+        "attempt": rec.attempt,
+        "exit_code": rec.exit_code,
+        "outcome": outcome_of(rec.exit_code, rec.category, rec.interrupted),
+        "category": rec.category,
+        "retryable": rec.retryable,
+        "rank": primary.rank if primary is not None else None,
+        "cause": rec.cause or None,
+        "duration_s": round(rec.duration_s, 1),
+        "offered": rec.resumed_from,
+    }

@@ -1,0 +1,93 @@
+"""The hang watch of one attempt, as the run loop uses it (``watch.monitor.Monitor``).
+
+The monitor starts when the launcher does (it needs the launcher's pid to find the
+ranks), hears every line of output, and on a hang prints its report and stops the attempt
+through the supervisor, which gives the ranks the usual grace and then kills what is
+left: the attempt ends as ``hang``, a transient failure, and the loop retries it from the
+newest checkpoint. Stragglers and what the watch chose or could not do are said once, on
+the console and in the events.
+"""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass, field
+
+from launchx.execute import Supervisor
+from launchx.plan import LaunchPlan
+from launchx.run.decide import HangFound
+from launchx.run.ports import Console, Events
+from launchx.watch.model import RankId
+from launchx.watch.monitor import HangReport, Monitor, stack_reader
+from launchx.watch.policy import HangPolicy
+
+# What the watch says on the console (the rest only goes to the events).
+_SAID = ("timeout_chosen", "stacks_unavailable", "straggler", "watch_error")
+
+
+@dataclass(frozen=True)
+class WatchSetup:
+    policy: HangPolicy
+    console: Console
+    events: Events
+    nccl: bool = False  # the flight recorder is on: ask it for a dump on a hang
+    direct_rank: int | None = None  # a direct launch: the launcher is this rank
+
+
+@dataclass
+class Watching:
+    setup: WatchSetup
+    plan: LaunchPlan
+    supervisor: Supervisor
+    found: HangFound | None = None
+    monitor: Monitor | None = field(default=None, init=False)
+
+    def start(self, launcher_pid: int) -> None:
+        plan, setup = self.plan, self.setup
+        direct = None
+        if plan.launcher == "direct":
+            rank = setup.direct_rank or 0
+            direct = RankId(rank, 0, plan.node_rank, socket.gethostname())
+        self.monitor = Monitor(
+            launcher_pid,
+            setup.policy,
+            plan.log_dir,
+            on_event=self._event,
+            on_hang=self._hang,
+            node_rank=plan.node_rank,
+            direct=direct,
+            nproc_per_node=plan.nproc_per_node,
+            flight_recorder=setup.nccl,
+            stacks=stack_reader(plan.log_dir, hook=True),
+        )
+        self.monitor.start()
+
+    def note_output(self, rank: int | None, ts: float) -> None:
+        if self.monitor is not None:
+            self.monitor.note_output(rank, ts)
+
+    def stop(self) -> None:
+        if self.monitor is not None:
+            self.monitor.stop()
+
+    def _event(self, event: dict[str, object]) -> None:
+        kind = str(event.get("event"))
+        fields = {k: v for k, v in event.items() if k not in ("event", "time")}
+        self.setup.events.record("watch", kind=kind, **fields)
+        if kind not in _SAID or (kind == "timeout_chosen" and event.get("source") == "fixed"):
+            return
+        if kind == "timeout_chosen":
+            said = f"launchx: hang timeout {event.get('seconds')} s ({event.get('detail')})"
+        elif kind == "stacks_unavailable":
+            said = f"launchx: the hang watch cannot read stacks: {event.get('reason')}"
+        elif kind == "straggler":
+            said = f"launchx: warning: {event.get('text')}"
+        else:
+            said = f"launchx: the hang watch stopped: {event.get('error')}"
+        self.setup.console.write(said.rstrip("\n") + "\n")
+
+    def _hang(self, report: HangReport) -> None:
+        ranks = tuple(report.hang.odd) or tuple(v.who.rank for v in report.hang.views)
+        self.found = HangFound(ranks, report.text)
+        self.setup.console.write(report.text.rstrip("\n") + "\n")
+        self.supervisor.abort()

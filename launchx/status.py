@@ -1,0 +1,134 @@
+"""``launchx status``: what a run is doing now, or how it ended, from its events.
+
+Pure: the events of the run's ``events*.jsonl`` files (``run.events``), whether the
+launchx that wrote them still lives, and the time now, in; the text or JSON a person or
+a script reads, out. It works from another terminal while the run runs, and after it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+
+Event = Mapping[str, object]
+
+
+@dataclass(frozen=True)
+class AttemptState:
+    attempt: int
+    state: str  # running, ok, failed, interrupted, preempted
+    started: float | None = None
+    duration_s: float | None = None
+    category: str | None = None
+    rank: int | None = None
+    cause: str | None = None
+    offered: str | None = None
+
+
+@dataclass(frozen=True)
+class RunState:
+    run_id: str
+    state: str  # running, finished, failed, interrupted, gone (its launchx died mid-run)
+    profile: str | None
+    started: float | None
+    elapsed_s: float | None
+    exit_code: int | None
+    reason: str | None
+    attempts: tuple[AttemptState, ...]
+    watch: tuple[str, ...] = field(default=())  # the watch's latest words (straggler, hang)
+    log_dir: str | None = None
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _float(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def summarise(events: Sequence[Event], *, alive: bool, now: float) -> RunState:
+    """The run's state from its events (node 0's first: it speaks for the run)."""
+    start = next((e for e in events if e.get("event") == "run_start"), {})
+    end = next((e for e in reversed(events) if e.get("event") == "run_end"), None)
+    attempts: dict[int, AttemptState] = {}
+    watch: list[str] = []
+    for e in events:
+        kind = e.get("event")
+        number = _int(e.get("attempt"))
+        if kind == "attempt_start" and number is not None:
+            attempts[number] = AttemptState(
+                number, "running", started=_float(e.get("ts")), offered=_str(e.get("offered"))
+            )
+        elif kind == "attempt_end" and number is not None:
+            before = attempts.get(number, AttemptState(number, "running"))
+            attempts[number] = AttemptState(
+                number,
+                _str(e.get("outcome")) or "failed",
+                started=before.started,
+                duration_s=_float(e.get("duration_s")),
+                category=_str(e.get("category")),
+                rank=_int(e.get("rank")),
+                cause=_str(e.get("cause")),
+                offered=before.offered,
+            )
+        elif kind == "watch" and e.get("kind") == "hang":
+            stuck = e.get("odd") or e.get("ranks")
+            watch.append(f"hang: rank(s) {stuck} made no progress for {e.get('quiet_s')} s")
+        elif kind == "watch" and e.get("kind") in ("straggler", "stacks_unavailable"):
+            words = _str(e.get("text")) or _str(e.get("reason")) or str(e.get("kind"))
+            watch.append(words.strip().splitlines()[0])
+    started = _float(start.get("ts"))
+    if end is not None:
+        code = _int(end.get("exit_code"))
+        reason = _str(end.get("reason"))
+        state = (
+            "finished" if code == 0 else ("interrupted" if reason == "interrupted" else "failed")
+        )
+        elapsed = _float(end.get("duration_s"))
+    else:
+        code, reason = None, None
+        state = "running" if alive else "gone"
+        elapsed = now - started if started is not None else None
+    return RunState(
+        run_id=_str(start.get("run")) or _str(events[0].get("run") if events else None) or "?",
+        state=state,
+        profile=_str(start.get("profile")),
+        started=started,
+        elapsed_s=elapsed,
+        exit_code=code,
+        reason=reason,
+        attempts=tuple(attempts[k] for k in sorted(attempts)),
+        watch=tuple(watch[-3:]),
+        log_dir=_str(start.get("log_dir")),
+    )
+
+
+def render(run: RunState, *, as_json: bool = False) -> str:
+    if as_json:
+        return json.dumps(asdict(run), indent=2) + "\n"
+    elapsed = f", {run.elapsed_s:.0f} s" if run.elapsed_s is not None else ""
+    head = f"run {run.run_id} ({run.profile or '?'}): {run.state}{elapsed}"
+    if run.state in ("finished", "failed", "interrupted"):
+        head += f", exit {run.exit_code}" + (f": {run.reason}" if run.reason else "")
+    if run.state == "gone":
+        head += " (its launchx is no longer running and never wrote how the run ended)"
+    lines = [head]
+    for a in run.attempts:
+        row = f"  attempt {a.attempt}: {a.state}"
+        if a.duration_s is not None:
+            row += f" after {a.duration_s:.1f} s"
+        if a.category:
+            row += f", {a.category}" + (f" on rank {a.rank}" if a.rank is not None else "")
+        if a.offered:
+            row += f" (offered {a.offered})"
+        lines.append(row)
+    lines += [f"  watch: {w}" for w in run.watch]
+    if run.log_dir:
+        lines.append(f"  logs: {run.log_dir}")
+    return "\n".join(lines) + "\n"

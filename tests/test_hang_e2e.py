@@ -1,0 +1,86 @@
+"""Hangs through ``launchx run`` itself: real torchrun, two gloo ranks, a process-group
+timeout of 30 minutes that never fires. The watch names the stuck rank with its stack,
+stops the ranks, and the loop retries from the newest checkpoint to the same weights an
+uninterrupted run ends with; a straggler is only a warning. (The watch's rules on their
+own, with more scenarios: test_watch_*.py.) How fast a hang is named is measured by
+benchmarks/hang.py, not asserted here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+from conftest import ROOT, clean_env
+
+pytestmark = pytest.mark.torchrun
+
+TOY = ROOT / "examples" / "train_toy.py"
+RANKS = Path(__file__).parent / "fixtures" / "watch" / "ranks.py"
+FAST = ["--set", "retry.backoff_min_s=0", "--set", "retry.jitter_s=0"]
+
+
+def launchx(args: list[str], cwd: Path, timeout: float = 150) -> tuple[int, str]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "launchx", "run", *args],
+        cwd=cwd,
+        env=clean_env(PYTHONUNBUFFERED="1"),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def toy(ck: Path, out: Path, *fault: str) -> list[str]:
+    args = [str(TOY), "--steps", "40", "--ckpt-every", "10", "--seed", "3"]
+    return [
+        *args,
+        "--checkpoint-dir",
+        str(ck),
+        "--pg-timeout-s",
+        "1800",
+        *fault,
+        "--output",
+        str(out),
+    ]
+
+
+def test_a_rank_blocked_forever_is_named_stopped_and_the_run_resumes(tmp_path: Path) -> None:
+    ck, logs = tmp_path / "ck", tmp_path / "logs"
+    stall = ["--stall-at-step", "25", "--stall-rank", "1", "--stall-s", "3000"]
+    args = ["-p", "local", "--hang-timeout", "5", "--checkpoint-dir", str(ck)]
+    code, text = launchx(
+        [*args, "--log-dir", str(logs), *FAST, *toy(ck, tmp_path / "a.pt", *stall)], tmp_path
+    )
+    assert code == 0, text
+    report = text[text.index("launchx: hang:") :]
+    assert "rank 1 (node" in report and "train_toy.py:138 inject_before_step" in report
+    assert "launchx: failure: hang on rank 1 (transient)" in text
+    assert f"launchx: offering {ck / 'step_00000020.pt'} (step 20)" in text
+    assert (logs / "attempt-0" / "hang" / "report.txt").is_file()
+    events = [json.loads(line) for line in (logs / "events.jsonl").read_text().splitlines()]
+    ends = [e for e in events if e["event"] == "attempt_end"]
+    assert [(e["category"], e["rank"]) for e in ends] == [("hang", 1), (None, None)]
+    assert [e for e in events if e["event"] == "watch" and e["kind"] == "hang"]
+    assert events[-1]["event"] == "run_end" and events[-1]["exit_code"] == 0
+
+    # The same training, uninterrupted, ends with the same weights.
+    code, text = launchx(["-p", "local", *toy(tmp_path / "ck2", tmp_path / "b.pt")], tmp_path)
+    assert code == 0, text
+    resumed = torch.load(tmp_path / "a.pt", weights_only=True)
+    whole = torch.load(tmp_path / "b.pt", weights_only=True)
+    assert resumed.keys() == whole.keys()
+    assert all(torch.equal(resumed[k], whole[k]) for k in whole)
+
+
+def test_a_straggler_is_a_warning_and_the_run_finishes_in_one_attempt(tmp_path: Path) -> None:
+    args = ["-p", "local", "--hang-timeout", "4", str(RANKS), "compute", "--seconds", "9"]
+    code, text = launchx(args, tmp_path)
+    assert code == 0, text
+    assert "launchx: warning:" in text and "rank 1" in text[text.index("launchx: warning:") :]
+    assert "launchx: hang:" not in text and "launchx: failure" not in text
+    assert text.rstrip().endswith("(1 attempt)")

@@ -1,0 +1,78 @@
+"""``launchx status`` from a run's events (``launchx.status``, ``launchx.run.events``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import clean_env, run_cli
+
+from launchx.run.events import EventLog, read_events, read_run_events
+from launchx.status import render, summarise
+
+START = {"event": "run_start", "ts": 100.0, "run": "lx-1", "profile": "local", "pid": 4242}
+
+
+def events(*more: dict[str, object]) -> list[dict[str, object]]:
+    return [START, *more]
+
+
+def test_a_running_run_says_which_attempt_and_how_long() -> None:
+    run = summarise(
+        events({"event": "attempt_start", "attempt": 0, "ts": 101.0}), alive=True, now=160.0
+    )
+    assert (run.state, run.elapsed_s) == ("running", 60.0)
+    assert [(a.attempt, a.state) for a in run.attempts] == [(0, "running")]
+    assert "run lx-1 (local): running, 60 s" in render(run)
+
+
+def test_a_finished_run_lists_each_attempt_and_the_watchs_words() -> None:
+    run = summarise(
+        events(
+            {"event": "attempt_start", "attempt": 0, "ts": 101.0},
+            {"event": "watch", "kind": "hang", "odd": [5], "quiet_s": 120.0},
+            {
+                "event": "attempt_end",
+                "attempt": 0,
+                "outcome": "failed",
+                "category": "hang",
+                "rank": 5,
+                "duration_s": 130.0,
+            },
+            {"event": "attempt_start", "attempt": 1, "ts": 240.0, "offered": "/ck/step_20.pt"},
+            {"event": "attempt_end", "attempt": 1, "outcome": "ok", "duration_s": 50.0},
+            {"event": "run_end", "exit_code": 0, "reason": "finished", "duration_s": 190.0},
+        ),
+        alive=False,
+        now=999.0,
+    )
+    text = render(run)
+    assert run.state == "finished" and "exit 0: finished" in text
+    assert "attempt 0: failed after 130.0 s, hang on rank 5" in text
+    assert "attempt 1: ok after 50.0 s (offered /ck/step_20.pt)" in text
+    assert "watch: hang: rank(s) [5] made no progress for 120.0 s" in text
+    assert json.loads(render(run, as_json=True))["attempts"][0]["category"] == "hang"
+
+
+def test_a_run_whose_launchx_died_is_gone_not_running() -> None:
+    assert summarise(events(), alive=False, now=200.0).state == "gone"
+
+
+def test_events_round_trip_and_a_torn_line_is_skipped(tmp_path: Path) -> None:
+    log = EventLog(tmp_path / "events.jsonl", "lx-1", wall=lambda: 5.0)
+    log.record("attempt_start", attempt=0)
+    with (tmp_path / "events.jsonl").open("a") as fh:
+        fh.write('{"event": "attempt_e')  # the writer died mid-line
+    got = read_events(tmp_path / "events.jsonl")
+    assert got == [{"ts": 5.0, "event": "attempt_start", "run": "lx-1", "attempt": 0}]
+    EventLog(tmp_path / "events-node-1.jsonl", "lx-1", node=1).record("run_start")
+    assert [e["event"] for e in read_run_events(tmp_path)] == ["attempt_start", "run_start"]
+
+
+def test_status_cli_reads_a_run_directory_and_refuses_an_empty_one(tmp_path: Path) -> None:
+    EventLog(tmp_path / "run" / "events.jsonl", "lx-9").record("run_start", profile="local")
+    code, out, _ = run_cli(["status", str(tmp_path / "run")], clean_env(), cwd=tmp_path)
+    assert code == 0 and out.startswith("run lx-9 (local): gone")
+    (tmp_path / "empty").mkdir()
+    code, out, err = run_cli(["status", str(tmp_path / "empty")], clean_env(), cwd=tmp_path)
+    assert code == 2 and "no launchx events" in err and "Traceback" not in err
