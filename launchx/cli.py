@@ -60,13 +60,25 @@ _FLAG_NAMES = {
     "retry.max_retries": "--max-retries",
     "resume.checkpoint_dir": "--checkpoint-dir",
     "resume.resume_arg": "--resume-arg",
+    "preflight.enabled": "--preflight",
 }
+PreflightOpt = Annotated[
+    bool,
+    typer.Option(
+        "--preflight",
+        help="Check every node (launchx doctor across nodes) first; do not start on errors.",
+    ),
+]
 
 
 def _request(
     profile: str | None, sets: list[str] | None, show_all: bool = False, **flags: object
 ) -> pipeline.Request:
-    given = {k.replace("__", "."): str(v) for k, v in flags.items() if v is not None}
+    given = {
+        k.replace("__", "."): ("true" if v is True else str(v))
+        for k, v in flags.items()
+        if v is not None and v is not False  # a switch not given leaves the profile's value
+    }
     return pipeline.Request(
         profile=profile,
         sets=tuple(sets or ()),
@@ -226,6 +238,7 @@ def run(
     run_id: Annotated[
         str | None, typer.Option("--run-id", help="Run id shared by every node (default: derived).")
     ] = None,
+    preflight: PreflightOpt = False,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print exactly what would run, then exit.")
     ] = False,
@@ -249,6 +262,7 @@ def run(
         retry__max_retries=max_retries,
         resume__checkpoint_dir=checkpoint_dir,
         resume__resume_arg=resume_arg,
+        preflight__enabled=preflight,
     )
     target = plan.Target(
         script=script, args=tuple(script_args or ()), module=module, no_python=no_python
@@ -273,6 +287,7 @@ def _sbatch(
     nproc_per_node: NprocOpt = None,
     checkpoint_dir: Annotated[str | None, typer.Option("--checkpoint-dir")] = None,
     max_retries: Annotated[int | None, typer.Option("--max-retries")] = None,
+    preflight: PreflightOpt = False,
     out_file: Annotated[
         str | None, typer.Option("-o", "--out-file", help="Write the script here.")
     ] = None,
@@ -295,6 +310,7 @@ def _sbatch(
             nproc_per_node=nproc_per_node,
             retry__max_retries=max_retries,
             resume__checkpoint_dir=checkpoint_dir,
+            preflight__enabled=preflight,
         ),
         options=sbatch.given_options(slurm_options),
         script_argv=(script, *(script_args or ())),

@@ -246,15 +246,16 @@ def _deliver_stop(child: subprocess.Popen[bytes], signum: int, step: _SrunStep |
     signal_tree(child.pid, signum)
 
 
-def _abort(child: subprocess.Popen[bytes], step: _SrunStep | None) -> None:
-    """launchx stops the attempt (a hang): SIGTERM to the ranks, not to torchrun, which sees
-    its workers end and reports them as it always does (a SIGTERMed torchrun prints its own
-    traceback instead)."""
+def _abort(child: subprocess.Popen[bytes], step: _SrunStep | None, ranks_below: bool) -> None:
+    """launchx stops the attempt (a hang, another node's failure): SIGTERM to the ranks, not
+    to torchrun (``ranks_below``), which sees its workers end and reports them as it always
+    does (a SIGTERMed torchrun prints its own traceback instead). When its ranks are already
+    gone, torchrun is writing its report and exits by itself: nothing to stop."""
     if step is not None:
         _deliver_stop(child, signal.SIGTERM, step)
         return
-    below = descendants(child.pid)
-    for pid in below or [child.pid]:
+    targets = descendants(child.pid) if ranks_below else [child.pid]
+    for pid in targets:
         with suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGTERM)
 
@@ -327,6 +328,7 @@ def run_process(
     out: IO[str] | None = None,
     output: Output | None = None,
     on_start: Callable[[int], None] | None = None,
+    ranks_below: bool = False,
     poll_s: float = 0.05,
 ) -> ProcessResult:
     """Start ``argv`` in its own session and supervise it to the end.
@@ -399,7 +401,7 @@ def run_process(
                 _deliver_stop(child, signal.SIGTERM, step)
             if sup.abort_at is not None and not abort_sent and not sup.stopping:
                 abort_sent = True
-                _abort(child, step)
+                _abort(child, step, ranks_below)
             stops = [t for t in (sup.stop_at, warning_stop_at, sup.abort_at) if t is not None]
             if sup.kill_now or (stops and now - min(stops) >= grace_s):
                 if not killed:

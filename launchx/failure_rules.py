@@ -60,6 +60,7 @@ CATEGORIES: tuple[str, ...] = (
     "dataloader_killed",
     "launcher_died",
     "hang",
+    "aborted",
     "unknown",
 )
 
@@ -1124,6 +1125,15 @@ SIGNAL_RULES: dict[str, SignalRule] = {
             "was killed from outside (its ranks went with it).",
             "find who killed it (an OOM killer, a health agent, a person); launchx does not "
             "retry it by default (add launcher_died to the profile's retry.on to retry).",
+        ),
+        SignalRule(
+            "aborted",
+            "aborted",
+            "LX555",
+            "launchx stopped this node's ranks because another node's attempt failed first "
+            "(waiting for it in a collective would only have ended in a timeout).",
+            "read the diagnosis of the node that failed: the nodes agree on it and retry, or "
+            "stop, together.",
         ),
         SignalRule(
             "hang",

@@ -275,10 +275,12 @@ def exit_diagnosis(
     *,
     rank: int | None = None,
     exit_code: int | None = None,
+    priority: int = 70,
 ) -> Diagnosis:
     """A diagnosis the run loop makes from what it saw itself (``failure_rules.SIGNAL_RULES``:
-    a hang it detected, a launcher that died), not from a log line. A root cause."""
-    return rm.diagnosis(rm.signal_hit(rule, 70), policy, rank, exit_code)
+    a hang it detected, a launcher that died), not from a log line. A root cause unless
+    ``priority`` says otherwise (below 50: a symptom of another node's failure)."""
+    return rm.diagnosis(rm.signal_hit(rule, priority), policy, rank, exit_code)
 
 
 def attempt_report(

@@ -111,6 +111,8 @@ def temp_dir() -> str:
 
 
 # Options the launchx inside an srun step must not repeat: it always runs torchrun once.
+# Flags that take no value (given only to turn a setting on: ``--preflight``).
+SWITCHES = ("preflight.enabled",)
 _NOT_RELAUNCHED = ("launcher", "retry.max_retries")
 
 
@@ -125,10 +127,27 @@ def relaunch_args(
     for item in request.sets:
         args += ["--set", item]
     for key, value in request.flags.items():
-        if key not in skip:
-            args += [request.flag_names.get(key, "--" + key.replace("_", "-")), value]
+        if key in skip:
+            continue
+        name = request.flag_names.get(key, "--" + key.replace("_", "-"))
+        args += [name] if key in SWITCHES else [name, value]
     if log_dir:
         args += ["--log-dir", log_dir]
+    return tuple(args)
+
+
+def doctor_args(request: Request) -> tuple[str, ...]:
+    """The ``launchx doctor`` options that resolve the job exactly as ``launchx run``'s
+    options do (the preflight step under srun): every run flag that is a setting becomes a
+    ``--set``; the launcher is the doctor step's own."""
+    args: list[str] = []
+    if request.profile:
+        args += ["-p", request.profile]
+    for item in request.sets:
+        args += ["--set", item]
+    for key, value in request.flags.items():
+        if key != "launcher":
+            args += ["--set", f"{key}={value}"]
     return tuple(args)
 
 

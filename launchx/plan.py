@@ -435,6 +435,15 @@ def _shared_by_ranks(res: Resolution) -> tuple[str, ...] | None:
     return (ctx.kind, str(ctx.world_size), *ids)
 
 
+# The secret the nodes' launchx sign their messages with (``channel.derive_key``): without
+# it, anyone who can work out the run id can forge a frame. ``launchx sbatch`` exports one.
+CHANNEL_TOKEN_VAR = "LAUNCHX_CHANNEL_TOKEN"
+
+
+def channel_token(res: Resolution) -> str | None:
+    return res.facts.environ.get(CHANNEL_TOKEN_VAR) or None
+
+
 def shared_run_id(res: Resolution, given: str | None = None) -> str | None:
     """The run id every node and rank agrees on without talking: the one given, SLURM's job
     id, the platform's, an inherited one, or a digest of what every node (or every rank an
@@ -786,6 +795,22 @@ def _srun_argv(
     elif target.no_python:
         argv.append("--no-python")
     return (*argv, "--", target.script, *target.args)
+
+
+def preflight_srun_argv(res: Resolution, doctor_args: Sequence[str]) -> tuple[str, ...]:
+    """The srun step that checks every node of the allocation once, before the first
+    attempt: one ``launchx doctor`` per node, meeting at node 0 (pure). Not killed on a
+    node's bad exit: every node exits alike, and node 0 prints the report."""
+    pre = res.profile.preflight
+    slurm = res.facts.slurm
+    argv = ["srun", f"--nodes={res.nnodes}", "--ntasks-per-node=1", "--kill-on-bad-exit=0"]
+    if slurm is not None and slurm.cpus_per_task:
+        argv.append(f"--cpus-per-task={slurm.cpus_per_task}")
+    argv += [res.facts.python, "-m", "launchx", "doctor", *doctor_args]
+    argv += ["--join-timeout", f"{pre.join_timeout_s:g}"]
+    if not pre.comm:
+        argv.append("--no-comm")
+    return tuple(argv)
 
 
 def _torchrun_argv(

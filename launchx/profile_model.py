@@ -66,6 +66,16 @@ class Logs(_Strict):
     """Runs kept under the default log root (the temp dir's launchx/): the oldest go."""
 
 
+class Preflight(_Strict):
+    enabled: bool = False
+    """Check every node (``launchx doctor`` across the nodes) before the first attempt, and
+    do not start on errors: a node with fewer GPUs, another NCCL, a port down, a slow link."""
+    join_timeout_s: Annotated[float, Field(gt=0)] = 60.0
+    """How long node 0 waits for the other nodes to join the check."""
+    comm: bool = True
+    """Include the link test (an all_reduce bandwidth sweep with the job's environment)."""
+
+
 class Slurm(_Strict):
     mode: Literal["per_node", "per_task"] = "per_node"
     """per_node: srun one task per node, each runs torchrun; per_task: srun one task per
@@ -118,6 +128,7 @@ class Profile(_Strict):
     resume: Resume = Field(default_factory=Resume)
     slurm: Slurm = Field(default_factory=Slurm)
     logs: Logs = Field(default_factory=Logs)
+    preflight: Preflight = Field(default_factory=Preflight)
 
     @field_validator("env", mode="before")
     @classmethod

@@ -26,10 +26,10 @@ from launchx.profiles import LoadedProfile, validation_message
 
 # The hang timeout should leave the collective timeout room to never fire first.
 HANG_SHARE_OF_PG = 0.8
-# Every field of the timeouts/retry/resume/slurm blocks, as dotted keys ("retry.max_retries").
+# Every field of the profile's blocks, as dotted keys ("retry.max_retries").
 BLOCK_KEYS: tuple[str, ...] = tuple(
     f"{block}.{name}"
-    for block in ("timeouts", "retry", "resume", "slurm", "logs")
+    for block in ("timeouts", "retry", "resume", "slurm", "logs", "preflight")
     for name in type(getattr(Profile(name="_"), block)).model_fields
 )
 LAUNCH_KEYS = (

@@ -43,6 +43,7 @@ import yaml
 
 from launchx.errors import ConfigError
 from launchx.origin import DEFAULT, SET, Origin
+from launchx.plan import CHANNEL_TOKEN_VAR
 from launchx.profile_model import Profile, Slurm
 
 Mode = Literal["per_node", "per_task"]
@@ -487,6 +488,10 @@ def heredoc_delimiter(body: str) -> str:
     return candidate
 
 
+# 128 random bits as hex, from tools every node has (coreutils), at the job's start.
+_RANDOM_HEX = r"od -An -N16 -tx1 /dev/urandom | tr -d ' \n'"
+
+
 def render_sbatch(
     *,
     options: Slurm,
@@ -542,6 +547,8 @@ def render_sbatch(
         'profile="$job_dir/profile.yaml"',
         f"cat > \"$profile\" <<'{delimiter}'",
         yaml_text + delimiter,
+        "# The nodes' launchx sign their messages with a secret only this job's steps know.",
+        f'export {CHANNEL_TOKEN_VAR}="${{{CHANNEL_TOKEN_VAR}:-$({_RANDOM_HEX})}}"',
         "# exec: launchx becomes the batch shell, so it gets the time-limit signal at once.",
         exec_line,
         "",

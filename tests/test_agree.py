@@ -1,13 +1,8 @@
-"""Nodes agree on each attempt's outcome: the policy (pure) and the exchange (real sockets)."""
+"""Nodes agree on each attempt's outcome: the policy, pure (the exchange: test_nodes.py)."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-
 import pytest
-from conftest import free_port
 
 from launchx import agree
 from launchx.agree import Outcome, combine
@@ -15,24 +10,6 @@ from launchx.profile_model import Retry
 from launchx.run.decide import AttemptRecord, Policy, RetryAfter, Stop, next_step
 
 POLICY = Policy(Retry())
-
-
-class TickingClock:
-    """Time that moves only when asked: each reading advances it by ``tick`` and a sleep by
-    its length, so a deadline passes without the test waiting for it."""
-
-    def __init__(self, tick: float = 0.5) -> None:
-        self.now = 0.0
-        self.tick = tick
-        self.slept = 0.0
-
-    def __call__(self) -> float:
-        self.now += self.tick
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.slept += seconds
-        self.now += seconds
 
 
 def outcome(node: int, category: str | None = None, **kw: object) -> Outcome:
@@ -158,75 +135,3 @@ def test_json_round_trip() -> None:
 def test_port_is_next_to_the_store() -> None:
     assert agree.agreement_port(29500) == 29501
     assert agree.agreement_port(65535) == 65534
-
-
-# --------------------------------------------------------------------------- exchange
-
-
-def _in_thread(fn: object, *args: object) -> tuple[threading.Thread, list[object]]:
-    out: list[object] = []
-    thread = threading.Thread(target=lambda: out.append(fn(*args)), daemon=True)  # type: ignore[operator]
-    thread.start()
-    return thread, out
-
-
-def test_three_nodes_exchange_and_adopt_one_outcome() -> None:
-    port = free_port()
-    coordinator = agree.Coordinator(port, "run-a")
-    try:
-        deadline = time.monotonic() + 20
-        # Nodes 1 and 2 may report before node 0 gathers (the backlog holds them) or after:
-        # the exchange is the same either way.
-        reporters = [
-            _in_thread(agree.report, "127.0.0.1", port, "run-a", 3, o, deadline)
-            for o in (BUG_ON_1, outcome(2, "gloo_error", retryable=True))
-        ]
-        agreed, missing = coordinator.gather(3, SYMPTOM_ON_0, 3, deadline)
-        for thread, _out in reporters:
-            thread.join(10)
-        assert missing == []
-        assert (agreed.node, agreed.category) == (1, "user_code_error")
-        assert [out for _t, out in reporters] == [[agreed], [agreed]]
-    finally:
-        coordinator.close()
-
-
-def test_missing_node_and_strangers_do_not_block_the_others() -> None:
-    port = free_port()
-    clock = TickingClock(tick=1.0)
-    coordinator = agree.Coordinator(port, "run-b", clock=clock)
-    try:
-        deadline = time.monotonic() + 10
-        stranger = socket.create_connection(("127.0.0.1", port))
-        stranger.sendall(b"GET / HTTP/1.0\r\n\r\n")
-        other_run = _in_thread(agree.report, "127.0.0.1", port, "run-x", 0, IB_ON_1, deadline)
-        stale = _in_thread(agree.report, "127.0.0.1", port, "run-b", 0, IB_ON_1, deadline)
-        # Node 0's own deadline passes (on its clock) while nodes 1 and 2 never come.
-        agreed, missing = coordinator.gather(1, SYMPTOM_ON_0, 3, clock.now + 5)
-        assert missing == [1, 2] and agreed == SYMPTOM_ON_0
-        for thread, out in (other_run, stale):
-            thread.join(5)
-            assert out == [None]  # answered nothing useful: they keep their own outcome
-        assert stranger.recv(100) == b""  # closed without an answer
-        stranger.close()
-    finally:
-        coordinator.close()
-
-
-def test_no_listener_gives_up_after_a_few_refusals_not_at_the_deadline() -> None:
-    port = free_port()
-    clock = TickingClock(tick=0.0)
-    got = agree.report("127.0.0.1", port, "run-c", 0, IB_ON_1, 60.0, clock=clock, sleep=clock.sleep)
-    assert got is None
-    assert agree.NO_LISTENER_S <= clock.slept < agree.NO_LISTENER_S + 1  # not the 60 s
-
-
-def test_a_held_port_is_reported_to_the_caller() -> None:
-    holder = socket.socket()
-    holder.bind(("", 0))
-    holder.listen(1)
-    try:
-        with pytest.raises(OSError):
-            agree.Coordinator(holder.getsockname()[1], "run-d")
-    finally:
-        holder.close()

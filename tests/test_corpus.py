@@ -116,9 +116,9 @@ def test_every_category_has_several_logs_and_unknown_is_well_represented() -> No
     categories = Counter(m["category"] for m in labels if m)
     # `killed` (a bare SIGKILL, issue 10) has no label of its own: the corpus labels those
     # logs host_oom_killed, and benchmarks/diagnose.py counts `killed` as agreeing.
-    # `hang` and `launcher_died` are the run loop's own (what its watch saw, a torchrun that
-    # died), never read from a log.
-    labelled = CATEGORIES - {"killed", "hang", "launcher_died"}
+    # `hang`, `launcher_died` and `aborted` are the run loop's own (what its watch saw, a
+    # torchrun that died, a node stopped because another failed first), never read from a log.
+    labelled = CATEGORIES - {"killed", "hang", "launcher_died", "aborted"}
     assert not [c for c in labelled if categories[c] < 3], categories
     undecidable = [
         m for m in labels if m and (m["category"] == "unknown" or m["retryable"] == "undecided")

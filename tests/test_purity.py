@@ -58,6 +58,7 @@ PURE = {
     "run.decide",
     "run.loop",  # only the order of things: every effect goes through a port
     "run.ports",
+    "agree",  # the nodes' agreement policy and its wire form
     "run.text",
     "watch.__init__",
     "watch.frames",  # what a stack means
@@ -70,7 +71,6 @@ PURE = {
 # Allowed to touch the world, each for the reason given.
 IMPURE = {
     "__main__": "the entry point",
-    "agree": "the nodes' TCP exchange",
     "channel": "the nodes' authenticated message channel (sockets, threads)",
     "checkpoints": "reads checkpoint directories",
     "cli": "the command line",
@@ -91,7 +91,9 @@ IMPURE = {
     "run.watching": "the hang watch of an attempt (its thread)",
     "run.history": "keeps a SLURM job's attempts in a file",
     "run.output": "the console and the per-rank log files",
+    "run.nodes": "the live channel between the nodes' launchx (sockets, threads)",
     "run.peers": "talks to the other nodes",
+    "run.preflight": "checks the nodes before the first attempt (in-process or an srun step)",
     "run.start": "wires the real world",
     "run.world": "the clock, the console, SLURM, checkpoints, ports",
     "watch.flight": "writes to the ranks' flight-recorder FIFOs",

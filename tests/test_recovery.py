@@ -10,9 +10,11 @@ Each scenario runs once (module-scoped fixtures) and several tests read its evid
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -113,11 +115,11 @@ class Run:
             os.killpg(self.proc.pid, signal.SIGKILL)
 
 
-def launchx(args: list[str], cwd: Path) -> Run:
+def launchx(args: list[str], cwd: Path, **env: str) -> Run:
     proc = subprocess.Popen(
         [sys.executable, "-u", "-m", "launchx", "run", *args],
         text=True,
-        env=clean_env(PYTHONUNBUFFERED="1"),
+        env=clean_env(PYTHONUNBUFFERED="1", **env),
         cwd=cwd,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -194,7 +196,9 @@ def collective_timeout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sce
     """Rank 1 stalls before step 25 past a 5 s PG timeout; checkpoints every 10 steps.
 
     5 s, not less: on a loaded 2-core box the two ranks' start-up can be seconds apart,
-    and a shorter timeout would also fire in the first collective of the retry."""
+    and a shorter timeout would also fire in the first collective of the retry. The hang
+    watch is off: it would name the stall before the PG timeout fires (test_hang_e2e), and
+    this is the path of a run whose collective timed out in the ranks themselves."""
     tmp = tmp_path_factory.mktemp("collective")
     ck = tmp / "ck"
     run = launchx(
@@ -205,6 +209,8 @@ def collective_timeout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sce
             str(ck),
             "--set",
             "timeouts.pg_timeout_s=5",
+            "--hang-timeout",
+            "off",
             *ZERO_BACKOFF,
             "--log-dir",
             str(tmp / "logs"),
@@ -528,7 +534,7 @@ def test_sigterm_during_backoff_exits_promptly_leaving_nothing(flaky: Path, tmp_
 # --------------------------------------------------------------------------- 6
 
 
-def node_of_two(tmp_path: Path, port: int, rank: int, args: list[str]) -> Run:
+def node_of_two(tmp_path: Path, port: int, rank: int, args: list[str], **env: str) -> Run:
     """One of two "nodes" on loopback, one rank each (global rank 1 lives on node 1), with
     its own launchx and retry loop. ``args`` are launchx options (a later ``--set`` wins),
     then the script and its arguments. A node left alone in a rendezvous gives up after
@@ -560,17 +566,20 @@ def node_of_two(tmp_path: Path, port: int, rank: int, args: list[str]) -> Run:
             *args,
         ],
         cwd=tmp_path,
+        **env,
     )
 
 
-def two_nodes(tmp_path: Path, fault: list[str]) -> tuple[tuple[int, str], tuple[int, str]]:
-    """Both nodes training the toy with ``fault`` injected."""
+def two_nodes(
+    tmp_path: Path, fault: list[str], options: tuple[str, ...] = ()
+) -> tuple[tuple[int, str], tuple[int, str]]:
+    """Both nodes training the toy with ``fault`` injected (``options``: launchx's)."""
     ck = tmp_path / "ck"
     toy = [str(TOY), "--checkpoint-dir", str(ck), "--steps", "20", "--ckpt-every", "5"]
     toy += [*fault, "--output", str(tmp_path / "final.pt")]
     port = free_port()
-    node1 = node_of_two(tmp_path, port, 1, toy)
-    node0 = node_of_two(tmp_path, port, 0, toy)
+    node1 = node_of_two(tmp_path, port, 1, [*options, *toy])
+    node0 = node_of_two(tmp_path, port, 0, [*options, *toy])
     return node0.finish(timeout=150), node1.finish(timeout=150)
 
 
@@ -597,7 +606,9 @@ def test_a_rank_dying_on_node_one_makes_both_nodes_retry_together(tmp_path: Path
     # Both nodes write into the one flat layout, each rank under its global rank.
     assert "crashing rank 1" in (logs / "attempt-0" / "rank-1.log").read_text()
     assert "[toy] done steps=20" in (logs / "attempt-1" / "rank-0.log").read_text()
-    assert {p.name for p in logs.iterdir()} == {"attempt-0", "attempt-1"}
+    # Node 0 keeps the run's events; node 1 its own beside them (a shared directory).
+    names = {p.name for p in logs.iterdir()}
+    assert names == {"attempt-0", "attempt-1", "events.jsonl", "events-node-1.jsonl"}
 
 
 def test_a_bug_on_node_one_stops_both_nodes_at_once(tmp_path: Path) -> None:
@@ -624,3 +635,68 @@ def test_a_node_that_never_came_is_not_waited_for(tmp_path: Path) -> None:
     assert code != 0, text
     assert "launchx: no outcome from node(s) 1 in time" in text
     assert [r[3] for r in summary_rows(text)] == ["rendezvous_timeout"], text
+
+
+def test_a_rank_hung_on_node_one_is_named_by_both_nodes_which_retry_together(
+    tmp_path: Path,
+) -> None:
+    """Rank 1 (node 1) sleeps inside step 12 with a 30-minute PG timeout. Neither node's
+    watch decides alone (node 0's rank only waits for node 1's): node 0 combines both nodes'
+    summaries, both name global rank 1 on node 1, stop their ranks and retry together."""
+    stall = ["--stall-at-step", "12", "--stall-rank", "1", "--stall-s", "3000"]
+    options = ("--set", "timeouts.pg_timeout_s=1800", "--hang-timeout", "5")
+    (c0, t0), (c1, t1) = two_nodes(tmp_path, stall, options)
+    assert (c0, c1) == (0, 0), f"node 0:\n{t0}\n\nnode 1:\n{t1}"
+    step10 = str(tmp_path / "ck" / "step_00000010.pt")
+    for text in (t0, t1):
+        report = text[text.index("launchx: hang:") :]
+        assert "rank 1 (node" in report and "inject_before_step" in report, text
+        assert "launchx: failure: hang on rank 1 (transient)" in text, text
+        rows = summary_rows(text)
+        assert [(r[0], r[2], r[3], r[4]) for r in rows] == [
+            ("0", "exit 1", "hang", "-"),
+            ("1", "ok", "-", step10),
+        ], text
+    assert "[toy] done steps=20" in t0
+    # Each node keeps the dumps of its own ranks.
+    assert (tmp_path / "logs" / "attempt-0" / "hang").is_dir()
+
+
+def test_forged_frames_on_the_node_channel_change_nothing(tmp_path: Path) -> None:
+    """While two nodes train (with a shared token), a process that knows the run id but not
+    the token poses as node 1 and says it failed, and another writes garbage to the port.
+    Both nodes finish in one attempt, as if nobody had spoken; node 0 says what it dropped."""
+    from launchx import agree, channel
+
+    ck = tmp_path / "ck"
+    toy = [str(TOY), "--checkpoint-dir", str(ck), "--steps", "30", "--ckpt-every", "10"]
+    # Rank 1 pauses 8 s at step 15 (far below the hang timeout): the window for the forgers.
+    toy += ["--stall-at-step", "15", "--stall-rank", "1", "--stall-s", "8"]
+    toy += ["--output", str(tmp_path / "final.pt")]
+    port, run_id = free_port(), "lx-forge-test"
+    options = ["--run-id", run_id, "--set", "timeouts.pg_timeout_s=300", "--hang-timeout", "60"]
+    options += toy
+    node1 = node_of_two(tmp_path, port, 1, options, LAUNCHX_CHANNEL_TOKEN="s3cret")
+    node0 = node_of_two(tmp_path, port, 0, options, LAUNCHX_CHANNEL_TOKEN="s3cret")
+    node1.wait_for("stalling rank 1 at step 15")
+    chan = agree.agreement_port(port)
+    with socket.create_connection(("127.0.0.1", chan), timeout=5) as junk:
+        junk.sendall(b"GET / HTTP/1.0\r\n\r\n" + b"x" * 4096 + b"\n{not json}\n")
+    # The forger answers node 0's challenge as node 1, signing with the key a run id alone
+    # gives, and goes on to say that node 1 failed.
+    with socket.create_connection(("127.0.0.1", chan), timeout=5) as forger:
+        challenge = json.loads(forger.makefile("rb").readline())
+        key = channel.derive_key(run_id, None)
+        hello = {"nonce": challenge["body"]["nonce"], "link_nonce": "ab" * 16, "host": "x"}
+        forger.sendall(channel.encode(key, run=run_id, node=1, seq=1, type="hello", body=hello))
+        abort = {"attempt": 0, "why": "a forged abort"}
+        forger.sendall(channel.encode(key, run=run_id, node=1, seq=2, type="abort", body=abort))
+    (c0, t0), (c1, t1) = node0.finish(timeout=150), node1.finish(timeout=150)
+    assert (c0, c1) == (0, 0), f"node 0:\n{t0}\n\nnode 1:\n{t1}"
+    for text in (t0, t1):
+        assert text.rstrip().endswith("(1 attempt)"), text
+        assert "a forged abort" not in text and "launchx: hang" not in text, text
+    # Node 0 says what it dropped (the junk and the tokenless hello), and from where.
+    ignored = next(line for line in t0.splitlines() if "the node channel" in line)
+    assert "ignored 2 frame(s)" in ignored and "mac: 1" in ignored, ignored
+    assert ignored.endswith("from 127.0.0.1"), ignored

@@ -334,6 +334,30 @@ def test_per_node_two_nodes_one_world(
     assert profile["slurm"]["nodes"] == 2 and profile["slurm"]["mode"] == "per_node"
 
 
+def test_preflight_checks_every_node_before_the_training_step(
+    slurm_cluster: SlurmCluster, slurm_jobs: SlurmJobs, tmp_path: Path
+) -> None:
+    """sbatch --preflight: the batch launchx runs ``launchx doctor`` on both nodes as an
+    srun step (node 0 prints the report, the link test included), then the training step.
+    The nodes' channel is signed with the token the script drew."""
+    _need_two_nodes(slurm_cluster)
+    out = tmp_path / "out"
+    out.mkdir()
+    script = _write(tmp_path, "ranks.py", GLOO_RANKS)
+    env = _env(tmp_path, E2E_OUT=str(out))
+    options = ["--nodes", "2", "--nproc-per-node", "1", "--preflight"]
+    job = _sbatch(slurm_jobs, tmp_path, options, [str(script)], env=env)
+
+    assert job.rc == 0, job.output + job.stderr
+    text = job.output
+    assert "launchx: preflight: checking 2 nodes before the first attempt" in text, text
+    assert "preflight: 2 of 2 nodes (profile slurm" in text, text
+    assert "link test: gloo, 2 ranks on 2 nodes" in text, text
+    assert text.index("launchx: preflight passed") < text.index("rank 0 of 2 sum 3.0"), text
+    assert text.count("preflight: 2 of 2 nodes") == 1  # the training step did not check again
+    assert [r["sum"] for r in _ranks(out)] == [3.0, 3.0]
+
+
 # ------------------------------------------------------------------------ per_task
 
 

@@ -160,3 +160,73 @@ def test_launchx_run_treats_the_stop_after_a_warning_as_preempted(
     assert "launchx: stopped after the scheduler's warning signal" in said
     assert "interrupted" not in said.rpartition("launchx: summary")[2]
     assert proc.returncode == 128 + signal.SIGTERM, said
+
+
+# A launcher in miniature: it starts one rank and reports when the rank ends, as torchrun
+# does. Each process leaves a file when SIGTERM reaches it. "quick": the rank ends at once
+# and the launcher takes a moment over its report.
+LAUNCHER = r"""
+import os, signal, subprocess, sys, time
+out, mode = sys.argv[1], sys.argv[2]
+def mark(name):
+    def handler(_signum, _frame):
+        open(os.path.join(out, name), "w").close()
+        if name == "rank-term":
+            sys.exit(143)
+    return handler
+if mode == "rank":
+    signal.signal(signal.SIGTERM, mark("rank-term"))
+    open(os.path.join(out, "rank-ready"), "w").close()
+    time.sleep(0 if os.environ.get("QUICK") else 60)
+    sys.exit(1)
+signal.signal(signal.SIGTERM, mark("launcher-term"))
+rank = subprocess.Popen([sys.executable, __file__, out, "rank"])
+rank.wait()
+open(os.path.join(out, "rank-done"), "w").close()
+time.sleep(1.0)  # the launcher's report
+sys.exit(1)
+"""
+
+
+def _aborted(tmp_path: Path, when: str, **env: str) -> ProcessResult:
+    """Run the launcher; abort the attempt once ``when`` appears (as the hang watch or
+    another node's failure would)."""
+    script = tmp_path / "launcher.py"
+    script.write_text(LAUNCHER)
+    sup = Supervisor()
+
+    def abort_later(_pid: int) -> None:
+        def go() -> None:
+            _wait_for(tmp_path / when)
+            sup.abort()
+
+        threading.Thread(target=go, daemon=True).start()
+
+    argv = (sys.executable, str(script), str(tmp_path), "launcher")
+    with supervised(sup):
+        return run_process(
+            argv,
+            clean_env(**env),
+            sup,
+            grace_s=10,
+            out=io.StringIO(),
+            on_start=abort_later,
+            ranks_below=True,
+        )
+
+
+def test_an_abort_stops_the_ranks_and_lets_the_launcher_report(tmp_path: Path) -> None:
+    result = _aborted(tmp_path, "rank-ready")
+    assert (tmp_path / "rank-term").exists()
+    assert not (tmp_path / "launcher-term").exists()
+    assert (tmp_path / "rank-done").exists() and result.exit_code == 1
+    assert not result.interrupted
+
+
+def test_an_abort_after_the_ranks_ended_leaves_the_launcher_alone(tmp_path: Path) -> None:
+    """The ranks already died on their own (a peer node failed); torchrun is writing its
+    report. A SIGTERM then would replace the report with torchrun's own traceback, which
+    reads as an interrupt (seen in test_diagnose_e2e under load)."""
+    result = _aborted(tmp_path, "rank-done", QUICK="1")
+    assert not (tmp_path / "launcher-term").exists()
+    assert result.exit_code == 1

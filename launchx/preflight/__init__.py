@@ -16,7 +16,7 @@ Importing this package imports nothing else: the link test's ranks import
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TextIO
+from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
     from launchx.resolve import Resolution
@@ -28,7 +28,7 @@ def check(
     join_timeout_s: float = 60.0,
     comm_test: bool = True,
     as_json: bool = False,
-    out: TextIO | None = None,
+    out: IO[str] | None = None,
     run_id: str | None = None,
 ) -> int:
     """Preflight every node of the job ``res`` describes: 0 all well, 2 errors found.

@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TextIO
+from typing import IO
 
 from launchx import __version__, agree, channel, detect, doctor, plan
 from launchx.errors import ConfigError
@@ -42,7 +42,6 @@ SWEEP_TIMEOUT_S = 30.0  # the ranks' time to meet and for one collective, then t
 _PROBE_TIMEOUT_S = 5.0
 _MARGIN_S = 15.0  # a follower's patience beyond what node 0 said it waits for
 _POLL_S = 0.2
-TOKEN_VAR = "LAUNCHX_CHANNEL_TOKEN"
 # Errors of the resolution that make a meeting impossible: said once, as the error.
 _FATAL = ("LX301", "LX305", "LX307")
 _ONE_RANK_PER_PROCESS = ("torchrun", "platform", "mpi", "srun_step")
@@ -81,7 +80,7 @@ def where(res: Resolution, run_id: str | None = None) -> Where:
     if port is None:  # one node: nothing to meet
         port = 0
     base = plan.shared_run_id(res, run_id) or "lx-one-node"  # alone: nobody to meet
-    token = res.facts.environ.get(TOKEN_VAR) or None
+    token = plan.channel_token(res)
     return Where(
         nnodes=res.nnodes,
         node=int(res.launch["node_rank"].value),
@@ -118,7 +117,7 @@ def check(
     join_timeout_s: float = JOIN_TIMEOUT_S,
     comm_test: bool = True,
     as_json: bool = False,
-    out: TextIO | None = None,
+    out: IO[str] | None = None,
     run_id: str | None = None,
     budget_s: float = SWEEP_BUDGET_S,
 ) -> int:
@@ -450,7 +449,7 @@ def _follow(
     place: Where,
     join_timeout_s: float,
     as_json: bool,
-    out: TextIO,
+    out: IO[str],
     monotonic: Callable[[], float] = time.monotonic,
     wall: Callable[[], float] = time.time,
 ) -> int:
@@ -549,7 +548,7 @@ def _verdict(body: Mapping[str, object]) -> tuple[int, int, int]:
     return (code if code in (0, 2) else 2), num("errors"), num("warnings")
 
 
-def _alone(res: Resolution, place: Where, why: str, as_json: bool, out: TextIO) -> int:
+def _alone(res: Resolution, place: Where, why: str, as_json: bool, out: IO[str]) -> int:
     """This node's own report, with node 0 named absent: the only report anyone gets."""
     own = summarize(res, place.node, own_findings(res), version=__version__)
     rep = compare.compare(

@@ -20,6 +20,7 @@ from launchx.errors import LaunchxError
 from launchx.execute import Supervisor, child_environment, run_process
 from launchx.plan import TORCHRUN_LOGS, LaunchPlan
 from launchx.run.decide import Evidence
+from launchx.run.nodes import AttemptHooks, NodeChannel
 from launchx.run.output import AttemptOutput, Terminal
 from launchx.run.watching import Watching, WatchSetup
 
@@ -40,6 +41,8 @@ class ProcessAttempts:
     oom_kills: Callable[[], int | None] = detect.oom_kill_count
     # The hang watch of each attempt (None: --hang-timeout off); see ``watching``.
     watch: WatchSetup | None = None
+    # The other nodes of a multi-node run (early abort, the shared hang verdict).
+    nodes: NodeChannel | None = None
 
     def run(self, plan: LaunchPlan) -> Evidence:
         log_dir = Path(plan.log_dir) if plan.log_dir else None
@@ -65,6 +68,21 @@ class ProcessAttempts:
         watching = Watching(self.watch, plan, sup) if self.watch is not None else None
         if watching is not None:
             output.on_line = watching.note_output
+        aborted: list[str] = []
+
+        def abort(why: str) -> None:
+            if not aborted:
+                aborted.append(why)
+                self.terminal.say(f"launchx: stopping this attempt: {why}\n")
+                sup.abort()
+
+        def started(pid: int) -> None:
+            if watching is not None:
+                watching.start(pid)
+            if self.nodes is not None:
+                hooks = watching.hooks(abort) if watching is not None else AttemptHooks(abort)
+                self.nodes.begin(plan.attempt, hooks)
+
         try:
             result = run_process(
                 plan.argv,
@@ -72,11 +90,17 @@ class ProcessAttempts:
                 sup,
                 grace_s=plan.grace_period_s,
                 output=output,
-                on_start=watching.start if watching is not None else None,
+                on_start=started,
+                ranks_below=plan.launcher == "torchrun",  # else the child is the rank (or srun)
             )
         finally:
             if watching is not None:
                 watching.stop()
+            if self.nodes is not None:
+                self.nodes.end(plan.attempt)
+        own_failure = result.exit_code != 0 and not result.interrupted and not aborted
+        if self.nodes is not None and own_failure:
+            self.nodes.failed(plan.attempt, f"its launcher exited {result.exit_code}")
         errors = keep_error_files(plan) if log_dir is not None else {}
         oom_after = self.oom_kills()
         ooms = None if oom_before is None or oom_after is None else oom_after - oom_before
@@ -92,6 +116,9 @@ class ProcessAttempts:
             oom_kills=ooms,
             started_at=output.started_at(),
             hang=watching.found if watching is not None else None,
+            aborted=aborted[0]
+            if aborted and (watching is None or watching.found is None)
+            else None,
         )
 
 

@@ -107,6 +107,8 @@ class Evidence:
     hang: HangFound | None = None  # launchx's watch found a hang and stopped the ranks
     # The first training step the attempt's output showed, and that line (progress.py).
     started_at: tuple[int, str] | None = None
+    # Another node failed first and launchx stopped this node's ranks (why, in words).
+    aborted: str | None = None
 
     @property
     def interrupted(self) -> bool:
@@ -194,6 +196,10 @@ def _diagnose(evidence: Evidence, policy: Retry) -> failures.Report:
         diag = failures.exit_diagnosis("hang", policy, rank=min(stuck, default=None))
         who = f"rank {stuck[0]}" if len(stuck) == 1 else f"ranks {', '.join(map(str, stuck))}"
         diag = replace(diag, cause=f"{who} stopped making progress: {diag.cause}")
+        return failures.Report(primary=diag, findings=(diag,))
+    if evidence.aborted is not None and not evidence.interrupted:
+        diag = failures.exit_diagnosis("aborted", policy, exit_code=evidence.exit_code, priority=20)
+        diag = replace(diag, cause=f"{evidence.aborted}; {diag.cause}")
         return failures.Report(primary=diag, findings=(diag,))
     logs = dict(evidence.rank_logs or {})
     launcher_output = "\n".join(evidence.launcher_output)

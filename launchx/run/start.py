@@ -14,17 +14,25 @@ import uuid
 from pathlib import Path
 from typing import IO
 
-from launchx import agree, pipeline, render
+from launchx import agree, channel, pipeline, render
 from launchx.errors import LaunchRefused
 from launchx.execute import Supervisor, remove_tree_quietly, supervised
 from launchx.findings import Finding
-from launchx.plan import LaunchPlan, RunDecisions, Target, decide_run, default_log_root
+from launchx.plan import (
+    LaunchPlan,
+    RunDecisions,
+    Target,
+    channel_token,
+    decide_run,
+    default_log_root,
+)
 from launchx.resolve import Resolution
-from launchx.run import text
+from launchx.run import preflight, text
 from launchx.run.attempts import ProcessAttempts
 from launchx.run.events import EventLog
 from launchx.run.history import JobHistory, NoHistory, history_file
 from launchx.run.loop import RunSpec, first_attempt, run_loop
+from launchx.run.nodes import NodeChannel
 from launchx.run.output import Terminal
 from launchx.run.peers import Alone, NodePeers
 from launchx.run.ports import History, Peers, Scheduler, World
@@ -104,15 +112,28 @@ def start(
         log_dir=str(root),
     )
     started = time.monotonic()
+    sink = out or sys.stdout
+    if preflight.wanted(spec) and preflight.in_process(spec):
+        code = preflight.check_here(spec, sink, console, events)
+        if code:
+            return _not_started(events, code)
     with supervised(sup):
-        peers = _peers(spec, console)
+        if preflight.wanted(spec) and not preflight.in_process(spec):
+            code = preflight.check_by_srun(spec, request, sup, sink, console, events)
+            if code:
+                return _not_started(events, code)
+        nodes = _nodes(spec, console)
+        peers: Peers = (
+            NodePeers(nodes, res.profile.timeouts.pg_timeout_s, console) if nodes else Alone()
+        )
         world = World(
             attempts=ProcessAttempts(
                 sup,
                 dict(res.facts.environ),
                 terminal,
                 res.facts.launch.rank,
-                watch=_watch(spec, console, events),
+                watch=_watch(spec, console, events, nodes),
+                nodes=nodes,
             ),
             checkpoints=DirCheckpoints(checkpoint_dir(res.profile.resume.checkpoint_dir)),
             history=_history(spec),
@@ -145,6 +166,11 @@ def start(
     return outcome.exit_code
 
 
+def _not_started(events: EventLog, code: int) -> int:
+    events.record("run_end", exit_code=code, reason="preflight", attempts=0, duration_s=0.0)
+    return code
+
+
 def _events(spec: RunSpec, root: Path) -> EventLog:
     """Node 0 (or the one node) writes ``events.jsonl``; other writers their own file."""
     launch = spec.res.facts.launch
@@ -159,7 +185,9 @@ def _events(spec: RunSpec, root: Path) -> EventLog:
     return EventLog(root / name, spec.run_id or "", node=node)
 
 
-def _watch(spec: RunSpec, console: StreamConsole, events: EventLog) -> WatchSetup | None:
+def _watch(
+    spec: RunSpec, console: StreamConsole, events: EventLog, nodes: NodeChannel | None
+) -> WatchSetup | None:
     """The hang watch, unless --hang-timeout is off; an srun step's tasks watch their own
     ranks (the launchx on each node), so the batch launchx does not."""
     decisions = spec.decisions
@@ -171,6 +199,7 @@ def _watch(spec: RunSpec, console: StreamConsole, events: EventLog) -> WatchSetu
         events,
         nccl=spec.res.launch["backend"].value == "nccl",
         direct_rank=spec.res.facts.launch.rank,
+        nodes=nodes,
     )
 
 
@@ -189,21 +218,27 @@ def _scheduler(spec: RunSpec) -> Scheduler:
     return SlurmScheduler(slurm.job_id) if slurm is not None and slurm.job_id else NoScheduler()
 
 
-def _peers(spec: RunSpec, console: StreamConsole) -> Peers:
+def _nodes(spec: RunSpec, console: StreamConsole) -> NodeChannel | None:
+    """The live channel of a multi-node torchrun run (one launchx and retry loop per node);
+    under srun one launchx retries the whole step, so there is nobody to talk to."""
     decisions = spec.decisions
     port = decisions.port.port
     if not decisions.agree_with_nodes or port is None:
-        return Alone()
+        return None
     launch = spec.res.launch
-    return NodePeers(
+    run_id = spec.run_id or ""
+    token = channel_token(spec.res)
+    nodes = NodeChannel(
         node_rank=int(launch["node_rank"].value),
         nnodes=int(launch["nnodes"].value),
         master_addr=launch["master_addr"].value,
         port=agree.agreement_port(port),
-        run_id=spec.run_id or "",
-        pg_timeout_s=spec.res.profile.timeouts.pg_timeout_s,
+        run_id=run_id,
+        key=channel.derive_key(run_id, token),
         console=console,
     )
+    nodes.open()
+    return nodes
 
 
 def prune_runs(root: Path, *, keep: int, current: str) -> None:

@@ -11,11 +11,13 @@ the console and in the events.
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from launchx.execute import Supervisor
 from launchx.plan import LaunchPlan
 from launchx.run.decide import HangFound
+from launchx.run.nodes import AttemptHooks, NodeChannel
 from launchx.run.ports import Console, Events
 from launchx.watch.model import RankId
 from launchx.watch.monitor import HangReport, Monitor, stack_reader
@@ -32,6 +34,7 @@ class WatchSetup:
     events: Events
     nccl: bool = False  # the flight recorder is on: ask it for a dump on a hang
     direct_rank: int | None = None  # a direct launch: the launcher is this rank
+    nodes: NodeChannel | None = None  # several nodes: node 0 decides on every node's summary
 
 
 @dataclass
@@ -59,8 +62,23 @@ class Watching:
             nproc_per_node=plan.nproc_per_node,
             flight_recorder=setup.nccl,
             stacks=stack_reader(plan.log_dir, hook=True),
+            decide=setup.nodes is None,
         )
         self.monitor.start()
+
+    def hooks(self, abort: Callable[[str], None]) -> AttemptHooks:
+        """What the other nodes may do to this attempt: stop it (a node failed), or stop it
+        as a hang node 0 found on every node's summaries."""
+        return AttemptHooks(
+            abort=abort,
+            summary=self.monitor.summary if self.monitor is not None else None,
+            hang=self._run_hang,
+        )
+
+    def _run_hang(self, hang: object) -> None:
+        if self.monitor is None or self.found is not None:
+            return
+        self._hang(self.monitor.capture(hang))  # type: ignore[arg-type]
 
     def note_output(self, rank: int | None, ts: float) -> None:
         if self.monitor is not None:

@@ -33,5 +33,7 @@ slurm:
   requeue: false
   sbatch_args: []
 LAUNCHX_PROFILE_2e209d9b3161
+# The nodes' launchx sign their messages with a secret only this job's steps know.
+export LAUNCHX_CHANNEL_TOKEN="${LAUNCHX_CHANNEL_TOKEN:-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')}"
 # exec: launchx becomes the batch shell, so it gets the time-limit signal at once.
 exec /opt/venv/bin/python -m launchx run -p "$profile" --max-retries 2 -- train.py --epochs 3

@@ -1,0 +1,333 @@
+"""The nodes of a multi-node run, live for the whole run: one authenticated channel.
+
+Node 0's launchx runs a ``channel.Hub`` beside torchrun's store (``MASTER_PORT + 1``); every
+other node's launchx keeps a ``channel.Link`` to it. Over it, during an attempt:
+
+* **the hang watch decides together.** Each node's watch never declares a hang alone (its
+  ranks may only wait for another node's); it sends a ``summary`` of its ranks every few
+  seconds, node 0 combines them with its own (``watch.nodes.combine``) and, on a hang,
+  broadcasts the summaries it decided on; every node combines the same summaries into the
+  same verdict, writes its own dumps and stops its ranks.
+* **early abort.** A node whose attempt failed says so at once; node 0 passes it on, and the
+  others stop their ranks within seconds instead of waiting in a collective for the
+  process-group timeout.
+
+and after it, **agreement**: each node sends its outcome, node 0 answers with the one that
+explains the attempt best (``agree.combine``), so every node retries, or stops, together.
+
+Only frames signed with the run's key (``LAUNCHX_CHANNEL_TOKEN`` makes it a secret) are
+read: a stray process, a scanner, another run's launchx or a forged frame is dropped by the
+channel, and a frame of the right run that does not parse is ignored here.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from pydantic import ValidationError
+
+from launchx import agree, channel
+from launchx.run.ports import Console
+
+SUMMARY_EVERY_S = 2.0
+_TICK_S = 0.5
+
+
+@dataclass
+class AttemptHooks:
+    """What the channel does to the current attempt when the other nodes say so."""
+
+    abort: Callable[[str], None]  # stop the ranks, saying why
+    summary: Callable[[], object] | None = None  # the watch's ``NodeSummary`` (None: no watch)
+    hang: Callable[[object], None] | None = None  # the run's ``Hang``: dumps, report, stop
+
+
+@dataclass
+class NodeChannel:
+    node_rank: int
+    nnodes: int
+    master_addr: str
+    port: int
+    run_id: str
+    key: bytes
+    console: Console
+    clock: Callable[[], float] = time.monotonic
+    summary_every_s: float = SUMMARY_EVERY_S
+    hub: channel.Hub | None = field(default=None, init=False)
+    link: channel.Link | None = field(default=None, init=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+    _attempt: int = field(default=-1, init=False)
+    _hooks: AttemptHooks | None = field(default=None, init=False)
+    _summaries: dict[int, tuple[object, float]] = field(default_factory=dict, init=False)
+    _decided: bool = field(default=False, init=False)  # node 0: a hang broadcast this attempt
+    _outcomes: dict[int, dict[int, agree.Outcome]] = field(default_factory=dict, init=False)
+    _agreed: dict[int, agree.Outcome] = field(default_factory=dict, init=False)
+    _stop: threading.Event = field(default_factory=threading.Event, init=False)
+    _thread: threading.Thread | None = field(default=None, init=False)
+
+    def open(self) -> None:
+        """Node 0 listens once, before its first attempt (a node reporting early waits in
+        the backlog, not in a refused connection); the others connect in the background."""
+        if self.node_rank == 0:
+            try:
+                self.hub = channel.Hub(self.port, self.run_id, self.key, self.nnodes)
+            except OSError as exc:
+                self.console.write(
+                    f"launchx: cannot listen on port {self.port} for the other nodes "
+                    f"({exc.strerror}); each node will decide alone\n"
+                )
+        else:
+            self.link = channel.Link(
+                self.master_addr, self.port, self.run_id, self.key, self.node_rank
+            )
+        self._thread = threading.Thread(target=self._loop, name="launchx-nodes", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+        if self.hub is not None:
+            self.hub.close()
+            ignored = _ignored(self.hub.rejected(), self.hub.rejected_peers())
+            if ignored:
+                self.console.write(f"launchx: the node channel (port {self.port}) {ignored}\n")
+        if self.link is not None:
+            self.link.close()
+
+    # -- one attempt --------------------------------------------------------------------------
+
+    def begin(self, attempt: int, hooks: AttemptHooks) -> None:
+        with self._lock:
+            self._attempt, self._hooks = attempt, hooks
+            self._summaries.clear()
+            self._decided = False
+
+    def failed(self, attempt: int, why: str) -> None:
+        """This node's attempt failed: the others should not wait for it in a collective."""
+        body = {"attempt": attempt, "why": why, "node": self.node_rank}
+        if self.hub is not None:
+            self.hub.broadcast("abort", body)
+        elif self.link is not None:
+            self.link.send("abort", body)
+
+    def end(self, attempt: int) -> None:
+        with self._lock:
+            if self._attempt == attempt:
+                self._hooks = None
+
+    def agree(
+        self, attempt: int, own: agree.Outcome, wait_s: float
+    ) -> tuple[agree.Outcome, list[int]] | None:
+        """The outcome every node adopts, and the nodes not heard from (node 0); None when
+        node 0 cannot be reached in time (this node then decides alone)."""
+        deadline = self.clock() + wait_s
+        if self.hub is not None:
+            with self._lock:
+                self._outcomes.setdefault(attempt, {})[own.node] = own
+            while self.clock() < deadline:
+                with self._lock:
+                    heard = dict(self._outcomes.get(attempt, {}))
+                if len(heard) >= self.nnodes:
+                    break
+                time.sleep(0.05)
+            agreed = agree.combine(heard.values(), progress_of=own.node)
+            self.hub.broadcast("agreed", {"attempt": attempt, "outcome": agreed.to_json()})
+            return agreed, sorted(set(range(self.nnodes)) - set(heard))
+        if self.link is None:
+            return None
+        while self.clock() < deadline and not self.link.connected:
+            time.sleep(0.05)
+        self.link.send("outcome", {"attempt": attempt, "outcome": own.to_json()})
+        while self.clock() < deadline:
+            with self._lock:
+                got = self._agreed.get(attempt)
+            if got is not None:
+                return got, []
+            time.sleep(0.05)
+        return None
+
+    # -- the channel's thread -----------------------------------------------------------------
+
+    def _loop(self) -> None:
+        last_summary = 0.0
+        while not self._stop.is_set():
+            if self.link is not None and not self.link.connected:
+                self.link.connect(self.clock() + 2.0)
+                continue
+            messages = (
+                self.hub.messages(_TICK_S)
+                if self.hub is not None
+                else self.link.receive(_TICK_S)
+                if self.link is not None
+                else []
+            )
+            for msg in messages:
+                self._take(msg)
+            now = self.clock()
+            if now - last_summary >= self.summary_every_s:
+                last_summary = now
+                self._summarise()
+            if self._stop.wait(0 if messages else 0.05):
+                return
+
+    def _take(self, msg: channel.Message) -> None:
+        body = msg.body
+        attempt = body.get("attempt")
+        if not isinstance(attempt, int):
+            return
+        if msg.type == "abort":
+            # A node speaks for itself; node 0 relays, naming the node that failed.
+            origin = body.get("node") if msg.node == 0 else msg.node
+            if origin == self.node_rank:  # its own news, relayed back
+                return
+            if self.hub is not None:  # pass it on to every other node
+                self.hub.broadcast("abort", {**body, "node": msg.node})
+            self._abort(attempt, f"node {origin} failed: {str(body.get('why', '?'))[:300]}")
+        elif msg.type == "summary" and self.hub is not None:
+            self._summary(attempt, msg.node, body.get("summary"))
+        elif msg.type == "hang" and self.hub is None:
+            self._hang(attempt, body)
+        elif msg.type == "outcome" and self.hub is not None:
+            with self._suppress_bad():
+                outcome = agree.Outcome.from_json(body["outcome"])  # type: ignore[arg-type]
+                if outcome.node == msg.node:  # a node speaks for itself only
+                    with self._lock:
+                        self._outcomes.setdefault(attempt, {})[msg.node] = outcome
+        elif msg.type == "agreed" and self.hub is None:
+            with self._suppress_bad():
+                agreed = agree.Outcome.from_json(body["outcome"])  # type: ignore[arg-type]
+                with self._lock:
+                    self._agreed[attempt] = agreed
+
+    def _abort(self, attempt: int, why: str) -> None:
+        with self._lock:
+            hooks = self._hooks if self._attempt == attempt else None
+        if hooks is not None:
+            hooks.abort(why)
+
+    def _summarise(self) -> None:
+        """Send this node's watch summary to node 0 (node 0 keeps its own and decides)."""
+        with self._lock:
+            hooks, attempt = self._hooks, self._attempt
+        if hooks is None or hooks.summary is None:
+            return
+        mine = hooks.summary()
+        if self.hub is not None:
+            self._summary(attempt, self.node_rank, mine)
+        elif self.link is not None:
+            self.link.send("summary", {"attempt": attempt, "summary": _dump(mine)})
+
+    def _summary(self, attempt: int, node: int, raw: object) -> None:
+        from launchx.watch.nodes import NodeSummary
+
+        with self._suppress_bad():
+            summary = raw if isinstance(raw, NodeSummary) else NodeSummary.model_validate(raw)
+            if summary.node_rank != node:
+                return
+            with self._lock:
+                if attempt != self._attempt or self._decided:
+                    return
+                self._summaries[node] = (summary, self.clock())
+                held = dict(self._summaries)
+            verdict_body = _hang_body(attempt, held, self.nnodes, self.clock())
+            if verdict_body is None:
+                return
+            with self._lock:
+                self._decided = True
+            assert self.hub is not None
+            self.hub.broadcast("hang", verdict_body)
+            self._hang(attempt, verdict_body)
+
+    def _hang(self, attempt: int, body: Mapping[str, object]) -> None:
+        with self._lock:
+            hooks = self._hooks if self._attempt == attempt else None
+        if hooks is None or hooks.hang is None:
+            return
+        with self._suppress_bad():
+            hang = _hang_of(body, self.nnodes)
+            if hang is not None:
+                hooks.hang(hang)
+
+    @staticmethod
+    def _suppress_bad() -> _Ignore:
+        return _Ignore()
+
+
+class _Ignore:
+    """A frame of the right run that does not parse is dropped, never half-read."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> bool:
+        return isinstance(exc, ValidationError | KeyError | TypeError | ValueError | IndexError)
+
+
+def _ignored(reasons: Mapping[str, int], peers: Mapping[str, str]) -> str:
+    """What node 0's channel dropped during the run, said once at its end: a scanner is
+    noise, but frames of another run or with a bad signature mean someone else is on the
+    port (or forging), which a user should know about."""
+    total = sum(reasons.values())
+    if not total:
+        return ""
+    why = ", ".join(f"{reason}: {n}" for reason, n in sorted(reasons.items()))
+    hosts = sorted({peer.rsplit(":", 1)[0] for peer in peers})
+    shown = ", ".join(hosts[:5]) + (f" and {len(hosts) - 5} more" if len(hosts) > 5 else "")
+    return f"ignored {total} frame(s) or connection(s) not of this run ({why}) from {shown}"
+
+
+def _dump(summary: object) -> object:
+    dump = getattr(summary, "model_dump", None)
+    return dump(mode="json") if dump is not None else None
+
+
+def _hang_body(
+    attempt: int, held: Mapping[int, tuple[object, float]], nnodes: int, now: float
+) -> dict[str, object] | None:
+    """Node 0's decision on every node's latest summary: the body of the ``hang`` message
+    (the summaries and how old each was), or None while the run is healthy."""
+    from launchx.watch.nodes import NodeSummary, combine
+    from launchx.watch.verdict import TimeoutChoice
+
+    summaries = {n: s for n, (s, _at) in held.items() if isinstance(s, NodeSummary)}
+    own = summaries.get(0)
+    if own is None or own.timeout_s is None:
+        return None
+    delays = {n: max(0.0, now - at) for n, (_s, at) in held.items()}
+    choice = TimeoutChoice(own.timeout_s, own.timeout_source, "node 0's choice")
+    verdict = combine(list(summaries.values()), timeout=choice, nnodes=nnodes, delays=delays)
+    if verdict.kind != "hang":
+        return None
+    return {
+        "attempt": attempt,
+        "summaries": [s.model_dump(mode="json") for s in summaries.values()],
+        "delays": {str(n): d for n, d in delays.items()},
+        "timeout_s": own.timeout_s,
+        "timeout_source": own.timeout_source,
+    }
+
+
+def _hang_of(body: Mapping[str, object], nnodes: int) -> object | None:
+    """The same verdict node 0 reached, from the summaries it decided on."""
+    from launchx.watch.nodes import NodeSummary, combine
+    from launchx.watch.verdict import TimeoutChoice
+
+    raw = body["summaries"]
+    delays_raw = body["delays"]
+    if not isinstance(raw, list) or not isinstance(delays_raw, dict):
+        return None
+    summaries = [NodeSummary.model_validate(s) for s in raw]
+    delays = {int(k): float(v) for k, v in delays_raw.items()}
+    timeout_s = body["timeout_s"]
+    if not isinstance(timeout_s, int | float):
+        return None
+    source = body.get("timeout_source")
+    if source not in ("fixed", "initial", "learned"):
+        return None
+    choice = TimeoutChoice(float(timeout_s), source, "node 0's choice")
+    verdict = combine(summaries, timeout=choice, nnodes=nnodes, delays=delays)
+    return verdict if verdict.kind == "hang" else None

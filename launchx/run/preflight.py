@@ -1,0 +1,96 @@
+"""``launchx run --preflight``: check every node before the first attempt; never start on errors.
+
+A node with seven GPUs, another NCCL, an HCA port down or a slow link shows up after the
+job started, as a hang or a crash on some rank; the check (``launchx.preflight``, what
+``launchx doctor`` runs across nodes) finds it first, with the job's own settings.
+
+Where it runs follows who runs the attempts. With torchrun (or the script itself) one
+launchx runs per node, so each meets the others at node 0 in its own process. Under the
+srun launcher one launchx runs for the whole allocation, so it starts the check as an srun
+step, one ``launchx doctor`` per node, resolved from the same options
+(``pipeline.doctor_args``). An srun step's own launchx (``inner_step``) does not check again.
+
+It runs once per ``launchx run`` (a requeued job checks its new nodes), never before a
+retry, and before the nodes' live channel opens: the check meets on the same port with a
+run id of its own.
+"""
+
+from __future__ import annotations
+
+from typing import IO
+
+from launchx import pipeline, plan
+from launchx.execute import Supervisor, run_process
+from launchx.run.loop import RunSpec
+from launchx.run.ports import Console, Events
+
+
+def wanted(spec: RunSpec) -> bool:
+    return spec.res.profile.preflight.enabled and not spec.decisions.inner_step
+
+
+def in_process(spec: RunSpec) -> bool:
+    """True: this launchx checks its own node in-process; False: an srun step checks them."""
+    return spec.decisions.launcher.launcher != "srun"
+
+
+def check_here(spec: RunSpec, sink: IO[str], console: Console, events: Events) -> int:
+    """This node's part of the check (before signals are forwarded: Ctrl-C stops it)."""
+    from launchx import preflight
+
+    pre = spec.res.profile.preflight
+    _announce(spec, console)
+    code = preflight.check(
+        spec.res,
+        join_timeout_s=pre.join_timeout_s,
+        comm_test=pre.comm,
+        out=sink,
+        run_id=spec.decisions.run_id,
+    )
+    return _verdict(code, console, events)
+
+
+def check_by_srun(
+    spec: RunSpec,
+    request: pipeline.Request,
+    sup: Supervisor,
+    sink: IO[str],
+    console: Console,
+    events: Events,
+) -> int:
+    """Every node of the allocation, as one srun step of ``launchx doctor``."""
+    argv = plan.preflight_srun_argv(spec.res, pipeline.doctor_args(request))
+    _announce(spec, console)
+    result = run_process(
+        argv,
+        dict(spec.res.facts.environ),
+        sup,
+        grace_s=float(spec.res.profile.timeouts.grace_period_s),
+        out=sink,
+    )
+    if result.interrupted:
+        events.record("preflight", exit_code=result.exit_code, interrupted=True)
+        console.write("launchx: interrupted during the preflight\n")
+        return result.exit_code or 130
+    return _verdict(result.exit_code, console, events)
+
+
+def _announce(spec: RunSpec, console: Console) -> None:
+    n = spec.res.nnodes
+    console.write(
+        f"launchx: preflight: checking {'the node' if n == 1 else f'{n} nodes'} "
+        "before the first attempt\n"
+    )
+
+
+def _verdict(code: int, console: Console, events: Events) -> int:
+    """0 to go on; else launchx's exit code: 2, the run does not start."""
+    events.record("preflight", exit_code=code)
+    if code == 0:
+        console.write("launchx: preflight passed\n")
+        return 0
+    console.write(
+        f"launchx: preflight failed (exit {code}): not starting; fix what it names above, "
+        "or run without --preflight (profile preflight.enabled: false)\n"
+    )
+    return 2

@@ -1,0 +1,272 @@
+"""The nodes' live channel during a run (``run.nodes``), over real loopback sockets, without
+torchrun: the outcome every node adopts, an early abort passed on to every node, a hang
+decided by node 0 on every node's summary, and frames that must change nothing. (The
+policy on its own: test_agree.py; the frames and handshake: test_channel.py; whole
+two-node runs: test_recovery.py.)"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from conftest import free_port
+
+from launchx import channel
+from launchx.agree import Outcome
+from launchx.run.nodes import AttemptHooks, NodeChannel
+from launchx.watch.nodes import NodeSummary, RankSummary
+from launchx.watch.verdict import Hang
+
+RUN = "lx-nodes-test"
+KEY = channel.derive_key(RUN, "token")
+
+
+class Lines:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def write(self, text: str) -> None:
+        self.lines.append(text)
+
+
+class TickingClock:
+    """Time that moves only when read: each reading advances it by ``tick``, so a
+    deadline passes after a known number of polls, however slow the machine."""
+
+    def __init__(self, tick: float = 0.5) -> None:
+        self.now = 0.0
+        self.tick = tick
+
+    def __call__(self) -> float:
+        self.now += self.tick
+        return self.now
+
+
+def node(rank: int, nnodes: int, port: int, **kw: object) -> NodeChannel:
+    chan = NodeChannel(
+        node_rank=rank,
+        nnodes=nnodes,
+        master_addr="127.0.0.1",
+        port=port,
+        run_id=RUN,
+        key=KEY,
+        console=Lines(),
+        **kw,  # type: ignore[arg-type]
+    )
+    chan.open()
+    return chan
+
+
+def until(condition: object, timeout: float = 10) -> bool:
+    """Poll for an event another thread causes (a deadline for a broken test, never a
+    bound asserted on the code)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():  # type: ignore[operator]
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.fixture
+def three() -> Iterator[list[NodeChannel]]:
+    port = free_port()
+    nodes = [node(0, 3, port)] + [node(r, 3, port) for r in (1, 2)]
+    assert until(lambda: nodes[0].hub is not None and nodes[0].hub.joined() == {1, 2})
+    yield nodes
+    for n in reversed(nodes):  # the links first: node 0's hub then has nobody to linger for
+        n.close()
+
+
+def outcome(rank: int, category: str | None, retryable: bool = False, tier: int = 0) -> Outcome:
+    return Outcome(
+        node=rank,
+        exit_code=0 if category is None else 1,
+        category=category,
+        retryable=retryable,
+        tier=tier,
+        cause=f"{category} on node {rank}",
+        signature=None if category is None else (category, rank, "x"),
+        interrupted=False,
+        step_before=None,
+        step_after=None,
+    )
+
+
+# --------------------------------------------------------------------------- agreement
+
+
+def test_every_node_adopts_the_outcome_that_explains_the_attempt(three: list[NodeChannel]) -> None:
+    """Node 2's rank hit an InfiniBand error; nodes 0 and 1 only saw their peer go away."""
+    own = {
+        0: outcome(0, "gloo_error", retryable=True),
+        1: outcome(1, "gloo_error", retryable=True),
+        2: outcome(2, "ib_error", retryable=True, tier=1),
+    }
+    answers: dict[int, object] = {}
+
+    def report(n: NodeChannel) -> None:
+        answers[n.node_rank] = n.agree(0, own[n.node_rank], wait_s=30)
+
+    threads = [threading.Thread(target=report, args=(n,)) for n in three]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(40)
+    assert answers[0] == (own[2], [])
+    assert answers[1] == answers[2] == (own[2], [])
+
+
+def test_node_zero_names_the_node_it_did_not_hear_from() -> None:
+    port = free_port()
+    alone = node(0, 2, port, clock=TickingClock())
+    try:
+        agreed, missing = alone.agree(0, outcome(0, "rendezvous_timeout"), wait_s=5) or (None, [])
+    finally:
+        alone.close()
+    assert agreed == outcome(0, "rendezvous_timeout") and missing == [1]
+
+
+def test_a_node_that_cannot_reach_node_zero_decides_alone() -> None:
+    lost = node(1, 2, free_port(), clock=TickingClock())  # nobody listens there
+    try:
+        assert lost.agree(0, outcome(1, "ib_error"), wait_s=5) is None
+    finally:
+        lost.close()
+
+
+def test_an_outcome_of_the_right_run_that_does_not_parse_is_ignored() -> None:
+    """A frame signed with the run's key but carrying nonsense (a bug in another launchx
+    version, say) is dropped, and node 0 still decides on what it has."""
+    port = free_port()
+    hub_node = node(0, 2, port, clock=TickingClock())
+    link = channel.Link("127.0.0.1", port, RUN, KEY, 1)
+    try:
+        assert link.connect(time.monotonic() + 10)
+        link.send("outcome", {"attempt": 0, "outcome": {"node": "one", "tier": []}})
+        link.send("outcome", {"attempt": "0", "outcome": outcome(1, "ib_error").to_json()})
+        # Node 1 may not speak for node 0.
+        link.send("outcome", {"attempt": 0, "outcome": outcome(0, "ib_error").to_json()})
+        # A good frame after them: once it is in, the bad ones were read (one connection).
+        link.send("outcome", {"attempt": 7, "outcome": outcome(1, None).to_json()})
+        assert until(lambda: 7 in hub_node._outcomes)
+        own = outcome(0, None)
+        agreed, missing = hub_node.agree(0, own, wait_s=5) or (None, [])
+    finally:
+        link.close()
+        hub_node.close()
+    assert agreed == own and missing == [1]
+
+
+# --------------------------------------------------------------------------- abort
+
+
+def test_a_failed_node_stops_the_current_attempt_on_every_other_node(
+    three: list[NodeChannel],
+) -> None:
+    stopped: dict[int, list[str]] = {0: [], 1: [], 2: []}
+    for n in three:
+        n.begin(0, AttemptHooks(abort=stopped[n.node_rank].append))
+    three[2].failed(0, "ib_error on rank 5")
+    assert until(lambda: stopped[0] and stopped[1])
+    assert stopped[0] == stopped[1] == ["node 2 failed: ib_error on rank 5"]
+    assert stopped[2] == []  # the failed node's own attempt ends by itself
+
+
+def test_an_abort_for_an_earlier_attempt_stops_nothing(three: list[NodeChannel]) -> None:
+    stopped: list[str] = []
+    three[1].begin(1, AttemptHooks(abort=stopped.append))
+    three[0].begin(1, AttemptHooks(abort=stopped.append))
+    three[2].failed(0, "late news of attempt 0")
+    three[2].failed(1, "attempt 1 failed")  # sent after: once it arrives, the first did too
+    assert until(lambda: len(stopped) == 2)
+    assert stopped == ["node 2 failed: attempt 1 failed"] * 2
+
+
+def test_an_attempt_that_ended_is_not_stopped_again(three: list[NodeChannel]) -> None:
+    stopped: list[str] = []
+    three[1].begin(0, AttemptHooks(abort=stopped.append))
+    three[1].end(0)
+    three[0].begin(0, AttemptHooks(abort=lambda why: stopped.append("node 0 " + why)))
+    three[2].failed(0, "gone")
+    assert until(lambda: stopped)
+    time.sleep(0.3)  # give node 1's copy time to arrive, were it going to act on it
+    assert stopped == ["node 0 node 2 failed: gone"]
+
+
+# --------------------------------------------------------------------------- hang
+
+
+def summary(node_rank: int, rank: int, category: str, age_s: float) -> NodeSummary:
+    return NodeSummary(
+        node=f"host{node_rank}",
+        node_rank=node_rank,
+        quiet_s=age_s,
+        timeout_s=5.0,
+        timeout_source="fixed",
+        ranks=(
+            RankSummary(
+                rank=rank,
+                local_rank=0,
+                node_rank=node_rank,
+                node=f"host{node_rank}",
+                age_s=age_s,
+                state="S",
+                wchan="futex_wait",
+                exited=False,
+                category=category,  # type: ignore[arg-type]
+                key=category,
+                where=f"{category} in train.py",
+            ),
+        ),
+    )
+
+
+def test_node_zero_decides_a_hang_on_every_nodes_summary_and_all_nodes_see_it() -> None:
+    """Rank 1 on node 1 sleeps; rank 0 on node 0 waits in the collective rank 1 never
+    joins. Node 0 alone would only see a rank waiting; with node 1's summary it names
+    rank 1, and node 1 reaches the same verdict from the summaries node 0 sent."""
+    port = free_port()
+    n0 = node(0, 2, port, summary_every_s=0.1)
+    n1 = node(1, 2, port, summary_every_s=0.1)
+    hangs: dict[int, list[Hang]] = {0: [], 1: []}
+    try:
+        assert until(lambda: n0.hub is not None and n0.hub.joined() == {1})
+        n1.begin(0, hook(hangs[1], summary(1, 1, "sleep", 60.0)))
+        n0.begin(0, hook(hangs[0], summary(0, 0, "collective", 60.0)))
+        assert until(lambda: hangs[0] and hangs[1])
+    finally:
+        n1.close()
+        n0.close()
+    for seen in hangs.values():
+        assert len(seen) == 1, seen  # decided once per attempt
+        assert seen[0].odd == (1,)
+        assert [v.who.node for v in seen[0].views if v.who.rank == 1] == ["host1"]
+
+
+def test_no_hang_while_one_node_is_still_making_progress() -> None:
+    port = free_port()
+    n0 = node(0, 2, port, summary_every_s=0.1)
+    n1 = node(1, 2, port, summary_every_s=0.1)
+    hangs: list[Hang] = []
+    progressed = summary(1, 1, "running", 0.5)
+    try:
+        assert until(lambda: n0.hub is not None and n0.hub.joined() == {1})
+        n1.begin(0, hook(hangs, progressed))
+        n0.begin(0, hook(hangs, summary(0, 0, "collective", 60.0)))
+        assert until(lambda: len(n0._summaries) == 2)  # node 1's summary arrived
+        time.sleep(0.5)  # several more rounds of both
+    finally:
+        n1.close()
+        n0.close()
+    assert hangs == []
+
+
+def hook(into: list[Hang], mine: NodeSummary) -> AttemptHooks:
+    return AttemptHooks(
+        abort=lambda why: None,
+        summary=lambda: mine,
+        hang=lambda h: into.append(h),  # type: ignore[arg-type]
+    )

@@ -1,0 +1,129 @@
+"""``launchx run --preflight``: every node is checked before the first attempt, and a run
+whose nodes differ never starts. The check itself (what it compares and measures) is
+tested in test_preflight_*.py; here, how ``run`` uses it: two loopback "nodes", each its
+own ``launchx run`` (the helpers of test_recovery.py), real torchrun when the check
+passes. The srun path (the check as an srun step of ``launchx doctor``) runs on the real
+cluster in test_slurm_e2e.py; its command line is checked here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, free_port
+from hosts.variants import materialize
+from test_plan import resolved
+from test_recovery import node_of_two, summary_rows
+
+from launchx import pipeline, plan
+
+TOY = ROOT / "examples" / "train_toy.py"
+BATCH = {
+    "SLURM_JOB_ID": "7",
+    "SLURM_JOB_NODELIST": "n[1-2]",
+    "SLURM_NNODES": "2",
+    "SLURM_NODEID": "0",
+    "SLURM_NTASKS": "2",
+    "SLURM_TASKS_PER_NODE": "1(x2)",
+    "SLURM_CPUS_PER_TASK": "8",
+}
+
+
+# --------------------------------------------------------------------------- pure
+
+
+def test_the_run_options_become_the_doctor_steps_settings() -> None:
+    request = pipeline.Request(
+        profile="slurm",
+        sets=("NCCL_DEBUG=INFO",),
+        flags={"nproc_per_node": "4", "launcher": "srun", "resume.checkpoint_dir": "/ck"},
+    )
+    assert pipeline.doctor_args(request) == (
+        "-p",
+        "slurm",
+        "--set",
+        "NCCL_DEBUG=INFO",
+        "--set",
+        "nproc_per_node=4",
+        "--set",
+        "resume.checkpoint_dir=/ck",
+    )
+
+
+def test_the_switch_is_repeated_without_a_value() -> None:
+    request = pipeline.Request(
+        flags={"preflight.enabled": "true", "nnodes": "2"},
+        flag_names={"preflight.enabled": "--preflight", "nnodes": "--nnodes"},
+    )
+    assert pipeline.relaunch_args(request, None, skip=()) == ("--preflight", "--nnodes", "2")
+
+
+def test_under_srun_the_check_is_one_doctor_per_node() -> None:
+    sets = {"preflight.enabled": "true", "preflight.join_timeout_s": "30"}
+    res = resolved("slurm", BATCH, flags=sets)
+    argv = plan.preflight_srun_argv(res, ("-p", "slurm"))
+    assert argv == (
+        "srun",
+        "--nodes=2",
+        "--ntasks-per-node=1",
+        "--kill-on-bad-exit=0",
+        "--cpus-per-task=8",
+        "/usr/bin/python3",
+        "-m",
+        "launchx",
+        "doctor",
+        "-p",
+        "slurm",
+        "--join-timeout",
+        "30",
+    )
+    no_comm = resolved("slurm", BATCH, flags={**sets, "preflight.comm": "false"})
+    assert plan.preflight_srun_argv(no_comm, ())[-1] == "--no-comm"
+
+
+# --------------------------------------------------------------------------- two nodes
+
+
+def two_nodes(tmp_path: Path, roots: tuple[Path | None, Path | None], *options: str) -> list:
+    """Both nodes with ``--preflight``, each reading its own host tree (None: this host)."""
+    port = free_port()
+    toy = [str(TOY), "--checkpoint-dir", str(tmp_path / "ck"), "--steps", "10"]
+    runs = []
+    for rank in (1, 0):
+        root = roots[rank]
+        env = {"LAUNCHX_HOST_ROOT": str(root)} if root else {}
+        runs.append(node_of_two(tmp_path, port, rank, ["--preflight", *options, *toy], **env))
+    return [run.finish(timeout=150) for run in reversed(runs)]
+
+
+@pytest.mark.torchrun
+def test_nodes_that_pass_the_check_then_train(tmp_path: Path) -> None:
+    (c0, t0), (c1, t1) = two_nodes(tmp_path, (None, None))
+    assert (c0, c1) == (0, 0), f"node 0:\n{t0}\n\nnode 1:\n{t1}"
+    # Node 0 prints the report (the gloo link test included), then both train.
+    assert "preflight: 2 of 2 nodes" in t0 and "link test" in t0, t0
+    assert "preflight: 2 of 2 nodes" not in t1
+    for text in (t0, t1):
+        assert "launchx: preflight passed" in text
+        assert text.index("launchx: preflight passed") < text.index("launchx: profile local")
+        assert [r[2] for r in summary_rows(text)] in ([], ["ok"])
+    assert "[toy] done steps=10" in t0
+    events = [
+        json.loads(x) for x in (tmp_path / "logs" / "events.jsonl").read_text().split("\n") if x
+    ]
+    assert [e["exit_code"] for e in events if e["event"] == "preflight"] == [0]
+
+
+@pytest.mark.torchrun
+def test_a_node_with_fewer_gpus_stops_the_run_before_it_starts(tmp_path: Path) -> None:
+    roots = (materialize("h800-a", tmp_path), materialize("h800-c-7gpu", tmp_path))
+    (c0, t0), (c1, t1) = two_nodes(
+        tmp_path, roots, "-p", "ib-h800", "--set", "preflight.comm=false"
+    )
+    assert (c0, c1) == (2, 2), f"node 0:\n{t0}\n\nnode 1:\n{t1}"
+    assert "7 GPUs on node 1 (h800-c); 8 GPUs on node 0 (h800-a)" in t0, t0
+    for text in (t0, t1):
+        assert "launchx: preflight failed (exit 2): not starting" in text, text
+        assert "launchx: profile" not in text  # no attempt started
+    assert not (tmp_path / "ck").exists()
