@@ -90,8 +90,9 @@ class Watching:
 
     def _event(self, event: dict[str, object]) -> None:
         kind = str(event.get("event"))
-        fields = {k: v for k, v in event.items() if k not in ("event", "time")}
-        self.setup.events.record("watch", kind=kind, **fields)
+        fields = {k: v for k, v in event.items() if k not in ("event", "time", "node")}
+        # The watch names its node by host; in the run's events ``node`` is the node rank.
+        self.setup.events.record("watch", kind=kind, host=event.get("node"), **fields)
         if kind not in _SAID or (kind == "timeout_chosen" and event.get("source") == "fixed"):
             return
         if kind == "timeout_chosen":
