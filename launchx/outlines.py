@@ -434,53 +434,88 @@ def _drop_rank_tag(text: str, rank: int | None) -> str:
 class Screen:
     """What to write for the records and for launchx's own messages.
 
-    On a terminal a live frame is drawn in place (``\\r``, erase to the end of the line)
-    and redrawn under any other line printed meanwhile. Off a terminal each record is one
-    line and live frames are skipped, except one every ``bar_every_s`` seconds of the
-    clock passed to ``lines`` (a long epoch would otherwise print nothing until it ends).
-    Banner lines are left out (the caller writes them to the log file). A message of
-    launchx's own always starts on a fresh line."""
+    On a terminal the bottom of the screen is a *region* redrawn in place: the live frame
+    of a progress bar, then launchx's status lines (``status``). Everything else prints
+    above it: erase the region (cursor up, erase to the end of the screen), write, redraw.
+    Off a terminal each record is one line, there is no status, and live frames are
+    skipped except one every ``bar_every_s`` seconds of the clock passed to ``lines`` (a
+    long epoch would otherwise print nothing until it ends). Banner lines are left out (the
+    caller writes them to the log file). A message of launchx's own always starts on a
+    fresh line."""
 
     tty: bool = False
     template: str = DEFAULT_TEMPLATE
     show_banner: bool = False
     bar_every_s: float | None = 30.0
+    width: int = 0  # the terminal's columns, once a status is shown (0: never cut lines)
     _live: str | None = None  # the frame on screen now, rendered
     _live_rank: int | None = None
     _bar_at: float | None = None  # off a terminal: when a live frame was last printed
+    _status: tuple[str, ...] = ()
 
     def lines(self, records: Iterable[OutLine], now: float | None = None) -> str:
-        parts: list[str] = []
+        before = self._region()
+        above: list[str] = []
         for rec in records:
             if rec.kind == "banner" and not self.show_banner:
                 continue
             rendered = rec.render(self.template)
             if rec.live:
                 if self.tty:
-                    parts.append("\r" + rendered + "\x1b[K")
                     self._live, self._live_rank = rendered, rec.rank
                 elif self._bar_due(now):
-                    parts.append(rendered + "\n")
+                    above.append(rendered)
                 continue
-            ends_live = rec.kind == "bar" and rec.rank == self._live_rank
-            parts.append(self._above_live(rendered, ends_bar=ends_live))
             if rec.kind == "bar" and rec.rank == self._live_rank:
-                self._live = None
-        return "".join(parts)
+                self._live = None  # the bar's final state replaces its live frame
+            above.append(rendered)
+        if not self.tty:
+            return "".join(line + "\n" for line in above)
+        if not above and self._region() == before:
+            return ""
+        return self._redraw(before, "".join(line + "\n" for line in above))
 
     def say(self, text: str) -> str:
         """launchx's own message (one or more lines), always from a fresh line."""
         body = text if text.endswith("\n") else text + "\n"
-        if self._live is None:
-            return body
-        return "\r\x1b[K" + body + "\r" + self._live + "\x1b[K"
+        return self._redraw(self._region(), body) if self.tty else body
+
+    def status(self, rows: Iterable[str], width: int = 0) -> str:
+        """Pin ``rows`` under the output (a terminal only; empty rows: remove them)."""
+        if not self.tty:
+            return ""
+        before = self._region()
+        self.width = width or self.width
+        self._status = tuple(rows)
+        return "" if self._region() == before else self._redraw(before, "")
 
     def end(self) -> str:
-        """Before launchx prints its summary: leave the live line where it is."""
-        if self._live is None:
+        """Before launchx prints its summary: the status goes, the live line stays."""
+        before = self._region()
+        live = self._live
+        self._live, self._status = None, ()
+        if not before:
             return ""
-        self._live = None
-        return "\n"
+        return self._erase(before) + (self._fit(live) + "\n" if live is not None else "")
+
+    def _region(self) -> list[str]:
+        rows = [] if self._live is None else [self._live]
+        return [self._fit(row) for row in [*rows, *self._status]]
+
+    def _fit(self, row: str) -> str:
+        """A row of the region never wraps (a wrapped row would be miscounted on erase)."""
+        return row[: self.width - 1] if self.width > 1 else row
+
+    @staticmethod
+    def _erase(region: list[str]) -> str:
+        """From the end of the region's last row: back to its first row, erase below."""
+        if not region:
+            return ""
+        return "\r" + "\x1b[A" * (len(region) - 1) + "\x1b[J"
+
+    def _redraw(self, before: list[str], above: str) -> str:
+        region = self._region()
+        return self._erase(before) + above + "\n".join(region)
 
     def _bar_due(self, now: float | None) -> bool:
         if now is None or self.bar_every_s is None:
@@ -492,10 +527,3 @@ class Screen:
             return False
         self._bar_at = now
         return True
-
-    def _above_live(self, rendered: str, *, ends_bar: bool) -> str:
-        if self._live is None:
-            return rendered + "\n"
-        if ends_bar:  # the bar's final state replaces its live frame
-            return "\r" + rendered + "\x1b[K\n"
-        return "\r\x1b[K" + rendered + "\n\r" + self._live + "\x1b[K"

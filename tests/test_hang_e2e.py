@@ -84,3 +84,43 @@ def test_a_straggler_is_a_warning_and_the_run_finishes_in_one_attempt(tmp_path: 
     assert "launchx: warning:" in text and "rank 1" in text[text.index("launchx: warning:") :]
     assert "launchx: hang:" not in text and "launchx: failure" not in text
     assert text.rstrip().endswith("(1 attempt)")
+
+
+def under_a_terminal(args: list[str], cwd: Path, timeout: float = 150) -> tuple[int, str]:
+    """``launchx run`` with a pseudo-terminal as its stdout, as a person at a shell has."""
+    import os
+    import pty
+    import select
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: exec at once, nothing of pytest runs here
+        os.chdir(cwd)
+        os.execve(sys.executable, [sys.executable, "-m", "launchx", "run", *args], clean_env())
+    out = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 1)
+        try:
+            data = os.read(fd, 65536) if ready else b"-"
+        except OSError:  # the child closed the terminal
+            break
+        if not data:
+            break
+        out += data if ready else b""
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
+
+
+def test_on_a_terminal_a_status_is_pinned_under_the_output(tmp_path: Path) -> None:
+    args = ["-p", "local", "--hang-timeout", "30", str(RANKS), "compute", "--seconds", "3"]
+    code, text = under_a_terminal(args, tmp_path)
+    assert code == 0, text
+    # Redrawn in place (cursor up, erase below) with each rank's quiet time...
+    assert "\x1b[A\x1b[Jlaunchx: attempt 0 running " in text, text
+    assert "| quiet " in text and "of 30s hang timeout (fixed)" in text
+    assert "node 0 (" in text and "), quiet for: r0 " in text and "  r1 " in text
+    # ...and gone before the run's last line.
+    tail = text[text.rindex("\x1b[J") :]
+    assert "launchx: attempt" not in tail and "launchx: finished in" in tail

@@ -384,26 +384,36 @@ def test_a_banner_cut_off_by_the_end_of_the_stream() -> None:
 
 
 def terminal(text: str) -> list[str]:
-    """The screen a terminal shows for ``text`` (\\r, \\n and erase-to-end only)."""
+    """The screen a terminal shows for ``text``: \\r, \\n, erase to the end of the line
+    (ESC[K) or of the screen (ESC[J), cursor up (ESC[A); nothing else is expected."""
     rows = [""]
-    col = 0
+    row = col = 0
     i = 0
     while i < len(text):
         if text.startswith("\x1b[K", i):
-            rows[-1] = rows[-1][:col]
-            i += 3
-            continue
-        ch = text[i]
-        if ch == "\n":
-            rows.append("")
-            col = 0
-        elif ch == "\r":
-            col = 0
+            rows[row] = rows[row][:col]
+        elif text.startswith("\x1b[J", i):
+            rows[row] = rows[row][:col]
+            del rows[row + 1 :]
+        elif text.startswith("\x1b[A", i):
+            row = max(0, row - 1)
         else:
-            row = rows[-1]
-            rows[-1] = row[:col] + ch + row[col + 1 :]
-            col += 1
-        i += 1
+            ch = text[i]
+            assert ch != "\x1b", f"unexpected escape at {text[i : i + 6]!r}"
+            if ch == "\n":
+                row += 1
+                col = 0
+                if row == len(rows):
+                    rows.append("")
+            elif ch == "\r":
+                col = 0
+            else:
+                line = rows[row].ljust(col)
+                rows[row] = line[:col] + ch + line[col + 1 :]
+                col += 1
+            i += 1
+            continue
+        i += 3
     return rows
 
 
@@ -426,6 +436,48 @@ def test_terminal_draws_bars_in_place_and_prints_the_rest_above() -> None:
     ]
     written += screen.lines(splitter.feed(b"[r0]: done\n")) + screen.end()
     assert terminal(written)[-3:] == ["[r0]:  30%|###| 3/10 [00:00<00:01, 9it/s]", "[r0]: done", ""]
+
+
+def test_the_status_stays_under_the_output_and_the_bar() -> None:
+    splitter = OutputSplitter()
+    screen = Screen(tty=True)
+    written = screen.status(["launchx: attempt 0 running 3s", "node 0 (a): r0 1s  r1 0s"])
+    written += screen.lines(splitter.feed(b"[r1]: hello\n"))
+    written += screen.lines(splitter.feed(b"[r0]:  10%|#| 1/10 [00:00<00:01, 9it/s]\n"))
+    written += screen.say("launchx: a message")
+    written += screen.lines(splitter.feed(b"[r0]:  20%|##| 2/10 [00:00<00:01, 9it/s]\n"))
+    written += screen.status(["launchx: attempt 0 running 4s", "node 0 (a): r0 0s  r1 1s"])
+    assert terminal(written) == [
+        "[r1]: hello",
+        "launchx: a message",
+        "[r0]:  20%|##| 2/10 [00:00<00:01, 9it/s]",
+        "launchx: attempt 0 running 4s",
+        "node 0 (a): r0 0s  r1 1s",
+    ]
+    # The same status again writes nothing; the end takes the status away, keeps the bar.
+    assert screen.status(["launchx: attempt 0 running 4s", "node 0 (a): r0 0s  r1 1s"]) == ""
+    written += screen.end() + "launchx: summary\n"
+    assert terminal(written) == [
+        "[r1]: hello",
+        "launchx: a message",
+        "[r0]:  20%|##| 2/10 [00:00<00:01, 9it/s]",
+        "launchx: summary",
+        "",
+    ]
+
+
+def test_a_status_row_is_cut_to_the_terminal_width_so_it_never_wraps() -> None:
+    screen = Screen(tty=True)
+    written = screen.status(["x" * 50, "short"], width=20)
+    written += screen.say("launchx: above")
+    assert terminal(written) == ["launchx: above", "x" * 19, "short"]
+
+
+def test_no_status_off_a_terminal() -> None:
+    screen = Screen(tty=False)
+    assert screen.status(["launchx: attempt 0"]) == ""
+    assert screen.say("launchx: a line") == "launchx: a line\n"
+    assert screen.end() == ""
 
 
 def test_live_frames_only_when_they_change() -> None:

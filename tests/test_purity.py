@@ -58,6 +58,7 @@ PURE = {
     "run.decide",
     "run.loop",  # only the order of things: every effect goes through a port
     "run.ports",
+    "run.livestatus",  # the status and heartbeat text
     "agree",  # the nodes' agreement policy and its wire form
     "run.text",
     "watch.__init__",

@@ -106,6 +106,12 @@ class NodeChannel:
             self._summaries.clear()
             self._decided = False
 
+    def peer_summaries(self) -> list[object]:
+        """The other nodes' latest watch summaries of this attempt (node 0; else none)."""
+        with self._lock:
+            held = [s for node, (s, _at) in sorted(self._summaries.items()) if node != 0]
+        return held if self.hub is not None else []
+
     def failed(self, attempt: int, why: str) -> None:
         """This node's attempt failed: the others should not wait for it in a collective."""
         body = {"attempt": attempt, "why": why, "node": self.node_rank}

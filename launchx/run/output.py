@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -59,6 +60,18 @@ class Terminal:
         """launchx's own lines: never glued to the end of a rank's progress bar."""
         with self.lock:
             self._write(self.screen.say(text))
+
+    @property
+    def tty(self) -> bool:
+        return self.screen.tty
+
+    def status(self, rows: list[str]) -> None:
+        """Pin ``rows`` under the output (a terminal only; [] removes them)."""
+        width = 0
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            width = os.get_terminal_size(self.sink.fileno()).columns
+        with self.lock:
+            self._write(self.screen.status(rows, width))
 
     def end(self) -> None:
         with self.lock:

@@ -132,7 +132,7 @@ def start(
                 dict(res.facts.environ),
                 terminal,
                 res.facts.launch.rank,
-                watch=_watch(spec, console, events, nodes),
+                watch=_watch(spec, console, terminal, events, nodes, started),
                 nodes=nodes,
             ),
             checkpoints=DirCheckpoints(checkpoint_dir(res.profile.resume.checkpoint_dir)),
@@ -186,13 +186,21 @@ def _events(spec: RunSpec, root: Path) -> EventLog:
 
 
 def _watch(
-    spec: RunSpec, console: StreamConsole, events: EventLog, nodes: NodeChannel | None
+    spec: RunSpec,
+    console: StreamConsole,
+    terminal: Terminal,
+    events: EventLog,
+    nodes: NodeChannel | None,
+    run_started: float,
 ) -> WatchSetup | None:
     """The hang watch, unless --hang-timeout is off; an srun step's tasks watch their own
-    ranks (the launchx on each node), so the batch launchx does not."""
+    ranks (the launchx on each node), so the batch launchx does not. On a terminal it
+    keeps a status under the output; a rank of a platform or MPI launch (one launchx per
+    rank, all on one console) and an srun step's task only give the heartbeat."""
     decisions = spec.decisions
     if decisions.hang.mode == "off" or decisions.launcher.launcher == "srun":
         return None
+    shared_console = decisions.inner_step or decisions.launcher.launcher == "direct"
     return WatchSetup(
         decisions.hang,
         console,
@@ -200,6 +208,8 @@ def _watch(
         nccl=spec.res.launch["backend"].value == "nccl",
         direct_rank=spec.res.facts.launch.rank,
         nodes=nodes,
+        status=terminal.status if terminal.tty and not shared_console else None,
+        run_started=run_started,
     )
 
 

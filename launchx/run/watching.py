@@ -10,17 +10,23 @@ the console and in the events.
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 import socket
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from launchx.execute import Supervisor
 from launchx.plan import LaunchPlan
+from launchx.run import livestatus
 from launchx.run.decide import HangFound
 from launchx.run.nodes import AttemptHooks, NodeChannel
 from launchx.run.ports import Console, Events
 from launchx.watch.model import RankId
 from launchx.watch.monitor import HangReport, Monitor, stack_reader
+from launchx.watch.nodes import NodeSummary
 from launchx.watch.policy import HangPolicy
 
 # What the watch says on the console (the rest only goes to the events).
@@ -35,6 +41,11 @@ class WatchSetup:
     nccl: bool = False  # the flight recorder is on: ask it for a dump on a hang
     direct_rank: int | None = None  # a direct launch: the launcher is this rank
     nodes: NodeChannel | None = None  # several nodes: node 0 decides on every node's summary
+    # A terminal: redraw the status under the output every second; else None, and the
+    # console gets a heartbeat line every ``heartbeat_s``.
+    status: Callable[[list[str]], None] | None = None
+    heartbeat_s: float = livestatus.HEARTBEAT_S
+    run_started: float = field(default_factory=time.monotonic)
 
 
 @dataclass
@@ -44,6 +55,8 @@ class Watching:
     supervisor: Supervisor
     found: HangFound | None = None
     monitor: Monitor | None = field(default=None, init=False)
+    _shown: threading.Event = field(default_factory=threading.Event, init=False)
+    _shower: threading.Thread | None = field(default=None, init=False)
 
     def start(self, launcher_pid: int) -> None:
         plan, setup = self.plan, self.setup
@@ -65,6 +78,8 @@ class Watching:
             decide=setup.nodes is None,
         )
         self.monitor.start()
+        self._shower = threading.Thread(target=self._show, name="launchx-status", daemon=True)
+        self._shower.start()
 
     def hooks(self, abort: Callable[[str], None]) -> AttemptHooks:
         """What the other nodes may do to this attempt: stop it (a node failed), or stop it
@@ -85,8 +100,36 @@ class Watching:
             self.monitor.note_output(rank, ts)
 
     def stop(self) -> None:
+        self._shown.set()
+        if self._shower is not None:
+            self._shower.join(5)
+        if self.setup.status is not None:
+            self.setup.status([])
         if self.monitor is not None:
             self.monitor.stop()
+
+    def _show(self) -> None:
+        """The status under a terminal's output, once a second; a heartbeat line off one."""
+        started = time.monotonic()
+        every = 1.0 if self.setup.status is not None else self.setup.heartbeat_s
+        while not self._shown.wait(every):
+            monitor = self.monitor
+            if monitor is None or self.found is not None:
+                continue
+            with contextlib.suppress(Exception):  # the status must never stop a run
+                now = time.monotonic()
+                clock = livestatus.RunClock(
+                    self.plan.attempt, now - self.setup.run_started, now - started
+                )
+                summaries = [monitor.summary()]
+                if self.setup.nodes is not None:
+                    peers = self.setup.nodes.peer_summaries()
+                    summaries += [s for s in peers if isinstance(s, NodeSummary)]
+                if self.setup.status is not None:
+                    width = shutil.get_terminal_size((100, 24)).columns
+                    self.setup.status(livestatus.status_lines(clock, summaries, width))
+                else:
+                    self.setup.console.write(livestatus.heartbeat(clock, summaries) + "\n")
 
     def _event(self, event: dict[str, object]) -> None:
         kind = str(event.get("event"))
