@@ -301,18 +301,7 @@ class Hub:
 
     def messages(self, timeout: float = 0.0) -> list[Message]:
         """Every message that arrived, waiting up to ``timeout`` s for the first one."""
-        out: list[Message] = []
-        try:
-            out.append(
-                self._queue.get(timeout=timeout) if timeout > 0 else self._queue.get_nowait()
-            )
-        except queue.Empty:
-            return out
-        while True:
-            try:
-                out.append(self._queue.get_nowait())
-            except queue.Empty:
-                return out
+        return _drain(self._queue, timeout)
 
     def send(self, node: int, type: str, body: Mapping[str, object]) -> bool:
         """Send to one node; False when it is not connected or the send failed."""
@@ -509,6 +498,20 @@ class Hub:
             return set(self._stats.runs)
 
 
+def _drain(inbox: queue.Queue[Message], timeout: float) -> list[Message]:
+    """Every message in ``inbox``, waiting up to ``timeout`` s for the first one."""
+    out: list[Message] = []
+    try:
+        out.append(inbox.get(timeout=timeout) if timeout > 0 else inbox.get_nowait())
+    except queue.Empty:
+        return out
+    while True:
+        try:
+            out.append(inbox.get_nowait())
+        except queue.Empty:
+            return out
+
+
 def _pause() -> float:
     return _RETRY_S * (0.5 + random.random())
 
@@ -604,18 +607,7 @@ class Link:
 
     def receive(self, timeout: float = 0.0) -> list[Message]:
         """The hub's messages that arrived, waiting up to ``timeout`` s for the first."""
-        out: list[Message] = []
-        try:
-            out.append(
-                self._queue.get(timeout=timeout) if timeout > 0 else self._queue.get_nowait()
-            )
-        except queue.Empty:
-            return out
-        while True:
-            try:
-                out.append(self._queue.get_nowait())
-            except queue.Empty:
-                return out
+        return _drain(self._queue, timeout)
 
     def close(self) -> None:
         self._closed.set()

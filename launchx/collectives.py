@@ -18,20 +18,9 @@ from collections.abc import Iterable, Sequence
 
 from launchx.diagnosis import Straggler
 from launchx.logscan import WatchdogSeq
+from launchx.spans import spans
 
-
-def ranges(ranks: Iterable[int]) -> str:
-    """``0-4,6,9-11``: a list of ranks people can read."""
-    items = sorted(set(ranks))
-    out: list[str] = []
-    i = 0
-    while i < len(items):
-        j = i
-        while j + 1 < len(items) and items[j + 1] == items[j] + 1:
-            j += 1
-        out.append(str(items[i]) if i == j else f"{items[i]}-{items[j]}")
-        i = j + 1
-    return ",".join(out)
+ranges = spans  # ``0-4,6,9-11``: the diagnosis names rank sets as every report does
 
 
 def _plural(ranks: Sequence[int]) -> str:

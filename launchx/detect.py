@@ -406,16 +406,23 @@ def _walk_up(directory: str, mountpoint: str) -> Iterator[str]:
         current = os.path.dirname(current)
 
 
-def _cgroup_cpu_quota(tree: _Tree) -> float | None:
-    """The tightest CPU quota along our cgroup path, in CPUs (§7.3); None = unlimited."""
+def _cgroup_paths(tree: _Tree, controller: str) -> tuple[str | None, str | None]:
+    """Our cgroup's path under the v1 ``controller`` hierarchy and under the unified v2
+    one (``/proc/self/cgroup``: ``ID:CONTROLLERS:PATH``; v2 is ``0::PATH``)."""
     v1_path = v2_path = None
     for line in (tree.read("proc/self/cgroup") or "").splitlines():
         ident, _, rest = line.partition(":")
         controllers, _, path = rest.partition(":")
         if ident == "0" and not controllers:
             v2_path = path
-        elif "cpu" in controllers.split(","):
-            v1_path = path  # a v1 cpu controller takes precedence (§7.2)
+        elif controller in controllers.split(","):
+            v1_path = path
+    return v1_path, v2_path
+
+
+def _cgroup_cpu_quota(tree: _Tree) -> float | None:
+    """The tightest CPU quota along our cgroup path, in CPUs (§7.3); None = unlimited."""
+    v1_path, v2_path = _cgroup_paths(tree, "cpu")  # a v1 controller takes precedence (§7.2)
     mounts = _mounts(tree)
     limits: list[float] = []
     if v1_path is not None:
@@ -1313,14 +1320,7 @@ def oom_kill_count(root: str = "/") -> int | None:
     ranks live there too). Read before and after an attempt: a SIGKILLed rank is an OOM kill
     only when this grew. None when no counter can be read (no evidence either way)."""
     tree = _Tree(root)
-    v1_path = v2_path = None
-    for line in (tree.read("proc/self/cgroup") or "").splitlines():
-        ident, _, rest = line.partition(":")
-        controllers, _, path = rest.partition(":")
-        if ident == "0" and not controllers:
-            v2_path = path
-        elif "memory" in controllers.split(","):
-            v1_path = path
+    v1_path, v2_path = _cgroup_paths(tree, "memory")
     mounts = _mounts(tree)
     if v1_path is not None:
         mount = next((m for m in mounts if m[2] == "cgroup" and "memory" in m[3].split(",")), None)

@@ -12,8 +12,9 @@ from launchx.facts import MEMLOCK_UNLIMITED
 from launchx.preflight import compare, report
 from launchx.preflight.comm import CommReport, PairPoint, SweepPoint
 from launchx.preflight.compare import Seen, split
-from launchx.preflight.report import Absent, Group, ranges, who
+from launchx.preflight.report import Absent, Group, who
 from launchx.preflight.summary import IfaceState, NodeFacts, PortState, WireFinding
+from launchx.spans import spans
 
 GIB = 1 << 30
 NDR = "400 Gb/sec (4X NDR)"
@@ -371,7 +372,7 @@ def test_split_puts_the_largest_group_first_and_ties_to_node_0() -> None:
 
 
 def test_ranges_and_who() -> None:
-    assert ranges([7, 0, 1, 2, 5, 8]) == "0-2,5,7-8"
+    assert spans([7, 0, 1, 2, 5, 8]) == "0-2,5,7-8"
     hosts = {n: f"gpu-{n:03d}" for n in range(100)}
     assert who([3], hosts) == "node 3 (gpu-003)"
     assert who([3], {}) == "node 3"

@@ -59,6 +59,7 @@ PURE = {
     "run.loop",  # only the order of things: every effect goes through a port
     "run.ports",
     "run.livestatus",  # the status and heartbeat text
+    "spans",  # 0-4,6: sets of ranks and nodes as text
     "agree",  # the nodes' agreement policy and its wire form
     "run.text",
     "watch.__init__",

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from launchx.spans import ranks_word, spans
 from launchx.watch.frames import Frame, ProcessStack, ThreadStack
 from launchx.watch.model import RankId
 from launchx.watch.nodes import NodeSummary, combine, summarize
 from launchx.watch.report import (
     format_stack,
     headline,
-    rank_ranges,
     render_hang,
     render_straggler,
 )
@@ -68,8 +68,9 @@ def sixteen() -> Hang:
 
 
 def test_rank_ranges() -> None:
-    assert rank_ranges([0, 1, 2, 3, 4, 6, 7, 15, 14, 13]) == "0-4,6-7,13-15"
-    assert rank_ranges([3]) == "3" and rank_ranges([]) == ""
+    assert spans([0, 1, 2, 3, 4, 6, 7, 15, 14, 13]) == "0-4,6-7,13-15"
+    assert spans([3]) == "3" and spans([]) == ""
+    assert ranks_word([5]) == "rank 5" and ranks_word([2, 0, 1]) == "ranks 0-2"
 
 
 def test_the_issue_example() -> None:

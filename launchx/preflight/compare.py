@@ -49,10 +49,10 @@ from launchx.preflight.report import (
     Report,
     Row,
     host_list,
-    ranges,
     who,
 )
 from launchx.preflight.summary import IfaceState, NodeFacts
+from launchx.spans import spans
 
 # RDMA memory registration fails below this (NCCL's guide asks for unlimited).
 MIN_MEMLOCK_BYTES = 4 * GIB
@@ -517,7 +517,7 @@ def _seen_rules(nodes: Sequence[NodeFacts], seen: Seen, hosts: Mapping[int, str]
                     "warning",
                     None,
                     f"{len(group.nodes)} nodes report the host name {group.value!r} "
-                    f"(nodes {ranges(group.nodes)}): two node ranks on one machine, or "
+                    f"(nodes {spans(group.nodes)}): two node ranks on one machine, or "
                     "cloned machines with one name",
                     "start one launchx per node (srun --ntasks-per-node=1) and give each "
                     "machine its own host name",

@@ -9,7 +9,7 @@ spelled out host by host. Pure; ``render_text`` and ``to_json`` are the two outp
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -17,6 +17,7 @@ from launchx import hostlist
 from launchx.errors import ConfigError
 from launchx.findings import LEVELS, Finding
 from launchx.preflight.comm import CommReport
+from launchx.spans import spans
 
 SCHEMA = "launchx-preflight/1"
 _NAMED = 6  # nodes named one by one (with host) before a group is written as ranges
@@ -83,20 +84,6 @@ class Report:
 # --- naming nodes ------------------------------------------------------------------------
 
 
-def ranges(nodes: Iterable[int]) -> str:
-    """``[0, 1, 2, 5, 7, 8]`` → ``0-2,5,7-8``."""
-    ordered = sorted(set(nodes))
-    parts: list[str] = []
-    i = 0
-    while i < len(ordered):
-        j = i
-        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
-            j += 1
-        parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
-        i = j + 1
-    return ",".join(parts)
-
-
 def host_list(hosts: Sequence[str], limit: int = 60) -> str:
     try:
         text = hostlist.compress(hosts)
@@ -117,7 +104,7 @@ def who(nodes: Sequence[int], hosts: Mapping[int, str]) -> str:
         return "nodes " + ", ".join(named)
     known = [hosts[n] for n in ordered if hosts.get(n)]
     tail = f" ({host_list(known)})" if known else ""
-    return f"{len(ordered)} nodes {ranges(ordered)}{tail}"
+    return f"{len(ordered)} nodes {spans(ordered)}{tail}"
 
 
 # --- text ---------------------------------------------------------------------------------
@@ -127,7 +114,7 @@ def _group_cell(group: Group, row_nodes: int, hosts: Mapping[int, str]) -> str:
     if len(group.nodes) == row_nodes and row_nodes > 1:
         return f"all {row_nodes}"
     if len(group.nodes) > _NAMED:
-        return f"{len(group.nodes)} nodes: {ranges(group.nodes)}"
+        return f"{len(group.nodes)} nodes: {spans(group.nodes)}"
     return who(group.nodes, hosts)
 
 

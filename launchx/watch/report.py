@@ -9,32 +9,15 @@ the native frames where they say more than the Python ones (a rank inside a C ca
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
+from launchx.spans import ranks_word
 from launchx.watch.frames import PEER_WAITS, Frame, ProcessStack
 from launchx.watch.verdict import Hang, RankView, StackGroup, Straggler
 
 MAX_FRAMES = 12
 MAX_GROUPS = 12
 MAX_PROC_LINES = 32  # odd ranks come first, so they are always shown
-
-
-def rank_ranges(ranks: Iterable[int]) -> str:
-    """``0-4,6-15``: the way people write rank sets."""
-    ordered = sorted(set(ranks))
-    parts: list[str] = []
-    i = 0
-    while i < len(ordered):
-        j = i
-        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
-            j += 1
-        parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
-        i = j + 1
-    return ",".join(parts)
-
-
-def ranks_word(ranks: Sequence[int]) -> str:
-    return f"rank {ranks[0]}" if len(ranks) == 1 else f"ranks {rank_ranges(ranks)}"
 
 
 def _labels(views: Sequence[RankView]) -> str:

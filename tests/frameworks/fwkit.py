@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from launchx.execute import descendants
+
 HERE = Path(__file__).resolve().parent
 SCRIPTS = HERE / "scripts"
 ROOT = HERE.parent.parent
@@ -128,27 +130,6 @@ class Proc:
             os.killpg(self.proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=10)
-
-
-def descendants(pid: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text(errors="replace")
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[-1].split()
-        if len(fields) > 1:
-            children.setdefault(int(fields[1]), []).append(int(entry))
-    out: list[int] = []
-    todo = [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
 
 
 def start(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Proc:
