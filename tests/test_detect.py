@@ -6,7 +6,6 @@ import json
 import os
 import socket
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -933,13 +932,9 @@ def test_parse_slurm_rejects_a_malformed_nodelist() -> None:
 # --- the real root -----------------------------------------------------------------------
 
 
-def test_gather_real_root_is_fast_and_complete() -> None:
-    best = float("inf")
-    for _ in range(5):
-        started = time.perf_counter()
-        facts = gather(os.environ, lookup_hosts=("localhost",))
-        best = min(best, time.perf_counter() - started)
-    assert best < 0.05, f"gather took {best * 1000:.1f} ms"
+def test_gather_real_root_is_complete() -> None:
+    """(How long it takes is benchmarks/cli_startup.py's: explain gathers the facts.)"""
+    facts = gather(os.environ, lookup_hosts=("localhost",))
     assert facts.root == "/" and facts.python == sys.executable
     assert facts.cpu_count == len(os.sched_getaffinity(0)) or facts.cpu_count < len(
         os.sched_getaffinity(0)

@@ -97,11 +97,9 @@ def test_defect2_accelerate_launch_inside_launchx_never_hangs(tmp_path: Path) ->
     accelerate = Path(PYTHON).parent / "accelerate"
     script = SCRIPTS / "accelerate_hello.py"
     args = [*RUN, "--no-python", str(accelerate), "launch", "--num_processes", "2", str(script)]
-    started = time.monotonic()
     done = quick(tmp_path, args, timeout=20)
     assert done.code is not None, f"still running after 20 s:\n{done.text[-2000:]}"
     assert done.code == 2 and "accelerate" in done.text
-    assert time.monotonic() - started < 20
 
 
 # --------------------------------------------------------------------------- 4
