@@ -101,6 +101,9 @@ class LaunchPlan:
     context: str
     log_dir: str | None
     grace_period_s: float
+    # --preflight: the check that runs once before the first attempt (as a command a user
+    # could type: launchx doctor across the nodes, or the srun step of it); None: none.
+    preflight: tuple[str, ...] | None = None
 
     @property
     def ok(self) -> bool:
@@ -129,6 +132,7 @@ class LaunchPlan:
             "master_port": self.master_port,
             "port_source": str(self.port_source),
             "log_dir": self.log_dir,
+            "preflight": list(self.preflight) if self.preflight is not None else None,
         }
 
 
@@ -797,20 +801,26 @@ def _srun_argv(
     return (*argv, "--", target.script, *target.args)
 
 
-def preflight_srun_argv(res: Resolution, doctor_args: Sequence[str]) -> tuple[str, ...]:
-    """The srun step that checks every node of the allocation once, before the first
-    attempt: one ``launchx doctor`` per node, meeting at node 0 (pure). Not killed on a
-    node's bad exit: every node exits alike, and node 0 prints the report."""
+def preflight_argv(res: Resolution, doctor_args: Sequence[str]) -> tuple[str, ...]:
+    """``launchx doctor`` across the nodes as the profile's ``preflight`` block asks (pure):
+    what each node's launchx runs in-process before its first attempt."""
     pre = res.profile.preflight
-    slurm = res.facts.slurm
-    argv = ["srun", f"--nodes={res.nnodes}", "--ntasks-per-node=1", "--kill-on-bad-exit=0"]
-    if slurm is not None and slurm.cpus_per_task:
-        argv.append(f"--cpus-per-task={slurm.cpus_per_task}")
-    argv += [res.facts.python, "-m", "launchx", "doctor", *doctor_args]
+    argv = [res.facts.python, "-m", "launchx", "doctor", *doctor_args]
     argv += ["--join-timeout", f"{pre.join_timeout_s:g}"]
     if not pre.comm:
         argv.append("--no-comm")
     return tuple(argv)
+
+
+def preflight_srun_argv(res: Resolution, doctor_args: Sequence[str]) -> tuple[str, ...]:
+    """The srun step that checks every node of the allocation once, before the first
+    attempt: one ``launchx doctor`` per node, meeting at node 0 (pure). Not killed on a
+    node's bad exit: every node exits alike, and node 0 prints the report."""
+    slurm = res.facts.slurm
+    argv = ["srun", f"--nodes={res.nnodes}", "--ntasks-per-node=1", "--kill-on-bad-exit=0"]
+    if slurm is not None and slurm.cpus_per_task:
+        argv.append(f"--cpus-per-task={slurm.cpus_per_task}")
+    return (*argv, *preflight_argv(res, doctor_args))
 
 
 def _torchrun_argv(

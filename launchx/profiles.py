@@ -154,6 +154,9 @@ def validation_message(exc: ValidationError, where: str) -> ConfigError:
     errors = exc.errors()
     err = errors[0]
     loc = _clean_loc(tuple(err["loc"]))
+    if err["type"] == "extra_forbidden" and err["loc"]:
+        # The unknown key is the user's, whatever it looks like (even "-" or "int").
+        loc = (*_clean_loc(tuple(err["loc"])[:-1]), err["loc"][-1])
     key = ".".join(str(p) for p in loc) or "(top level)"
     # A union (int | "auto") reports one error per branch for the same key: one problem.
     same = [e for e in errors if _clean_loc(tuple(e["loc"])) == loc]

@@ -303,6 +303,8 @@ def plan_text(plan: LaunchPlan) -> str:
             f"{RUN_ID_AT_LAUNCH}: launchx draws a new run id when it starts; "
             "pass --run-id ID to fix it"
         )
+    if plan.preflight is not None:
+        header.append(f"before the first attempt (--preflight): {shlex.join(plan.preflight)}")
     lines = [f"# {_one_line(line)}" for line in header]
     lines += [_plan_env_line(e.name, e.value, e.source) for e in plan.env]
     lines.append(plan.shell_line())

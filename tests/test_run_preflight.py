@@ -8,10 +8,12 @@ cluster in test_slurm_e2e.py; its command line is checked here."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, free_port
+from conftest import ROOT, clean_env, free_port
 from hosts.variants import materialize
 from test_plan import resolved
 from test_recovery import node_of_two, summary_rows
@@ -127,3 +129,15 @@ def test_a_node_with_fewer_gpus_stops_the_run_before_it_starts(tmp_path: Path) -
         assert "launchx: preflight failed (exit 2): not starting" in text, text
         assert "launchx: profile" not in text  # no attempt started
     assert not (tmp_path / "ck").exists()
+
+
+def test_the_dry_run_shows_the_check(tmp_path: Path) -> None:
+    argv = [sys.executable, "-m", "launchx", "run", "--dry-run", "--json", "--preflight"]
+    argv += ["--set", "preflight.comm=false", str(TOY)]
+    out = subprocess.run(argv, cwd=tmp_path, env=clean_env(), capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    check = json.loads(out.stdout)["preflight"]
+    assert check[1:4] == ["-m", "launchx", "doctor"] and check[-1] == "--no-comm"
+    argv = [*argv[:6], str(TOY)]  # without --preflight
+    plain = subprocess.run(argv, cwd=tmp_path, env=clean_env(), capture_output=True, text=True)
+    assert json.loads(plain.stdout)["preflight"] is None

@@ -34,6 +34,14 @@ def in_process(spec: RunSpec) -> bool:
     return spec.decisions.launcher.launcher != "srun"
 
 
+def command(spec: RunSpec, request: pipeline.Request) -> tuple[str, ...]:
+    """What the check amounts to, as a command (``--dry-run`` shows it)."""
+    args = pipeline.doctor_args(request)
+    if in_process(spec):
+        return plan.preflight_argv(spec.res, args)
+    return plan.preflight_srun_argv(spec.res, args)
+
+
 def check_here(spec: RunSpec, sink: IO[str], console: Console, events: Events) -> int:
     """This node's part of the check (before signals are forwarded: Ctrl-C stops it)."""
     from launchx import preflight
@@ -59,7 +67,7 @@ def check_by_srun(
     events: Events,
 ) -> int:
     """Every node of the allocation, as one srun step of ``launchx doctor``."""
-    argv = plan.preflight_srun_argv(spec.res, pipeline.doctor_args(request))
+    argv = command(spec, request)
     _announce(spec, console)
     result = run_process(
         argv,

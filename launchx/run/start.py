@@ -7,6 +7,7 @@ the real run would not use.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import time
@@ -72,7 +73,10 @@ def dry_run(
     )
     found = DirCheckpoints(checkpoint_dir(res.profile.resume.checkpoint_dir)).latest()
     attempt = first_attempt(spec, _history(spec).load())
-    return spec.plan(attempt, decisions.port.port, found.path if found else None)
+    first = spec.plan(attempt, decisions.port.port, found.path if found else None)
+    if not preflight.wanted(spec):
+        return first
+    return dataclasses.replace(first, preflight=preflight.command(spec, request))
 
 
 def start(
