@@ -670,17 +670,18 @@ def _hostname(tree: _Tree) -> str:
 _CUDA_LINE = re.compile(r"""^cuda\s*(?::[^=]*)?=\s*['"]([^'"]+)['"]""", re.MULTILINE)
 
 
-def _packages() -> tuple[str | None, str | None, str | None]:
+def _packages(search: Sequence[str] | None = None) -> tuple[str | None, str | None, str | None]:
     """(torch, the CUDA it was built with, the NCCL wheel it loads), from files on
     ``sys.path`` in one pass, never importing torch: ``torch-*.dist-info/METADATA``,
     ``torch/version.py`` (its ``cuda = '12.1'`` line; ``None`` in a CPU build) and the
     ``nvidia_nccl_cu*-V.dist-info`` directory name (a torch with NCCL linked in statically
     has none: unknown). These are the files ``importlib.metadata`` would read, read
-    directly: importing it alone costs ~40 ms, most of ``gather``'s budget."""
+    directly: importing it alone costs ~40 ms, most of ``gather``'s budget. ``search``:
+    the directories to look in (default ``sys.path``)."""
     torch: str | None = None
     cuda: str | None = None
     nccl: str | None = None
-    for entry in sys.path:
+    for entry in sys.path if search is None else search:
         try:
             names = os.listdir(entry or ".")
         except OSError:

@@ -3,7 +3,6 @@ limit and interface speeds, from recorded trees and from files on a fake sys.pat
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -88,9 +87,7 @@ def test_recorded_packages_replace_the_interpreters(tmp_path: Path) -> None:
     assert facts.nccl_version == detect._packages()[2]  # a key not recorded stays live
 
 
-def test_versions_are_read_from_files_on_sys_path(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_versions_are_read_from_files_on_sys_path(tmp_path: Path) -> None:
     site = tmp_path / "site"
     tree(
         site,
@@ -102,13 +99,11 @@ def test_versions_are_read_from_files_on_sys_path(
             "nvidia_nccl_cu12-2.21.5.dist-info/METADATA": "Name: nvidia-nccl-cu12\n",
         },
     )
-    monkeypatch.setattr(sys, "path", [str(tmp_path / "missing"), str(site)])
-    assert detect._packages() == ("2.5.1+cu124", "12.4", "2.21.5")
+    search = [str(tmp_path / "missing"), str(site)]
+    assert detect._packages(search) == ("2.5.1+cu124", "12.4", "2.21.5")
 
 
-def test_a_cpu_build_has_no_cuda_and_no_nccl_wheel(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_cpu_build_has_no_cuda_and_no_nccl_wheel(tmp_path: Path) -> None:
     site = tmp_path / "site"
     tree(
         site,
@@ -117,8 +112,7 @@ def test_a_cpu_build_has_no_cuda_and_no_nccl_wheel(
             "torch/version.py": "cuda: Optional[str] = None\n",
         },
     )
-    monkeypatch.setattr(sys, "path", [str(site)])
-    assert detect._packages() == ("2.13.0+cpu", None, None)
+    assert detect._packages([str(site)]) == ("2.13.0+cpu", None, None)
 
 
 def test_lookup_hosts_uses_the_recorded_answers() -> None:
