@@ -62,7 +62,18 @@ class Outcome:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        """The outcome a node sent, or ``ValueError``/``TypeError``/``KeyError`` when it is
+        not one (the channel drops such a frame)."""
+        if not isinstance(data, Mapping):
+            raise TypeError("an outcome is an object")
+        for name in ("step_before", "step_after"):
+            if not (data.get(name) is None or type(data.get(name)) is int):
+                raise ValueError(f"{name} is not a step")
         sig = data.get("signature")
+        if sig is not None and not (isinstance(sig, list | tuple) and len(sig) == 3):
+            raise ValueError("signature is not (category, rank, text)")
+        if sig is not None and not (sig[1] is None or type(sig[1]) is int):
+            raise ValueError("signature's rank is not a rank")
         return cls(
             node=int(data["node"]),
             exit_code=int(data["exit_code"]),

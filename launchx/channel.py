@@ -119,7 +119,7 @@ def decode(line: bytes, key: bytes, run: str) -> Frame | str:
     ``fields`` or ``mac``. Pure; size and sequence are checked by the connection."""
     try:
         data = json.loads(line)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # "[[[[..." nested too deep
         return "json"
     if not isinstance(data, dict):
         return "json"
@@ -171,7 +171,9 @@ class _Lines:
 
     def next(self, timeout: float | None) -> bytes | Exception | None:
         """A line (without the newline), ``None`` for an oversized one, or the exception
-        that ended the stream (``EOFError`` for a clean close, ``TimeoutError``)."""
+        that ended the stream (``EOFError`` for a clean close, ``TimeoutError``). The
+        timeout is for the whole line: a peer dripping a byte at a time cannot hold on."""
+        deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             newline = self.buffer.find(b"\n")
             if newline >= 0:
@@ -186,8 +188,11 @@ class _Lines:
                 self.buffer = b""
                 if not self.skipping:
                     self.skipping = True
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return TimeoutError("no whole line in time")
             try:
-                self.sock.settimeout(timeout)
+                self.sock.settimeout(left)
                 chunk = self.sock.recv(65536)
             except TimeoutError as exc:
                 return exc
@@ -390,6 +395,8 @@ class Hub:
         conn: _Conn | None = None
         try:
             conn = self._handshake(sock, peer)
+        except Exception:  # whatever a stranger sends, the hub goes on
+            self._reject("error", peer)
         finally:
             with self._lock:
                 self._pending -= 1

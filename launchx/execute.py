@@ -364,8 +364,6 @@ def run_process(
     before = set(descendants(os.getpid())) - {child.pid}
     pump = threading.Thread(target=_pump, args=(child.stdout, output), daemon=True)
     pump.start()
-    if on_start is not None:
-        on_start(child.pid)
     stop_sent = sup.stopping
     abort_sent = False
     if stop_sent:  # a signal arrived between attempts: pass it on at once
@@ -376,6 +374,8 @@ def run_process(
     warning_stop_at: float | None = None
     killed = False
     try:
+        if on_start is not None:  # inside: whatever it raises, the child does not outlive it
+            on_start(child.pid)
         while True:
             try:
                 code = child.wait(timeout=poll_s)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -430,6 +431,13 @@ def _drop_rank_tag(text: str, rank: int | None) -> str:
 # --------------------------------------------------------------------------- the console
 
 
+_ESCAPE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+
+
+def _wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in ("W", "F")
+
+
 @dataclass
 class Screen:
     """What to write for the records and for launchx's own messages.
@@ -503,8 +511,21 @@ class Screen:
         return [self._fit(row) for row in [*rows, *self._status]]
 
     def _fit(self, row: str) -> str:
-        """A row of the region never wraps (a wrapped row would be miscounted on erase)."""
-        return row[: self.width - 1] if self.width > 1 else row
+        """A row of the region never wraps (a wrapped row would be miscounted on erase):
+        colour codes and control characters are dropped, wide characters count two."""
+        if self.width <= 1:
+            return row
+        room = self.width - 1
+        out: list[str] = []
+        for ch in _ESCAPE.sub("", row).replace("\t", " "):
+            if not ch.isprintable():
+                continue
+            cells = 0 if unicodedata.combining(ch) else 2 if _wide(ch) else 1
+            if cells > room:
+                break
+            out.append(ch)
+            room -= cells
+        return "".join(out)
 
     @staticmethod
     def _erase(region: list[str]) -> str:

@@ -296,6 +296,42 @@ def test_a_silent_connection_is_closed_after_the_hello_timeout(hub: Hub) -> None
     sock.close()
 
 
+def test_a_connection_dripping_bytes_is_closed_at_the_hello_timeout(hub: Hub) -> None:
+    """One byte now and then, never a whole line: without a deadline for the whole line
+    such a peer held its slot forever, and MAX_PENDING of them shut every node out."""
+    sock, _ = raw(hub)
+    stop = threading.Event()
+
+    def drip() -> None:
+        while not stop.wait(0.1):
+            try:
+                sock.send(b"x")
+            except OSError:
+                return
+
+    dripper = threading.Thread(target=drip, daemon=True)
+    dripper.start()
+    try:
+        assert closed_by_peer(sock)
+    finally:
+        stop.set()
+        dripper.join(5)
+        sock.close()
+    assert hub.rejected() == {"no hello": 1}
+
+
+def test_a_line_nested_too_deep_for_json_is_just_bad_json(hub: Hub) -> None:
+    deep = b"[" * 100_000
+    assert decode(deep, KEY, RUN) == "json"
+    sock, _ = raw(hub)
+    sock.sendall(deep + b"\n")
+    assert closed_by_peer(sock)
+    sock.close()
+    assert hub.rejected() == {"json": 1}
+    with link(hub) as good:  # and the hub still takes its nodes
+        assert good.connect(time.monotonic() + 10)
+
+
 def test_a_forged_hello_is_refused(hub: Hub) -> None:
     sock, _session, _ = handshake(hub, key=derive_key(RUN, "wrong token"))
     assert closed_by_peer(sock)

@@ -270,3 +270,75 @@ def hook(into: list[Hang], mine: NodeSummary) -> AttemptHooks:
         summary=lambda: mine,
         hang=lambda h: into.append(h),  # type: ignore[arg-type]
     )
+
+
+# --------------------------------------------------------------------------- nodes that go
+
+
+def test_node_zero_does_not_wait_for_a_node_whose_launchx_died() -> None:
+    """Node 1's launchx is gone (its connection closed): node 0 waits NODE_GONE_S for it,
+    not the collective timeout's worth it would grant a node that is alive."""
+    port = free_port()
+    n0 = node(0, 2, port, clock=TickingClock(0.25))
+    n1 = node(1, 2, port)
+    try:
+        assert until(lambda: n0.hub is not None and n0.hub.joined() == {1})
+        n1.close()
+        assert until(lambda: n0.hub is not None and n0.hub.joined() == set())
+        agreed, missing = n0.agree(0, outcome(0, "gloo_error"), wait_s=3600) or (None, [])
+    finally:
+        n0.close()
+    assert agreed == outcome(0, "gloo_error") and missing == [1]
+
+
+def test_a_node_whose_node_zero_died_decides_alone_soon() -> None:
+    port = free_port()
+    n0 = node(0, 2, port)
+    n1 = node(1, 2, port, clock=TickingClock(0.25))
+    try:
+        assert until(lambda: n0.hub is not None and n0.hub.joined() == {1})
+        n0.close()
+        assert n1.agree(0, outcome(1, "gloo_error"), wait_s=3600) is None
+    finally:
+        n1.close()
+
+
+def test_a_node_that_joins_after_node_zero_decided_still_gets_the_answer() -> None:
+    """Node 0's attempt failed before node 1's launchx had even connected: node 0 decides
+    without it; node 1, once connected, is sent the decision when it says hello."""
+    port = free_port()
+    n0 = node(0, 2, port, clock=TickingClock(0.25))
+    try:
+        mine = outcome(0, "user_code_error", tier=1)
+        assert n0.agree(0, mine, wait_s=3600) == (mine, [1])
+        late = node(1, 2, port)
+        try:
+            assert late.agree(0, outcome(1, "gloo_error"), wait_s=30) == (mine, [])
+        finally:
+            late.close()
+    finally:
+        n0.close()
+
+
+def test_a_hook_that_raises_is_said_once_and_the_channel_goes_on() -> None:
+    port = free_port()
+    n0 = node(0, 2, port, summary_every_s=0.05)
+    n1 = node(1, 2, port)
+    stopped: list[str] = []
+
+    def broken() -> NodeSummary:
+        raise RuntimeError("the watch broke")
+
+    try:
+        assert until(lambda: n0.hub is not None and n0.hub.joined() == {1})
+        n0.begin(0, AttemptHooks(abort=stopped.append, summary=broken))
+        console = n0.console
+        assert isinstance(console, Lines)
+        assert until(lambda: console.lines)
+        n1.failed(0, "ib_error")  # the channel still relays
+        assert until(lambda: stopped)
+    finally:
+        n1.close()
+        n0.close()
+    assert stopped == ["node 1 failed: ib_error"]
+    assert len(console.lines) == 1 and "RuntimeError: the watch broke" in console.lines[0]

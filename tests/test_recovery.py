@@ -658,6 +658,8 @@ def test_a_rank_hung_on_node_one_is_named_by_both_nodes_which_retry_together(
             ("1", "ok", "-", step10),
         ], text
     assert "[toy] done steps=20" in t0
+    # A hang both nodes stopped is no node's failure to announce to the other.
+    assert "failed: its launcher exited" not in t0 + t1
     # Each node keeps the dumps of its own ranks.
     assert (tmp_path / "logs" / "attempt-0" / "hang").is_dir()
 

@@ -8,8 +8,11 @@ cluster in test_slurm_e2e.py; its command line is checked here."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -141,3 +144,17 @@ def test_the_dry_run_shows_the_check(tmp_path: Path) -> None:
     argv = [*argv[:6], str(TOY)]  # without --preflight
     plain = subprocess.run(argv, cwd=tmp_path, env=clean_env(), capture_output=True, text=True)
     assert json.loads(plain.stdout)["preflight"] is None
+
+
+@pytest.mark.torchrun
+def test_ctrl_c_while_waiting_for_the_other_nodes_stops_at_once(tmp_path: Path) -> None:
+    """Node 0 waits up to a minute for node 1, who never comes; Ctrl-C ends the wait at
+    once, as an interrupt (130), before any attempt."""
+    run = node_of_two(tmp_path, free_port(), 0, ["--preflight", str(TOY), "--steps", "5"])
+    run.wait_for("launchx: preflight: checking 2 nodes")
+    time.sleep(0.5)  # into the wait for node 1
+    os.killpg(run.proc.pid, signal.SIGINT)
+    code, text = run.finish(timeout=30)
+    assert code == 130, text
+    assert "launchx: interrupted during the preflight" in text
+    assert "launchx: profile" not in text and "Traceback" not in text

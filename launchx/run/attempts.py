@@ -98,7 +98,8 @@ class ProcessAttempts:
                 watching.stop()
             if self.nodes is not None:
                 self.nodes.end(plan.attempt)
-        own_failure = result.exit_code != 0 and not result.interrupted and not aborted
+        hang_found = watching is not None and watching.found is not None
+        own_failure = result.exit_code != 0 and not (result.interrupted or aborted or hang_found)
         if self.nodes is not None and own_failure:
             self.nodes.failed(plan.attempt, f"its launcher exited {result.exit_code}")
         errors = keep_error_files(plan) if log_dir is not None else {}

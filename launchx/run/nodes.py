@@ -30,9 +30,13 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from launchx import agree, channel
+from launchx.agree import Outcome
 from launchx.run.ports import Console
 
 SUMMARY_EVERY_S = 2.0
+# A node whose connection has been gone this long is not waited for (its launchx died, or
+# it never came); the same for node 0, seen from the others.
+NODE_GONE_S = 5.0
 _TICK_S = 0.5
 
 
@@ -67,6 +71,9 @@ class NodeChannel:
     _agreed: dict[int, agree.Outcome] = field(default_factory=dict, init=False)
     _stop: threading.Event = field(default_factory=threading.Event, init=False)
     _thread: threading.Thread | None = field(default=None, init=False)
+    _connected_once: bool = field(default=False, init=False)  # a link: node 0 was there
+    _last_agreed: dict[str, object] | None = field(default=None, init=False)  # node 0
+    _said_error: bool = field(default=False, init=False)
 
     def open(self) -> None:
         """Node 0 listens once, before its first attempt (a node reporting early waits in
@@ -132,23 +139,22 @@ class NodeChannel:
         node 0 cannot be reached in time (this node then decides alone)."""
         deadline = self.clock() + wait_s
         if self.hub is not None:
-            with self._lock:
-                self._outcomes.setdefault(attempt, {})[own.node] = own
-            while self.clock() < deadline:
-                with self._lock:
-                    heard = dict(self._outcomes.get(attempt, {}))
-                if len(heard) >= self.nnodes:
-                    break
-                time.sleep(0.05)
-            agreed = agree.combine(heard.values(), progress_of=own.node)
-            self.hub.broadcast("agreed", {"attempt": attempt, "outcome": agreed.to_json()})
-            return agreed, sorted(set(range(self.nnodes)) - set(heard))
+            return self._agree_at_hub(self.hub, attempt, own, deadline)
         if self.link is None:
             return None
-        while self.clock() < deadline and not self.link.connected:
-            time.sleep(0.05)
-        self.link.send("outcome", {"attempt": attempt, "outcome": own.to_json()})
-        while self.clock() < deadline:
+        sent = False
+        lost_at: float | None = None
+        while (now := self.clock()) < deadline:
+            if self.link.connected:
+                lost_at = None
+                if not sent:  # (again after a reconnection: node 0 may not have it)
+                    sent = self.link.send("outcome", {"attempt": attempt, "outcome": own.to_json()})
+            else:
+                sent = False
+                if self._connected_once:  # node 0 was there and went: its launchx died
+                    lost_at = now if lost_at is None else lost_at
+                    if now - lost_at >= NODE_GONE_S:
+                        return None
             with self._lock:
                 got = self._agreed.get(attempt)
             if got is not None:
@@ -156,32 +162,90 @@ class NodeChannel:
             time.sleep(0.05)
         return None
 
+    def _agree_at_hub(
+        self, hub: channel.Hub, attempt: int, own: Outcome, deadline: float
+    ) -> tuple[Outcome, list[int]]:
+        """Node 0 waits for every node's outcome, but not for a node that is gone (its
+        connection closed, or never opened, for ``NODE_GONE_S``)."""
+        with self._lock:
+            self._outcomes.setdefault(attempt, {})[own.node] = own
+        absent_since: dict[int, float] = {}
+        while (now := self.clock()) < deadline:
+            with self._lock:
+                heard = dict(self._outcomes.get(attempt, {}))
+            if len(heard) >= self.nnodes:
+                break
+            joined = hub.joined()
+            for node in range(1, self.nnodes):
+                if node in heard or node in joined:
+                    absent_since.pop(node, None)
+                else:
+                    absent_since.setdefault(node, now)
+            waiting = set(range(self.nnodes)) - set(heard)
+            if all(now - absent_since.get(n, now) >= NODE_GONE_S for n in waiting) and all(
+                n in absent_since for n in waiting
+            ):
+                break
+            time.sleep(0.05)
+        agreed = agree.combine(heard.values(), progress_of=own.node)
+        body: dict[str, object] = {"attempt": attempt, "outcome": agreed.to_json()}
+        with self._lock:
+            self._last_agreed = body
+        hub.broadcast("agreed", body)
+        return agreed, sorted(set(range(self.nnodes)) - set(heard))
+
     # -- the channel's thread -----------------------------------------------------------------
 
     def _loop(self) -> None:
         last_summary = 0.0
         while not self._stop.is_set():
-            if self.link is not None and not self.link.connected:
-                self.link.connect(self.clock() + 2.0)
-                continue
-            messages = (
-                self.hub.messages(_TICK_S)
-                if self.hub is not None
-                else self.link.receive(_TICK_S)
-                if self.link is not None
-                else []
-            )
-            for msg in messages:
-                self._take(msg)
-            now = self.clock()
-            if now - last_summary >= self.summary_every_s:
-                last_summary = now
-                self._summarise()
+            messages: list[channel.Message] = []
+            try:
+                if self.link is not None and not self.link.connected:
+                    if self.link.connect(self.clock() + 2.0):
+                        self._connected_once = True
+                    continue
+                messages = (
+                    self.hub.messages(_TICK_S)
+                    if self.hub is not None
+                    else self.link.receive(_TICK_S)
+                    if self.link is not None
+                    else []
+                )
+                for msg in messages:
+                    self._guarded(self._take, msg)
+                now = self.clock()
+                if now - last_summary >= self.summary_every_s:
+                    last_summary = now
+                    self._guarded(self._summarise)
+            except Exception as exc:  # the channel must outlive anything it is sent
+                self._note_error(exc)
             if self._stop.wait(0 if messages else 0.05):
                 return
 
+    def _guarded(self, step: Callable[..., None], *args: object) -> None:
+        try:
+            step(*args)
+        except Exception as exc:
+            self._note_error(exc)
+
+    def _note_error(self, exc: Exception) -> None:
+        """Said once: the run goes on, and what went wrong is on record."""
+        if not self._said_error:
+            self._said_error = True
+            self.console.write(
+                f"launchx: the node channel skipped a message it could not handle "
+                f"({type(exc).__name__}: {str(exc)[:200]}); the run goes on\n"
+            )
+
     def _take(self, msg: channel.Message) -> None:
         body = msg.body
+        if msg.type == "hello" and self.hub is not None:
+            with self._lock:
+                last = self._last_agreed
+            if last is not None:  # a node that lost its connection may have missed it
+                self.hub.send(msg.node, "agreed", last)
+            return
         attempt = body.get("attempt")
         if not isinstance(attempt, int):
             return
@@ -192,7 +256,8 @@ class NodeChannel:
                 return
             if self.hub is not None:  # pass it on to every other node
                 self.hub.broadcast("abort", {**body, "node": msg.node})
-            self._abort(attempt, f"node {origin} failed: {str(body.get('why', '?'))[:300]}")
+            why = "".join(ch for ch in str(body.get("why", "?"))[:300] if ch.isprintable())
+            self._abort(attempt, f"node {origin} failed: {why}")
         elif msg.type == "summary" and self.hub is not None:
             self._summary(attempt, msg.node, body.get("summary"))
         elif msg.type == "hang" and self.hub is None:
@@ -253,10 +318,14 @@ class NodeChannel:
             hooks = self._hooks if self._attempt == attempt else None
         if hooks is None or hooks.hang is None:
             return
+        hang: object | None = None
         with self._suppress_bad():
             hang = _hang_of(body, self.nnodes)
-            if hang is not None:
-                hooks.hang(hang)
+        if hang is not None:
+            # The capture (stacks, flight-recorder dumps) takes seconds: not on this thread,
+            # which must keep relaying aborts and outcomes meanwhile.
+            act = hooks.hang
+            threading.Thread(target=act, args=(hang,), name="launchx-hang", daemon=True).start()
 
     @staticmethod
     def _suppress_bad() -> _Ignore:
@@ -270,7 +339,8 @@ class _Ignore:
         return None
 
     def __exit__(self, kind: object, exc: object, tb: object) -> bool:
-        return isinstance(exc, ValidationError | KeyError | TypeError | ValueError | IndexError)
+        bad = ValidationError | KeyError | TypeError | ValueError | IndexError | AttributeError
+        return isinstance(exc, bad)
 
 
 def _ignored(reasons: Mapping[str, int], peers: Mapping[str, str]) -> str:

@@ -54,11 +54,13 @@ class Terminal:
 
     def records(self, records: list[OutLine], now: float) -> None:
         with self.lock:
+            self._measure()
             self._write(self.screen.lines(records, now))
 
     def say(self, text: str) -> None:
         """launchx's own lines: never glued to the end of a rank's progress bar."""
         with self.lock:
+            self._measure()
             self._write(self.screen.say(text))
 
     @property
@@ -67,11 +69,16 @@ class Terminal:
 
     def status(self, rows: list[str]) -> None:
         """Pin ``rows`` under the output (a terminal only; [] removes them)."""
-        width = 0
-        with contextlib.suppress(AttributeError, ValueError, OSError):
-            width = os.get_terminal_size(self.sink.fileno()).columns
         with self.lock:
-            self._write(self.screen.status(rows, width))
+            self._measure()
+            self._write(self.screen.status(rows))
+
+    def _measure(self) -> None:
+        """The terminal's width now (it may have been resized): the region never wraps."""
+        if not self.screen.tty:
+            return
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            self.screen.width = os.get_terminal_size(self.sink.fileno()).columns
 
     def end(self) -> None:
         with self.lock:

@@ -46,9 +46,11 @@ class NodePeers:
         wait_s = BRIEF_WAIT_S if brief else self.pg_timeout_s + plan.grace_period_s + 60.0
         answer = self.nodes.agree(record.attempt, own, wait_s)
         if answer is None:
-            self.console.write(
-                "launchx: node 0's launchx did not answer; this node decides on its own\n"
-            )
+            if plan.node_rank == 0:
+                said = "this node could not listen for the other nodes"
+            else:
+                said = "node 0's launchx did not answer (or is gone)"
+            self.console.write(f"launchx: {said}; this node decides on its own\n")
             return record
         agreed, missing = answer
         if missing:

@@ -17,10 +17,13 @@ run id of its own.
 
 from __future__ import annotations
 
+import signal
+import threading
+from types import FrameType
 from typing import IO
 
 from launchx import pipeline, plan
-from launchx.execute import Supervisor, run_process
+from launchx.execute import STOPPING, Supervisor, run_process
 from launchx.run.loop import RunSpec
 from launchx.run.ports import Console, Events
 
@@ -42,20 +45,47 @@ def command(spec: RunSpec, request: pipeline.Request) -> tuple[str, ...]:
     return plan.preflight_srun_argv(spec.res, args)
 
 
+class _Stopped(Exception):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum: int, _frame: FrameType | None) -> None:
+    raise _Stopped(signum)
+
+
 def check_here(spec: RunSpec, sink: IO[str], console: Console, events: Events) -> int:
-    """This node's part of the check (before signals are forwarded: Ctrl-C stops it)."""
+    """This node's part of the check. Ctrl-C, SIGTERM or SIGHUP stop it at once (the
+    check's own cleanup stops its link-test processes) and end the run with 128 + the
+    signal, as an interrupted attempt would."""
     from launchx import preflight
 
     pre = spec.res.profile.preflight
     _announce(spec, console)
-    code = preflight.check(
-        spec.res,
-        join_timeout_s=pre.join_timeout_s,
-        comm_test=pre.comm,
-        out=sink,
-        run_id=spec.decisions.run_id,
-    )
+    main = threading.current_thread() is threading.main_thread()
+    previous = {sig: signal.signal(sig, _stop) for sig in STOPPING} if main else {}
+    try:
+        code = preflight.check(
+            spec.res,
+            join_timeout_s=pre.join_timeout_s,
+            comm_test=pre.comm,
+            out=sink,
+            run_id=spec.decisions.run_id,
+        )
+    except (_Stopped, KeyboardInterrupt) as exc:
+        signum = exc.signum if isinstance(exc, _Stopped) else signal.SIGINT
+        return _interrupted(128 + signum, console, events)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return _verdict(code, console, events)
+
+
+def _interrupted(code: int, console: Console, events: Events) -> int:
+    events.record("preflight", exit_code=code, interrupted=True)
+    console.write("launchx: interrupted during the preflight\n")
+    return code
 
 
 def check_by_srun(
@@ -77,9 +107,7 @@ def check_by_srun(
         out=sink,
     )
     if result.interrupted:
-        events.record("preflight", exit_code=result.exit_code, interrupted=True)
-        console.write("launchx: interrupted during the preflight\n")
-        return result.exit_code or 130
+        return _interrupted(128 + (sup.stop_signal or signal.SIGINT), console, events)
     return _verdict(result.exit_code, console, events)
 
 

@@ -151,5 +151,7 @@ class Watching:
     def _hang(self, report: HangReport) -> None:
         ranks = tuple(report.hang.odd) or tuple(v.who.rank for v in report.hang.views)
         self.found = HangFound(ranks, report.text)
+        if self.setup.status is not None:  # the attempt is over: no "running" under the report
+            self.setup.status([])
         self.setup.console.write(report.text.rstrip("\n") + "\n")
         self.supervisor.abort()

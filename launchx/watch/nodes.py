@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from launchx.watch.frames import Category, Frame
 from launchx.watch.model import RankId
@@ -27,6 +27,15 @@ SUMMARY_FRAMES = 12
 
 class _Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _printable(cls, value: object) -> object:
+        """Text from another node reaches this node's terminal: no control characters (an
+        escape sequence in a host name would redraw the screen)."""
+        if isinstance(value, str) and not value.isprintable():
+            return "".join(ch if ch.isprintable() else "?" for ch in value)
+        return value
 
 
 class WireFrame(_Strict):
