@@ -186,6 +186,20 @@ RULES: tuple[Rule, ...] = (
         fixtures=("preempted__submitit_1618_sigusr1.log", "preempted__submitit_1701_sighup.log"),
     ),
     Rule(
+        name="cluster_node_termination",
+        category="preempted",
+        code="LX556",
+        priority=118,
+        patterns=(r"Instance \S+ \(node IP: [\d.]+\) will be terminated soon \(reason: [\w-]+\)",),
+        cause="the cluster's autoscaler announced that the nodes under the run are going away "
+        "(a Kubernetes pod termination: preemption, a spot reclaim, a drain or a scale-down); "
+        "the training itself did not fail, it lost its machines.",
+        fix="let launchx retry once the cluster has capacity again (it resumes from "
+        "LAUNCHX_RESUME_FROM); checkpoint often enough to lose little, and catch SIGTERM to "
+        "write a last checkpoint within the pod's grace period.",
+        fixtures=("preempted__skyrl_1688_k8s_pod_termination.log",),
+    ),
+    Rule(
         name="interrupt",
         category="interrupted",
         code="LX502",
@@ -339,7 +353,10 @@ RULES: tuple[Rule, ...] = (
         fix="unset NCCL_TOPO_FILE or point it at the topology XML of this machine type (dump one "
         "with NCCL_TOPO_DUMP_FILE on a good node); in a VM or container expose /sys (or use a "
         "topology file) and try a newer NCCL.",
-        fixtures=("nccl_config_error__nccl_573_topology_realpath.log",),
+        fixtures=(
+            "nccl_config_error__nccl_573_topology_realpath.log",
+            "nccl_config_error__tinyllava_112_arch_of_node_cpu.log",
+        ),
     ),
     Rule(
         name="nccl_docker_bridge",
@@ -652,6 +669,23 @@ RULES: tuple[Rule, ...] = (
         fixtures=("segfault__hallo2_75.log", "segfault__ifseg_7.log"),
     ),
     Rule(
+        name="torchrun_root_sigbus_in_container",
+        category="shm_error",
+        code="LX557",
+        priority=64,
+        scope="root_failure",
+        patterns=(r"exitcode\s*:\s*-7\b", r"Signal 7 \(SIGBUS\)", r"failed \(exitcode: -7\)"),
+        requires=(r"^host\s*:\s*[0-9a-f]{12}\s*$",),
+        cause="it died of SIGBUS inside a Docker container (the summary's host is a container "
+        "id): a process touched shared memory that /dev/shm could not back, and Docker gives "
+        "containers 64 MB of /dev/shm unless told otherwise (NCCL's shared-memory transport "
+        "and DataLoader workers both live there).",
+        fix="run the container with --ipc=host or --shm-size=16g (Kubernetes: an emptyDir "
+        "volume with medium: Memory on /dev/shm); NCCL_SHM_DISABLE=1 or fewer DataLoader "
+        "workers work around it at some speed.",
+        fixtures=("shm_error__alpaca_lora_338_sigbus_docker.log",),
+    ),
+    Rule(
         name="torchrun_root_sigkill",
         category="killed",
         code="LX515",
@@ -763,11 +797,33 @@ RULES: tuple[Rule, ...] = (
         fixtures=("ib_error__nccl_1405.log", "ib_error__nccl_394_gid_table_change.log"),
     ),
     Rule(
+        name="ib_collective_mismatch",
+        category="ib_error",
+        code="LX558",
+        priority=60,
+        retryable=False,
+        patterns=(r"NET/IB ?: .*collective mismatch error",),
+        cause="NCCL's IB transport received a message of another size than the one posted "
+        "although the ranks called the same collective: on InfiniBand/RoCE this is almost "
+        "always the NICs' configuration (relaxed ordering forced on, a PCIe setting), so it "
+        "repeats on every run.",
+        fix="check the NICs' ordering setting (mlxconfig ... q PCI_WR_ORDERING must say "
+        "per_mkey, not force_relax), try NCCL_PROTO=Simple, and compare with NCCL_IB_DISABLE=1 "
+        "(if that works the IB setup is the cause); if it persists, check that every rank "
+        "calls the same collectives with the same sizes (TORCH_DISTRIBUTED_DEBUG=DETAIL).",
+        fixtures=("ib_error__nccl_615_ib_collective_mismatch.log",),
+    ),
+    Rule(
         name="nccl_system_error",
         category="nccl_system_error",
         code="LX519",
         priority=55,
-        patterns=(r"unhandled system error", r"ncclSystemError", r"NCCL Error 2\b"),
+        patterns=(
+            r"unhandled system error",
+            r"ncclSystemError",
+            r"NCCL Error 2\b",
+            r"Call to ibv_\w+ failed with error Cannot allocate memory",
+        ),
         cause="a system call inside NCCL failed (socket, shared memory, memory registration); "
         "the real reason is in the NCCL WARN line, which only NCCL_DEBUG=INFO prints. Most "
         "often configuration (interface, /dev/shm, IB ports), so it is not retried.",
@@ -777,6 +833,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "nccl_system_error__lightning_14986_multinode.log",
             "nccl_system_error__lightning_8139_gpu_index_gap.log",
+            "nccl_system_error__deepep_143_ibv_create_cq.log",
         ),
     ),
     Rule(
@@ -805,7 +862,7 @@ RULES: tuple[Rule, ...] = (
         name="nccl_connect_refused",
         category="socket_error",
         code="LX553",
-        priority=54,
+        priority=66,
         retryable=False,
         patterns=(r"Call to connect returned Connection refused",),
         cause="NCCL kept getting 'connection refused' from a peer and gave up: nothing listened "
@@ -815,7 +872,26 @@ RULES: tuple[Rule, ...] = (
         fix="look at the peer's own log first; then check that every node uses an interface "
         "the others reach (NCCL_SOCKET_IFNAME) and that no firewall or network policy blocks "
         "the ports between the pods or hosts.",
-        fixtures=("socket_error__fairseq_1096_connect_refused.log",),
+        fixtures=(
+            "socket_error__fairseq_1096_connect_refused.log",
+            "socket_error__nccl_948_detectron2_connect_refused.log",
+        ),
+    ),
+    Rule(
+        name="nccl_last_error_peer_closed",
+        category="socket_error",
+        code="LX559",
+        priority=66,
+        retryable=False,
+        patterns=(r"^(?:Net|socketProgress\w*) ?: Connection closed by remote peer",),
+        cause="NCCL failed (it calls it an internal error) because a peer closed its "
+        "connection: the detail under 'Last error:' says so. The peer process most likely "
+        "died or gave up first; its own log holds the cause, and this one cannot tell "
+        "whether a retry helps.",
+        fix="read the other ranks' output for the first failure; if none failed, check that "
+        "the hosts reach each other on the interface NCCL uses (NCCL_SOCKET_IFNAME, prefix "
+        "match; '=eth0' for exact) and that no firewall resets connections between them.",
+        fixtures=("socket_error__nccl_1514_lightning_closed_by_peer.log",),
     ),
     Rule(
         name="rendezvous_timeout",
@@ -944,10 +1020,12 @@ RULES: tuple[Rule, ...] = (
         code="LX550",
         priority=52,
         retryable=False,
-        patterns=(r"WorkNCCL\(SeqNum=1, OpType=\w+.*(?:ran for|timed out)",),
-        cause="the very first NCCL collective never completed: the ranks could not connect to "
-        "each other (interface, firewall, IB/RoCE settings) more often than by chance, so "
-        "it is not retried blindly.",
+        patterns=(r"WorkNCCL\(SeqNum=\d, OpType=\w+.*(?:ran for|timed out)",),
+        cause="one of the first collectives of the process group (sequence number below 10) "
+        "never completed, so the run never got going: the ranks could not connect to each "
+        "other (interface, firewall, IB/RoCE settings) or one rank was busy elsewhere from the "
+        "start (rank 0 preparing data); that repeats on the next attempt more often than not, "
+        "so it is not retried blindly.",
         fix="run a two-node all_reduce test with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and "
         "check the interface NCCL picks (NCCL_SOCKET_IFNAME), the IB devices (NCCL_IB_HCA, "
         "ibstat) and that the nodes reach each other on all ports.",
@@ -1018,13 +1096,15 @@ ANCHORS: tuple[str, ...] = (
     "bootstrap",
     "requeue",
     "barrier",
+    "terminated soon",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against
 the rules (slow), so a rule whose lines hold none of them is never seen in a log: the test
 ``test_anchored_scan_equals_full_scan`` catches that; add an anchor then. Each costs 40-90 ms
 per 100 MB (whole words search faster than fragments: "error" is three times faster than
-"rror"). Traceback frames need no anchor: they are picked up above an exception line."""
+"rror"). Traceback frames need no anchor: they are picked up above an exception line, and
+NCCL's detail under ``Last error:`` needs none either: the line after one is kept too."""
 
 RANK0_WORK: tuple[str, ...] = (
     r"(?i)\bevaluat",

@@ -37,6 +37,7 @@ _HEAD_BYTES = 256 << 10
 _ANCHORS = tuple(a.lower().encode() for a in fr.ANCHORS)
 _BLOCK_ANCHORS = (b"error_file", b"root cause", b"failures:", b"exitcode  :", b"exitcode:")
 _NCCL_INFO = b"NCCL INFO"
+_LAST_ERROR = b"last error:"
 _NCCL_HOST = re.compile(r"^([\w.-]+):\d+:\d+ \[\d+\] NCCL (?:INFO|WARN)", re.MULTILINE)
 _NCCL_VERSION = re.compile(r"NCCL version (\d+\.\d+\.\d+)")
 _WD_SEQ = re.compile(
@@ -365,6 +366,15 @@ def _anchor_lines(low: bytes, lo: int, hi: int, every: bool = False) -> dict[int
             if nl == -1 or nl >= hi:
                 break
             i = low.find(a, nl, hi)
+    # NCCL puts the reason of an error on the line after "Last error:" (torch's
+    # DistBackendError block); that line often holds no anchor of its own.
+    i = low.find(_LAST_ERROR, lo, hi)
+    while i != -1:
+        nl = low.find(b"\n", i)
+        if nl == -1 or nl + 1 >= hi:
+            break
+        found.setdefault(nl + 1, nl + 1)
+        i = low.find(_LAST_ERROR, nl, hi)
     return found
 
 

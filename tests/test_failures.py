@@ -554,3 +554,76 @@ def test_render_text_and_json() -> None:
     assert {r["rank"]: r["role"] for r in doc["ranks"]} == {0: "collateral", 1: "root"}
     empty = json.loads(failures.render_report(failures.diagnose_logs(["hello"]), as_json=True))
     assert (empty["primary"], empty["findings"], empty["ranks"]) == (None, [], [])
+
+
+# ------------------------------------------------------------------ issue 12, second round
+
+
+def test_the_detail_under_last_error_is_read_even_without_an_anchor() -> None:
+    """NCCL's reason sits on the line after ``Last error:`` and often holds no anchor word;
+    the scan keeps that line, so the reason beats the generic internal error above it."""
+    text = (
+        "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1331, internal "
+        "error - please report this issue to the NCCL developers, NCCL version 2.18.1\n"
+        "ncclInternalError: Internal check failed.\n"
+        "Last error:\n"
+        "Attribute arch of node cpu not found\n"
+    )
+    for every in (False, True):
+        scan = logscan.scan_text(text, SourceInfo(name="x"), every_line=every)
+        p = runview.analyse([scan]).primary
+        assert p is not None and (p.category, p.code) == ("nccl_config_error", "LX543")
+    closed = text.replace(
+        "Attribute arch of node cpu not found", "Net : Connection closed by remote peer host<4321>"
+    )
+    p = failures.diagnose_logs([closed]).primary
+    assert p is not None and (p.category, p.retryable) == ("socket_error", False)
+
+
+def test_a_sigbus_is_a_shm_error_only_inside_a_container() -> None:
+    """Every rank dying of SIGBUS under a container-id host name is /dev/shm (Docker's 64 MB);
+    the same summary on an ordinary host says nothing about the cause."""
+    docker = _log(FIXTURES / "shm_error__alpaca_lora_338_sigbus_docker.log")
+    p = failures.diagnose_logs([docker]).primary
+    assert p is not None and (p.category, p.code, p.retryable) == ("shm_error", "LX557", False)
+    plain = docker.replace("32a68c302449", "gpu-node-07")
+    q = failures.diagnose_logs([plain])
+    assert q.primary is None or q.primary.category != "shm_error"
+    assert not q.found
+
+
+def test_a_timeout_in_the_first_collectives_is_not_retried_a_later_one_is() -> None:
+    line = (
+        "[rank1]:[E626 06:24:44.9 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
+        "operation timeout: WorkNCCL(SeqNum={n}, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+        "Timeout(ms)=600000) ran for 600020 milliseconds before timing out.\n"
+    )
+    early = failures.diagnose_logs([line.format(n=3)]).primary
+    later = failures.diagnose_logs([line.format(n=4817)]).primary
+    assert early is not None and (early.code, early.retryable) == ("LX550", False)
+    assert later is not None and (later.code, later.retryable) == ("LX525", True)
+
+
+def test_an_autoscaler_termination_notice_is_a_preemption() -> None:
+    text = (
+        "(autoscaler +3m2s) Instance k-77ab (node IP: 10.0.0.9) will be terminated soon "
+        "(reason: kubernetes-pod-termination).\n"
+        "RuntimeError: Failed to create placement group with 1 bundles\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.category, p.code, p.retryable) == ("preempted", "LX556", True)
+
+
+def test_ib_collective_mismatch_and_ibverbs_enomem_are_configuration() -> None:
+    mismatch = (
+        "n1:15483:15645 [0] transport/net_ib.cc:665 NCCL WARN NET/IB : collective mismatch "
+        "error local size 546816 remote 524288 addr 7ff7d1530000 rkey 2553d seq 14/1c\n"
+    )
+    p = failures.diagnose_logs([mismatch]).primary
+    assert p is not None and (p.category, p.retryable) == ("ib_error", False)
+    enomem = (
+        "h1:4016:4653 [7] misc/ibvwrap.cc:190 NCCL WARN Call to ibv_create_cq failed with "
+        "error Cannot allocate memory\n"
+    )
+    q = failures.diagnose_logs([enomem]).primary
+    assert q is not None and (q.category, q.retryable) == ("nccl_system_error", False)
