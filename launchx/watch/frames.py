@@ -301,6 +301,22 @@ def _rule_matches(rule: Rule, frames: Sequence[Frame]) -> bool:
     return False
 
 
+# Only for a stack without native frames (py-spy's native unwinding failed or timed out, a
+# faulthandler dump): a rank stopped in autograd's engine is, in a distributed job, almost
+# always in DDP's gradient all-reduce (the hook's Work::wait the native frames would show).
+# With native frames, they decide: a backward that computes is not a peer wait.
+PYTHON_ONLY_RULES: tuple[Rule, ...] = (
+    Rule(
+        "collective",
+        "python",
+        file_part="torch/autograd/",
+        names=_names("_engine_run_backward", "run_backward"),
+        depth=1,
+        why="autograd's engine: the gradient all-reduce (DDP backward)",
+    ),
+)
+
+
 def categorize(frames: Sequence[Frame]) -> Category:
     """What a thread is doing, from its frames (innermost first)."""
     for rule in CATEGORY_RULES:
@@ -311,6 +327,10 @@ def categorize(frames: Sequence[Frame]) -> Category:
             continue
         if _rule_matches(rule, frames):
             return rule.category
+    if not any(f.native for f in frames):
+        for rule in PYTHON_ONLY_RULES:
+            if _rule_matches(rule, frames):
+                return rule.category
     return "running"
 
 
