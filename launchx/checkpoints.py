@@ -63,6 +63,7 @@ broken links, anything that cannot be read. Highest step wins; ties are broken b
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -204,6 +205,22 @@ def list_complete(directory: str | os.PathLike[str]) -> list[Checkpoint]:
         return []
     found = _classify_all(root, names)
     return sorted(found, key=_rank)
+
+
+def written_at(ckpt: Checkpoint) -> float:
+    """When a checkpoint was last written: the newest modification time of its path and,
+    for a directory, of the entries directly in it (a framework that saves into an
+    existing ``checkpoint-5/`` rewrites its files without changing the directory). 0.0
+    when it cannot be read."""
+    path = Path(ckpt.path)
+    newest = 0.0
+    with contextlib.suppress(OSError):
+        newest = path.stat().st_mtime
+        if path.is_dir():
+            for entry in os.scandir(path):
+                with contextlib.suppress(OSError):
+                    newest = max(newest, entry.stat(follow_symlinks=False).st_mtime)
+    return newest
 
 
 def latest_complete(directory: str | os.PathLike[str]) -> Checkpoint | None:

@@ -26,6 +26,7 @@ class Step:
     exit_code: int = 0
     output: str = ""
     save_step: int | None = None
+    saves: tuple[int, ...] = ()  # more checkpoints it writes, in order (before save_step)
     stop_signal: int | None = None
     warned: bool = False
     started_at: tuple[int, str] | None = None  # the first step its output showed
@@ -40,6 +41,8 @@ class ScriptedAttempts:
     def run(self, plan: LaunchPlan) -> Evidence:
         self.plans.append(plan)
         step = next(self.steps)
+        for saved in step.saves:
+            self.checkpoints.save(saved)
         if step.save_step is not None:
             self.checkpoints.save(step.save_step)
         return Evidence(
@@ -66,7 +69,14 @@ class MemoryCheckpoints:
     def latest(self) -> Checkpoint | None:
         if not self.steps:
             return None
-        step = max(self.steps)
+        return self._at(max(self.steps))
+
+    def written(self) -> dict[str, tuple[Checkpoint, float]]:
+        """Each step's checkpoint, "written" at the index of its newest save."""
+        return {self._at(s).path: (self._at(s), float(i)) for i, s in enumerate(self.steps)}
+
+    @staticmethod
+    def _at(step: int) -> Checkpoint:
         return Checkpoint(f"/ck/step_{step:08d}.pt", step, "launchx")
 
 

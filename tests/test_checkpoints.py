@@ -523,3 +523,23 @@ def test_random_trees_never_raise(entries: list[tuple[str, str, str]]) -> None:
                 assert os.path.getsize(c.path) > 0
             else:
                 assert os.listdir(c.path)
+
+
+def test_written_at_sees_files_rewritten_inside_a_checkpoint_directory(tmp_path: Path) -> None:
+    """A framework saving into an existing checkpoint-5/ truncates and rewrites its files:
+    the directory's own time does not move, its newest entry's does."""
+    from launchx.checkpoints import Checkpoint, written_at
+
+    ckpt_dir = tmp_path / "checkpoint-5"
+    ckpt_dir.mkdir()
+    weights = ckpt_dir / "model.safetensors"
+    weights.write_bytes(b"x")
+    os.utime(weights, (1000, 1000))
+    os.utime(ckpt_dir, (1000, 1000))
+    ckpt = Checkpoint(str(ckpt_dir), 5, "hf")
+    assert written_at(ckpt) == 1000
+    with weights.open("r+b") as fh:  # rewritten in place: no entry added or removed
+        fh.write(b"y")
+    os.utime(weights, (2000, 2000))
+    assert os.stat(ckpt_dir).st_mtime == 1000 and written_at(ckpt) == 2000
+    assert written_at(Checkpoint(str(tmp_path / "gone"), 1, "hf")) == 0.0

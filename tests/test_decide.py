@@ -7,6 +7,7 @@ import signal
 
 import pytest
 
+from launchx.checkpoints import Checkpoint
 from launchx.profile_model import Retry
 from launchx.run.decide import (
     AttemptRecord,
@@ -21,6 +22,7 @@ from launchx.run.decide import (
     attempts_charged,
     backoff_s,
     next_step,
+    rewritten,
 )
 
 SIG = ("collective_timeout", 1, "runtimeerror: timed out")
@@ -373,3 +375,31 @@ def test_assess_a_hang_the_watch_found_is_transient() -> None:
     record, report = assess(evidence, attempt=0, policy=Retry())
     assert report is not None and report.primary is not None
     assert (record.category, record.retryable, report.primary.rank) == ("hang", True, 5)
+
+
+# --------------------------------------------------------------------------- rewritten
+
+
+def _ck(step: int) -> Checkpoint:
+    return Checkpoint(f"/ck/checkpoint-{step}", step, "hf")
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        ({5: 1.0, 10: 2.0}, {5: 3.0, 10: 2.0}, 5),  # step 5 written again
+        ({10: 2.0}, {5: 3.0, 10: 2.0}, 5),  # step 5 new (pruned before, written again)
+        ({5: 1.0, 10: 2.0}, {5: 1.0, 10: 4.0}, 10),  # the offered step itself again
+        ({5: 1.0, 10: 2.0}, {5: 1.0, 10: 2.0, 15: 3.0}, None),  # only later steps: resumed
+        ({5: 1.0, 10: 2.0}, {5: 1.0, 10: 2.0}, None),  # nothing written
+    ],
+)
+def test_a_checkpoint_at_or_below_the_offer_written_again(
+    before: dict[int, float], after: dict[int, float], expected: int | None
+) -> None:
+    def listing(times: dict[int, float]) -> dict[str, tuple[Checkpoint, float]]:
+        return {_ck(s).path: (_ck(s), t) for s, t in times.items()}
+
+    found = rewritten(listing(before), listing(after), _ck(10))
+    assert (found.step if found else None) == expected
+    assert rewritten(listing(before), listing(after), None) is None

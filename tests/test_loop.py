@@ -258,6 +258,27 @@ def test_a_retry_that_resumed_is_not_warned_about() -> None:
     assert "did not resume" not in world.console.text
 
 
+def test_a_retry_that_wrote_an_earlier_checkpoint_again_started_over() -> None:
+    """Its bar first showed step 12 (a fast run draws a frame every few steps), but it
+    wrote step 5's checkpoint again: it trained from the start."""
+    steps = [
+        Step(1, GLOO_TIMEOUT, saves=(5, 10)),
+        Step(0, saves=(5, 10, 15), started_at=(12, " 40%|| 12/30")),
+    ]
+    world = fake_world(steps)
+    run_loop(spec_for("local", *BACKOFF), world.world())
+    warnings = [w for w in world.console.lines if "did not resume from" in w]
+    assert len(warnings) == 1, world.console.text
+    assert "it wrote /ck/step_00000005.pt (step 5) again" in warnings[0]
+
+
+def test_a_retry_that_resumed_and_saved_later_steps_is_not_warned_about() -> None:
+    steps = [Step(1, GLOO_TIMEOUT, saves=(5, 10)), Step(0, saves=(15, 20))]
+    world = fake_world(steps)
+    run_loop(spec_for("local", *BACKOFF), world.world())
+    assert "did not resume" not in world.console.text
+
+
 def test_a_frameworks_checkpoint_comes_with_the_way_it_resumes(tmp_path: Path) -> None:
     from launchx.checkpoints import Checkpoint
 

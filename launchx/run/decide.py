@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from launchx import failures
+from launchx.checkpoints import Checkpoint
 from launchx.profile_model import Retry
 
 
@@ -314,3 +315,22 @@ def next_step(
     return RetryAfter(
         backoff_s(attempts_here, policy.retry, jitter_u), "transient failure: retrying"
     )
+
+
+def rewritten(
+    before: Mapping[str, tuple[Checkpoint, float]],
+    after: Mapping[str, tuple[Checkpoint, float]],
+    offered: Checkpoint | None,
+) -> Checkpoint | None:
+    """A checkpoint at or below the offered step that the attempt wrote (new, or written
+    again): the attempt trained through that step again, so it did not resume from the
+    offer. The lowest such step; None when there is none or nothing was offered. Evidence
+    that does not depend on the script's output showing its steps in time."""
+    if offered is None:
+        return None
+    again = [
+        ckpt
+        for path, (ckpt, when) in after.items()
+        if ckpt.step <= offered.step and (path not in before or when > before[path][1])
+    ]
+    return min(again, key=lambda c: c.step) if again else None

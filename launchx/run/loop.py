@@ -13,7 +13,16 @@ from launchx.errors import LaunchxError
 from launchx.plan import AttemptSpec, LaunchPlan, RunDecisions, Target, attempt_log_dir, build
 from launchx.resolve import Resolution
 from launchx.run import text
-from launchx.run.decide import AttemptRecord, Policy, Requeue, RetryAfter, Stop, assess, next_step
+from launchx.run.decide import (
+    AttemptRecord,
+    Policy,
+    Requeue,
+    RetryAfter,
+    Stop,
+    assess,
+    next_step,
+    rewritten,
+)
 from launchx.run.ports import World
 
 
@@ -62,6 +71,7 @@ def run_loop(spec: RunSpec, world: World) -> Outcome:
             offered=offered.path if offered else None,
             log_dir=plan.log_dir,
         )
+        written = world.checkpoints.written() if offered else {}
         evidence = world.attempts.run(plan)
         after = world.checkpoints.latest()
         record, diag = assess(
@@ -73,7 +83,8 @@ def run_loop(spec: RunSpec, world: World) -> Outcome:
             step_after=after.step if after else None,
             log_dir=plan.log_dir,
         )
-        world.console.write(text.restarted(offered, evidence.started_at))
+        again = rewritten(written, world.checkpoints.written(), offered) if offered else None
+        world.console.write(text.restarted(offered, evidence.started_at, again))
         if diag is not None:
             world.console.write(text.failure(diag, record.retryable))
         record = world.peers.agree(plan, record, stopping=evidence.interrupted)

@@ -24,9 +24,14 @@ class Attempts(Protocol):
 
 
 class Checkpoints(Protocol):
-    """The newest complete checkpoint (absolute path, step, whose layout), or None."""
+    def latest(self) -> Checkpoint | None:
+        """The newest complete checkpoint (absolute path, step, whose layout), or None."""
+        ...
 
-    def latest(self) -> Checkpoint | None: ...
+    def written(self) -> dict[str, tuple[Checkpoint, float]]:
+        """Every complete checkpoint by path, with when it was last written (compared
+        before and after an attempt: which ones the attempt wrote)."""
+        ...
 
 
 class History(Protocol):

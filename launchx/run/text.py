@@ -28,19 +28,28 @@ def offering(offered: Checkpoint | None, resume_arg: str | None) -> str:
     return line
 
 
-def restarted(offered: Checkpoint | None, started_at: tuple[int, str] | None) -> str:
+def restarted(
+    offered: Checkpoint | None,
+    started_at: tuple[int, str] | None,
+    rewritten: Checkpoint | None = None,
+) -> str:
     """A warning when the attempt trained from before the checkpoint it was offered: the
-    script does not read LAUNCHX_RESUME_FROM (nor a --resume-arg): it started over."""
-    if offered is None or not offered.step or started_at is None:
+    script does not read LAUNCHX_RESUME_FROM (nor a --resume-arg): it started over. The
+    evidence: the first step its output showed, or else a checkpoint at or below the
+    offered step that it wrote again (a fast bar may show its first step past the offer)."""
+    if offered is None or not offered.step:
         return ""
-    step, line = started_at
-    if step >= offered.step:
+    if started_at is not None and started_at[0] < offered.step:
+        step, line = started_at
+        shows = f"its output shows step {step} ({line.strip()[:100]!r})"
+    elif rewritten is not None:
+        shows = f"it wrote {rewritten.path} (step {rewritten.step}) again"
+    else:
         return ""
     return (
         f"launchx: warning: the attempt did not resume from {offered.path} (step "
-        f"{offered.step}): its output shows step {step} ({line.strip()[:100]!r}), so it "
-        "trained from the start; make the script read LAUNCHX_RESUME_FROM, or pass "
-        "--resume-arg\n"
+        f"{offered.step}): {shows}, so it trained from the start; make the script read "
+        "LAUNCHX_RESUME_FROM, or pass --resume-arg\n"
     )
 
 

@@ -64,6 +64,10 @@ class DirCheckpoints:
     def latest(self) -> checkpoints.Checkpoint | None:
         return checkpoints.latest_complete(self.directory) if self.directory else None
 
+    def written(self) -> dict[str, tuple[checkpoints.Checkpoint, float]]:
+        found = checkpoints.list_complete(self.directory) if self.directory else []
+        return {c.path: (c, checkpoints.written_at(c)) for c in found}
+
 
 def checkpoint_dir(configured: str | None) -> str | None:
     return str(Path(configured).expanduser().resolve()) if configured else None
