@@ -2518,20 +2518,23 @@ MYTHS: tuple[Myth, ...] = (
     Myth(
         name="NCCL_TIMEOUT",
         reader="nccl",
-        use_instead="init_process_group(timeout=...), which launchx passes as LAUNCHX_PG_TIMEOUT_S"
-        " (set timeouts in the profile); transport level: NCCL_IB_TIMEOUT",
+        use_instead="init_process_group(timeout=...) in the script"
+        " (launchx.runtime.init_distributed reads LAUNCHX_PG_TIMEOUT_S for it; set timeouts"
+        " in the profile); transport level: NCCL_IB_TIMEOUT",
         note="no NCCL release (2.3.5-2.30.7) and no torch reads it; NCCL has no collective timeout",
     ),
     Myth(
         name="TORCH_DISTRIBUTED_TIMEOUT",
         reader="torch",
-        use_instead="init_process_group(timeout=...), which launchx passes as LAUNCHX_PG_TIMEOUT_S",
+        use_instead="init_process_group(timeout=...) in the script"
+        " (launchx.runtime.init_distributed reads LAUNCHX_PG_TIMEOUT_S for it)",
         note="not read anywhere in torch 2.14",
     ),
     Myth(
         name="TORCH_NCCL_TIMEOUT",
         reader="torch",
-        use_instead="init_process_group(timeout=...), which launchx passes as LAUNCHX_PG_TIMEOUT_S",
+        use_instead="init_process_group(timeout=...) in the script"
+        " (launchx.runtime.init_distributed reads LAUNCHX_PG_TIMEOUT_S for it)",
         note="not read anywhere in torch 2.14",
     ),
     Myth(

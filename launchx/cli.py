@@ -495,10 +495,12 @@ def _app_for(argv: Sequence[str]) -> typer.Typer:
 _COMMANDS = frozenset({"explain", "profiles", "run", "doctor", "diagnose", "status"})
 
 
-def main() -> None:
-    """Entry point: run the app, turning launchx's own errors into one clean message."""
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point: run the app, turning launchx's own errors into one clean message.
+    ``argv`` (without the program name) defaults to the command line."""
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        _app_for(sys.argv[1:])()
+        _app_for(args)(args=args, prog_name="launchx")
     except LaunchxError as exc:
         print(exc.render(), file=sys.stderr)
         sys.exit(exc.exit_code)

@@ -66,14 +66,17 @@ def gather_facts(
     )
 
 
-def probe_target(script: str, *, module: bool, no_python: bool) -> TargetFacts:
-    """Whether what ``launchx run`` starts exists here (relative to this directory, on PATH)."""
+def probe_target(
+    script: str, facts: HostFacts, *, module: bool, no_python: bool
+) -> TargetFacts:
+    """Whether what ``launchx run`` starts exists here (relative to this directory, on the
+    PATH of the environment the facts were gathered from: read once, not again)."""
     return detect.probe_target(
         script,
         module=module,
         no_python=no_python,
         cwd=str(Path.cwd()),
-        path_var=environment().get("PATH", ""),
+        path_var=facts.environ.get("PATH", ""),
     )
 
 

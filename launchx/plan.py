@@ -38,6 +38,14 @@ STEP_MARKER = "LAUNCHX_STEP"
 TORCHRUN_SIGNALS = "SIGTERM,SIGINT,SIGHUP,SIGQUIT,SIGUSR1,SIGUSR2"
 # Where torchrun keeps its own logs and error files, inside an attempt's log directory.
 TORCHRUN_LOGS = ".torchrun"
+
+
+def torchrun_logs(log_dir: str, node_rank: int, nnodes: int) -> Path:
+    """torchrun's own directory for this node: one per node, because the nodes of a run may
+    share its log directory and each removes its own when the attempt ends."""
+    name = TORCHRUN_LOGS if nnodes <= 1 else f"{TORCHRUN_LOGS}-node-{node_rank}"
+    return Path(log_dir) / name
+
 # torchrun's per-rank console prefix uses the global rank so multi-node output stays readable.
 RANK_PREFIX_TEMPLATE = "[r${rank}]: "
 
@@ -868,7 +876,7 @@ def _torchrun_argv(
     if log_dir:
         # torchrun's own nested directories, inside the attempt's: launchx keeps the error
         # files and its own flat rank logs, then removes them (run.attempts).
-        argv += ["--log-dir", str(Path(log_dir) / TORCHRUN_LOGS), "--tee", "3"]
+        argv += ["--log-dir", str(torchrun_logs(log_dir, node_rank, nnodes)), "--tee", "3"]
     if target.no_python:
         argv.append("--no-python")
     elif target.module:

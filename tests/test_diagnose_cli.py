@@ -60,9 +60,8 @@ def test_missing_file_is_one_clean_message_and_exit_2(
     result = runner.invoke(cli.app, ["diagnose", str(missing)])
     assert isinstance(result.exception, LaunchxError)
     assert result.exception.exit_code == 2
-    monkeypatch.setattr(sys, "argv", ["launchx", "diagnose", str(missing)])
     with pytest.raises(SystemExit) as exc:
-        cli.main()
+        cli.main(["diagnose", str(missing)])
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "cannot read log" in err and "nope.log" in err
@@ -121,9 +120,8 @@ def test_bad_input_exits_2_with_one_message(
         target = tmp_path / "empty"
         target.mkdir()
         expected = "no log files under"
-    monkeypatch.setattr(sys, "argv", ["launchx", "diagnose", str(target)])
     with pytest.raises(SystemExit) as exc:
-        cli.main()
+        cli.main(["diagnose", str(target)])
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert expected in err and "Traceback" not in err

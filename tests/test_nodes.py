@@ -44,6 +44,10 @@ class TickingClock:
         return self.now
 
 
+def no_wait(_seconds: float) -> None:
+    """With a ticking clock the deadline passes by polls alone: nothing needs to sleep."""
+
+
 def node(rank: int, nnodes: int, port: int, **kw: object) -> NodeChannel:
     chan = NodeChannel(
         node_rank=rank,
@@ -121,7 +125,7 @@ def test_every_node_adopts_the_outcome_that_explains_the_attempt(three: list[Nod
 
 def test_node_zero_names_the_node_it_did_not_hear_from() -> None:
     port = free_port()
-    alone = node(0, 2, port, clock=TickingClock())
+    alone = node(0, 2, port, clock=TickingClock(), sleep=no_wait)
     try:
         agreed, missing = alone.agree(0, outcome(0, "rendezvous_timeout"), wait_s=5) or (None, [])
     finally:
@@ -130,7 +134,7 @@ def test_node_zero_names_the_node_it_did_not_hear_from() -> None:
 
 
 def test_a_node_that_cannot_reach_node_zero_decides_alone() -> None:
-    lost = node(1, 2, free_port(), clock=TickingClock())  # nobody listens there
+    lost = node(1, 2, free_port(), clock=TickingClock(), sleep=no_wait)  # nobody listens there
     try:
         assert lost.agree(0, outcome(1, "ib_error"), wait_s=5) is None
     finally:

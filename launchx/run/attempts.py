@@ -18,7 +18,7 @@ from pathlib import Path
 from launchx import detect
 from launchx.errors import LaunchxError
 from launchx.execute import Supervisor, child_environment, run_process
-from launchx.plan import TORCHRUN_LOGS, LaunchPlan
+from launchx.plan import LaunchPlan, torchrun_logs
 from launchx.run.decide import Evidence
 from launchx.run.nodes import AttemptHooks, NodeChannel
 from launchx.run.output import AttemptOutput, Terminal
@@ -138,8 +138,12 @@ def keep_error_files(plan: LaunchPlan) -> dict[int, str]:
     errors: dict[int, str] = {}
     if not plan.log_dir or plan.launcher != "torchrun":
         return errors
-    inner = Path(plan.log_dir) / TORCHRUN_LOGS
-    for error_file in sorted(inner.glob("*/attempt_*/*/error.json")):
+    inner = torchrun_logs(plan.log_dir, plan.node_rank, plan.nnodes)
+    try:  # torchrun may still be removing its workers' directories
+        found = sorted(inner.glob("*/attempt_*/*/error.json"))
+    except OSError:
+        found = []
+    for error_file in found:
         local = error_file.parent.name
         if not local.isdigit():
             continue

@@ -59,6 +59,7 @@ class NodeChannel:
     key: bytes
     console: Console
     clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
     summary_every_s: float = SUMMARY_EVERY_S
     hub: channel.Hub | None = field(default=None, init=False)
     link: channel.Link | None = field(default=None, init=False)
@@ -159,7 +160,7 @@ class NodeChannel:
                 got = self._agreed.get(attempt)
             if got is not None:
                 return got, []
-            time.sleep(0.05)
+            self.sleep(0.05)
         return None
 
     def _agree_at_hub(
@@ -186,7 +187,7 @@ class NodeChannel:
                 n in absent_since for n in waiting
             ):
                 break
-            time.sleep(0.05)
+            self.sleep(0.05)
         agreed = agree.combine(heard.values(), progress_of=own.node)
         body: dict[str, object] = {"attempt": attempt, "outcome": agreed.to_json()}
         with self._lock:

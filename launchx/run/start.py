@@ -53,7 +53,9 @@ def _decide(
     request: pipeline.Request, target: Target, *, run_id: str | None, log_dir: str | None
 ) -> tuple[Resolution, RunDecisions]:
     res = pipeline.resolve_request(request)
-    here = pipeline.probe_target(target.script, module=target.module, no_python=target.no_python)
+    here = pipeline.probe_target(
+        target.script, res.facts, module=target.module, no_python=target.no_python
+    )
     return res, decide_run(res, run_id=run_id, log_dir=log_dir, target=target, here=here)
 
 
