@@ -24,8 +24,10 @@ from launchx.origin import DEFAULT, ENV, SET, UNRESOLVED, Origin
 from launchx.profile_model import Profile
 from launchx.profiles import LoadedProfile, validation_message
 
-# The hang timeout should leave the collective timeout room to never fire first.
-HANG_SHARE_OF_PG = 0.8
+# The largest share of the collective timeout a fixed hang timeout may take (LX308 warns
+# above it, and its fix suggests it): the watch must name the stuck rank well before the
+# watchdog fires without a name.
+HANG_SHARE_OF_PG = 0.5
 # Every field of the profile's blocks, as dotted keys ("retry.max_retries").
 BLOCK_KEYS: tuple[str, ...] = tuple(
     f"{block}.{name}"
@@ -482,7 +484,8 @@ def _check_hang_timeout(profile: Profile, findings: list[Finding]) -> None:
 
     policy = parse_hang_timeout(profile.timeouts.hang_s, origin="--hang-timeout (timeouts.hang_s)")
     pg = profile.timeouts.pg_timeout_s
-    if policy.timeout_s is not None and policy.timeout_s > HANG_SHARE_OF_PG * pg:
+    most = HANG_SHARE_OF_PG * pg
+    if policy.timeout_s is not None and policy.timeout_s > most:
         findings.append(
             finding(
                 "LX308",
@@ -490,8 +493,8 @@ def _check_hang_timeout(profile: Profile, findings: list[Finding]) -> None:
                 f"the hang timeout ({policy.timeout_s:g} s) is not well below the collective "
                 f"timeout ({pg} s): the watchdog may fire first, and it cannot name the rank "
                 "that stopped",
-                f"use --hang-timeout {int(pg * HANG_SHARE_OF_PG // 2) or 1} (or auto), or raise "
-                "timeouts.pg_timeout_s",
+                f"use --hang-timeout {int(most) or 1} or less (at most {HANG_SHARE_OF_PG:g} x "
+                "the collective timeout; or auto), or raise timeouts.pg_timeout_s",
             )
         )
 

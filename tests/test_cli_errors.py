@@ -187,11 +187,27 @@ def test_a_bad_hang_timeout_is_refused_before_anything_starts(tmp_path: Path, va
 
 
 def test_a_hang_timeout_near_the_collective_timeout_is_a_warning(tmp_path: Path) -> None:
+    # local: a 300 s collective timeout; LX308 above HANG_SHARE_OF_PG (0.5) of it, and its
+    # fix suggests exactly that share, a value that no longer warns.
     code, out, _err = run_cli(
         ["explain", "-p", "local", "--set", "timeouts.hang_s=290"], clean_env(), cwd=tmp_path
     )
-    assert code == 0 and "LX308" in out and "--hang-timeout 120" in out
-    code, out, _err = run_cli(
-        ["explain", "-p", "local", "--set", "timeouts.hang_s=60"], clean_env(), cwd=tmp_path
-    )
-    assert "LX308" not in out
+    assert code == 0 and "LX308" in out and "--hang-timeout 150 or less" in out
+
+
+@pytest.mark.parametrize(("hang_s", "warned"), [("151", True), ("150", False), ("auto", False)])
+def test_lx308_threshold_and_its_fix_are_one_share(hang_s: str, warned: bool) -> None:
+    from launchx.detect import classify_launch
+    from launchx.facts import HostFacts
+    from launchx.resolve import HANG_SHARE_OF_PG, Overrides, resolve
+
+    assert HANG_SHARE_OF_PG == 0.5
+    loaded = profiles.load("local", {}, Path("/nonexistent"))
+    facts = HostFacts(cpu_count=4, launch=classify_launch({}), environ={}, python="python3")
+    res = resolve(loaded, facts, Overrides(sets=(f"timeouts.hang_s={hang_s}",)))
+    found = [f for f in res.findings if f.code == "LX308"]
+    assert bool(found) == warned
+    if found:  # the suggested value passes the check it came from
+        suggested = found[0].fix.split("--hang-timeout ")[1].split()[0]
+        again = resolve(loaded, facts, Overrides(sets=(f"timeouts.hang_s={suggested}",)))
+        assert suggested == "150" and "LX308" not in {f.code for f in again.findings}
