@@ -29,6 +29,8 @@ from fwkit import (
     summary_rows,
 )
 
+from launchx.profile_model import Logs
+
 pytestmark = pytest.mark.frameworks
 
 PYTHON = sys.executable
@@ -92,7 +94,7 @@ def test_defect1_nested_launcher_is_refused_under_dry_run(tmp_path: Path) -> Non
 
 def test_defect2_accelerate_launch_inside_launchx_never_hangs(tmp_path: Path) -> None:
     """Without the fix this run hangs (846 s until Ctrl-C in the report); the deadline
-    kills it and its whole tree, and the test fails (xfail) instead of hanging CI."""
+    kills it and its whole tree, and the test fails instead of hanging CI."""
     require("accelerate")
     accelerate = Path(PYTHON).parent / "accelerate"
     script = SCRIPTS / "accelerate_hello.py"
@@ -172,9 +174,17 @@ def test_defect9_conflicting_nproc_inside_a_torchrun_worker(tmp_path: Path) -> N
     run = start(argv, tmp_path, base_env(tmp_path, FW_EVIDENCE=str(tmp_path / "ev")))
     code, text = run.finish(90)
     assert worlds(tmp_path / "ev") == [], "the script must not start"
-    assert code != 0
-    refusal = [line for line in text.splitlines() if "4" in line and "2" in line and "LX" in line]
+    assert code == 1, text[-3000:]  # torchrun's own code when a worker failed
+    # the worker that failed first is the inner launchx, and it refused: exit 2
+    root_cause = text.partition("Root Cause (first observed failure)")[2]
+    assert re.search(r"exitcode\s*:\s*2 \(pid", root_cause), text[-3000:]
+    # one LX212 message per refusing launchx (the other worker may be stopped first), each
+    # naming both the count asked for and the world torchrun already started
+    refusal = [line for line in text.splitlines() if "LX212" in line]
     assert refusal, text[-3000:]
+    for line in refusal:
+        assert "error" in line and "4 processes per node asked for" in line, line
+        assert "torchrun" in line and "already started 2 on this node" in line, line
 
 
 # --------------------------------------------------------------------------- 10
@@ -219,21 +229,32 @@ def test_defect10_flat_log_layout(tmp_path: Path) -> None:
     assert all(len(f.parts) <= 2 for f in files), sorted(map(str, files))
 
 
-def test_defect10_default_log_root_is_pruned(tmp_path: Path) -> None:
+@pytest.mark.parametrize("keep", [None, 5], ids=["default", "configured"])
+def test_defect10_default_log_root_is_pruned(tmp_path: Path, keep: int | None) -> None:
+    """Exactly ``logs.keep_runs`` runs stay under the default log root: this one and the
+    newest of the others (by modification time, not by name)."""
     script = hello(tmp_path)
     root = tmp_path / "tmp" / "launchx"
     root.mkdir(parents=True)
     old = time.time() - 30 * 86400
+    made: list[str] = []  # oldest first; the names run against their age
     for i in range(120):
-        run_dir = root / f"lx-{i:012x}"
+        run_dir = root / f"lx-{119 - i:012x}"
         (run_dir / "attempt_0").mkdir(parents=True)
         (run_dir / "attempt_0" / "launcher.log").write_text("old run\n")
         os.utime(run_dir, (old + i, old + i))
-    done = quick(tmp_path, [*RUN, str(script)], FW_EXIT="3")  # a failed run keeps its logs
+        made.append(run_dir.name)
+    kept = keep if keep is not None else Logs().keep_runs
+    assert kept == (5 if keep is not None else 20)
+    setting = ["--set", f"logs.keep_runs={keep}"] if keep is not None else []
+    # a failed run keeps its own logs
+    done = quick(tmp_path, [*RUN, *setting, str(script)], FW_EXIT="3")
     assert done.code == 3, done.text[-3000:]
-    left = sorted(p.name for p in root.iterdir())
-    assert "lx-000000000000" not in left  # the oldest run went
-    assert len(left) < 121
+    left = {p.name for p in root.iterdir()}
+    ours = left - set(made)
+    assert len(ours) == 1 and (root / ours.pop()).is_dir(), sorted(left)
+    assert sorted(left & set(made)) == sorted(made[-(kept - 1) :]), sorted(left)
+    assert len(left) == kept
 
 
 def test_the_hello_script_runs_in_one_world(tmp_path: Path) -> None:

@@ -18,7 +18,6 @@ import pytest
 from fwkit import (
     FAST_RETRY,
     SCRIPTS,
-    SIGKILL_RETRIED,
     Finished,
     attempt_texts,
     by_rank,
@@ -74,7 +73,7 @@ def hf_ok(tmp_path_factory: pytest.TempPathFactory) -> Finished:
 def hf_resumed(tmp_path_factory: pytest.TempPathFactory) -> Finished:
     require("transformers", "accelerate")
     tmp = tmp_path_factory.mktemp("hf-resume")
-    args = [*RUN, "--checkpoint-dir", "out", *HF_RESUME_ARG, *FAST_RETRY, *SIGKILL_RETRIED]
+    args = [*RUN, "--checkpoint-dir", "out", *HF_RESUME_ARG, *FAST_RETRY]
     return run_with_fault(tmp, [*args, HF, *HF_ARGS], pause_at=12, signum=signal.SIGKILL)
 
 
@@ -83,7 +82,7 @@ def hf_not_resumed(tmp_path_factory: pytest.TempPathFactory) -> Finished:
     """The same fault, the script given no --resume-arg: it starts again from step 0."""
     require("transformers", "accelerate")
     tmp = tmp_path_factory.mktemp("hf-no-resume-arg")
-    args = [*RUN, "--checkpoint-dir", "out", *FAST_RETRY, *SIGKILL_RETRIED]
+    args = [*RUN, "--checkpoint-dir", "out", *FAST_RETRY]
     return run_with_fault(tmp, [*args, HF, *HF_ARGS], pause_at=12, signum=signal.SIGKILL)
 
 
@@ -174,7 +173,7 @@ def test_defect10_child_failed_banner_goes_to_the_log(hf_resumed: Finished) -> N
 def lightning_resumed(tmp_path_factory: pytest.TempPathFactory) -> Finished:
     require("lightning")
     tmp = tmp_path_factory.mktemp("lightning")
-    args = [*RUN, "--checkpoint-dir", "ckpt", *FAST_RETRY, *SIGKILL_RETRIED]
+    args = [*RUN, "--checkpoint-dir", "ckpt", *FAST_RETRY]
     script = [str(SCRIPTS / "lightning_train.py"), "--ckpt-dir", "ckpt"]
     return run_with_fault(tmp, [*args, *script], pause_at=12, signum=signal.SIGKILL)
 
@@ -203,9 +202,7 @@ def nanogpt_resumed(tmp_path_factory: pytest.TempPathFactory) -> Finished:
     tmp = tmp_path_factory.mktemp("nanogpt")
     args = [*RUN, "--checkpoint-dir", "out", "--resume-arg", "--init_from=resume"]
     script = [str(SCRIPTS / "nanogpt_train.py"), "--out_dir=out"]
-    return run_with_fault(
-        tmp, [*args, *FAST_RETRY, *SIGKILL_RETRIED, *script], pause_at=12, signum=signal.SIGKILL
-    )
+    return run_with_fault(tmp, [*args, *FAST_RETRY, *script], pause_at=12, signum=signal.SIGKILL)
 
 
 def test_nanogpt_loop_resumes_through_init_from_resume(nanogpt_resumed: Finished) -> None:
