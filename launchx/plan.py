@@ -421,12 +421,19 @@ def with_resume_arg(target: Target, template: str | None, resume_from: str | Non
 def assess(res: Resolution) -> tuple[LaunchDecision, tuple[Finding, ...]]:
     """The launcher decision and every finding about this launch: what `explain`, `doctor`
     and `run` all report, from one place."""
+    decision, _port, findings = _assess(res)
+    return decision, findings
+
+
+def _assess(res: Resolution) -> tuple[LaunchDecision, PortDecision | None, tuple[Finding, ...]]:
+    """``assess``, with the port decision it made (None for a direct launch, which binds
+    no port: the outer launcher, torchrun's agent or a platform, already holds MASTER_PORT,
+    which is expected, not a conflict)."""
     decision = decide_launcher(res)
-    # A direct launch binds no port: the outer launcher (torchrun's agent, a platform)
-    # already holds MASTER_PORT, which is expected, not a conflict.
-    ports = decide_port(res).findings if decision.launcher != "direct" else ()
+    port = decide_port(res) if decision.launcher != "direct" else None
+    ports = port.findings if port is not None else ()
     findings = [*res.findings, *decision.findings, *gpu_findings(res), *ports]
-    return decision, sort_findings(findings)
+    return decision, port, sort_findings(findings)
 
 
 # Job ids an outer launcher gives every rank of one job alike (PMIx and Open MPI's ORTE):
@@ -573,19 +580,17 @@ def decide_run(
 ) -> RunDecisions:
     """Decide, once, what stays the same for every attempt of the run: the launcher and
     whether the command may run at all (it exists here, and it is not a launcher itself)."""
-    decision, findings = assess(res)
+    decision, port, findings = _assess(res)
     command = target.command(res.facts.python) if target is not None else None
     findings = sort_findings(
         [*findings, *target_findings(here), *inner_launcher_findings(res, decision, command)]
     )
     inner = inner_step(res)
     nnodes = int(res.launch["nnodes"].value)
-    if decision.launcher == "direct":
+    if port is None:  # a direct launch: whatever the outer launcher gave
         setting = res.launch["master_port"]
         fixed = int(setting.value) if setting.value.isdigit() else None
-        port = PortDecision(fixed, setting.source)  # whatever the outer launcher gave
-    else:
-        port = decide_port(res)
+        port = PortDecision(fixed, setting.source)
     return RunDecisions(
         launcher=decision,
         port=port,

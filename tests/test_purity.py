@@ -125,6 +125,69 @@ def test_every_module_is_classified() -> None:
     assert not gone, f"listed but missing (renamed?): {gone}"
 
 
+# The process environment, as the os module offers it (read, written or removed).
+ENVIRON_NAMES = frozenset({"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"})
+
+
+def environment_uses(tree: ast.AST) -> list[str]:
+    """Where a module touches the process environment through ``os``, however it is named:
+    ``os.environ``, ``os.getenv``/``putenv``/``unsetenv``, ``from os import environ`` (or
+    ``getenv``, ...), and ``import os as x`` followed by ``x.environ``."""
+    os_names = {"os"}  # the names the os module is bound to in this module
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            os_names |= {a.asname for a in node.names if a.name == "os" and a.asname}
+        elif isinstance(node, ast.ImportFrom) and node.module == "os" and not node.level:
+            found += [
+                f"from os import {a.name} (line {node.lineno})"
+                for a in node.names
+                if a.name in ENVIRON_NAMES or a.name == "*"
+            ]
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in ENVIRON_NAMES
+            and isinstance(node.value, ast.Name)
+            and node.value.id in os_names
+        ):
+            found.append(f"{node.value.id}.{node.attr} (line {node.lineno})")
+    return found
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import os\nos.environ['A']",
+        "import os\nos.getenv('A')",
+        "import os\nos.putenv('A', 'b')",
+        "import os\nos.unsetenv('A')",
+        "from os import environ",
+        "from os import getenv as g",
+        "from os import putenv",
+        "from os import *",
+        "import os as o\no.environ.get('A')",
+        "import sys, os as o\nprint(o.getenv('A'))",
+        "def f():\n    import os as o\n    return o.environ",
+    ],
+)
+def test_the_environment_check_sees_every_spelling(source: str) -> None:
+    assert environment_uses(ast.parse(source)), source
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import os\nos.path.join('a')",
+        "from os import path, sep",
+        "environ = {}\nenviron.get('A')",
+        "def f(facts):\n    return facts.environ",
+    ],
+)
+def test_the_environment_check_leaves_other_names_alone(source: str) -> None:
+    assert not environment_uses(ast.parse(source)), source
+
+
 @pytest.mark.parametrize("name", sorted(PURE))
 def test_pure_module_has_no_io_imports_or_environ(name: str) -> None:
     path = _modules()[name]
@@ -135,30 +198,17 @@ def test_pure_module_has_no_io_imports_or_environ(name: str) -> None:
                 assert alias.name.split(".")[0] not in FORBIDDEN_IMPORTS, (name, alias.name)
         elif isinstance(node, ast.ImportFrom) and node.module:
             assert node.module.split(".")[0] not in FORBIDDEN_IMPORTS, (name, node.module)
-        elif (
-            isinstance(node, ast.Attribute)
-            and node.attr in ("environ", "getenv")
-            and isinstance(node.value, ast.Name)
-            and node.value.id == "os"
-        ):
-            pytest.fail(f"{name} reads os.{node.attr} (line {node.lineno})")
+    uses = environment_uses(tree)
+    if uses:
+        pytest.fail(f"{name} touches the environment: {'; '.join(uses)}")
 
 
 def test_only_the_pipeline_reads_the_environment() -> None:
     """Everything downstream of gathering takes a mapping; the entry points of the other
     programs (an srun task, a training rank) read their own once."""
-    readers = set()
-    for name, path in _modules().items():
-        if "os.environ" in path.read_text().replace('os.environ["', "").replace("os.environ['", ""):
-            tree = ast.parse(path.read_text())
-            if any(
-                isinstance(n, ast.Attribute)
-                and n.attr == "environ"
-                and isinstance(n.value, ast.Name)
-                and n.value.id == "os"
-                for n in ast.walk(tree)
-            ):
-                readers.add(name)
+    readers = {
+        name for name, path in _modules().items() if environment_uses(ast.parse(path.read_text()))
+    }
     assert readers == {"pipeline", "task", "runtime.env", "watch._hook.sitecustomize"}
 
 
@@ -174,41 +224,112 @@ def test_cli_import_does_not_import_torch() -> None:
     assert " torch\n" not in out.stderr and "| torch\n" not in out.stderr
 
 
-PLANNING = {
-    "cli",
-    "pipeline",
-    "plan",
-    "resolve",
-    "rulematch",
-    "runview",  # ranks, nodes and attempts of a run combined
-    "profiles",
-    "profile_model",
-    "execute",
-    "render",
-    "slurm",
-    "slurm_client",
-    "detect",
-    "agree",
-    "run",
-}
+# What code running inside a training process may import from launchx: the runtime itself,
+# checkpoint discovery (stdlib-only, shared with the planner on purpose) and the package
+# root that every import of a submodule runs. Outside launchx: the stdlib and torch.
+RUNTIME_MAY_IMPORT = {"launchx", "launchx.checkpoints"}
+RUNTIME_THIRD_PARTY = {"torch"}
 
 
-def test_runtime_never_imports_planning_or_the_run_loop() -> None:
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PKG.parent).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+def _module_file(name: str) -> Path | None:
+    """The file of a launchx module (or package), or None if ``name`` is not one."""
+    base = PKG.parent.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _imports(path: Path) -> list[tuple[str, int]]:
+    """Every module ``path`` imports (at any depth of its code), with the line: a
+    ``from launchx import x`` names ``launchx.x`` when that is a module; a relative import
+    is resolved against the module's package; importing ``a.b.c`` also runs ``a`` and
+    ``a.b``, so those count too."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: list[tuple[str, int]] = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        found: list[str] = []
+        if isinstance(node, ast.Import):
+            found = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                module = ".".join([*anchor, *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            found = [module]
+            for alias in node.names:
+                sub = f"{module}.{alias.name}"
+                if module.split(".")[0] == "launchx" and _module_file(sub) is not None:
+                    found.append(sub)
+        for mod in found:
+            parts = mod.split(".")
+            out += [(".".join(parts[:i]), node.lineno) for i in range(1, len(parts) + 1)]
+    return out
+
+
+def _runtime_allows(mod: str) -> bool:
+    top = mod.split(".")[0]
+    if top == "launchx":
+        return (
+            mod in RUNTIME_MAY_IMPORT
+            or mod == "launchx.runtime"
+            or mod.startswith("launchx.runtime.")
+        )
+    return top in sys.stdlib_module_names or top in RUNTIME_THIRD_PARTY
+
+
+def test_runtime_imports_only_the_runtime_checkpoints_stdlib_and_torch() -> None:
     """Training scripts import launchx.runtime; it must stay cheap and speak only the
-    contract (checkpoint discovery, stdlib-only, is shared on purpose)."""
-    for path in (PKG / RUNTIME).glob("*.py"):
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
-            names = (
-                [node.module]
-                if isinstance(node, ast.ImportFrom) and node.module
-                else [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else []
-            )
-            for mod in names:
-                parts = mod.split(".")
-                assert not (parts[0] == "launchx" and len(parts) > 1 and parts[1] in PLANNING), (
-                    path.name,
-                    mod,
-                )
+    contract: no planning, no run loop, no CLI, no third-party package but torch. Followed
+    through every launchx module it imports, however indirectly."""
+    start = list((PKG / RUNTIME).rglob("*.py"))
+    seen: set[Path] = set()
+    bad: list[str] = []
+    while start:
+        path = start.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for mod, line in _imports(path):
+            if not _runtime_allows(mod):
+                bad.append(f"{_module_name(path)} imports {mod} (line {line})")
+            elif mod.split(".")[0] == "launchx" and (found := _module_file(mod)) is not None:
+                start.append(found)
+    assert not bad, bad
+    # The walk reached what the runtime really imports (a broken walk passes vacuously).
+    assert {_module_name(p) for p in seen} >= {
+        "launchx",
+        "launchx.runtime",
+        "launchx.runtime.env",
+        "launchx.runtime.ckpt",
+        "launchx.checkpoints",
+    }
+
+
+@pytest.mark.parametrize(
+    ("mod", "allowed"),
+    [
+        ("launchx.runtime.env", True),
+        ("launchx.checkpoints", True),
+        ("launchx", True),
+        ("os", True),
+        ("torch.distributed", True),
+        ("launchx.plan", False),
+        ("launchx.run.loop", False),
+        ("launchx.cli", False),
+        ("launchx.findings", False),
+        ("yaml", False),
+        ("typer", False),
+    ],
+)
+def test_the_runtime_allow_list(mod: str, allowed: bool) -> None:
+    assert _runtime_allows(mod) is allowed
