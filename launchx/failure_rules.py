@@ -266,6 +266,8 @@ RULES: tuple[Rule, ...] = (
             r"RuntimeError: Address already in use",
             r"\bbind(?:\(\))?: Address already in use",
         ),
+        # gloo's pair sockets bind ephemeral ports of their own, not the master port.
+        exclude=(r"gloo/transport/tcp/pair\.cc:\d+\] bind",),
         cause="MASTER_PORT (or the rendezvous port) is already held by another process: usually "
         "another torchrun/job on the same node using the default 29500, or a previous run "
         "that has not exited yet.",
@@ -395,6 +397,7 @@ RULES: tuple[Rule, ...] = (
             r"with CUDA capability sm_\d+ is not compatible with the current PyTorch",
             r"the provided PTX was compiled with an unsupported toolchain",
             r"CUDA error: system not yet initialized",
+            r"Cuda failure 'initialization error'",
         ),
         cause="CUDA cannot run this job on this machine as configured: more ranks than visible "
         "GPUs (invalid device ordinal), a torch build without this GPU's architecture (no "
@@ -408,6 +411,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "cuda_config_error__llama_946_garbled.log",
             "cuda_config_error__ms_swift_5118_exclusive_process.log",
+            "cuda_config_error__nccl_1029_deepspeed_workers_no_cuda_env.log",
         ),
     ),
     Rule(
@@ -594,6 +598,21 @@ RULES: tuple[Rule, ...] = (
         fixtures=("world_mismatch__powersgd_21_stale_file_store.log",),
     ),
     Rule(
+        name="cuda_kernel_assert",
+        category="user_code_error",
+        code="LX561",
+        priority=81,
+        patterns=(r"\.cuh?:\d+: .*Assertion `.+` failed",),
+        cause="a CUDA kernel's own check failed (a device-side assert): the values the script "
+        "passed are outside what the operation accepts (an index or label out of range, a "
+        "loss input that is not a probability, NaN); the same data fails the same way again.",
+        fix="read the assertion: it names the condition (e.g. `t >= 0 && t < n_classes`, "
+        "`input_val >= zero && input_val <= one`); check labels against the number of "
+        "classes, apply the sigmoid/softmax the loss expects, look for NaN; rerun with "
+        "CUDA_LAUNCH_BLOCKING=1 (or on the CPU) to get the failing line.",
+        fixtures=("user_code_error__pytorch_112488_bce_input_out_of_range_device_assert.log",),
+    ),
+    Rule(
         name="cuda_error",
         category="cuda_error",
         code="LX512",
@@ -625,6 +644,9 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"Segmentation fault",
             r"Fatal Python error: Segmentation",
+            # a crash inside the interpreter (a C extension's refcount bug); not the abort of
+            # NCCL's watchdog, not a bus error (SIGBUS has rules of its own)
+            r"Fatal Python error: (?!Aborted\b|Bus error)\w+",
             r"received signal SIGSEGV",
             r"Caught signal 11 \(Segmentation fault",
         ),
@@ -634,7 +656,11 @@ RULES: tuple[Rule, ...] = (
         "faulthandler.enable()`), allow core dumps (ulimit -c unlimited). Common causes: "
         "an extension built against another torch/CUDA, mixed NCCL/CUDA libraries on "
         "LD_LIBRARY_PATH, init_process_group before torch.cuda.set_device.",
-        fixtures=("segfault__pytorch_72086.log", "segfault__torchrun_faulthandler.log"),
+        fixtures=(
+            "segfault__pytorch_72086.log",
+            "segfault__torchrun_faulthandler.log",
+            "segfault__ms_swift_4353_none_dealloc.log",
+        ),
     ),
     Rule(
         name="launcher_sigsegv",
@@ -776,6 +802,22 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="ib_qp_rejected",
+        category="ib_error",
+        code="LX563",
+        priority=61,
+        retryable=False,
+        patterns=(r"ibv_modify_qp failed with error Invalid argument",),
+        cause="the HCA rejected NCCL's queue-pair settings while the ranks connected (EINVAL "
+        "from ibv_modify_qp): a GID index that does not exist or has no address on this port "
+        "(RoCE), an MTU or port the device does not offer, a port that is down; that is the "
+        "host's configuration, and the next attempt is rejected the same way.",
+        fix="check the ports and their GIDs (ibv_devinfo -v, show_gids): on RoCE set "
+        "NCCL_IB_GID_INDEX to an index with the right address family (often 3), pick only "
+        "active ports with NCCL_IB_HCA, and compare the NCCL version with one that worked.",
+        fixtures=("ib_error__nccl_302_ibv_modify_qp_invalid_argument_regression.log",),
+    ),
+    Rule(
         name="ib_completion_error",
         category="ib_error",
         code="LX518",
@@ -894,6 +936,23 @@ RULES: tuple[Rule, ...] = (
         fixtures=("socket_error__nccl_1514_lightning_closed_by_peer.log",),
     ),
     Rule(
+        name="store_no_route",
+        category="rendezvous_timeout",
+        code="LX562",
+        priority=46,
+        retryable=False,
+        patterns=(r"failed to connect to .*errno: 113 - No route to host",),
+        cause="the ranks could not reach the master's store at all: the kernel says there is "
+        "no route to that address (the master address is one of the master's interfaces the "
+        "other hosts cannot reach, or a firewall rejects it); waiting or retrying reaches the "
+        "same unreachable address.",
+        fix="give the master address of the interface the nodes share (launchx: --master-addr, "
+        "or master_addr: auto to take the one that routes); check with `ip route get <addr>` "
+        "and `nc -zv <addr> <port>` from a worker node; launchx doctor --nnodes N checks "
+        "every node's reach of the rendezvous port.",
+        fixtures=("rendezvous_timeout__accelerate_2468_pdsh_no_route_to_host.log",),
+    ),
+    Rule(
         name="rendezvous_timeout",
         category="rendezvous_timeout",
         code="LX521",
@@ -994,6 +1053,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "gloo_error__gloo_268_address_family_mismatch.log",
             "gloo_error__occlum_1604_connectfullmesh.log",
+            "gloo_error__colossalai_4076_new_group_bind_eaddrinuse.log",
         ),
     ),
     Rule(
@@ -1013,6 +1073,24 @@ RULES: tuple[Rule, ...] = (
             "collective_timeout__detectron2_5121.log",
             "collective_timeout__pipedream_39.log",
         ),
+    ),
+    Rule(
+        name="nccl_desync_diverged",
+        category="nccl_watchdog_timeout",
+        code="LX560",
+        priority=53,
+        retryable=False,
+        patterns=(r"\] finished collective #\d+, but didn't join collective #\d+",),
+        cause="NCCL's desync report names ranks that finished one collective and never joined "
+        "the next while the others moved on: the ranks took different paths through the code "
+        "(a collective skipped or added on some ranks, an uneven data split, a rank-dependent "
+        "branch) or those ranks stopped outside any collective; the same code takes the same "
+        "path again, so it is not retried blindly.",
+        fix="look at what the named ranks did after the collective they finished (their "
+        "stacks: py-spy dump, or launchx's hang report); make every rank issue the same "
+        "collectives in the same order (drop_last=True, no rank-only collectives); "
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL checks collective order and shapes at every call.",
+        fixtures=("nccl_watchdog_timeout__pytorch_152623_desync_rank7_regression.log",),
     ),
     Rule(
         name="nccl_first_collective_timeout",
@@ -1097,6 +1175,7 @@ ANCHORS: tuple[str, ...] = (
     "requeue",
     "barrier",
     "terminated soon",
+    "didn't join",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against
@@ -1116,6 +1195,13 @@ RANK0_WORK: tuple[str, ...] = (
 """Words of rank-0-only work (evaluation, validation, saving). When rank 0 alone is missing
 from a collective the others timed out in, and the lines just before the first timeout show
 such work, the timeout repeats at the same point of every run (rule ``rank0_behind``)."""
+
+EVALUATION_WORK: tuple[str, ...] = (r"(?i)\bevaluat", r"(?i)\bvalidat")
+"""Words of an evaluation pass. When the lines just before the first timeout show one, the
+timeout came at an evaluation, whichever rank was late: evaluation that only some ranks do
+or that takes longer than the timeout comes back at every evaluation (rule
+``timeout_in_evaluation``). Narrower than ``RANK0_WORK``: a "saving checkpoint" line before
+a timeout says nothing about the next attempt."""
 
 SIGNAL_HINTS: dict[int, str] = {
     7: "SIGBUS in training is most often /dev/shm too small or full (containers: --ipc=host or "
@@ -1249,6 +1335,18 @@ SIGNAL_RULES: dict[str, SignalRule] = {
             "in code (init_process_group(timeout=timedelta(seconds=int(os.environ["
             "'LAUNCHX_PG_TIMEOUT_S']))) and the profile's timeouts.pg_timeout_s) when the work "
             "is legitimately long.",
+        ),
+        SignalRule(
+            "timeout_in_evaluation",
+            "nccl_watchdog_timeout",
+            "LX564",
+            "the timeout came during an evaluation pass (the lines before it say so): "
+            "evaluation that only some ranks run, or that outlasts the process-group timeout "
+            "while others wait, comes back at every evaluation, so it is not retried.",
+            "shard the evaluation set across every rank (a DistributedSampler) or run it on "
+            "every rank, make the ranks that skip it wait in a barrier with a long enough "
+            "timeout, or raise the timeout in code (init_process_group(timeout=...); "
+            "launchx.runtime.init_distributed reads LAUNCHX_PG_TIMEOUT_S).",
         ),
         SignalRule(
             "nccl_versions_differ",

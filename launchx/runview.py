@@ -10,6 +10,11 @@ several nodes, the earliest of their summaries), else the rank whose first root-
 carries the earliest timestamp. When the cause is a timeout, the NCCL watchdog's sequence
 numbers or the flight recorder may name the rank the others were waiting for: that rank is
 then the root and the waiting ranks its collateral.
+
+Some causes no log can show: launchx decided them while the attempt ran (a hang it
+detected, a node it stopped because another failed, a launcher that died). The ranks' logs
+then only show the SIGTERM that stopped them; the attempt's ``attempt_end`` event names the
+cause and the rank, and that is the attempt's diagnosis.
 """
 
 from __future__ import annotations
@@ -44,6 +49,10 @@ _WAITING = frozenset(
 )
 _TIMEOUTS = frozenset({"nccl_watchdog_timeout", "collective_timeout"})
 _LAUNCHER_STOP = frozenset({-15, 143, -6, 134})  # SIGTERM from the launcher, abort after it
+# Categories the run loop decides itself (``run.decide``), by the signal rule that names
+# them: an ``attempt_end`` event with one of them outweighs what the logs say.
+_DECIDED = {"hang": "hang", "aborted": "aborted", "launcher_died": "launcher_died"}
+_DECIDED_PRIORITY = {"aborted": 20}  # a symptom of another node's failure; else 70
 
 
 @dataclass(frozen=True)
@@ -82,7 +91,10 @@ def analyse(
     for a in numbered:
         shared = by_attempt[None] if a == numbered[-1] else []
         reports[a] = attempt_report(
-            [*by_attempt.get(a, []), *shared], [*dumps_by.get(a, []), *dumps_by[None]], policy
+            [*by_attempt.get(a, []), *shared],
+            [*dumps_by.get(a, []), *dumps_by[None]],
+            policy,
+            decided=_decided(a, events, policy),
         )
     views = tuple(_attempt_view(a, reports[a], events) for a in numbered)
     failed = [v.attempt for v in views if v.outcome != "ok" and reports[v.attempt].primary]
@@ -104,8 +116,10 @@ def attempt_report(
     policy: RetryPolicyLike | None = None,
     *,
     exits: Mapping[int, int] | None = None,
+    decided: Diagnosis | None = None,
 ) -> Report:
-    """The report for the logs of one attempt (every rank and node of it)."""
+    """The report for the logs of one attempt (every rank and node of it); ``decided``, a
+    cause the run loop decided itself (``_decided``), comes before what the logs say."""
     lines = [ln for s in scans for ln in s.lines]
     facts = _facts(scans, exits)
     hits = rm.scan(lines)
@@ -116,8 +130,13 @@ def attempt_report(
     ]
     root_rank = _first_failed(facts, hits)
     primary, findings = _choose(hits, root_rank, facts, lines, policy)
-    rank0_work = _rank0_work(scans)
+    rank0_work = _prelude_shows(scans, fr.RANK0_WORK)
     primary, findings = _with_stragglers(primary, findings, stragglers, policy, rank0_work)
+    if _prelude_shows(scans, fr.EVALUATION_WORK):
+        primary, findings = _in_evaluation(primary, findings, policy)
+    if decided is not None:
+        others = tuple(f for f in findings if f.category != decided.category)
+        primary, findings = decided, (decided, *others)
     if primary is not None and primary.host is None and primary.rank is not None:
         primary = replace(primary, host=facts.hosts.get(primary.rank))
         findings = (primary, *findings[1:])
@@ -281,10 +300,32 @@ def _version_split(scans: Sequence[SourceScan], lines: Sequence[LogLine]) -> lis
     return [Hit(hit.rule, (line,), None, (summary,))]
 
 
-def _rank0_work(scans: Sequence[SourceScan]) -> bool:
-    """The lines before the first timeout show rank-0-only work (``fr.RANK0_WORK``)."""
-    words = [re.compile(p) for p in fr.RANK0_WORK]
+def _prelude_shows(scans: Sequence[SourceScan], patterns: Sequence[str]) -> bool:
+    """The lines just before the first timeout match one of ``patterns`` (the work the
+    ranks were doing when it started: ``fr.RANK0_WORK``, ``fr.EVALUATION_WORK``)."""
+    words = [re.compile(p) for p in patterns]
     return any(w.search(line) for s in scans for line in s.prelude for w in words)
+
+
+def _in_evaluation(
+    primary: Diagnosis | None, findings: tuple[Diagnosis, ...], policy: RetryPolicyLike | None
+) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
+    """A timeout that came at an evaluation pass is not retried (``timeout_in_evaluation``):
+    it is met again at the next evaluation, whichever rank was late."""
+    if primary is None or primary.category not in _TIMEOUTS or primary.tier >= 2:
+        return primary, findings
+    if not primary.retryable:  # already explained (rank 0 behind, the first collectives)
+        return primary, findings
+    sr = fr.SIGNAL_RULES["timeout_in_evaluation"]
+    rule = fr.Rule(sr.name, primary.category, sr.code, 36, (), sr.cause, sr.fix, retryable=False)
+    updated = replace(
+        primary,
+        cause=f"{_sentence(sr.cause)} {_sentence(primary.cause)}",
+        fix=sr.fix,
+        code=sr.code,
+        retryable=rm.retryable(primary.category, rule, policy),
+    )
+    return updated, (updated, *findings[1:])
 
 
 def _notes(scans: Sequence[SourceScan]) -> tuple[str, ...]:
@@ -505,6 +546,45 @@ def _event_attempts(events: Iterable[Event]) -> set[int]:
         if isinstance(a, int) and not isinstance(a, bool):
             out.add(a)
     return out
+
+
+def _decided(
+    attempt: int, events: Sequence[Event], policy: RetryPolicyLike | None
+) -> Diagnosis | None:
+    """The cause the run loop decided for ``attempt`` (its ``attempt_end`` event names a
+    category in ``_DECIDED``), with the rank, cause and retry decision that event recorded
+    and, for a hang, the watch's headline as evidence; None when it decided none."""
+    current: object = None
+    said: list[str] = []
+    ends: list[Event] = []
+    for ev in events:
+        if ev.get("event") == "attempt_start":
+            current = ev.get("attempt")
+        elif ev.get("event") == "watch" and current == attempt and ev.get("kind") == "hang":
+            said += [str(ev["headline"])] if isinstance(ev.get("headline"), str) else []
+        if ev.get("attempt") == attempt and isinstance(ev.get("category"), str):
+            ends.append(ev)
+    # With several nodes each writes its own events: a node stopped because another failed
+    # says "aborted"; the cause is the other node's. A cause from the logs is the logs' word.
+    if not ends or any(e["category"] not in _DECIDED for e in ends):
+        return None
+    end = min(ends, key=lambda e: e["category"] == "aborted")
+    category = str(end["category"])
+    rank = next((v for v in (end.get("root_rank"), end.get("rank")) if _is_int(v)), None)
+    hit = rm.signal_hit(_DECIDED[category], _DECIDED_PRIORITY.get(category, 70))
+    diag = rm.diagnosis(hit, policy, rank if isinstance(rank, int) else None, None)
+    cause, retry = end.get("cause"), end.get("retryable")
+    return replace(
+        diag,
+        cause=cause if isinstance(cause, str) and cause else diag.cause,
+        retryable=retry if isinstance(retry, bool) else diag.retryable,
+        evidence=tuple(said[-1:]),
+        where=("events.jsonl",) if said else (),
+    )
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _attempt_view(attempt: int, report: Report, events: Sequence[Event]) -> AttemptView:
