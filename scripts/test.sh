@@ -10,4 +10,4 @@ ruff check launchx tests examples benchmarks
 echo "==> mypy --strict"
 mypy launchx
 echo "==> pytest"
-python -m pytest -q "$@"
+python -m pytest -q --durations=15 "$@"
