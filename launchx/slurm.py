@@ -42,7 +42,7 @@ from typing import Any, Literal, cast
 import yaml
 
 from launchx.errors import ConfigError
-from launchx.origin import DEFAULT, SET, Origin
+from launchx.origin import DEFAULT, GIVEN, SET, Origin
 from launchx.plan import CHANNEL_TOKEN_VAR
 from launchx.profile_model import Profile, Slurm
 
@@ -62,6 +62,16 @@ FLAG_NAMES: Mapping[str, str] = {
     for name in OPTION_FIELDS
 }
 """Option field -> the flag that sets it (named in sources and messages)."""
+
+OptionOrigins = tuple[Origin, ...]
+"""Where one job option came from: one origin, or for ``sbatch_args`` (which accumulate)
+the profile's and then the flags'."""
+
+
+def origins_text(origins: OptionOrigins) -> str:
+    """The words a user reads (the script's comments, messages): ``flag:--nodes``,
+    ``--set slurm.time``, ``profile:p+flag:--sbatch-arg``, ``default``."""
+    return "+".join(str(origin) for origin in origins) or str(DEFAULT)
 
 
 # sbatch options launchx writes itself; a --sbatch-arg naming one would silently fight it.
@@ -149,13 +159,13 @@ def merge_options(
     origins: Mapping[str, Origin] | None = None,
     nproc_per_node: str | int | None = None,
     nproc_source: Origin = Origin.flag("--nproc-per-node"),
-) -> tuple[Slurm, dict[str, str]]:
+) -> tuple[Slurm, dict[str, OptionOrigins]]:
     """Combine the profile's ``slurm`` block with the flags given (flags win) and fill
     defaults.
 
     ``given`` maps option fields to the values passed as flags (``None`` or absent: not
-    given). Returns the options to render and, per field, where the value came from:
-    ``flag:--nodes``, ``profile:<name>``, ``--set slurm.<field>`` or ``default``.
+    given). Returns the options to render and, per field, where the value came from (a
+    flag, the profile, ``--set slurm.<field>`` or the default; ``origins_text`` words it).
     ``origins`` (field -> origin, from the resolution's settings) says which values a
     ``--set`` or a base profile gave; without it, every field the profile set is the
     profile's. ``sbatch_args`` accumulate (profile first, then flags) because each names
@@ -174,12 +184,12 @@ def merge_options(
             f"not a SLURM option: {', '.join(unknown)}", f"known: {', '.join(OPTION_FIELDS)}"
         )
     merged: dict[str, object] = {}
-    sources: dict[str, str] = {}
-    from_profile = str(Origin.profile(profile_name))
+    sources: dict[str, OptionOrigins] = {}
+    from_profile = Origin.profile(profile_name)
     if origins is None:
-        origins = {name: Origin.profile(profile_name) for name in profile_slurm.model_fields_set}
+        origins = {name: from_profile for name in profile_slurm.model_fields_set}
     by_profile = {
-        name: str(Origin("set", f"slurm.{name}") if origin == SET else origin)
+        name: Origin("set", f"slurm.{name}") if origin == SET else origin
         for name, origin in origins.items()
         if origin != DEFAULT
     }
@@ -189,16 +199,16 @@ def merge_options(
         flag_value = given.get(name)
         profile_value = getattr(profile_slurm, name)
         if flag_value is not None:
-            merged[name], sources[name] = flag_value, f"flag:{FLAG_NAMES[name]}"
+            merged[name], sources[name] = flag_value, (Origin.flag(FLAG_NAMES[name]),)
         elif name in by_profile and profile_value is not None:
-            merged[name], sources[name] = profile_value, by_profile[name]
+            merged[name], sources[name] = profile_value, (by_profile[name],)
         else:
-            merged[name], sources[name] = None, "default"
+            merged[name], sources[name] = None, (DEFAULT,)
     flag_args = tuple(str(a) for a in given.get("sbatch_args") or ())  # type: ignore[attr-defined]
     merged["sbatch_args"] = tuple(profile_slurm.sbatch_args) + flag_args
-    arg_sources = [by_profile.get("sbatch_args", from_profile)] * bool(profile_slurm.sbatch_args)
-    arg_sources += [f"flag:{FLAG_NAMES['sbatch_args']}"] * bool(flag_args)
-    sources["sbatch_args"] = "+".join(arg_sources) or "default"
+    arg_sources = (by_profile.get("sbatch_args", from_profile),) * bool(profile_slurm.sbatch_args)
+    arg_sources += (Origin.flag(FLAG_NAMES["sbatch_args"]),) * bool(flag_args)
+    sources["sbatch_args"] = arg_sources or (DEFAULT,)
     nproc = _given_nproc(nproc_per_node, nproc_source)
     _fill_defaults(merged, sources, profile_name, nproc)
     # Validated below, with messages naming each value's source (pydantic's would not).
@@ -207,26 +217,25 @@ def merge_options(
     return opts, sources
 
 
-def _given_nproc(value: str | int | None, origin: Origin) -> tuple[int, str] | None:
+def _given_nproc(value: str | int | None, origin: Origin) -> tuple[int, Origin] | None:
     """The processes per node a user (flag, profile, ``--set``, environment) gave as a
-    number, with its source; ``None`` for gpu/cpu/auto, which the compute node resolves."""
+    number, with its origin; ``None`` for gpu/cpu/auto, which the compute node resolves."""
     if value is None or isinstance(value, bool) or origin.kind == "auto":
         return None
-    source = str(origin)
     text = str(value).strip()
     if not text.lstrip("-").isdigit():
         return None
     if int(text) < 1:
         raise ConfigError(
-            f"--nproc-per-node must be at least 1, got {text} ({source})",
+            f"--nproc-per-node must be at least 1, got {text} ({origin})",
             "pass --nproc-per-node 1 or more, or gpu, cpu or auto",
         )
-    return int(text), source
+    return int(text), origin
 
 
 def _per_task_count(
-    ntasks: int | None, ntasks_source: str, nproc: tuple[int, str] | None
-) -> tuple[int | None, str]:
+    ntasks: int | None, ntasks_source: OptionOrigins, nproc: tuple[int, Origin] | None
+) -> tuple[int | None, OptionOrigins]:
     """Tasks per node in mode per_task, where one task is one process.
 
     ``launchx run`` on the node plans ``srun --ntasks-per-node=<nproc_per_node>``, and srun
@@ -239,11 +248,11 @@ def _per_task_count(
         return ntasks, ntasks_source
     count, source = nproc
     if ntasks is None:
-        return count, source
+        return count, (source,)
     if ntasks != count:
         raise ConfigError(
-            f"--ntasks-per-node {ntasks} ({ntasks_source}) and --nproc-per-node {count} "
-            f"({source}) disagree: in mode per_task each SLURM task is one process",
+            f"--ntasks-per-node {ntasks} ({origins_text(ntasks_source)}) and --nproc-per-node "
+            f"{count} ({source}) disagree: in mode per_task each SLURM task is one process",
             f"give one of them, or the same number to both (e.g. --ntasks-per-node {count} "
             f"--nproc-per-node {count})",
         )
@@ -252,16 +261,16 @@ def _per_task_count(
 
 def _fill_defaults(
     merged: dict[str, object],
-    sources: dict[str, str],
+    sources: dict[str, OptionOrigins],
     profile_name: str,
-    nproc: tuple[int, str] | None = None,
+    nproc: tuple[int, Origin] | None = None,
 ) -> None:
     mode = merged["mode"] or "per_node"
     ntasks = merged["ntasks_per_node"]
     if mode == "per_task":
         ntasks, sources["ntasks_per_node"] = _per_task_count(
             ntasks,  # type: ignore[arg-type]
-            sources.get("ntasks_per_node", "default"),
+            sources.get("ntasks_per_node", (DEFAULT,)),
             nproc,
         )
     if ntasks is None:
@@ -280,7 +289,11 @@ def _fill_defaults(
         nodes=merged["nodes"] if merged["nodes"] is not None else 1,
         ntasks_per_node=ntasks,
         requeue=requeue,
-        signal=_normalise_signal(str(signal), sources.get("signal", "default")) if signal else None,
+        signal=(
+            _normalise_signal(str(signal), origins_text(sources.get("signal", (DEFAULT,))))
+            if signal
+            else None
+        ),
         job_name=merged["job_name"] or f"launchx-{profile_name}",
     )
 
@@ -326,11 +339,12 @@ def _check_text(field: str, value: str, source: str) -> None:
         )
 
 
-def validate_options(opts: Slurm, sources: Mapping[str, str]) -> None:
-    """Refuse values sbatch would reject or that cannot be written on one ``#SBATCH`` line."""
+def validate_options(opts: Slurm, sources: Mapping[str, OptionOrigins]) -> None:
+    """Refuse values sbatch would reject or that cannot be written on one ``#SBATCH`` line
+    (``sources`` name each value's origin in the message; a value without one was given)."""
 
     def src(name: str) -> str:
-        return sources.get(name, "given")
+        return origins_text(sources.get(name, (GIVEN,)))
 
     for name in ("nodes", "ntasks_per_node", "cpus_per_task"):
         value = getattr(opts, name)
@@ -435,13 +449,13 @@ def sbatch_lines(opts: Slurm) -> list[str]:
     return sorted(lines)
 
 
-def _source_lines(opts: Slurm, sources: Mapping[str, str]) -> list[str]:
+def _source_lines(opts: Slurm, sources: Mapping[str, OptionOrigins]) -> list[str]:
     """Where each option came from (flag, profile or default), as comments: the same
     provenance `launchx explain` gives for a run."""
     if not sources:
         return []
     parts = [
-        f"{FLAG_NAMES[name]}={_comment(str(value))} ({sources.get(name, 'default')})"
+        f"{FLAG_NAMES[name]}={_comment(str(value))} ({origins_text(sources[name])})"
         for name in sorted(sources)
         if (value := getattr(opts, name, None)) not in (None, ())
     ]
@@ -502,7 +516,7 @@ def render_sbatch(
     version: str,
     command_line: str,
     python: str,
-    sources: Mapping[str, str] | None = None,
+    sources: Mapping[str, OptionOrigins] | None = None,
 ) -> str:
     """The batch script for ``options`` (as returned by ``merge_options``).
 

@@ -32,6 +32,7 @@ from launchx.slurm import (
     frozen_profile_yaml,
     heredoc_delimiter,
     merge_options,
+    origins_text,
     render_sbatch,
     sbatch_lines,
 )
@@ -371,28 +372,28 @@ def test_flag_beats_profile(name: str) -> None:
         profile_name="prof",
     )
     assert getattr(opts, name) == flag_value
-    assert sources[name] == f"flag:{FLAG_NAMES[name]}"
+    assert origins_text(sources[name]) == f"flag:{FLAG_NAMES[name]}"
     opts, sources = merge_options(slurm, {}, profile_name="prof")
     assert getattr(opts, name) == profile_value
-    assert sources[name] == "profile:prof"
+    assert origins_text(sources[name]) == "profile:prof"
     # A --set slurm.<name> is named as such; a flag still beats it.
     origins = {name: SET, **{k: Origin.profile("prof") for k in base}}
     opts, sources = merge_options(slurm, {}, profile_name="prof", origins=origins)
     assert getattr(opts, name) == profile_value
-    assert sources[name] == f"--set slurm.{name}"
+    assert origins_text(sources[name]) == f"--set slurm.{name}"
     opts, sources = merge_options(
         slurm,
         {name: flag_value},
         profile_name="prof",
         origins=origins,
     )
-    assert sources[name] == f"flag:{FLAG_NAMES[name]}"
+    assert origins_text(sources[name]) == f"flag:{FLAG_NAMES[name]}"
 
 
 def test_origins_say_default_means_not_given() -> None:
     """A field the resolution calls default is not rendered, whatever the model holds."""
     opts, sources = merge_options(Slurm(time="1:00:00"), {}, origins={"time": DEFAULT})
-    assert opts.time is None and sources["time"] == "default"
+    assert opts.time is None and origins_text(sources["time"]) == "default"
 
 
 def test_defaults_and_their_source() -> None:
@@ -400,7 +401,7 @@ def test_defaults_and_their_source() -> None:
     assert (opts.mode, opts.nodes, opts.ntasks_per_node, opts.requeue) == ("per_node", 1, 1, False)
     assert opts.signal is None  # the model's USR2@120 only matters with requeue
     assert opts.job_name == "launchx-p"
-    assert {sources[k] for k in ("mode", "nodes", "signal", "time")} == {"default"}
+    assert {origins_text(sources[k]) for k in ("mode", "nodes", "signal", "time")} == {"default"}
 
 
 def test_requeue_brings_the_default_warning_signal() -> None:
@@ -410,7 +411,10 @@ def test_requeue_brings_the_default_warning_signal() -> None:
 
 def test_per_task_takes_tasks_from_gpus() -> None:
     opts, sources = merge_options(Slurm(mode="per_task"), dict(gpus_per_node=4))
-    assert opts.ntasks_per_node == 4 and sources["ntasks_per_node"] == "flag:--gpus-per-node"
+    assert (
+        opts.ntasks_per_node == 4
+        and origins_text(sources["ntasks_per_node"]) == "flag:--gpus-per-node"
+    )
 
 
 # --nproc-per-node means processes per node in either mode: in per_task one task is one
@@ -419,7 +423,10 @@ def test_per_task_takes_tasks_from_gpus() -> None:
 
 def test_per_task_takes_tasks_from_nproc_per_node() -> None:
     opts, sources = merge_options(Slurm(mode="per_task"), dict(nodes=2), nproc_per_node="2")
-    assert opts.ntasks_per_node == 2 and sources["ntasks_per_node"] == "flag:--nproc-per-node"
+    assert (
+        opts.ntasks_per_node == 2
+        and origins_text(sources["ntasks_per_node"]) == "flag:--nproc-per-node"
+    )
     assert "#SBATCH --ntasks-per-node=2" in sbatch_lines(opts)
 
 
@@ -431,12 +438,15 @@ def test_per_task_nproc_beats_the_gpu_count() -> None:
         nproc_per_node="4",
         nproc_source=Origin.profile("mine"),
     )
-    assert opts.ntasks_per_node == 4 and sources["ntasks_per_node"] == "profile:mine"
+    assert opts.ntasks_per_node == 4 and origins_text(sources["ntasks_per_node"]) == "profile:mine"
 
 
 def test_per_task_equal_tasks_and_nproc_are_fine() -> None:
     opts, sources = merge_options(Slurm(mode="per_task"), dict(ntasks_per_node=2), nproc_per_node=2)
-    assert opts.ntasks_per_node == 2 and sources["ntasks_per_node"] == "flag:--ntasks-per-node"
+    assert (
+        opts.ntasks_per_node == 2
+        and origins_text(sources["ntasks_per_node"]) == "flag:--ntasks-per-node"
+    )
 
 
 def test_per_task_tasks_and_nproc_that_disagree_are_refused_naming_both() -> None:
@@ -489,7 +499,24 @@ def test_sbatch_args_accumulate() -> None:
         profile_name="p",
     )
     assert opts.sbatch_args == ("--constraint=h800", "--exclusive")
-    assert sources["sbatch_args"] == "profile:p+flag:--sbatch-arg"
+    assert origins_text(sources["sbatch_args"]) == "profile:p+flag:--sbatch-arg"
+
+
+def test_sources_are_origins_worded_only_at_the_edge() -> None:
+    """merge_options carries the typed record; the words are made by origins_text."""
+    origins = {"time": SET, "partition": Origin.profile("base")}
+    _opts, sources = merge_options(
+        Slurm(time="1:00:00", partition="gpu", sbatch_args=("--exclusive",)),
+        dict(nodes=2, sbatch_args=("--constraint=h800",)),
+        profile_name="p",
+        origins=origins,
+    )
+    assert sources["nodes"] == (Origin.flag("--nodes"),)
+    assert sources["time"] == (Origin("set", "slurm.time"),)
+    assert sources["partition"] == (Origin.profile("base"),)
+    assert sources["account"] == (DEFAULT,)
+    assert sources["sbatch_args"] == (Origin.profile("p"), Origin.flag("--sbatch-arg"))
+    assert origins_text(()) == "default"
 
 
 @pytest.mark.parametrize(
