@@ -8,6 +8,7 @@ benchmarks/hang.py, not asserted here."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -68,9 +69,27 @@ def test_a_rank_blocked_forever_is_named_stopped_and_the_run_resumes(tmp_path: P
     assert [e for e in events if e["event"] == "watch" and e["kind"] == "hang"]
     assert events[-1]["event"] == "run_end" and events[-1]["exit_code"] == 0
 
-    # The same training, uninterrupted, ends with the same weights.
+    # `launchx diagnose` names the hang and its rank (the logs alone only show the SIGTERM
+    # that stopped the ranks: the attempt's end event says why), and that a retry finished.
+    diag = subprocess.run(
+        [sys.executable, "-m", "launchx", "diagnose", str(logs)],
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert diag.returncode == 0, diag.stdout + diag.stderr
+    assert diag.stdout.startswith("hang (LX554) on rank 1 "), diag.stdout
+    assert re.search(r"^ +0 +failed +hang on rank 1 ", diag.stdout, re.M), diag.stdout
+    assert re.search(r"^ +root +rank 1 ", diag.stdout, re.M), diag.stdout
+
+    # The same training, uninterrupted, with the default `--hang-timeout auto`: it says what
+    # it chose (the initial timeout until the run's rhythm is known, capped at half the
+    # local profile's 300 s collective timeout) and ends with the same weights.
     code, text = launchx(["-p", "local", *toy(tmp_path / "ck2", tmp_path / "b.pt")], tmp_path)
     assert code == 0, text
+    chosen = r"^launchx: hang timeout 150(\.0)? s \(until the run's rhythm is known \(\d+/5 gaps "
+    assert re.search(chosen + r"over \d+/60 s of output\), capped at 150 s\)$", text, re.M), text
     resumed = torch.load(tmp_path / "a.pt", weights_only=True)
     whole = torch.load(tmp_path / "b.pt", weights_only=True)
     assert resumed.keys() == whole.keys()

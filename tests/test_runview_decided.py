@@ -1,0 +1,88 @@
+"""``launchx diagnose`` on a run whose attempt launchx itself ended: a hang it detected, a
+node it stopped because another failed. The ranks' logs only show the SIGTERM that stopped
+them; the ``attempt_end`` event names the cause and the rank (``runview._decided``)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from launchx import failure_text, logsource
+from launchx.diagnosis import Report
+
+SIGTERMED = (
+    "[rank{r}]: W0101 torch/distributed/elastic/agent/server/api.py:704] Received Signals.SIGTERM"
+    " death signal, shutting down workers\n"
+)
+
+
+def _run(
+    root: Path, ends: list[dict[str, object]], node1: list[dict[str, object]] | None = None
+) -> Report:
+    for attempt in range(2):
+        for rank in range(2):
+            log = root / f"attempt-{attempt}" / f"rank-{rank}.log"
+            log.parent.mkdir(parents=True, exist_ok=True)
+            log.write_text(SIGTERMED.format(r=rank) if attempt == 0 else "done\n")
+    events: list[dict[str, object]] = [
+        {"ts": 1.0, "event": "attempt_start", "attempt": 0},
+        {
+            "ts": 2.0,
+            "event": "watch",
+            "kind": "hang",
+            "ranks": [0, 1],
+            "odd": [1],
+            "headline": "rank 1 (node vm, local 1) has not reached the all_reduce",
+        },
+        *ends,
+        {"ts": 4.0, "event": "attempt_start", "attempt": 1},
+        {"ts": 5.0, "event": "attempt_end", "attempt": 1, "exit_code": 0, "outcome": "ok"},
+    ]
+    (root / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    if node1:
+        (root / "events-node-1.jsonl").write_text("".join(json.dumps(e) + "\n" for e in node1))
+    return logsource.diagnose_paths([str(root)], io.BytesIO())
+
+
+HANG_END = {
+    "ts": 3.0,
+    "event": "attempt_end",
+    "attempt": 0,
+    "exit_code": 1,
+    "outcome": "failed",
+    "category": "hang",
+    "retryable": True,
+    "rank": 1,
+    "cause": "rank 1 stopped making progress: no rank made progress for the hang timeout",
+}
+
+
+def test_a_hang_launchx_found_is_the_diagnosis_with_its_rank(tmp_path: Path) -> None:
+    report = _run(tmp_path, [HANG_END])
+    p = report.primary
+    assert p is not None
+    assert (p.category, p.rank, p.code, p.retryable) == ("hang", 1, "LX554", True)
+    assert p.cause.startswith("rank 1 stopped making progress")
+    assert p.evidence == ("rank 1 (node vm, local 1) has not reached the all_reduce",)
+    assert {r.rank: r.role for r in report.ranks}[1] == "root"
+    assert [(a.attempt, a.outcome, a.category, a.root_rank) for a in report.attempts] == [
+        (0, "failed", "hang", 1),
+        (1, "ok", None, None),
+    ]
+    assert report.found
+    text = failure_text.render_failure(report)
+    assert text.startswith("hang (LX554) on rank 1")
+
+
+def test_another_node_that_was_aborted_does_not_hide_the_hang(tmp_path: Path) -> None:
+    aborted = {**HANG_END, "category": "aborted", "rank": None, "cause": "stopped", "node": 1}
+    node1 = [{"ts": 1.0, "event": "attempt_start", "attempt": 0, "node": 1}, aborted]
+    p = _run(tmp_path, [HANG_END], node1).primary
+    assert p is not None and (p.category, p.rank) == ("hang", 1)
+
+
+def test_a_cause_from_the_logs_stays_the_logs_word(tmp_path: Path) -> None:
+    end = {**HANG_END, "category": "user_code_error", "cause": "KeyError"}
+    p = _run(tmp_path, [end]).primary
+    assert p is None or p.category != "hang"
