@@ -25,7 +25,7 @@ import re
 import socket
 import struct
 import sys
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
 from launchx.errors import ConfigError
 from launchx.facts import (
@@ -1332,3 +1332,83 @@ def oom_kill_count(root: str = "/") -> int | None:
         base, point = (mount[0], mount[1]) if mount else ("/", "/sys/fs/cgroup")
         return parse_oom_kills(tree.read(f"{_cgroup_dir(base, point, v2_path)}/memory.events"))
     return None
+
+
+# The kernel's OOM killer names the process it kills: "Out of memory: Killed process 4242
+# (python) ...", "Memory cgroup out of memory: Killed process 4242 ...", before 4.19 "Out of
+# memory: Kill process 4242 (python) score 900 or sacrifice child" then "Killed process
+# 4242 ...", since 4.19 also "oom-kill:constraint=...,task=python,pid=4242,uid=0", and
+# "oom_reaper: reaped process 4242 (python), ...".
+_KERNEL_OOM = re.compile(
+    r"\b(?:Kill(?:ed)? process|oom_reaper: reaped process) (\d+)\b|\boom-kill:\S*?\bpid=(\d+)\b"
+)
+_KMSG_MAX_RECORDS = 1 << 20  # the ring buffer holds far fewer; a bound on a broken device
+
+
+def kmsg_record(line: str) -> tuple[int, str] | None:
+    """``(usec, message)`` of one ``/dev/kmsg`` record, ``prio,seq,usec,flags[,...];message``
+    (usec: the kernel's monotonic clock, microseconds since boot). None for a continuation
+    line (`` KEY=value``, it starts with a space) or anything else."""
+    head, sep, message = line.partition(";")
+    if not sep or line.startswith(" "):
+        return None
+    fields = head.split(",")
+    if len(fields) < 4 or not fields[2].isdigit():
+        return None
+    return int(fields[2]), message.rstrip("\n")
+
+
+def kernel_oom_lines(
+    chunks: Iterable[str], pids: Collection[int], since_us: int = 0
+) -> tuple[str, ...]:
+    """The kernel's OOM-kill messages that name one of ``pids``, logged at or after
+    ``since_us``, from ``/dev/kmsg`` text (one record per read, or many, one a line)."""
+    wanted = set(pids)
+    found: list[str] = []
+    for chunk in chunks:
+        for line in chunk.splitlines():
+            record = kmsg_record(line)
+            if record is None or record[0] < since_us:
+                continue
+            for m in _KERNEL_OOM.finditer(record[1]):
+                if int(m.group(1) or m.group(2)) in wanted:
+                    found.append(record[1])
+                    break
+    return tuple(found)
+
+
+def _kmsg_records(path: str) -> Iterator[str]:
+    """Every record ``/dev/kmsg`` still holds, read without blocking: one record a read,
+    EAGAIN after the newest, EPIPE when the ring buffer overwrote the next one (the read
+    after it goes on from the oldest left). Nothing when it cannot be opened: containers
+    and ``kernel.dmesg_restrict=1`` without CAP_SYSLOG."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        for _ in range(_KMSG_MAX_RECORDS):
+            try:
+                data = os.read(fd, 8192)  # a record is at most 1 KiB of text (+ its dict)
+            except BrokenPipeError:
+                continue
+            except OSError:  # BlockingIOError (EAGAIN): no newer record; or an odd device
+                return
+            if not data:  # a plain file, or /dev/null bound over /dev/kmsg
+                return
+            yield data.decode(errors="replace")
+    finally:
+        os.close(fd)
+
+
+def kernel_oom_kills(
+    pids: Collection[int], since_s: float, path: str = "/dev/kmsg"
+) -> tuple[str, ...]:
+    """The kernel log's OOM-kill lines that name one of ``pids`` since ``since_s`` (seconds
+    on the kernel's clock: since boot, as ``time.monotonic()`` counts on Linux). Empty when
+    the log cannot be read, which is no evidence either way. The pids are the kernel's
+    (the host's pid namespace: inside a container's own, the log is seldom readable). Reads
+    the whole ring buffer: call it only once a process was SIGKILLed."""
+    if not pids:
+        return ()
+    return kernel_oom_lines(_kmsg_records(path), pids, max(0, int(since_s * 1_000_000)))

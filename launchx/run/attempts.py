@@ -5,12 +5,20 @@
 attempt's log directory, hands the plan to both, and reads back what the ranks left:
 their output's tails and torchrun's error files (kept flat as ``rank-R.error.json``), for
 ``decide.assess`` to diagnose.
+
+A SIGKILLed rank is an OOM kill only on evidence (issue 10, defect 4): the memory cgroup's
+``oom_kill`` counter grew during the attempt, or the kernel log names the rank's pid in an
+OOM-kill line since the attempt started (read only after a SIGKILL; unreadable in most
+containers). Either makes ``Evidence.oom_kills`` positive.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
-from collections.abc import Callable
+import signal
+import time
+from collections.abc import Callable, Collection, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +33,12 @@ from launchx.run.output import AttemptOutput, Terminal
 from launchx.run.watching import Watching, WatchSetup
 
 _ERROR_FILE_BYTES = 64 * 1024
+# torchrun names each SIGKILLed worker with its pid: "exitcode  : -9 (pid: 4242)" in its
+# failure table, "failed (exitcode: -9) local_rank: 1 (pid: 4242) of binary: ..." above it.
+_SIGKILLED_PID = re.compile(rf"exitcode\s*:\s*-{int(signal.SIGKILL)}\b\)?[^(]*\(pid:\s*(\d+)\)")
+# The kernel's log clock (printk's) and CLOCK_MONOTONIC both count from boot but are kept
+# by different clocks and drift apart slowly; the pids themselves are the real filter.
+_KERNEL_CLOCK_SLACK_S = 60.0
 
 
 @dataclass
@@ -39,6 +53,10 @@ class ProcessAttempts:
     # The kernel's OOM kills in launchx's memory cgroup so far (``detect.oom_kill_count``):
     # read before and after, it tells an OOM kill from any other SIGKILL.
     oom_kills: Callable[[], int | None] = detect.oom_kill_count
+    # The kernel log's OOM-kill lines naming these pids since this time on the kernel's
+    # clock (``detect.kernel_oom_kills``), and that clock: read after a SIGKILL only.
+    kernel_ooms: Callable[[Collection[int], float], tuple[str, ...]] = detect.kernel_oom_kills
+    kernel_clock: Callable[[], float] = time.monotonic
     # The hang watch of each attempt (None: --hang-timeout off); see ``watching``.
     watch: WatchSetup | None = None
     # The other nodes of a multi-node run (early abort, the shared hang verdict).
@@ -64,6 +82,8 @@ class ProcessAttempts:
         sup = self.supervisor
         warned_before = len(sup.warnings)
         oom_before = self.oom_kills()
+        kernel_since = self.kernel_clock() - _KERNEL_CLOCK_SLACK_S
+        child: list[int] = []
         env = child_environment(self.base_env, plan.env_changes())
         watching = Watching(self.watch, plan, sup) if self.watch is not None else None
         if watching is not None:
@@ -77,6 +97,7 @@ class ProcessAttempts:
                 sup.abort()
 
         def started(pid: int) -> None:
+            child.append(pid)
             if watching is not None:
                 watching.start(pid)
             if self.nodes is not None:
@@ -105,6 +126,10 @@ class ProcessAttempts:
         errors = keep_error_files(plan) if log_dir is not None else {}
         oom_after = self.oom_kills()
         ooms = None if oom_before is None or oom_after is None else oom_after - oom_before
+        if own_failure:  # not launchx's own stop (a signal, a hang, an abort): it SIGKILLs
+            killed = sigkilled_pids(result.exit_code, child[0] if child else None, result.tail)
+            if killed and self.kernel_ooms(killed, kernel_since):
+                ooms = max(ooms or 0, 1)
         return Evidence(
             exit_code=result.exit_code,
             duration_s=result.duration_s,
@@ -121,6 +146,17 @@ class ProcessAttempts:
             if aborted and (watching is None or watching.found is None)
             else None,
         )
+
+
+def sigkilled_pids(
+    exit_code: int, child_pid: int | None, launcher_output: Sequence[str]
+) -> frozenset[int]:
+    """The processes of an attempt that a SIGKILL ended: the child itself when it exited
+    128+9 (a direct rank, or the launcher), and each worker torchrun reports as -9."""
+    pids = {int(m.group(1)) for line in launcher_output for m in _SIGKILLED_PID.finditer(line)}
+    if child_pid is not None and exit_code == 128 + signal.SIGKILL:
+        pids.add(child_pid)
+    return frozenset(pids)
 
 
 def _launcher_log(plan: LaunchPlan, direct_rank: int | None) -> str:
