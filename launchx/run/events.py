@@ -1,21 +1,40 @@
 """``events.jsonl``: what a run did, one JSON object per line, beside its logs.
 
-The console, ``launchx status`` and ``launchx diagnose`` read the same record. Every event
-has ``ts`` (epoch seconds), ``event`` and ``run``; with several nodes, ``node`` (each node
-writes ``events-node-K.jsonl``, node 0 ``events.jsonl``). The events and their fields:
+The console, ``launchx status`` and ``launchx diagnose`` read the same record. This table is
+the schema (``SCHEMA``, written into ``run_start``); the README's paragraph on
+``events.jsonl`` says the same, and ``tests/test_events.py`` fails when the code writes an
+event, a watch kind or a field that is not here, or the README leaves one out. Every event
+has ``ts`` (epoch seconds), ``event`` and ``run`` (the run id); with several nodes, ``node``
+(the node rank: node 0 writes ``events.jsonl``, node K ``events-node-K.jsonl``).
 
 ==================  =========================================================================
 event               fields
 ==================  =========================================================================
-run_start           profile, launcher, nnodes, nproc_per_node, pid, host, log_dir
+run_start           schema (launchx-events/1), profile, launcher, nnodes, nproc_per_node,
+                    pid, host, log_dir
+preflight           exit_code, interrupted (true; only when a signal stopped the preflight)
 attempt_start       attempt, master, offered (the checkpoint offered, or null), log_dir
-watch               what the hang watch said: kind (timeout_chosen, stacks_unavailable,
-                    straggler, hang, ranks_found, watch_error) and its own fields; ``text``
-                    holds the report a person reads for a straggler or a hang
+watch               kind, host (the host name of the node whose watch said it; then the
+                    fields of the kind, below)
 attempt_end         attempt, exit_code, outcome (ok, failed, interrupted, preempted),
-                    category, retryable, rank, cause, duration_s
+                    category, retryable, rank, cause, duration_s, offered
 retry               attempt (the next one), after_s
 run_end             exit_code, reason, attempts, duration_s
+==================  =========================================================================
+
+What the hang watch says (``watch`` events, by ``kind``):
+
+==================  =========================================================================
+kind                fields
+==================  =========================================================================
+watch_started       launcher_pid, mode (auto, fixed, off)
+ranks_found         ranks (each with rank, local_rank, pid)
+timeout_chosen      seconds, source (fixed, initial, learned, off), detail
+stacks_unavailable  reason, fallback (true when another reader still shows stacks)
+straggler           ranks, waiting, waited_s, where, text (the warning a person reads)
+hang                ranks, odd, quiet_s, timeout_s, headline, dump_dir (the report and
+                    dumps: ``<attempt log dir>/hang``)
+watch_error         error (the watch stopped; the run goes on unwatched)
 ==================  =========================================================================
 
 A write that fails is dropped: the record must never stop a run.
@@ -49,6 +68,8 @@ class EventLog:
         body: dict[str, object] = {"ts": round(self.wall(), 3), "event": event, "run": self.run_id}
         if self.node is not None:
             body["node"] = self.node
+        if event == "run_start":
+            body["schema"] = SCHEMA
         body.update(fields)
         line = json.dumps(body, default=str) + "\n"
         with self._lock, suppress(OSError):
