@@ -19,7 +19,7 @@ from launchx.facts import HostFacts, LaunchContext, TargetFacts
 from launchx.findings import Finding, finding, sort_findings
 from launchx.inner_launcher import find_inner_launcher
 from launchx.origin import ENV, FREE_PORT, MAPPED, UNRESOLVED, Origin
-from launchx.resolve import Resolution
+from launchx.resolve import HANG_SHARE_OF_PG, Resolution
 from launchx.runtime.env import (
     LOCAL_RANK_VARS,
     LOCAL_WORLD_SIZE_VARS,
@@ -610,7 +610,7 @@ def _hang_policy(res: Resolution) -> HangPolicy:
     the collective timeout's half, so the watch names the stuck rank before the watchdog
     fires without a name."""
     policy = parse_hang_timeout(res.profile.timeouts.hang_s, origin="--hang-timeout")
-    return replace(policy, ceiling_s=res.profile.timeouts.pg_timeout_s / 2)
+    return replace(policy, ceiling_s=res.profile.timeouts.pg_timeout_s * HANG_SHARE_OF_PG)
 
 
 # Shown where a value is drawn only at launch (``--dry-run``): never a value that the real

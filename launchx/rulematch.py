@@ -391,8 +391,8 @@ def exit_code_hits(
     A SIGKILL is an OOM kill only with evidence (``oom_evidence``: the cgroup's oom_kill
     counter rose, the kernel log or SLURM said so); a rank SIGKILLed while others were not
     is otherwise ``killed``, by something outside (torchrun and launchx send SIGTERM
-    first). When every rank was SIGKILLed, the group was killed as a whole and nothing
-    names a cause."""
+    first). When every rank of several was SIGKILLed, the group was killed as a whole and
+    nothing names a cause; a lone rank (a direct launch, one process per node) was killed."""
     sigs = {r: signal_of(c) for r, c in rank_exit.items() if c != 0}
     out: list[tuple[Hit, int]] = []
     segv = sorted(r for r, s in sigs.items() if s == _signal.SIGSEGV)
@@ -401,7 +401,7 @@ def exit_code_hits(
     killed = sorted(r for r, s in sigs.items() if s == _signal.SIGKILL)
     if killed and oom_evidence:
         out.append((signal_hit("oom_sigkill", 63), killed[0]))
-    elif killed and len(killed) < len(rank_exit):
+    elif killed and (len(killed) < len(rank_exit) or len(rank_exit) == 1):
         out.append((signal_hit("sigkill", 61), killed[0]))
     stopped = [r for r, s in sigs.items() if s in (_signal.SIGINT, _signal.SIGTERM)]
     if sigs and len(stopped) == len(sigs):

@@ -370,6 +370,19 @@ def test_assess_a_launcher_that_died_says_so() -> None:
     assert assess(direct, attempt=0, policy=Retry())[0].category != "launcher_died"
 
 
+def test_assess_a_directly_launched_rank_ended_by_sigkill() -> None:
+    """No torchrun summary: the script is the rank, its 128+9 is the rank's SIGKILL."""
+    logs = {3: "step 7\n"}
+    bare = Evidence(137, 3.0, rank_logs=logs, launcher="direct", oom_kills=0)
+    record, report = assess(bare, attempt=0, policy=Retry(), step_after=10)
+    assert report is not None and report.primary is not None
+    assert (record.category, report.primary.rank) == ("killed", 3)
+    oom = Evidence(137, 3.0, rank_logs=logs, launcher="direct", oom_kills=1)
+    assert assess(oom, attempt=0, policy=Retry())[0].category == "host_oom_killed"
+    failed = Evidence(1, 3.0, rank_logs=logs, launcher="direct")
+    assert assess(failed, attempt=0, policy=Retry())[0].category not in ("killed", "host_oom_killed")
+
+
 def test_assess_a_hang_the_watch_found_is_transient() -> None:
     evidence = Evidence(143, 30.0, hang=HangFound((5,), "rank 5 stuck in data.py:88"))
     record, report = assess(evidence, attempt=0, policy=Retry())

@@ -206,6 +206,11 @@ def _diagnose(evidence: Evidence, policy: Retry) -> failures.Report:
     launcher_output = "\n".join(evidence.launcher_output)
     logs.setdefault(-1, launcher_output)
     rank_exit = failures.torchrun_exit_codes(launcher_output)
+    if not rank_exit and evidence.launcher == "direct" and evidence.exit_code > 128:
+        # The script is the rank: the signal that ended it ended the rank (an outside
+        # SIGKILL is `killed`, or an OOM with evidence), as torchrun's summary would say.
+        ranks = sorted(evidence.rank_logs or {})
+        rank_exit = {ranks[0] if len(ranks) == 1 else 0: 128 - evidence.exit_code}
     if _launcher_died(evidence, rank_exit):
         sig = evidence.exit_code - 128
         diag = failures.exit_diagnosis("launcher_died", policy, exit_code=evidence.exit_code)
