@@ -102,8 +102,9 @@ class Evidence:
     rank_logs: Mapping[int, str] | None = None  # global rank -> the tail of its output
     error_files: Mapping[int, str] | None = None  # global rank -> torchrun's error file
     launcher: str = "torchrun"  # the plan's launcher: torchrun, srun or direct
-    # Processes the kernel's OOM killer ended in launchx's memory cgroup during the attempt
-    # (its oom_kill counter after minus before); None when the counter cannot be read.
+    # Processes the kernel's OOM killer ended during the attempt: launchx's memory cgroup's
+    # oom_kill counter after minus before, or the ranks' pids in the kernel log's OOM-kill
+    # lines; None when neither can be read.
     oom_kills: int | None = None
     hang: HangFound | None = None  # launchx's watch found a hang and stopped the ranks
     # The first training step the attempt's output showed, and that line (progress.py).
