@@ -10,14 +10,13 @@ from __future__ import annotations
 import shlex
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from launchx import __version__, pipeline, plan, render
 from launchx.errors import LaunchxError
-from launchx.findings import has_errors, sort_findings
+from launchx.findings import has_errors
 
 _APP_SETTINGS: dict[str, Any] = {
     "name": "launchx",
@@ -165,22 +164,14 @@ RUN_CONTEXT = {"allow_interspersed_args": False, "ignore_unknown_options": True}
 
 
 def _unknown_option(ctx: typer.Context, word: str) -> None:
-    """Options before SCRIPT are launchx's; after it, the script's, verbatim. typer hands an
-    unknown one over as the script (``ignore_unknown_options``), so it is refused here, at
-    once, with the closest option launchx has, instead of reaching torchrun or the script."""
-    if not word.startswith("-") or word == "-":
-        return
-    import difflib
-
+    """typer hands an unknown option before SCRIPT over as the script: refuse it (see
+    ``pipeline.refuse_unknown_option``) against this command's own options."""
     names = [n for p in ctx.command.params for n in (*p.opts, *p.secondary_opts)]
-    given = word.split("=", 1)[0]
-    close = difflib.get_close_matches(given, names, n=1)
-    raise LaunchxError(
-        f"launchx {ctx.command.name}: no such option {given!r}",
-        (f"did you mean {close[0]}? " if close else "")
-        + "options before the script are launchx's (launchx "
-        + f"{ctx.command.name} --help); put the script's own options after the script",
-    )
+    pipeline.refuse_unknown_option(str(ctx.command.name), word, names)
+
+
+def _echo(text: str) -> None:
+    typer.echo(text, nl=False)
 
 
 @app.command(context_settings=RUN_CONTEXT)
@@ -298,11 +289,9 @@ def _sbatch(
     **slurm_options: object,
 ) -> None:
     """Render (and submit) a SLURM batch script that runs `launchx run` on the nodes."""
-    from launchx import sbatch, slurm_client
+    from launchx import sbatch
 
     _unknown_option(ctx, script)
-    if wait and not submit:
-        raise LaunchxError("--wait only applies with --submit", "add --submit")
     request = sbatch.BatchRequest(
         run=_request(
             profile,
@@ -317,22 +306,9 @@ def _sbatch(
         command_line=shlex.join(["launchx", *sys.argv[1:]]),
         python=sys.executable,
     )
-    text = sbatch.script_text(request)
-    if out_file:
-        try:
-            Path(out_file).write_text(text)
-        except OSError as exc:
-            raise LaunchxError(
-                f"cannot write {out_file}: {exc.strerror}", "pass a writable path to -o"
-            ) from None
-    elif not submit:
-        typer.echo(text, nl=False)
-    if not submit:
-        return
-    job_id = slurm_client.submit(text, workdir=Path.cwd())
-    typer.echo(job_id)
-    if wait:
-        raise typer.Exit(slurm_client.wait_for_job(job_id, poll_s=1.0))
+    raise typer.Exit(
+        sbatch.deliver(request, out_file=out_file, submit=submit, wait=wait, echo=_echo)
+    )
 
 
 def _register_sbatch() -> None:
@@ -399,7 +375,6 @@ def doctor(
 ) -> None:
     """Check this node, or every node of a multi-node job, before it runs."""
     from launchx import doctor as doctor_mod
-    from launchx import preflight
 
     res = pipeline.resolve_request(
         _request(
@@ -411,20 +386,10 @@ def doctor(
             master_port=master_port,
         )
     )
-    if res.nnodes > 1 or as_json:
-        code = preflight.check(
-            res, join_timeout_s=join_timeout, comm_test=not no_comm, as_json=as_json
-        )
-        raise typer.Exit(code)
-    rows = doctor_mod.fact_rows(res.facts)
-    width = max(len(r.what) for r in rows)
-    for row in rows:
-        typer.echo(f"{row.what:<{width}}  {row.value}")
-    decision, launch_findings = plan.assess(res)
-    findings = sort_findings([*doctor_mod.host_checks(res.facts), *launch_findings])
-    typer.echo(f"\nprofile {res.profile.name}: launcher {decision.launcher} ({decision.reason})")
-    typer.echo(render.findings_text(findings) if findings else "no problems found\n", nl=False)
-    raise typer.Exit(2 if has_errors(findings) else 0)
+    code = doctor_mod.check(
+        res, echo=_echo, join_timeout_s=join_timeout, comm_test=not no_comm, as_json=as_json
+    )
+    raise typer.Exit(code)
 
 
 @app.command()

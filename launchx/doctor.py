@@ -1,15 +1,21 @@
 """``launchx doctor``: what on this node will break a distributed run, before it starts.
 
-Pure checks over ``HostFacts`` (plus the resolved profile's findings, which the CLI adds),
-so every rule is tested with recorded hosts. Codes LX22x belong to this module.
+Pure checks over ``HostFacts`` (plus the resolved profile's findings, which ``report``
+adds), so every rule is tested with recorded hosts. ``check`` is the command: this node
+alone, or every node of the job through the preflight. Codes LX22x belong to this module.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from launchx.facts import HostFacts
-from launchx.findings import Finding
+from launchx.findings import Finding, has_errors, sort_findings
+
+if TYPE_CHECKING:
+    from launchx.resolve import Resolution
 
 GIB = 1024**3
 # NCCL's shared-memory transport and DataLoader workers both live in /dev/shm; Docker's
@@ -135,3 +141,43 @@ def host_checks(facts: HostFacts) -> list[Finding]:
             )
         )
     return out
+
+
+def report(res: Resolution) -> tuple[str, int]:
+    """This node's report, as ``launchx doctor`` prints it for one node: the facts, the
+    launcher the profile gets here, and every finding (the host checks and everything
+    ``explain`` says); with the exit code, 2 when one is an error, else 0."""
+    from launchx import plan, render
+
+    rows = fact_rows(res.facts)
+    width = max(len(r.what) for r in rows)
+    lines = [f"{row.what:<{width}}  {row.value}\n" for row in rows]
+    decision, launch_findings = plan.assess(res)
+    findings = sort_findings([*host_checks(res.facts), *launch_findings])
+    lines.append(
+        f"\nprofile {res.profile.name}: launcher {decision.launcher} ({decision.reason})\n"
+    )
+    lines.append(render.findings_text(findings) if findings else "no problems found\n")
+    return "".join(lines), 2 if has_errors(findings) else 0
+
+
+def check(
+    res: Resolution,
+    *,
+    echo: Callable[[str], None],
+    join_timeout_s: float = 60.0,
+    comm_test: bool = True,
+    as_json: bool = False,
+) -> int:
+    """``launchx doctor``: with several nodes, or ``as_json`` (whose schema is the
+    preflight's), every node of the job through the preflight, which prints its own report;
+    otherwise this node's ``report``, through ``echo``. Returns the exit code."""
+    if res.nnodes > 1 or as_json:
+        from launchx import preflight
+
+        return preflight.check(
+            res, join_timeout_s=join_timeout_s, comm_test=comm_test, as_json=as_json
+        )
+    text, code = report(res)
+    echo(text)
+    return code

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from launchx import detect
-from launchx.errors import ConfigError, ProfileNotFound
+from launchx.errors import ConfigError, LaunchxError, ProfileNotFound
 from launchx.facts import HostFacts, TargetFacts
 from launchx.profile_model import Profile
 from launchx.profiles import DEFAULT_PROFILE, LoadedProfile, list_profiles, load
@@ -137,6 +137,25 @@ def relaunch_args(
     if log_dir:
         args += ["--log-dir", log_dir]
     return tuple(args)
+
+
+def refuse_unknown_option(command: str, word: str, known: Sequence[str]) -> None:
+    """Options before SCRIPT are launchx's; after it, the script's, verbatim. The command
+    line hands an unknown one over as the script (typer's ``ignore_unknown_options``), so
+    ``word`` (what stands where SCRIPT should) is refused here, at once, with the closest of
+    the command's ``known`` options, instead of reaching torchrun or the script."""
+    if not word.startswith("-") or word == "-":
+        return
+    import difflib
+
+    given = word.split("=", 1)[0]
+    close = difflib.get_close_matches(given, known, n=1)
+    raise LaunchxError(
+        f"launchx {command}: no such option {given!r}",
+        (f"did you mean {close[0]}? " if close else "")
+        + "options before the script are launchx's (launchx "
+        + f"{command} --help); put the script's own options after the script",
+    )
 
 
 def doctor_args(request: Request) -> tuple[str, ...]:

@@ -4,15 +4,23 @@ The profile is resolved here exactly as the nodes will resolve it, so a bad ``--
 value fails now, not in the queue; the job's options are the profile's ``slurm`` block with
 the flags over it (``slurm.merge_options``); the batch body repeats the run options as
 typed (``pipeline.relaunch_args``) against the profile frozen into the script. Rendering is
-``slurm.render_sbatch`` (pure); submitting is ``slurm_client``'s.
+``slurm.render_sbatch`` (pure); submitting is ``slurm_client``'s; ``deliver`` does what the
+command was asked: print the script, write it to a file, submit it, wait for the job.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from launchx import __version__, pipeline, slurm
+from launchx.errors import LaunchxError
+
+if TYPE_CHECKING:
+    from launchx.slurm_client import Runner
 
 
 @dataclass(frozen=True)
@@ -65,3 +73,41 @@ def given_options(values: Mapping[str, object]) -> dict[str, object]:
             continue
         out[name] = tuple(value) if isinstance(value, list) else value
     return out
+
+
+def deliver(
+    req: BatchRequest,
+    *,
+    out_file: str | None = None,
+    submit: bool = False,
+    wait: bool = False,
+    echo: Callable[[str], None],
+    runner: Runner | None = None,
+) -> int:
+    """``launchx sbatch`` once its arguments are parsed: render the script, then write it to
+    ``out_file``, or print it (through ``echo``) when it is neither written nor submitted;
+    with ``submit``, hand it to sbatch from this directory and print the job id; with
+    ``wait`` too, wait for the job. Returns the exit code: the job's when waiting, else 0.
+    ``runner`` stands in for SLURM's commands (tests); by default they run for real."""
+    from launchx import slurm_client
+
+    if wait and not submit:
+        raise LaunchxError("--wait only applies with --submit", "add --submit")
+    text = script_text(req)
+    if out_file:
+        try:
+            Path(out_file).write_text(text)
+        except OSError as exc:
+            raise LaunchxError(
+                f"cannot write {out_file}: {exc.strerror}", "pass a writable path to -o"
+            ) from None
+    elif not submit:
+        echo(text)
+    if not submit:
+        return 0
+    submit_job, wait_for = slurm_client.submit, slurm_client.wait_for_job
+    if runner is not None:
+        submit_job, wait_for = partial(submit_job, runner=runner), partial(wait_for, runner=runner)
+    job_id = submit_job(text, workdir=Path.cwd())
+    echo(job_id + "\n")
+    return wait_for(job_id, poll_s=1.0) if wait else 0

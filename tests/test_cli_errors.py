@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import clean_env, run_cli
 
-from launchx import profiles
+from launchx import pipeline, profiles
+from launchx.errors import LaunchxError
 
 
 def fails_cleanly(args: list[str], cwd: Path) -> str:
@@ -177,6 +178,35 @@ def test_an_unknown_option_before_the_script_is_launchxs_error(
     assert f"no such option {named!r}" in err
     if closest:
         assert f"did you mean {closest}?" in err
+
+
+@pytest.mark.parametrize(
+    ("word", "message", "hint"),
+    [
+        (
+            "--hang-timout=20",
+            "launchx run: no such option '--hang-timout'",
+            "did you mean --hang-timeout? ",
+        ),
+        ("-x", "launchx run: no such option '-x'", "options before the script"),
+    ],
+)
+def test_an_unknown_option_is_refused_with_the_closest_known_one(
+    word: str, message: str, hint: str
+) -> None:
+    """The decision behind the CLI's check, without a process: what SCRIPT's place holds
+    against the command's own options."""
+    known = ["--hang-timeout", "--dry-run", "-p", "--profile"]
+    with pytest.raises(LaunchxError) as info:
+        pipeline.refuse_unknown_option("run", word, known)
+    assert info.value.message == message
+    assert info.value.hint is not None and info.value.hint.startswith(hint)
+    assert "(launchx run --help); put the script's own options after" in info.value.hint
+
+
+@pytest.mark.parametrize("word", ["train.py", "-", "python", "./-x"])
+def test_a_script_is_not_an_unknown_option(word: str) -> None:
+    pipeline.refuse_unknown_option("run", word, ["--dry-run"])
 
 
 @pytest.mark.parametrize("value", ["-5", "0", "abc", "inf"])

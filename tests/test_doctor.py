@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
 from conftest import HOSTS, clean_env, run_cli
 
-from launchx import doctor
+from launchx import doctor, pipeline
 from launchx.facts import HostFacts, IbPort, Interface, PortHolder
+from launchx.resolve import Resolution
 
 
 def codes(facts: HostFacts) -> set[str]:
@@ -109,3 +113,40 @@ def test_doctor_json_on_one_node_uses_the_preflight_schema() -> None:
     )
     assert code == data["exit_code"] == text_code, err
     assert {c for c in codes if c in text} == codes
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _res(facts: HostFacts, **flags: str) -> Resolution:
+    return pipeline.resolve_request(pipeline.Request(profile="local", flags=flags), facts=facts)
+
+
+def test_one_node_report_lists_facts_launcher_and_findings() -> None:
+    text, code = doctor.report(_res(GOOD))
+    rows = doctor.fact_rows(GOOD)
+    lines = text.splitlines()
+    assert [line.split("  ")[0].strip() for line in lines[: len(rows)]] == [r.what for r in rows]
+    assert all(line.endswith(f"  {r.value}") for line, r in zip(lines, rows, strict=False))
+    assert lines[len(rows)] == "" and lines[len(rows) + 1].startswith("profile local: launcher ")
+    assert text.endswith("no problems found\n")
+    assert code == 0
+    text, code = doctor.report(_res(replace(GOOD, torch_version=None)))
+    assert "LX220" in text and code == 2
+
+
+def test_check_on_one_node_prints_the_report_through_echo() -> None:
+    printed: list[str] = []
+    res = _res(GOOD)
+    assert doctor.check(res, echo=printed.append) == 0
+    assert printed == [doctor.report(res)[0]]
+
+
+def test_check_as_json_is_the_preflight_report(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    printed: list[str] = []
+    code = doctor.check(_res(replace(GOOD, torch_version=None)), echo=printed.append, as_json=True)
+    data = json.loads(capsys.readouterr().out)
+    assert printed == [] and data["schema"] == "launchx-preflight/1"
+    assert code == data["exit_code"] == 2 and "LX220" in {f["code"] for f in data["findings"]}

@@ -22,10 +22,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from launchx.errors import ConfigError, SubmitError
+from launchx.errors import ConfigError, LaunchxError, SubmitError
 from launchx.hostlist import compress
 from launchx.origin import DEFAULT, SET, Origin
+from launchx.pipeline import Request
 from launchx.profile_model import Profile, Slurm
+from launchx.sbatch import BatchRequest, deliver, script_text
 from launchx.slurm import (
     DEFAULT_SIGNAL,
     FLAG_NAMES,
@@ -772,3 +774,57 @@ def test_step_of_srun_matches_pid_and_host() -> None:
 )
 def test_srun_job_id(argv: tuple[str, ...], env: dict[str, str], job: str | None) -> None:
     assert srun_job_id(argv, env) == job
+
+
+# ------------------------------------------------------------------------ the command's delivery
+# `launchx sbatch` after parsing (sbatch.deliver): print, write, submit, wait. SLURM is the
+# scripted runner above; the profile resolves against a recorded host.
+
+
+@pytest.fixture
+def batch(in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> BatchRequest:
+    from conftest import HOSTS
+
+    monkeypatch.setenv("LAUNCHX_HOST_ROOT", str(HOSTS / "cpu-laptop"))
+    return BatchRequest(
+        run=Request(profile="slurm"),
+        options={"nodes": 2},
+        script_argv=("train.py", "a b"),
+        command_line="launchx sbatch -p slurm --nodes 2 train.py 'a b'",
+        python="/opt/py/bin/python",
+    )
+
+
+def test_deliver_prints_the_script_when_not_written_or_submitted(batch: BatchRequest) -> None:
+    printed: list[str] = []
+    assert deliver(batch, echo=printed.append) == 0
+    assert printed == [script_text(batch)]
+    assert "#SBATCH --nodes=2" in printed[0] and "# Options: --nodes=2 (flag:--nodes)" in printed[0]
+
+
+def test_deliver_writes_the_file_and_prints_nothing(batch: BatchRequest, in_tmp: Path) -> None:
+    printed: list[str] = []
+    assert deliver(batch, out_file="job.sh", echo=printed.append) == 0
+    assert printed == [] and (in_tmp / "job.sh").read_text() == script_text(batch)
+    with pytest.raises(LaunchxError, match="cannot write") as info:
+        deliver(batch, out_file=str(in_tmp / "no" / "job.sh"), echo=printed.append)
+    assert info.value.hint == "pass a writable path to -o"
+
+
+def test_deliver_waits_only_for_a_submitted_job(batch: BatchRequest) -> None:
+    runner = _Runner([])
+    with pytest.raises(LaunchxError, match="--wait only applies with --submit"):
+        deliver(batch, wait=True, echo=lambda s: None, runner=runner)
+    assert runner.calls == []
+
+
+def test_deliver_submits_prints_the_id_and_waits_for_the_exit_code(batch: BatchRequest) -> None:
+    printed: list[str] = []
+    runner = _Runner([(0, "42;cluster\n", ""), _job("FAILED", "3:0")])
+    assert deliver(batch, submit=True, wait=True, echo=printed.append, runner=runner) == 3
+    assert printed == ["42\n"]  # the id only: the script goes to sbatch, not the console
+    assert runner.calls[0] == (["sbatch", "--parsable"], script_text(batch))
+    assert runner.calls[1][0] == ["scontrol", "show", "job", "-o", "42"]
+    runner = _Runner([(0, "43\n", "")])
+    assert deliver(batch, submit=True, echo=printed.append, runner=runner) == 0
+    assert printed[-1] == "43\n" and len(runner.calls) == 1
