@@ -115,6 +115,7 @@ FINDINGS: tuple[Code, ...] = (
     Code("LX249", "warning", "nodes run another profile or launchx version"),
     Code("LX250", "error", "the link test failed"),
     Code("LX251", "warning", "a node or link is well below the median bandwidth"),
+    Code("LX252", "error", "a node reached the rendezvous port but not launchx's channel port"),
     # --- LX3xx: profiles and resolution --------------------------------------------------
     Code("LX301", "error", "several nodes but no master address"),
     Code("LX302", "error", "an auto value launchx cannot work out"),

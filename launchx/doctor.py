@@ -15,6 +15,7 @@ from launchx.facts import HostFacts
 from launchx.findings import Finding, has_errors, sort_findings
 
 if TYPE_CHECKING:
+    from launchx.plan import LaunchDecision
     from launchx.resolve import Resolution
 
 GIB = 1024**3
@@ -143,17 +144,26 @@ def host_checks(facts: HostFacts) -> list[Finding]:
     return out
 
 
+def assess(res: Resolution) -> tuple[LaunchDecision, tuple[Finding, ...]]:
+    """The launcher the profile gets on this node and every finding of this node: the host
+    checks and everything ``explain`` says, sorted. The one place they are merged: ``report``
+    prints them, the preflight sends them to node 0."""
+    from launchx import plan
+
+    decision, launch_findings = plan.assess(res)
+    return decision, sort_findings([*host_checks(res.facts), *launch_findings])
+
+
 def report(res: Resolution) -> tuple[str, int]:
     """This node's report, as ``launchx doctor`` prints it for one node: the facts, the
     launcher the profile gets here, and every finding (the host checks and everything
     ``explain`` says); with the exit code, 2 when one is an error, else 0."""
-    from launchx import plan, render
+    from launchx import render
 
     rows = fact_rows(res.facts)
     width = max(len(r.what) for r in rows)
     lines = [f"{row.what:<{width}}  {row.value}\n" for row in rows]
-    decision, launch_findings = plan.assess(res)
-    findings = sort_findings([*host_checks(res.facts), *launch_findings])
+    decision, findings = assess(res)
     lines.append(
         f"\nprofile {res.profile.name}: launcher {decision.launcher} ({decision.reason})\n"
     )

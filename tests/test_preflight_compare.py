@@ -1,5 +1,5 @@
 """The comparison across nodes, on node summaries built in code: every rule of
-``launchx.preflight.compare`` (LX230-LX251), the grouping, and the two renderings."""
+``launchx.preflight.compare`` (LX230-LX252), the grouping, and the two renderings."""
 
 from __future__ import annotations
 
@@ -126,6 +126,65 @@ def test_lx230_absent_nodes_are_named_with_their_host() -> None:
     assert "nodes 2 (gpu-002), 3 did not join within 60 s" in f.finding.message
     assert rep.exit_code == 2
     assert "node 2 (gpu-002): did not join" in report.render_text(rep)
+
+
+def test_lx230_names_the_ports_node_0_listened_on() -> None:
+    rep = run(
+        CLUSTER[:2],
+        expected=3,
+        absent=[Absent(2, None, "did not join")],
+        join_timeout_s=60,
+        channel_port=29501,
+    )
+    f = only(rep, "LX230").finding
+    assert f.message == (
+        "node 2 did not join within 60 s (node 0 listened on 10.0.0.1, port 29501 for "
+        "launchx's channel and 29500 for the rendezvous)"
+    )
+    assert "TCP ports 29500 and 29501 on 10.0.0.1 are open from every node" in f.fix
+    assert "nc -zv 10.0.0.1 29501" in f.fix
+
+
+def test_lx252_a_node_that_reached_only_the_rendezvous_port() -> None:
+    """Node 0's view: node 2 knocked on the rendezvous port but never joined the channel
+    (its LX230 gives way to LX252); node 3 did neither (LX230)."""
+    rep = run(
+        CLUSTER[:2],
+        expected=4,
+        absent=[Absent(2, "gpu-002", "did not join"), Absent(3, None, "did not join")],
+        seen=Seen(unreached={2: "10.0.0.1:29501"}),
+        join_timeout_s=60,
+        channel_port=29501,
+    )
+    assert sorted(codes(rep)) == ["LX230", "LX252"]
+    assert only(rep, "LX230").nodes == (3,)
+    f = only(rep, "LX252")
+    assert f.nodes == (2,) and f.finding.level == "error" and rep.exit_code == 2
+    assert f.finding.message == (
+        "node 2 (gpu-002) reached the rendezvous port 10.0.0.1:29500 but did not join "
+        "launchx's channel at 10.0.0.1:29501 within 60 s"
+    )
+    assert f.finding.fix.startswith("open TCP port 29501 on 10.0.0.1 to every node, as 29500 is")
+    text = report.render_text(rep)
+    assert "LX252 MASTER_PORT: node 2 (gpu-002) reached the rendezvous port" in text
+    assert "node 2 (gpu-002): did not join" in text  # still listed among the absent
+
+
+def test_lx252_on_a_node_alone_with_its_own_error() -> None:
+    """A node's own view when it reached node 0's rendezvous port but not its channel."""
+    rep = run(
+        [node(1)],
+        expected=2,
+        absent=[Absent(0, "10.0.0.1", "did not answer at 10.0.0.1:29501 within 5 s (x)")],
+        seen=Seen(unreached={1: "10.0.0.1:29501 (No route to host)"}),
+        channel_port=29501,
+    )
+    assert sorted(codes(rep)) == ["LX230", "LX252"]
+    assert only(rep, "LX230").nodes == (0,)
+    assert only(rep, "LX252").finding.message == (
+        "node 1 (gpu-001) reached the rendezvous port 10.0.0.1:29500 but did not join "
+        "launchx's channel at 10.0.0.1:29501 (No route to host)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -301,6 +360,15 @@ def test_lx247_rendezvous_port_unreachable_and_node_0_cannot_listen() -> None:
     assert (
         "nodes 3 (gpu-003), 4 (gpu-004) cannot reach the rendezvous port 10.0.0.1:29500: "
         "Connection timed out" in found[(3, 4)]
+    )
+    # where node 0's channel port is known, it is named: those nodes reached it
+    found = {
+        f.nodes: f.finding.message
+        for f in run(nodes, channel_port=29501).findings
+        if f.finding.code == "LX247"
+    }
+    assert found[(3, 4)].endswith(
+        "Connection timed out (they joined launchx's channel on port 29501)"
     )
 
 

@@ -3,6 +3,10 @@ resolution; arguments that cannot work are one clear error. Also the summary a n
 
 from __future__ import annotations
 
+import io
+import json
+import socket
+import time
 from dataclasses import replace
 
 import pytest
@@ -121,3 +125,113 @@ def test_a_summary_from_another_launchx_is_named_not_misread() -> None:
 def test_shared_env_leaves_out_rank_variables() -> None:
     res = resolved(1, replace(BASE, environ={"RANK": "1", "GROUP_RANK": "1", "NCCL_DEBUG": "INFO"}))
     assert "RANK" not in shared_env(res) and "GROUP_RANK" not in shared_env(res)
+
+
+# --- the two ports: what a node reaches of node 0, and what node 0 learns of it ----------
+
+
+def free_pair() -> int:
+    """A port whose next port is free too (node 0's channel listens on MASTER_PORT + 1)."""
+    for _ in range(50):
+        with socket.socket() as a:
+            a.bind(("127.0.0.1", 0))
+            port = int(a.getsockname()[1])
+            with socket.socket() as b:
+                try:
+                    b.bind(("127.0.0.1", port + 1))
+                except OSError:
+                    continue
+                return port
+    raise RuntimeError("no two adjacent free ports")
+
+
+def knocks_of(listener: meet._Placeholder) -> dict[int, str]:
+    """The knocks node 0's listener heard, polled to a deadline (it reads them on its own
+    thread)."""
+    deadline = time.monotonic() + 10.0
+    while not listener.knocks and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return listener.knocks
+
+
+def loopback(node: int, port: int, facts: HostFacts = BASE) -> pipeline.Resolution:
+    return resolved(node, facts, nnodes=2, master_addr="127.0.0.1", master_port=str(port))
+
+
+def test_a_node_that_reaches_the_rendezvous_port_knocks_and_node_0_learns_who() -> None:
+    port = free_pair()
+    place = meet.where(loopback(1, port))
+    listener = meet._Placeholder(port, place.run_id, place.key)
+    knock = meet.Knock(place, "gpu-007")
+    try:
+        assert knock.result(10.0) is None
+        assert knocks_of(listener) == {1: "gpu-007"}
+    finally:
+        knock.close()
+        listener.close()
+
+
+def test_a_knock_goes_only_to_this_runs_node_0() -> None:
+    port = free_pair()
+    place = meet.where(loopback(1, port))
+    other = replace(place, key=b"another run's key")
+    listener = meet._Placeholder(port, other.run_id, other.key)
+    knock = meet.Knock(place, "gpu-007")
+    try:
+        assert knock.result(10.0) is None  # reached: the port is open
+        knock.close()  # its banner did not verify: it sent nothing and is done
+        assert listener.knocks == {}
+    finally:
+        knock.close()
+        listener.close()
+
+
+def test_a_closed_rendezvous_port_says_why_after_a_fresh_try() -> None:
+    port = free_pair()
+    knock = meet.Knock(meet.where(loopback(1, port)), "gpu-007")
+    try:
+        assert knock.result(10.0) == "Connection refused"
+    finally:
+        knock.close()
+
+
+def test_a_node_that_reaches_only_the_rendezvous_port_names_the_channel_port() -> None:
+    """Node 0's rendezvous port answers, its channel port (MASTER_PORT + 1) does not: the
+    node's own report (the only one it gets) names that port on that address, and node 0
+    heard its knock (so node 0's report names it too, see test_preflight_nodes)."""
+    port = free_pair()
+    res = loopback(1, port)
+    place = meet.where(res)
+    listener = meet._Placeholder(port, place.run_id, place.key)
+    out = io.StringIO()
+    try:
+        code = meet._follow(res, place, 1.0, True, out)
+        knocks = knocks_of(listener)
+    finally:
+        listener.close()
+    assert code == 2 and knocks == {1: "gpu-001"}
+    data = json.loads(out.getvalue())
+    by_code = {f["code"]: f for f in data["findings"]}
+    assert by_code["LX252"]["nodes"] == [1]
+    assert by_code["LX252"]["message"] == (
+        f"node 1 (gpu-001) reached the rendezvous port 127.0.0.1:{port} but did not join "
+        f"launchx's channel at 127.0.0.1:{port + 1} (Connection refused)"
+    )
+    assert f"open TCP port {port + 1} on 127.0.0.1" in by_code["LX252"]["fix"]
+    assert by_code["LX230"]["nodes"] == [0]
+    assert by_code["LX230"]["message"] == (
+        f"node 0 (127.0.0.1) did not answer at 127.0.0.1:{port + 1} within 1 s (Connection refused)"
+    )
+
+
+def test_a_node_that_reaches_neither_port_names_both() -> None:
+    port = free_pair()
+    res = loopback(1, port)
+    out = io.StringIO()
+    assert meet._follow(res, meet.where(res), 1.0, True, out) == 2
+    data = json.loads(out.getvalue())
+    assert [f["code"] for f in data["findings"] if f["level"] == "error"] == ["LX230"]
+    assert data["nodes"]["absent"][0]["why"] == (
+        f"did not answer at 127.0.0.1:{port + 1} within 1 s (Connection refused); nor did "
+        f"its rendezvous port {port} (Connection refused)"
+    )

@@ -8,7 +8,7 @@ import json
 import socket
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,10 @@ import pytest
 from conftest import PYTHON, clean_env
 from hosts.variants import materialize
 from slurm_fixtures import SlurmCluster, SlurmJobs
+
+from launchx import pipeline
+from launchx.facts import HostFacts
+from launchx.preflight import meet
 
 TIMEOUT_S = 180  # a deadline for a hung test, never the expected duration
 
@@ -48,10 +52,10 @@ def start(tree: Path, args: Sequence[str], rank: int) -> subprocess.Popen[str]:
 
 
 def nodes(
-    tmp_path: Path, variants: Sequence[str | None], args: Sequence[str]
+    tmp_path: Path, variants: Sequence[str | None], args: Sequence[str], port: int = 0
 ) -> list[tuple[int, str, str]]:
     """Start one doctor per variant (None: that node never starts), wait for all of them."""
-    port = free_pair()
+    port = port or free_pair()
     common = ["--nnodes", str(len(variants)), "--master-addr", "127.0.0.1"]
     common += ["--master-port", str(port), *args]
     procs = [
@@ -135,14 +139,113 @@ def test_a_missing_interface_and_another_torch(tmp_path: Path) -> None:
 
 
 def test_a_node_that_never_joins_is_named_after_the_join_timeout(tmp_path: Path) -> None:
+    port = free_pair()
     results = nodes(
-        tmp_path, ["laptop-a", "laptop-b", None], ["--json", "--no-comm", "--join-timeout", "3"]
+        tmp_path,
+        ["laptop-a", "laptop-b", None],
+        ["--json", "--no-comm", "--join-timeout", "3"],
+        port,
     )
     assert [code for code, _o, _e in results] == [2, 2]
     data = json.loads(results[0][1])
     assert data["nodes"]["joined"] == [0, 1]
     assert data["nodes"]["absent"] == [{"node": 2, "host": None, "why": "did not join"}]
-    assert finding(data, "LX230")["message"] == "node 2 did not join within 3 s"
+    assert finding(data, "LX230")["message"].startswith("node 2 did not join within 3 s")
+    listened = f"(node 0 listened on 127.0.0.1, port {port + 1} for launchx's channel and {port}"
+    assert listened in finding(data, "LX230")["message"]
+
+
+def _kubeflow(rank: int, port: int) -> dict[str, str]:
+    """Kubeflow's PyTorchJob (and Trainer v2): torchrun's own settings, as PET_*."""
+    return {
+        "PET_NNODES": "2",
+        "PET_NODE_RANK": str(rank),
+        "PET_MASTER_ADDR": "127.0.0.1",
+        "PET_MASTER_PORT": str(port),
+    }
+
+
+def _kubeflow_pods(rank: int, port: int) -> dict[str, str]:
+    """Kubeflow training-operator >= 1.7: PET_* and the pod's RANK/WORLD_SIZE/MASTER_*."""
+    plain = {"RANK": str(rank), "WORLD_SIZE": "2", "MASTER_ADDR": "127.0.0.1"}
+    return {**_kubeflow(rank, port), **plain, "MASTER_PORT": str(port)}
+
+
+def _pai(rank: int, port: int) -> dict[str, str]:
+    """PAI-DLC (and Kubeflow < 1.7): RANK and WORLD_SIZE count nodes, MASTER_ADDR/PORT."""
+    plain = {"RANK": str(rank), "WORLD_SIZE": "2", "MASTER_ADDR": "127.0.0.1"}
+    return {**plain, "MASTER_PORT": str(port), "NPROC_PER_NODE": "1"}
+
+
+@pytest.mark.parametrize("platform", [_kubeflow, _kubeflow_pods, _pai])
+def test_where_a_platform_sets_the_torchrun_variables_the_nodes_come_from_there(
+    tmp_path: Path, platform: Callable[[int, int], dict[str, str]]
+) -> None:
+    """No --nnodes, --node-rank or --master-*: the node count, rank and master come from
+    the platform's variables, as `run` takes them, and the two nodes meet. (The profile
+    leaves them to the platform, as the multi-node ones do; this one runs gloo on CPUs.)"""
+    profile = tmp_path / "cpu-nodes.yaml"
+    profile.write_text(
+        "name: cpu-nodes\nextends: local\nnnodes: auto\nmaster_addr: auto\nnproc_per_node: 1\n"
+    )
+    port = free_pair()
+    procs = [
+        subprocess.Popen(
+            [PYTHON, "-m", "launchx", "doctor", "-p", str(profile), "--json", "--no-comm"],
+            env=clean_env(
+                LAUNCHX_HOST_ROOT=str(materialize(tree, tmp_path)), **platform(rank, port)
+            ),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for rank, tree in enumerate(("laptop-a", "laptop-b"))
+    ]
+    try:
+        (out0, err0), (out1, err1) = (p.communicate(timeout=TIMEOUT_S) for p in procs)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    assert [p.returncode for p in procs] == [0, 0], err0 + err1
+    assert out1 == ""  # one report, node 0's
+    data = json.loads(out0)
+    assert data["master"] == f"127.0.0.1:{port}"
+    assert data["nodes"]["joined"] == [0, 1] and data["nodes"]["absent"] == []
+    assert data["nodes"]["hosts"] == {"0": "laptop-a", "1": "laptop-b"}
+    assert [f for f in data["findings"] if f["level"] == "error"] == []
+
+
+def test_node_0_names_a_node_that_reached_only_the_rendezvous_port(tmp_path: Path) -> None:
+    """Node 1 reaches node 0's rendezvous port (and knocks there) but never its channel,
+    as behind a firewall that lets only MASTER_PORT through: node 0's report names the
+    channel port on its address that node 1 did not join."""
+    port = free_pair()
+    flags = {"nnodes": "2", "master_addr": "127.0.0.1", "master_port": str(port)}
+    args = [f"--{k.replace('_', '-')}={v}" for k, v in flags.items()]
+    lead = start(
+        materialize("laptop-a", tmp_path),
+        ["-p", "local", *args, "--json", "--no-comm", "--join-timeout", "3"],
+        0,
+    )
+    request = pipeline.Request(profile="local", flags={**flags, "node_rank": "1"})
+    place = meet.where(pipeline.resolve_request(request, HostFacts(hostname="laptop-b")))
+    knock = meet.Knock(place, "laptop-b")  # node 1's tries of the rendezvous port alone
+    try:
+        out0, err0 = lead.communicate(timeout=TIMEOUT_S)
+        reached = knock.result()
+    finally:
+        knock.close()
+        if lead.poll() is None:
+            lead.kill()
+    assert lead.returncode == 2 and reached is None, err0
+    data = json.loads(out0)
+    assert data["nodes"]["absent"] == [{"node": 1, "host": "laptop-b", "why": "did not join"}]
+    assert [f["code"] for f in data["findings"] if f["level"] == "error"] == ["LX252"]
+    assert finding(data, "LX252")["message"] == (
+        f"node 1 (laptop-b) reached the rendezvous port 127.0.0.1:{port} but did not join "
+        f"launchx's channel at 127.0.0.1:{port + 1} within 3 s"
+    )
 
 
 def test_a_node_whose_node_0_never_comes_reports_alone(tmp_path: Path) -> None:

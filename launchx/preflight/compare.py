@@ -2,7 +2,7 @@
 
 Pure: node summaries (and what node 0 measured: clock offsets, name lookups, the link test)
 in, a ``Report`` out. One pass per rule over the nodes, so a thousand nodes compare in
-milliseconds. Codes LX230-LX251 belong to this module:
+milliseconds. Codes LX230-LX252 belong to this module:
 
 | code  | level   | what |
 | ----- | ------- | ---- |
@@ -28,6 +28,7 @@ milliseconds. Codes LX230-LX251 belong to this module:
 | LX249 | warning | nodes run another profile or launchx version |
 | LX250 | error   | the link test failed |
 | LX251 | warning | a node or link is well below the median bandwidth |
+| LX252 | error   | a node reached the rendezvous port but did not join launchx's channel |
 """
 
 from __future__ import annotations
@@ -69,6 +70,9 @@ class Seen:
     clock_offsets: Mapping[int, float] | None = None  # node -> seconds ahead of node 0
     unresolved: Collection[int] = ()  # nodes whose host name does not resolve at node 0
     refused: Collection[str] = ()  # addresses that connected to the channel but never joined
+    # node -> launchx's channel ("addr:port", and why where known) that the node did not
+    # join although it reached the rendezvous port
+    unreached: Mapping[int, str] | None = None
 
 
 def split(values: Mapping[int, str]) -> tuple[Group, ...]:
@@ -528,16 +532,20 @@ def _seen_rules(nodes: Sequence[NodeFacts], seen: Seen, hosts: Mapping[int, str]
 
 
 def _reach_rules(
-    nodes: Sequence[NodeFacts], master: str, hosts: Mapping[int, str]
+    nodes: Sequence[NodeFacts], ports: _Ports, hosts: Mapping[int, str]
 ) -> list[Flagged]:
     out: list[Flagged] = []
     for group in split({f.node: f.rendezvous for f in nodes if f.rendezvous}):
         node0 = group.nodes == (0,)
+        they = "it" if len(group.nodes) == 1 else "they"
+        joined = (
+            f" ({they} joined launchx's channel on port {ports.channel})" if ports.channel else ""
+        )
         what = (
             f"node 0 cannot listen on its rendezvous port ({group.value})"
             if node0
-            else f"{who(group.nodes, hosts)} cannot reach the rendezvous port {master}: "
-            f"{group.value}"
+            else f"{who(group.nodes, hosts)} cannot reach the rendezvous port {ports.master}: "
+            f"{group.value}{joined}"
         )
         out.append(
             _flag(
@@ -549,6 +557,86 @@ def _reach_rules(
                 if node0
                 else "open the port between the nodes (firewall, security group) and check "
                 "that the master address is node 0's and routable from them",
+                group.nodes,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class _Ports:
+    """Node 0's two ports as the other nodes are told them."""
+
+    master: str  # "addr:port" of the rendezvous
+    addr: str
+    rendezvous: str
+    channel: str  # launchx's channel's port; "" where not known
+
+    @staticmethod
+    def of(master: str, channel_port: int | None) -> _Ports:
+        addr, _, port = master.rpartition(":")
+        return _Ports(master, addr, port, str(channel_port) if channel_port else "")
+
+
+def _absent_rules(
+    absent: Sequence[Absent],
+    seen: Seen,
+    ports: _Ports,
+    join_timeout_s: float,
+    names: Mapping[int, str],
+) -> list[Flagged]:
+    """LX230 for the nodes that did not come; LX252 for those that reached the rendezvous
+    port but did not join the channel (from node 0: they knocked; from a node alone: its
+    own try), naming the port to open."""
+    out: list[Flagged] = []
+    unreached = dict(seen.unreached or {})
+    within = f" within {join_timeout_s:g} s" if join_timeout_s else ""
+    knocked = ""
+    if seen.refused:
+        knocked = (
+            f"; {host_list(sorted(seen.refused))} connected but did not join (started with "
+            "other options, another node rank or another LAUNCHX_CHANNEL_TOKEN?)"
+        )
+    addr, rport, cport = ports.addr, ports.rendezvous, ports.channel
+    listened = (
+        f" (node 0 listened on {addr}, port {cport} for launchx's channel and {rport} for "
+        "the rendezvous)"
+        if cport
+        else ""
+    )
+    open_them = (
+        f"check that TCP ports {rport} and {cport} on {addr} are open from every node "
+        f"(nc -zv {addr} {cport}; a firewall, a security group)"
+        if cport
+        else f"check that they reach {ports.master} and the port above it"
+    )
+    late = {a.node: a.why for a in absent if a.node not in unreached}
+    for group in split(late):
+        waited = group.value == "did not join"
+        out.append(
+            _flag(
+                "LX230",
+                "error",
+                None,
+                f"{who(group.nodes, names)} {group.value}"
+                + (f"{within}{knocked}{listened}" if waited else ""),
+                f"start launchx doctor on every node with the same options; {open_them}",
+                group.nodes,
+            )
+        )
+    cport = cport or "MASTER_PORT+1"
+    for group in split(unreached):
+        out.append(
+            _flag(
+                "LX252",
+                "error",
+                "MASTER_PORT",
+                f"{who(group.nodes, names)} reached the rendezvous port {ports.master} but "
+                f"did not join launchx's channel at {group.value}{within}",
+                f"open TCP port {cport} on {addr} to every node, as {rport} is: a firewall or "
+                "security group that lets only the rendezvous port through stops launchx's "
+                f"channel (it listens on {cport}, beside --master-port); if the port is open, "
+                "start every node with the same options and LAUNCHX_CHANNEL_TOKEN",
                 group.nodes,
             )
         )
@@ -663,36 +751,18 @@ def compare(
     comm_note: str = "",
     join_timeout_s: float = 0.0,
     hosts: Mapping[int, str] | None = None,
+    channel_port: int | None = None,
 ) -> Report:
-    """The report for the nodes that came (``absent``: those that did not)."""
+    """The report for the nodes that came (``absent``: those that did not). ``channel_port``:
+    where node 0 listens for launchx's channel, named in what blocks a node from joining."""
     seen = seen or Seen()
     names = dict(hosts or {})
     names.update({a.node: a.host for a in absent if a.host and a.node not in names})
     names.update({f.node: f.host for f in nodes})
     ordered = sorted(nodes, key=lambda f: f.node)
     used = tuple(sorted({p for f in ordered if f.uses_rdma for p in _selected(f)}, key=_natural))
-    flagged: list[Flagged] = []
-    knocked = ""
-    if seen.refused:
-        knocked = (
-            f"; {host_list(sorted(seen.refused))} connected but did not join (started with "
-            "other options, another node rank or another LAUNCHX_CHANNEL_TOKEN?)"
-        )
-    if absent:
-        for group in split({a.node: a.why for a in absent}):
-            late = group.value == "did not join"
-            flagged.append(
-                _flag(
-                    "LX230",
-                    "error",
-                    None,
-                    f"{who(group.nodes, names)} {group.value}"
-                    + (f" within {join_timeout_s:g} s{knocked}" if late else ""),
-                    "start launchx doctor on every node with the same options; check that "
-                    f"they reach {master} and the port above it",
-                    group.nodes,
-                )
-            )
+    ports = _Ports.of(master, channel_port)
+    flagged = _absent_rules(absent, seen, ports, join_timeout_s, names)
     across = expected > 1  # one node alone: its own checks, exactly as `doctor` prints them
     if across:
         flagged += _version_rules(ordered, names)
@@ -700,7 +770,7 @@ def compare(
         flagged += _rdma_rules(ordered, used, names)
         flagged += _socket_rules(ordered, names)
         flagged += _limit_rules(ordered, names)
-        flagged += _reach_rules(ordered, master, names)
+        flagged += _reach_rules(ordered, ports, names)
         flagged += _seen_rules(ordered, seen, names)
         flagged += _env_rules(ordered, names)
     flagged += _comm_rules(comm, names)

@@ -6,7 +6,11 @@ Every node runs ``launchx doctor`` (or ``run --preflight``) with the same option
    a plain listener on ``MASTER_PORT`` (the job's rendezvous port, so every node can show
    that it reaches it).
 2. Every other node connects (retrying until ``--join-timeout``), tries the rendezvous
-   port, and sends its facts summary (``summary.py``) with its wall clock.
+   port meanwhile (and knocks there, naming itself), and sends its facts summary
+   (``summary.py``) with its wall clock. A node that cannot join says which of node 0's
+   two ports it reached; node 0 names a node that knocked but never joined (LX252: the
+   channel's port is closed between them) and, for one that did neither, the ports it
+   listened on (LX230).
 3. Node 0 waits until every node's facts are in or the join timeout passes, then runs the
    link test (``sweep.py``) with the nodes that came, compares (``compare.py``), sends
    every node the verdict and prints the report. Each node exits with the verdict's code.
@@ -20,17 +24,18 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
+import selectors
 import socket
 import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO
 
 from launchx import __version__, agree, channel, detect, doctor, plan
 from launchx.errors import ConfigError
-from launchx.findings import Finding, sort_findings
 from launchx.preflight import comm, compare, report
 from launchx.preflight.summary import NodeFacts, parse, summarize
 from launchx.preflight.sweep import Ranks, Spec, job_env
@@ -42,6 +47,10 @@ SWEEP_TIMEOUT_S = 30.0  # the ranks' time to meet and for one collective, then t
 _PROBE_TIMEOUT_S = 5.0
 _MARGIN_S = 15.0  # a follower's patience beyond what node 0 said it waits for
 _POLL_S = 0.2
+_KNOCK_WAIT_S = 2.0  # how long a connection to the rendezvous port may take to knock
+_KNOCK_MAX = 4096  # bytes of a knock
+_MAX_KNOCKS = 1024  # connections waiting to knock at once; more are just closed
+_KNOCK_PAUSE_S = 0.5  # a node's pause between tries of the rendezvous port
 # Errors of the resolution that make a meeting impossible: said once, as the error.
 _FATAL = ("LX301", "LX305", "LX307")
 _ONE_RANK_PER_PROCESS = ("torchrun", "platform", "mpi", "srun_step")
@@ -92,16 +101,10 @@ def where(res: Resolution, run_id: str | None = None) -> Where:
     )
 
 
-def own_findings(res: Resolution) -> tuple[Finding, ...]:
-    """This node's own doctor findings: the host checks and everything ``explain`` says."""
-    _decision, launch = plan.assess(res)
-    return sort_findings([*doctor.host_checks(res.facts), *launch])
-
-
 def local_report(res: Resolution, note: str = "single node: nothing to compare") -> report.Report:
     """The report of this node alone (one node, or a node that could not reach node 0)."""
     node = int(res.launch["node_rank"].value) if res.launch["node_rank"].value.isdigit() else 0
-    own = summarize(res, node, own_findings(res), version=__version__)
+    own = summarize(res, node, doctor.assess(res)[1], version=__version__)
     return compare.compare(
         [own],
         expected=1,
@@ -152,18 +155,24 @@ def check(
 
 
 class _Placeholder:
-    """A listener on the rendezvous port while the nodes meet: connections are accepted
-    and closed, so every node can show that it reaches the port."""
+    """A listener on the rendezvous port while the nodes meet, so every node can show that
+    it reaches the port. Each connection gets a signed banner (a fresh nonce); a node of
+    this run answers with a signed knock naming itself, so node 0 can name a node that
+    reaches the rendezvous port but never joins the channel. Then the connection closes."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, run_id: str = "", key: bytes = b"") -> None:
         self.error: str | None = None
+        self.run_id = run_id
+        self.key = key
+        self._knocks: dict[int, str] = {}  # node -> its host ("" when it named none)
+        self._lock = threading.Lock()
         self.sock: socket.socket | None = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.stop = threading.Event()
         try:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             self.sock.bind(("", port))
             self.sock.listen(socket.SOMAXCONN)
-            self.sock.settimeout(_POLL_S)
+            self.sock.setblocking(False)
         except OSError as exc:
             self.sock.close()
             self.sock = None
@@ -172,22 +181,116 @@ class _Placeholder:
         self.thread = threading.Thread(target=self._serve, daemon=True, name="lx-rdzv")
         self.thread.start()
 
+    @property
+    def knocks(self) -> dict[int, str]:
+        """The nodes that reached this port and said who they are, with their host."""
+        with self._lock:
+            return dict(self._knocks)
+
     def _serve(self) -> None:
         assert self.sock is not None
-        while not self.stop.is_set():
+        with selectors.DefaultSelector() as sel:
+            sel.register(self.sock, selectors.EVENT_READ, None)
+            pending: dict[socket.socket, _Knocked] = {}
             try:
-                conn, _addr = self.sock.accept()
-            except TimeoutError:
-                continue
+                while not self.stop.is_set():
+                    for key, _mask in sel.select(_POLL_S):
+                        if key.data is None:
+                            self._accept(sel, pending)
+                        else:
+                            self._read(sel, pending, key.data)
+                    now = time.monotonic()
+                    for conn in [c for c, k in pending.items() if k.deadline < now]:
+                        _drop(sel, pending, conn)
             except OSError:
-                return
+                pass
+            finally:
+                for conn in list(pending):
+                    _drop(sel, pending, conn)
+
+    def _accept(self, sel: selectors.BaseSelector, pending: dict[socket.socket, _Knocked]) -> None:
+        assert self.sock is not None
+        try:
+            conn, _addr = self.sock.accept()
+        except OSError:  # nothing to accept after all, or a connection already gone
+            return
+        if len(pending) >= _MAX_KNOCKS or not self.key:
+            conn.close()  # reached is all it needs to know
+            return
+        nonce = os.urandom(16).hex()
+        try:
+            conn.setblocking(False)
+            conn.send(
+                channel.encode(
+                    self.key,
+                    run=self.run_id,
+                    node=0,
+                    seq=0,
+                    type="rendezvous",
+                    body={"nonce": nonce},
+                )
+            )
+        except OSError:
             conn.close()
+            return
+        pending[conn] = _Knocked(conn, nonce, time.monotonic() + _KNOCK_WAIT_S)
+        sel.register(conn, selectors.EVENT_READ, pending[conn])
+
+    def _read(
+        self,
+        sel: selectors.BaseSelector,
+        pending: dict[socket.socket, _Knocked],
+        state: _Knocked,
+    ) -> None:
+        try:
+            chunk = state.conn.recv(_KNOCK_MAX)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            chunk = b""
+        state.buffer += chunk
+        if b"\n" not in state.buffer:
+            if chunk and len(state.buffer) < _KNOCK_MAX:
+                return
+            _drop(sel, pending, state.conn)
+            return
+        line = bytes(state.buffer.split(b"\n", 1)[0])
+        _drop(sel, pending, state.conn)
+        frame = channel.decode(line, self.key, self.run_id)
+        if (
+            isinstance(frame, channel.Frame)
+            and frame.type == "knock"
+            and frame.node > 0
+            and frame.body.get("nonce") == state.nonce
+        ):
+            host = frame.body.get("host")
+            with self._lock:
+                self._knocks[frame.node] = host if isinstance(host, str) else ""
 
     def close(self) -> None:
         self.stop.set()
         if self.sock is not None:
             self.thread.join(2.0)
             self.sock.close()
+
+
+@dataclass
+class _Knocked:
+    """A connection to the rendezvous port that got the banner, until it knocks."""
+
+    conn: socket.socket
+    nonce: str
+    deadline: float
+    buffer: bytearray = field(default_factory=bytearray)
+
+
+def _drop(
+    sel: selectors.BaseSelector, pending: dict[socket.socket, _Knocked], conn: socket.socket
+) -> None:
+    pending.pop(conn, None)
+    with contextlib.suppress(KeyError, ValueError, OSError):
+        sel.unregister(conn)
+    conn.close()
 
 
 @dataclass
@@ -204,7 +307,7 @@ def _lead(
 ) -> report.Report:
     # The rendezvous port listens before the channel does: a node that joined may probe it
     # at once.
-    rendezvous = _Placeholder(place.master_port)
+    rendezvous = _Placeholder(place.master_port, place.run_id, place.key)
     try:
         hub = channel.Hub(place.channel_port, place.run_id, place.key, place.nnodes, host="")
     except OSError as exc:
@@ -217,12 +320,25 @@ def _lead(
             "launchx's) on every node",
         ) from None
     with hub:
-        own = summarize(res, 0, own_findings(res), version=__version__, rendezvous=rendezvous.error)
+        own = summarize(
+            res, 0, doctor.assess(res)[1], version=__version__, rendezvous=rendezvous.error
+        )
         try:
             got = _gather(hub, own, place, time.monotonic() + join_timeout_s)
         finally:
             rendezvous.close()
+        knocked = rendezvous.knocks
+        for node, host in knocked.items():
+            if host:
+                got.hosts.setdefault(node, host)
         absent = _absent(res, place, got)
+        # Nodes that reached the rendezvous port but never joined: the channel's port is
+        # closed between them and node 0 (or they stopped).
+        unreached = {
+            a.node: f"{place.master_addr}:{place.channel_port}"
+            for a in absent
+            if a.why == "did not join" and a.node in knocked
+        }
         nodes = [got.facts[n] for n in sorted(got.facts)]
         if comm_test:
             try:
@@ -250,11 +366,13 @@ def _lead(
                 clock_offsets=got.offsets,
                 unresolved=unresolved,
                 refused=list(hub.rejected_peers()) if absent else (),
+                unreached=unreached,
             ),
             comm=link,
             comm_note=note,
             join_timeout_s=join_timeout_s,
             hosts=got.hosts,
+            channel_port=place.channel_port,
         )
         counts = rep.counts()
         hub.broadcast(
@@ -435,13 +553,96 @@ def _comm_report(
 # --- the other nodes ------------------------------------------------------------------------
 
 
-def probe(addr: str, port: int, timeout: float = _PROBE_TIMEOUT_S) -> str | None:
-    """None when a TCP connection to ``addr:port`` opens, else why not."""
-    try:
-        with socket.create_connection((addr, port), timeout=timeout):
-            return None
-    except OSError as exc:
-        return exc.strerror or str(exc) or type(exc).__name__
+class Knock:
+    """A node's tries of node 0's rendezvous port while it joins the channel (a thread):
+    until one connection opens, or ``close``. On the first that opens it reads node 0's
+    banner and, when it is this run's node 0, answers with a knock naming this node, so
+    node 0 can say that this node reached the rendezvous port should it never join."""
+
+    def __init__(self, place: Where, host: str) -> None:
+        self.place = place
+        self.host = host
+        self.error: str | None = "no try has ended yet"
+        self._started = 0
+        self._done = 0
+        self._reached = False
+        self._changed = threading.Condition()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True, name="lx-knock")
+        self._thread.start()
+
+    def result(self, wait_s: float = 0.0) -> str | None:
+        """None once the port was reached, else why not: the last try's error, after
+        waiting up to ``wait_s`` for the port or for a try that starts after this call."""
+        end = time.monotonic() + wait_s
+        with self._changed:
+            fresh = self._started + 1  # the first try that starts after this call
+            while not self._reached and self._done < fresh and not self._stop.is_set():
+                left = end - time.monotonic()
+                if left <= 0:
+                    break
+                self._changed.wait(left)
+            return None if self._reached else self.error
+
+    def close(self) -> None:
+        self._stop.set()
+        with self._changed:
+            self._changed.notify_all()
+        self._thread.join(1.0)  # a try under way ends on its own (a daemon thread)
+
+    def _run(self) -> None:
+        addr, port = self.place.master_addr, self.place.master_port
+        while not self._stop.is_set():
+            with self._changed:
+                self._started += 1
+            try:
+                sock = socket.create_connection((addr, port), timeout=_PROBE_TIMEOUT_S)
+            except OSError as exc:
+                with self._changed:
+                    self.error = exc.strerror or str(exc) or type(exc).__name__
+                    self._done += 1
+                    self._changed.notify_all()
+                self._stop.wait(_KNOCK_PAUSE_S)
+                continue
+            with self._changed:
+                self._reached, self.error = True, None
+                self._done += 1
+                self._changed.notify_all()
+            with sock:
+                if not self._stop.is_set():  # after close the port is the job's again
+                    self._knock(sock)
+            return
+
+    def _knock(self, sock: socket.socket) -> None:
+        """Answer the banner of this run's node 0 (anything else listening there gets
+        nothing: torchrun's store, another run)."""
+        place = self.place
+        buffer = b""
+        end = time.monotonic() + _KNOCK_WAIT_S
+        try:
+            while b"\n" not in buffer and len(buffer) < _KNOCK_MAX:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return
+                sock.settimeout(left)
+                chunk = sock.recv(_KNOCK_MAX)
+                if not chunk:
+                    return
+                buffer += chunk
+            frame = channel.decode(buffer.split(b"\n", 1)[0], place.key, place.run_id)
+            if not (isinstance(frame, channel.Frame) and frame.type == "rendezvous"):
+                return
+            if frame.node != 0 or not isinstance(frame.body.get("nonce"), str):
+                return
+            body = {"nonce": frame.body["nonce"], "host": self.host}
+            sock.settimeout(_KNOCK_WAIT_S)
+            sock.sendall(
+                channel.encode(
+                    place.key, run=place.run_id, node=place.node, seq=0, type="knock", body=body
+                )
+            )
+        except OSError:
+            return
 
 
 def _follow(
@@ -461,22 +662,22 @@ def _follow(
         place.node,
         host=res.facts.hostname,
     )
-    with link:
-        if not link.connect(monotonic() + join_timeout_s):
-            why = (
-                f"did not answer at {place.master_addr}:{place.channel_port} within "
-                f"{join_timeout_s:g} s ({link.last_error or 'no answer'})"
+    knock = Knock(place, res.facts.hostname)
+    try:
+        with link:
+            if not link.connect(monotonic() + join_timeout_s):
+                return _not_joined(res, place, link, knock.result(), join_timeout_s, as_json, out)
+            own = summarize(
+                res,
+                place.node,
+                doctor.assess(res)[1],
+                version=__version__,
+                rendezvous=knock.result(_PROBE_TIMEOUT_S + _KNOCK_PAUSE_S),
             )
-            return _alone(res, place, why, as_json, out)
-        own = summarize(
-            res,
-            place.node,
-            own_findings(res),
-            version=__version__,
-            rendezvous=probe(place.master_addr, place.master_port),
-        )
-        link.send("facts", {"facts": own.model_dump(mode="json"), "wall": wall()})
-        verdict = _await_verdict(res, place, link, join_timeout_s, monotonic)
+            link.send("facts", {"facts": own.model_dump(mode="json"), "wall": wall()})
+            verdict = _await_verdict(res, place, link, join_timeout_s, monotonic)
+    finally:
+        knock.close()
     if isinstance(verdict, str):
         return _alone(res, place, verdict, as_json, out)
     code, errors, warnings = verdict
@@ -491,6 +692,26 @@ def _follow(
             f"(exit {code}); the report is on node 0\n"
         )
     return code
+
+
+def _not_joined(
+    res: Resolution,
+    place: Where,
+    link: channel.Link,
+    rendezvous: str | None,
+    join_timeout_s: float,
+    as_json: bool,
+    out: IO[str],
+) -> int:
+    """This node's report when it could not join node 0's channel: which of node 0's two
+    ports it reached (the rendezvous port answering means the channel's is the problem)."""
+    channel_at = f"{place.master_addr}:{place.channel_port}"
+    error = link.last_error or "no answer"
+    why = f"did not answer at {channel_at} within {join_timeout_s:g} s ({error})"
+    if rendezvous is not None:
+        why += f"; nor did its rendezvous port {place.master_port} ({rendezvous})"
+        return _alone(res, place, why, as_json, out)
+    return _alone(res, place, why, as_json, out, unreached=f"{channel_at} ({error})")
 
 
 def _await_verdict(
@@ -548,16 +769,26 @@ def _verdict(body: Mapping[str, object]) -> tuple[int, int, int]:
     return (code if code in (0, 2) else 2), num("errors"), num("warnings")
 
 
-def _alone(res: Resolution, place: Where, why: str, as_json: bool, out: IO[str]) -> int:
-    """This node's own report, with node 0 named absent: the only report anyone gets."""
-    own = summarize(res, place.node, own_findings(res), version=__version__)
+def _alone(
+    res: Resolution,
+    place: Where,
+    why: str,
+    as_json: bool,
+    out: IO[str],
+    unreached: str | None = None,
+) -> int:
+    """This node's own report, with node 0 named absent: the only report anyone gets.
+    ``unreached``: node 0's channel (and why) when this node reached its rendezvous port."""
+    own = summarize(res, place.node, doctor.assess(res)[1], version=__version__)
     rep = compare.compare(
         [own],
         expected=place.nnodes,
         master=place.master,
         profile=res.profile.name,
         absent=[report.Absent(0, place.master_addr, why)],
+        seen=compare.Seen(unreached={place.node: unreached} if unreached else None),
         comm_note="not run: node 0 is not reachable",
+        channel_port=place.channel_port,
     )
     with contextlib.suppress(OSError):
         out.write(report.render_json(rep) if as_json else report.render_text(rep))
