@@ -143,3 +143,66 @@ def test_on_a_terminal_a_status_is_pinned_under_the_output(tmp_path: Path) -> No
     # ...and gone before the run's last line.
     tail = text[text.rindex("\x1b[J") :]
     assert "launchx: attempt" not in tail and "launchx: finished in" in tail
+
+
+def pids_of(evidence: Path, attempt: int) -> list[int]:
+    """The pids the ranks of ``attempt`` recorded (ranks.py --evidence)."""
+    return [int(p.read_text()) for p in sorted(evidence.glob(f"pid.{attempt}.*"))]
+
+
+def gone(pid: int) -> bool:
+    """Whether ``pid`` no longer runs (a zombie counts as gone: it runs nothing)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[-1].split()[0] == "Z"
+
+
+def test_a_rank_blocked_inside_a_native_call_is_named_stopped_and_retried(
+    tmp_path: Path,
+) -> None:
+    """Issue 11, test 2 through ``launchx run``: rank 1 blocks acquiring a lock it holds (a
+    wait inside C, no Python frame moves) on the first attempt only. The watch names it
+    with the native frame it waits in, stops both ranks, and the retry finishes."""
+    logs, evidence = tmp_path / "logs", tmp_path / "evidence"
+    args = ["-p", "local", "--hang-timeout", "5", "--log-dir", str(logs), *FAST]
+    script = [str(RANKS), "lock", "--first-attempt-only", "--evidence", str(evidence)]
+    code, text = launchx([*args, *script], tmp_path)
+    assert code == 0, text
+    report = text[text.index("launchx: hang:") :]
+    first = report.splitlines()[1]
+    assert first.startswith("  rank 1 (node "), report
+    assert "has not reached the all_reduce that the other rank waits in" in first, report
+    assert re.search(r"^    rank 1 \[lock\]: ", report, re.M), report
+    assert re.search(r"^        \[native\] .*acquire", report, re.M | re.I), report
+    assert "launchx: failure: hang on rank 1 (transient)" in text
+    assert (logs / "attempt-0" / "hang" / "rank1.txt").is_file()
+    events = [json.loads(line) for line in (logs / "events.jsonl").read_text().splitlines()]
+    ends = [e for e in events if e["event"] == "attempt_end"]
+    assert [(e["category"], e["rank"]) for e in ends] == [("hang", 1), (None, None)]
+    # Both ranks of the hung attempt were stopped (launchx has returned: nothing of it
+    # may run on), and the retry ran to its end.
+    first_pids = pids_of(evidence, 0)
+    assert len(first_pids) == 2 and all(gone(pid) for pid in first_pids), first_pids
+    assert len(pids_of(evidence, 1)) == 2
+    assert "done" in (logs / "attempt-1" / "rank-0.log").read_text().splitlines()[-1]
+    assert text.rstrip().endswith("(2 attempts)"), text
+
+
+def test_rank_0_evaluating_alone_while_the_other_waits_at_a_barrier_is_no_hang(
+    tmp_path: Path,
+) -> None:
+    """Issue 11, test 4 (the evaluation): rank 0 alone evaluates (torch, CPU busy, no
+    output) for more than twice the hang timeout while rank 1 waits at a barrier. Rank 0
+    computes, so nobody is hung: no verdict, no stop, one attempt."""
+    script = [str(RANKS), "eval", "--rank", "0", "--barrier", "--seconds", "9"]
+    code, text = launchx(["-p", "local", "--hang-timeout", "4", *script], tmp_path)
+    assert code == 0, text
+    assert "misbehaving: eval" in text
+    assert "launchx: hang:" not in text and "launchx: failure" not in text, text
+    # A warning may name rank 0 as slow (it kept rank 1 waiting), never rank 1.
+    for line in text.splitlines():
+        if "straggler:" in line:
+            assert "straggler: rank 0 kept rank 1 waiting" in line, line
+    assert text.rstrip().endswith("(1 attempt)"), text

@@ -29,6 +29,7 @@ from conftest import ROOT, clean_env, free_port
 pytestmark = pytest.mark.torchrun
 
 TOY = ROOT / "examples" / "train_toy.py"
+RANKS = Path(__file__).parent / "fixtures" / "watch" / "ranks.py"
 ZERO_BACKOFF = [
     "--set",
     "retry.backoff_min_s=0",
@@ -662,6 +663,46 @@ def test_a_rank_hung_on_node_one_is_named_by_both_nodes_which_retry_together(
     assert "failed: its launcher exited" not in t0 + t1
     # Each node keeps the dumps of its own ranks.
     assert (tmp_path / "logs" / "attempt-0" / "hang").is_dir()
+
+
+def test_a_failure_on_node_one_stops_node_zero_where_it_would_wait_for_the_timeout(
+    tmp_path: Path,
+) -> None:
+    """Early abort (issue 11). Rank 1 (node 1) raises at step 3 while rank 0 (node 0) waits
+    for it on the process group's store: a wait that, like an NCCL collective, never notices
+    a lost peer (no gloo connection is involved) and would last the 1800 s process-group
+    timeout. Node 1's launchx says at once that its attempt failed; node 0 stops its rank
+    (``aborted``, LX555) and both nodes adopt node 1's diagnosis and stop together."""
+    pg = 1800
+    evidence = tmp_path / "evidence"
+    script = [str(RANKS), "fail", "--rank", "1", "--store-wait", "--store-wait-s", str(pg)]
+    options = ["--set", f"timeouts.pg_timeout_s={pg}", *script, "--evidence", str(evidence)]
+    port = free_port()
+    node1 = node_of_two(tmp_path, port, 1, options)
+    node0 = node_of_two(tmp_path, port, 0, options)
+    (c0, t0), (c1, t1) = node0.finish(timeout=150), node1.finish(timeout=150)
+    both = f"node 0:\n{t0}\n\nnode 1:\n{t1}"
+    assert (c0, c1) == (1, 1), both
+    assert "RuntimeError: rank 1 fails on purpose at step 3" in t1, both
+    logs = tmp_path / "logs" / "attempt-0"
+    assert "waiting in the store at step 3" in (logs / "rank-0.log").read_text(), both
+    # The stop path: node 0 was told, stopped its rank itself and said why...
+    told = "launchx: stopping this attempt: node 1 failed: its launcher exited 1"
+    assert told in t0.splitlines(), both
+    assert re.search(r"^launchx: failure: aborted\b", t0, re.M), both
+    assert "launchx: the nodes agree: user_code_error seen by node 1 (not retried)" in t0
+    # ...and its rank was ended by that stop, not by the wait (which returns only when
+    # every rank arrived, or at the timeout) nor by a gloo error.
+    assert "Traceback" not in (logs / "rank-0.log").read_text(), both
+    assert "failed (exitcode: -15) local_rank: 0" in t0, both  # torchrun: its SIGTERM
+    (rank0,) = [int(f.read_text()) for f in evidence.glob("pid.0.0")]
+    assert not alive(rank0)
+    events = [json.loads(x) for x in (tmp_path / "logs" / "events.jsonl").read_text().splitlines()]
+    (end,) = [e for e in events if e["event"] == "attempt_end"]
+    assert end["category"] == "user_code_error" and end["duration_s"] < pg, end
+    for text in (t0, t1):
+        rows = summary_rows(text)
+        assert [(r[0], r[2], r[3]) for r in rows] == [("0", "exit 1", "user_code_error")], text
 
 
 def test_forged_frames_on_the_node_channel_change_nothing(tmp_path: Path) -> None:
