@@ -64,10 +64,11 @@ def failure(report: Report, retryable: bool) -> str:
     if primary.signal is not None:
         with suppress(ValueError):
             where += f" by {signal.Signals(primary.signal).name}"
-    head = (
-        f"launchx: failure: {primary.category}{where}"
-        f" ({'transient' if retryable else 'not retried'})"
-    )
+    if primary.category == "aborted":  # another node's failure: the nodes decide together
+        verdict = "the nodes decide together"
+    else:
+        verdict = "transient" if retryable else "not retried"
+    head = f"launchx: failure: {primary.category}{where} ({verdict})"
     body = render_failure(report).splitlines()[1:]  # its own headline says the same
     return "\n".join([head, *body]) + "\n"
 
