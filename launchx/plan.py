@@ -511,6 +511,9 @@ class RunDecisions:
     requeue_on_warning: bool  # ask SLURM to requeue the job on the time-limit warning
     first_attempt: int  # attempts are numbered across SLURM requeues
     hang: HangPolicy = field(default_factory=HangPolicy)  # --hang-timeout, as parsed
+    # Several nodes, each with a launchx beside torchrun, share the live channel for the hang
+    # verdict and early abort, inside an srun step too (``opens_node_channel``).
+    node_channel: bool = False
 
     @property
     def ok(self) -> bool:
@@ -598,11 +601,22 @@ def decide_run(
         findings=findings,
         log_dir=log_dir,
         inner_step=inner,
-        agree_with_nodes=decision.launcher == "torchrun" and nnodes > 1 and not inner,
+        agree_with_nodes=opens_node_channel(decision, nnodes) and not inner,
         requeue_on_warning=res.facts.slurm is not None and res.profile.slurm.requeue and not inner,
         first_attempt=_first_attempt(res, inner),
         hang=_hang_policy(res),
+        node_channel=opens_node_channel(decision, nnodes),
     )
+
+
+def opens_node_channel(decision: LaunchDecision, nnodes: int) -> bool:
+    """Whether this launchx talks to the other nodes' launchx over the live channel: one
+    launchx beside torchrun on each of several nodes. That holds inside an srun step too
+    (``inner_step``: SLURM gave the node rank, the node count and the master, as it gave
+    torchrun), where the verdict on a hang needs every node's evidence as much as anywhere.
+    The agreement after an attempt (``agree_with_nodes``) is not: the batch launchx that
+    started the step owns its retry loop."""
+    return decision.launcher == "torchrun" and nnodes > 1
 
 
 def _hang_policy(res: Resolution) -> HangPolicy:

@@ -396,6 +396,10 @@ def test_per_task_four_tasks_one_world(
     assert {r["LAUNCHX_ATTEMPT"] for r in ranks} == {"0"}
     # no torchrun in this mode: the batch launchx starts the srun step itself
     assert "launcher srun" in job.output and "launcher torchrun" not in job.output
+    # and no launchx stays beside the ranks, so no hang watch: said once, at the start
+    said = "launchx: the hang watch is off in SLURM mode per_task: "
+    assert job.output.count(said) == 1, job.output
+    assert job.output.index(said) < job.output.index("launchx: profile slurm"), job.output
 
 
 # ------------------------------------------------------------------------ arguments
@@ -670,3 +674,52 @@ def test_sigterm_to_launchx_reaches_each_ranks_handler(
     assert "rank 0 ran its SIGTERM handler" in output, output
     assert "rank 1 ran its SIGTERM handler" in output, output
     assert "launchx: interrupted" in output, output
+
+
+# ------------------------------------------------------------------------ hangs
+
+
+def test_a_rank_hung_on_the_second_node_is_named_by_both_nodes(
+    slurm_cluster: SlurmCluster, slurm_jobs: SlurmJobs, tmp_path: Path
+) -> None:
+    """Issue 11 under SLURM: rank 1 (on lxnode2) sleeps inside step 12, the collective
+    timeout is 30 minutes. The launchx on each node of the srun step share node 0's channel
+    (signed with the token the batch script drew), so neither decides alone: both name
+    global rank 1 (the verdict node 0 reached on both nodes' summaries) and stop their ranks
+    together; then both start attempt 1 from the newest checkpoint and the run finishes."""
+    _need_two_nodes(slurm_cluster)
+    ck = tmp_path / "ck"
+    toy = [str(TOY), "--steps", "20", "--ckpt-every", "5", "--checkpoint-dir", str(ck)]
+    toy += ["--stall-at-step", "12", "--stall-rank", "1", "--stall-s", "3000"]
+    toy += ["--pg-timeout-s", "1800"]
+    options = ["--nodes", "2", "--nproc-per-node", "1", "--checkpoint-dir", str(ck)]
+    options += ["--set", "timeouts.hang_s=5", "--set", "retry.backoff_min_s=0"]
+    options += ["--set", "retry.jitter_s=0"]
+    job = _sbatch(slurm_jobs, tmp_path, options, toy, env=_env(tmp_path), timeout=240)
+
+    text = job.output
+    assert job.rc == 0, text + job.stderr
+    assert job.record is not None and job.record["JobState"] == "COMPLETED", text
+    assert "[r1]: [toy] stalling rank 1 at step 12" in text, text
+    # One report per node, both node 0's verdict and both naming global rank 1 first.
+    reports = text.split("launchx: hang: ")[1:]
+    assert len(reports) == 2, text
+    for report in reports:
+        lines = report.splitlines()
+        assert "(hang timeout 5 s, fixed: node 0's choice)" in lines[0], text
+        assert lines[1].startswith("  rank 1 (node "), text
+        assert "inject_before_step" in lines[1], text
+    logs = tmp_path / "tmpdir" / "launchx" / f"slurm-{job.job_id}"
+    for name in ("events.jsonl", "events-node-1.jsonl"):  # node 0's, node 1's
+        events = [json.loads(line) for line in (logs / name).read_text().splitlines()]
+        hangs = [e for e in events if e["event"] == "watch" and e["kind"] == "hang"]
+        assert [(h["odd"], sorted(h["ranks"])) for h in hangs] == [([1], [0, 1])], name
+        ends = [
+            (e["attempt"], e["category"], e["rank"]) for e in events if e["event"] == "attempt_end"
+        ]
+        # both nodes: attempt 0 a hang on rank 1, then attempt 1 (together) fine; the batch
+        # launchx's own record of the step follows in node 0's file
+        assert ends[:2] == [(0, "hang", 1), (1, None, None)], (name, events)
+    step10 = ck / "step_00000010.pt"
+    assert f"[toy] resumed from {step10} at step 10" in text, text
+    assert "[toy] done steps=20" in text, text

@@ -130,7 +130,9 @@ def start(
                 return _not_started(events, code)
         nodes = _nodes(spec, console)
         peers: Peers = (
-            NodePeers(nodes, res.profile.timeouts.pg_timeout_s, console) if nodes else Alone()
+            NodePeers(nodes, res.profile.timeouts.pg_timeout_s, console)
+            if nodes is not None and decisions.agree_with_nodes
+            else Alone()
         )
         world = World(
             attempts=ProcessAttempts(
@@ -154,6 +156,8 @@ def start(
             outcome = run_loop(spec, world)
         finally:
             peers.close()
+            if nodes is not None and not isinstance(peers, NodePeers):
+                nodes.close()  # an srun step's node: the channel without the agreement
     elapsed = time.monotonic() - started
     events.record(
         "run_end",
@@ -204,7 +208,11 @@ def _watch(
     keeps a status under the output; a rank of a platform or MPI launch (one launchx per
     rank, all on one console) and an srun step's task only give the heartbeat."""
     decisions = spec.decisions
-    if decisions.hang.mode == "off" or decisions.launcher.launcher == "srun":
+    if decisions.hang.mode == "off":
+        return None
+    if decisions.launcher.launcher == "srun":
+        if spec.res.profile.slurm.mode == "per_task":
+            console.write(PER_TASK_NO_WATCH)
         return None
     shared_console = decisions.inner_step or decisions.launcher.launcher == "direct"
     return WatchSetup(
@@ -217,6 +225,16 @@ def _watch(
         status=terminal.status if terminal.tty and not shared_console else None,
         run_started=run_started,
     )
+
+
+# Said once at the start of a SLURM per_task run (one task per rank, no torchrun) with the
+# hang watch asked for: nobody stays beside the ranks to watch them.
+PER_TASK_NO_WATCH = (
+    "launchx: the hang watch is off in SLURM mode per_task: srun starts each rank as its own "
+    "task (launchx.task execs the script), so no launchx stays beside the ranks to watch "
+    "them; use mode per_node (launchx sbatch --mode per_node, or slurm.mode: per_node in "
+    "the profile) to have a hang named and retried\n"
+)
 
 
 def _absolute(log_dir: str | None) -> str | None:
@@ -235,11 +253,14 @@ def _scheduler(spec: RunSpec) -> Scheduler:
 
 
 def _nodes(spec: RunSpec, console: StreamConsole) -> NodeChannel | None:
-    """The live channel of a multi-node torchrun run (one launchx and retry loop per node);
-    under srun one launchx retries the whole step, so there is nobody to talk to."""
+    """The live channel of a multi-node torchrun run: one launchx per node, node 0 hosting
+    it beside torchrun's store. The per-node launchx of an srun step (``inner_step``) opens
+    it too, with the node rank, node count and master SLURM gave it (torchrun's own), so its
+    hang verdict and early abort span the step's nodes. Who retries does not change: the
+    agreement after an attempt stays with nodes that each own a retry loop."""
     decisions = spec.decisions
     port = decisions.port.port
-    if not decisions.agree_with_nodes or port is None:
+    if not decisions.node_channel or port is None:
         return None
     launch = spec.res.launch
     run_id = spec.run_id or ""

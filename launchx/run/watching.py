@@ -48,6 +48,15 @@ class WatchSetup:
     run_started: float = field(default_factory=time.monotonic)
 
 
+def decides_alone(nodes: NodeChannel | None) -> bool:
+    """Whether this node's watch declares a hang on its own evidence: with one node, or as
+    node 0 when it could not listen for the others (it said so: each node decides alone).
+    Otherwise node 0 decides on every node's summary (the verdict needs all of them)."""
+    if nodes is None:
+        return True
+    return nodes.node_rank == 0 and nodes.hub is None
+
+
 @dataclass
 class Watching:
     setup: WatchSetup
@@ -75,7 +84,7 @@ class Watching:
             nproc_per_node=plan.nproc_per_node,
             flight_recorder=setup.nccl,
             stacks=stack_reader(plan.log_dir, hook=True),
-            decide=setup.nodes is None,
+            decide=decides_alone(setup.nodes),
         )
         self.monitor.start()
         self._shower = threading.Thread(target=self._show, name="launchx-status", daemon=True)
