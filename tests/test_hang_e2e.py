@@ -100,7 +100,8 @@ def test_a_straggler_is_a_warning_and_the_run_finishes_in_one_attempt(tmp_path: 
     args = ["-p", "local", "--hang-timeout", "4", str(RANKS), "compute", "--seconds", "9"]
     code, text = launchx(args, tmp_path)
     assert code == 0, text
-    assert "launchx: warning:" in text and "rank 1" in text[text.index("launchx: warning:") :]
+    assert "launchx: warning: straggler: rank 1" in text, text
+    assert "warning: launchx:" not in text  # one prefix, not the report's own twice
     assert "launchx: hang:" not in text and "launchx: failure" not in text
     assert text.rstrip().endswith("(1 attempt)")
 

@@ -152,7 +152,8 @@ class Watching:
         elif kind == "stacks_unavailable":
             said = f"launchx: the hang watch cannot read stacks: {event.get('reason')}"
         elif kind == "straggler":
-            said = f"launchx: warning: {event.get('text')}"
+            # the report's own line starts "launchx: straggler: ..."
+            said = "launchx: warning: " + str(event.get("text")).removeprefix("launchx: ")
         else:
             said = f"launchx: the hang watch stopped: {event.get('error')}"
         self.setup.console.write(said.rstrip("\n") + "\n")
