@@ -644,9 +644,10 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"Segmentation fault",
             r"Fatal Python error: Segmentation",
-            # a crash inside the interpreter (a C extension's refcount bug); not the abort of
-            # NCCL's watchdog, not a bus error (SIGBUS has rules of its own)
-            r"Fatal Python error: (?!Aborted\b|Bus error)\w+",
+            # a crash inside the interpreter: a C extension freed or overran an object
+            # (not the abort of NCCL's watchdog, nor a start-up failure like init_fs_encoding)
+            r"Fatal Python error: (?:\w+_dealloc|_?PyObject_\w+|GC object already tracked"
+            r"|deallocating None|Floating point exception|Illegal instruction)",
             r"received signal SIGSEGV",
             r"Caught signal 11 \(Segmentation fault",
         ),

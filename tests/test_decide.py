@@ -417,3 +417,11 @@ def test_a_checkpoint_at_or_below_the_offer_written_again(
     found = rewritten(listing(before), listing(after), _ck(10))
     assert (found.step if found else None) == expected
     assert rewritten(listing(before), listing(after), None) is None
+
+
+def test_a_direct_script_exiting_above_the_signal_range_is_its_own_exit() -> None:
+    """255 is the script's own exit code, not 128+127: no signal is made of it."""
+    evidence = Evidence(255, 3.0, rank_logs={0: "step 7\n"}, launcher="direct")
+    record, report = assess(evidence, attempt=0, policy=Retry())
+    assert report is not None and report.primary is not None
+    assert report.primary.signal is None and record.category not in ("killed", "segfault")

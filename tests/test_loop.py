@@ -291,8 +291,8 @@ def test_a_frameworks_checkpoint_comes_with_the_way_it_resumes(tmp_path: Path) -
 
 
 def test_the_failure_header_says_how_launchx_goes_on() -> None:
-    """An aborted attempt (another node failed first) is decided by the nodes together: its
-    header must not say "not retried" just before the nodes agree to retry."""
+    """An aborted attempt (another node failed first) is retried or not as the failed node's
+    cause says: its header must not say "not retried" just before the nodes retry."""
     from launchx import failures
     from launchx.failures import Report
 
@@ -300,6 +300,6 @@ def test_the_failure_header_says_how_launchx_goes_on() -> None:
         diag = failures.exit_diagnosis(category, None, rank=1, exit_code=1)
         return text.failure(Report(primary=diag, findings=(diag,)), retryable).splitlines()[0]
 
-    assert head("aborted", False).endswith("(the nodes decide together)")
+    assert head("aborted", False).endswith("(another node failed first)")
     assert head("hang", True) == "launchx: failure: hang on rank 1 (transient)"
     assert head("launcher_died", False).endswith("(not retried)")

@@ -346,3 +346,22 @@ def test_a_hook_that_raises_is_said_once_and_the_channel_goes_on() -> None:
         n0.close()
     assert stopped == ["node 1 failed: ib_error"]
     assert len(console.lines) == 1 and "RuntimeError: the watch broke" in console.lines[0]
+
+
+def test_a_node_cut_off_from_node_zero_decides_hangs_alone() -> None:
+    """Nobody decides for a node that cannot reach node 0: after NODE_GONE_S without a
+    connection its own watch must declare the hang (as node 0 told it, "each node will
+    decide alone"); while connected, node 0 decides."""
+    lost = node(1, 2, free_port(), clock=TickingClock(1.0))  # nobody listens there
+    try:
+        assert until(lost.decides_alone)
+    finally:
+        lost.close()
+    port = free_port()
+    hub_node, linked = node(0, 2, port), node(1, 2, port)
+    try:
+        assert until(lambda: hub_node.hub is not None and hub_node.hub.joined() == {1})
+        assert not linked.decides_alone() and not hub_node.decides_alone()
+    finally:
+        linked.close()
+        hub_node.close()

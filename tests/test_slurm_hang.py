@@ -26,7 +26,7 @@ from launchx import agree, channel
 from launchx.plan import CHANNEL_TOKEN_VAR, STEP_MARKER
 from launchx.run import start
 from launchx.run.loop import RunSpec
-from launchx.run.nodes import NodeChannel
+from launchx.run.nodes import NODE_GONE_S, NodeChannel
 from launchx.run.output import Terminal
 from launchx.run.watching import decides_alone
 
@@ -125,18 +125,27 @@ def test_one_node_opens_no_channel() -> None:
 # ---------------------------------------------------------------- who decides alone
 
 
-def _channel(node: int, hub: object | None = None) -> NodeChannel:
-    nodes = NodeChannel(node, 2, "127.0.0.1", 1, "r", b"k", ListConsole())
+def _channel(
+    node: int, hub: object | None = None, link: object | None = None, now: float = 0.0
+) -> NodeChannel:
+    nodes = NodeChannel(node, 2, "127.0.0.1", 1, "r", b"k", ListConsole(), clock=lambda: now)
     nodes.hub = hub  # type: ignore[assignment]
+    nodes.link = link  # type: ignore[assignment]
     return nodes
 
 
-def test_only_a_lone_node_or_a_node_0_that_cannot_listen_decides_alone() -> None:
+def test_only_a_lone_node_or_one_cut_off_decides_alone() -> None:
     assert decides_alone(None)
-    assert not decides_alone(_channel(1))
+    assert not decides_alone(_channel(1, link=object()))
     assert not decides_alone(_channel(0, hub=object()))
     # node 0 said "each node will decide alone": its own watch must then decide
     assert decides_alone(_channel(0, hub=None))
+    # a node that has not reached node 0 for NODE_GONE_S: nobody else would decide for it
+    apart = _channel(1, link=object(), now=100.0)
+    apart._apart_since = 100.0 - NODE_GONE_S + 1
+    assert not decides_alone(apart)
+    apart._apart_since = 100.0 - NODE_GONE_S
+    assert decides_alone(apart)
 
 
 # ---------------------------------------------------------------- the channel, for real

@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from launchx import failures
+from launchx import rulematch as rm
 from launchx.checkpoints import Checkpoint
 from launchx.profile_model import Retry
 
@@ -207,11 +208,12 @@ def _diagnose(evidence: Evidence, policy: Retry) -> failures.Report:
     launcher_output = "\n".join(evidence.launcher_output)
     logs.setdefault(-1, launcher_output)
     rank_exit = failures.torchrun_exit_codes(launcher_output)
-    if not rank_exit and evidence.launcher == "direct" and evidence.exit_code > 128:
+    ended_by = rm.signal_of(evidence.exit_code)
+    if not rank_exit and evidence.launcher == "direct" and ended_by is not None:
         # The script is the rank: the signal that ended it ended the rank (an outside
         # SIGKILL is `killed`, or an OOM with evidence), as torchrun's summary would say.
         ranks = sorted(evidence.rank_logs or {})
-        rank_exit = {ranks[0] if len(ranks) == 1 else 0: 128 - evidence.exit_code}
+        rank_exit = {ranks[0] if len(ranks) == 1 else 0: -ended_by}
     if _launcher_died(evidence, rank_exit):
         sig = evidence.exit_code - 128
         diag = failures.exit_diagnosis("launcher_died", policy, exit_code=evidence.exit_code)

@@ -73,6 +73,7 @@ class NodeChannel:
     _stop: threading.Event = field(default_factory=threading.Event, init=False)
     _thread: threading.Thread | None = field(default=None, init=False)
     _connected_once: bool = field(default=False, init=False)  # a link: node 0 was there
+    _apart_since: float | None = field(default=None, init=False)  # a link: unconnected since
     _last_agreed: dict[str, object] | None = field(default=None, init=False)  # node 0
     _said_error: bool = field(default=False, init=False)
 
@@ -93,6 +94,17 @@ class NodeChannel:
             )
         self._thread = threading.Thread(target=self._loop, name="launchx-nodes", daemon=True)
         self._thread.start()
+
+    def decides_alone(self) -> bool:
+        """Whether this node's watch must declare a hang on its own evidence: node 0 that
+        could not listen (it said each node decides alone), or another node that has not
+        been connected to node 0 for ``NODE_GONE_S`` (node 0's launchx is gone, or its port
+        is blocked: nobody would decide for it). Otherwise node 0 decides on every node's
+        summary. Asked at each verdict, so it follows the connection as it comes and goes."""
+        if self.node_rank == 0:
+            return self.hub is None
+        since = self._apart_since
+        return self.link is None or (since is not None and self.clock() - since >= NODE_GONE_S)
 
     def close(self) -> None:
         self._stop.set()
@@ -203,8 +215,11 @@ class NodeChannel:
             messages: list[channel.Message] = []
             try:
                 if self.link is not None and not self.link.connected:
+                    if self._apart_since is None:
+                        self._apart_since = self.clock()
                     if self.link.connect(self.clock() + 2.0):
                         self._connected_once = True
+                        self._apart_since = None
                     continue
                 messages = (
                     self.hub.messages(_TICK_S)

@@ -129,30 +129,28 @@ def start(
             if code:
                 return _not_started(events, code)
         nodes = _nodes(spec, console)
-        peers: Peers = (
-            NodePeers(nodes, res.profile.timeouts.pg_timeout_s, console)
-            if nodes is not None and decisions.agree_with_nodes
-            else Alone()
-        )
-        world = World(
-            attempts=ProcessAttempts(
-                sup,
-                dict(res.facts.environ),
-                terminal,
-                res.facts.launch.rank,
-                watch=_watch(spec, console, terminal, events, nodes, started),
-                nodes=nodes,
-            ),
-            checkpoints=DirCheckpoints(checkpoint_dir(res.profile.resume.checkpoint_dir)),
-            history=_history(spec),
-            peers=peers,
-            scheduler=_scheduler(spec),
-            clock=SystemClock(sup),
-            console=console,
-            ports=OsPorts(res.facts.ephemeral_range),
-            events=events,
-        )
-        try:
+        peers: Peers = Alone()
+        try:  # the channel is open: whatever fails from here on, it is closed
+            if nodes is not None and decisions.agree_with_nodes:
+                peers = NodePeers(nodes, res.profile.timeouts.pg_timeout_s, console)
+            world = World(
+                attempts=ProcessAttempts(
+                    sup,
+                    dict(res.facts.environ),
+                    terminal,
+                    res.facts.launch.rank,
+                    watch=_watch(spec, console, terminal, events, nodes, started),
+                    nodes=nodes,
+                ),
+                checkpoints=DirCheckpoints(checkpoint_dir(res.profile.resume.checkpoint_dir)),
+                history=_history(spec),
+                peers=peers,
+                scheduler=_scheduler(spec),
+                clock=SystemClock(sup),
+                console=console,
+                ports=OsPorts(res.facts.ephemeral_range),
+                events=events,
+            )
             outcome = run_loop(spec, world)
         finally:
             peers.close()

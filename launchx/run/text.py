@@ -64,8 +64,8 @@ def failure(report: Report, retryable: bool) -> str:
     if primary.signal is not None:
         with suppress(ValueError):
             where += f" by {signal.Signals(primary.signal).name}"
-    if primary.category == "aborted":  # another node's failure: the nodes decide together
-        verdict = "the nodes decide together"
+    if primary.category == "aborted":  # whether it is retried is the failed node's cause
+        verdict = "another node failed first"
     else:
         verdict = "transient" if retryable else "not retried"
     head = f"launchx: failure: {primary.category}{where} ({verdict})"

@@ -49,12 +49,11 @@ class WatchSetup:
 
 
 def decides_alone(nodes: NodeChannel | None) -> bool:
-    """Whether this node's watch declares a hang on its own evidence: with one node, or as
-    node 0 when it could not listen for the others (it said so: each node decides alone).
-    Otherwise node 0 decides on every node's summary (the verdict needs all of them)."""
-    if nodes is None:
-        return True
-    return nodes.node_rank == 0 and nodes.hub is None
+    """Whether this node's watch declares a hang on its own evidence: with one node, or
+    when the node channel says so (``NodeChannel.decides_alone``: node 0 that could not
+    listen, another node cut off from node 0). Otherwise node 0 decides on every node's
+    summary (the verdict needs all of them)."""
+    return nodes is None or nodes.decides_alone()
 
 
 @dataclass
@@ -84,7 +83,7 @@ class Watching:
             nproc_per_node=plan.nproc_per_node,
             flight_recorder=setup.nccl,
             stacks=stack_reader(plan.log_dir, hook=True),
-            decide=decides_alone(setup.nodes),
+            decide=lambda: decides_alone(setup.nodes),
         )
         self.monitor.start()
         self._shower = threading.Thread(target=self._show, name="launchx-status", daemon=True)

@@ -114,7 +114,7 @@ class Monitor:
         node_rank: int = 0,
         direct: RankId | None = None,
         nproc_per_node: int | None = None,
-        decide: bool = True,
+        decide: bool | Callable[[], bool] = True,
         flight_recorder: bool = False,
         proc: ProcSource | None = None,
         stacks: StackSource | None = None,
@@ -234,10 +234,15 @@ class Monitor:
             self._straggler(verdict)
         elif isinstance(verdict, Healthy):
             self._straggling = ()
-        if isinstance(verdict, Hang) and self.decide:
+        if isinstance(verdict, Hang) and self._decides():
             self._finish(verdict)
         self._verdict = verdict
         return verdict
+
+    def _decides(self) -> bool:
+        """``decide`` as it stands now: a node's say can change while it runs (a node cut
+        off from node 0 decides alone; see ``run.watching.decides_alone``)."""
+        return self.decide() if callable(self.decide) else self.decide
 
     def _rounds_this_quiet(self) -> int:
         with self._lock:
