@@ -1,8 +1,10 @@
 """``launchx doctor``: what on this node will break a distributed run, before it starts.
 
-Pure checks over ``HostFacts`` (plus the resolved profile's findings, which ``report``
-adds), so every rule is tested with recorded hosts. ``check`` is the command: this node
-alone, or every node of the job through the preflight. Codes LX22x belong to this module.
+The checks are pure functions of ``HostFacts`` (plus the resolved profile's findings,
+which ``report`` adds), so every rule is tested with recorded hosts. ``check`` is the
+command and not pure: for this node alone it prints ``report``; with several nodes (or
+JSON) it runs the preflight, which meets the other nodes over sockets and starts the link
+test's processes. Codes LX22x belong to this module.
 """
 
 from __future__ import annotations

@@ -71,6 +71,25 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def free_pair() -> int:
+    """A port whose next port is free too (node 0's channel listens on MASTER_PORT + 1)."""
+    import socket
+
+    for _ in range(50):
+        with socket.socket() as a:
+            a.bind(("127.0.0.1", 0))
+            port = int(a.getsockname()[1])
+            if port >= 65535:
+                continue
+            with socket.socket() as b:
+                try:
+                    b.bind(("127.0.0.1", port + 1))
+                except OSError:
+                    continue
+                return port
+    raise RuntimeError("no two adjacent free ports")
+
+
 def plan_once(
     res: Resolution,
     target: Target,

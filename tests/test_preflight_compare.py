@@ -145,6 +145,32 @@ def test_lx230_names_the_ports_node_0_listened_on() -> None:
     assert "nc -zv 10.0.0.1 29501" in f.fix
 
 
+@pytest.mark.parametrize(
+    "why", ["joined but sent no facts", "sent facts this launchx cannot read (format: x)"]
+)
+def test_lx230_a_node_that_reached_node_0_gets_no_ports_advice(why: str) -> None:
+    rep = run(CLUSTER[:2], expected=3, absent=[Absent(2, None, why)], channel_port=29501)
+    f = only(rep, "LX230").finding
+    assert f.message == f"node 2 {why}"
+    assert f.fix == "start launchx doctor on every node with the same options"
+
+
+def test_lx230_a_stranger_on_node_0s_rendezvous_port() -> None:
+    """A node alone whose node 0's rendezvous port answered, but not with this run's node 0:
+    no LX252, and the fix names what holds the port rather than a firewall."""
+    why = "did not answer at 10.0.0.1:29501 within 5 s (x); something else answers ..."
+    rep = run(
+        [node(1)],
+        expected=2,
+        absent=[Absent(0, "10.0.0.1", why)],
+        seen=Seen(foreign=(0,)),
+        channel_port=29501,
+    )
+    assert codes(rep) == ["LX230"]
+    f = only(rep, "LX230").finding
+    assert "something else listens on 10.0.0.1:29500" in f.fix and "nc -zv" not in f.fix
+
+
 def test_lx252_a_node_that_reached_only_the_rendezvous_port() -> None:
     """Node 0's view: node 2 knocked on the rendezvous port but never joined the channel
     (its LX230 gives way to LX252); node 3 did neither (LX230)."""

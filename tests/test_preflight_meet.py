@@ -10,8 +10,9 @@ import time
 from dataclasses import replace
 
 import pytest
+from conftest import free_pair
 
-from launchx import pipeline
+from launchx import channel, pipeline
 from launchx.errors import ConfigError
 from launchx.facts import HostFacts, Interface, LaunchContext, Route
 from launchx.preflight import meet
@@ -130,21 +131,6 @@ def test_shared_env_leaves_out_rank_variables() -> None:
 # --- the two ports: what a node reaches of node 0, and what node 0 learns of it ----------
 
 
-def free_pair() -> int:
-    """A port whose next port is free too (node 0's channel listens on MASTER_PORT + 1)."""
-    for _ in range(50):
-        with socket.socket() as a:
-            a.bind(("127.0.0.1", 0))
-            port = int(a.getsockname()[1])
-            with socket.socket() as b:
-                try:
-                    b.bind(("127.0.0.1", port + 1))
-                except OSError:
-                    continue
-                return port
-    raise RuntimeError("no two adjacent free ports")
-
-
 def knocks_of(listener: meet._Placeholder) -> dict[int, str]:
     """The knocks node 0's listener heard, polled to a deadline (it reads them on its own
     thread)."""
@@ -165,6 +151,7 @@ def test_a_node_that_reaches_the_rendezvous_port_knocks_and_node_0_learns_who() 
     knock = meet.Knock(place, "gpu-007")
     try:
         assert knock.result(10.0) is None
+        assert knock.tried(10.0) == meet.Tried(None, node0=True)
         assert knocks_of(listener) == {1: "gpu-007"}
     finally:
         knock.close()
@@ -178,8 +165,10 @@ def test_a_knock_goes_only_to_this_runs_node_0() -> None:
     listener = meet._Placeholder(port, other.run_id, other.key)
     knock = meet.Knock(place, "gpu-007")
     try:
-        assert knock.result(10.0) is None  # reached: the port is open
-        knock.close()  # its banner did not verify: it sent nothing and is done
+        assert knock.result(10.0) is None  # the port is open ...
+        # ... but what answers there is not this run's node 0: its banner did not verify
+        assert knock.tried(10.0) == meet.Tried(None, node0=False)
+        knock.close()  # it sent nothing and is done
         assert listener.knocks == {}
     finally:
         knock.close()
@@ -234,4 +223,58 @@ def test_a_node_that_reaches_neither_port_names_both() -> None:
     assert data["nodes"]["absent"][0]["why"] == (
         f"did not answer at 127.0.0.1:{port + 1} within 1 s (Connection refused); nor did "
         f"its rendezvous port {port} (Connection refused)"
+    )
+
+
+@pytest.mark.parametrize("stranger", ["silent", "another run"])
+def test_a_stranger_on_the_rendezvous_port_is_not_taken_for_node_0(
+    stranger: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Something else holds MASTER_PORT (another job's TCPStore, which says nothing, or
+    another run's launchx) while this run's node 0 is not there: the node does not claim
+    that only the channel's port is closed (LX252), it says what answers (LX230). The join
+    timeout is shorter than the wait for a banner: the node waits for the try to end."""
+    monkeypatch.setattr(meet, "_KNOCK_WAIT_S", 0.5)
+    port = free_pair()
+    res = loopback(1, port)
+    place = meet.where(res)
+    other = replace(place, key=b"another run's key")
+    silent = socket.socket()
+    listener = None
+    out = io.StringIO()
+    try:
+        if stranger == "silent":  # connections wait in the backlog, nothing is ever sent
+            silent.bind(("127.0.0.1", port))
+            silent.listen()
+        else:
+            listener = meet._Placeholder(port, other.run_id, other.key)
+        code = meet._follow(res, place, 0.2, True, out)
+    finally:
+        silent.close()
+        if listener is not None:
+            listener.close()
+    assert code == 2
+    data = json.loads(out.getvalue())
+    assert [f["code"] for f in data["findings"] if f["level"] == "error"] == ["LX230"]
+    assert data["nodes"]["absent"][0]["why"] == (
+        f"did not answer at 127.0.0.1:{port + 1} within 0.2 s (Connection refused); something "
+        f"else answers on its rendezvous port {port}, not this run's node 0 (another job's "
+        "rendezvous?)"
+    )
+    fix = data["findings"][0]["fix"]
+    assert f"something else listens on 127.0.0.1:{port}" in fix and "nc -zv" not in fix
+
+
+def test_no_ended_try_is_not_called_a_closed_port() -> None:
+    port = free_pair()
+    res = loopback(1, port)
+    place = meet.where(res)
+    link = channel.Link("127.0.0.1", port + 1, place.run_id, place.key, 1)
+    out = io.StringIO()
+    tried = meet.Tried("no try has ended yet", ended=False)
+    assert meet._not_joined(res, place, link, tried, 0.1, True, out) == 2
+    why = json.loads(out.getvalue())["nodes"]["absent"][0]["why"]
+    assert why == (
+        f"did not answer at 127.0.0.1:{port + 1} within 0.1 s (no answer); no try of its "
+        f"rendezvous port {port} ended in time"
     )

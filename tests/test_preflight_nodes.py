@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PYTHON, clean_env
+from conftest import PYTHON, clean_env, free_pair
 from hosts.variants import materialize
 from slurm_fixtures import SlurmCluster, SlurmJobs
 
@@ -22,23 +22,6 @@ from launchx.facts import HostFacts
 from launchx.preflight import meet
 
 TIMEOUT_S = 180  # a deadline for a hung test, never the expected duration
-
-
-def free_pair() -> int:
-    """A port whose next port is free too (the channel listens on MASTER_PORT + 1)."""
-    for _ in range(50):
-        with socket.socket() as a:
-            a.bind(("127.0.0.1", 0))
-            port = int(a.getsockname()[1])
-            if port >= 65535:
-                continue
-            with socket.socket() as b:
-                try:
-                    b.bind(("127.0.0.1", port + 1))
-                except OSError:
-                    continue
-                return port
-    raise RuntimeError("no two adjacent free ports")
 
 
 def start(tree: Path, args: Sequence[str], rank: int) -> subprocess.Popen[str]:

@@ -58,6 +58,10 @@ from launchx.spans import spans
 # RDMA memory registration fails below this (NCCL's guide asks for unlimited).
 MIN_MEMLOCK_BYTES = 4 * GIB
 CLOCK_SKEW_S = 1.0
+# Why a node is absent, as node 0 says it; the last two: it reached node 0's channel.
+DID_NOT_JOIN = "did not join"
+JOINED_SILENT = "joined but sent no facts"
+UNREADABLE = "sent facts this launchx cannot read"  # then why, in parentheses
 # One node's own findings that a rule here restates across nodes (with a stricter level).
 _RESTATED = frozenset({"LX221", "LX205"})
 _NAMED = 6
@@ -73,6 +77,9 @@ class Seen:
     # node -> launchx's channel ("addr:port", and why where known) that the node did not
     # join although it reached the rendezvous port
     unreached: Mapping[int, str] | None = None
+    # absent nodes (node 0, seen by a node alone) whose rendezvous port answered with
+    # something other than this run's launchx
+    foreign: Collection[int] = ()
 
 
 def split(values: Mapping[int, str]) -> tuple[Group, ...]:
@@ -587,7 +594,9 @@ def _absent_rules(
 ) -> list[Flagged]:
     """LX230 for the nodes that did not come; LX252 for those that reached the rendezvous
     port but did not join the channel (from node 0: they knocked; from a node alone: its
-    own try), naming the port to open."""
+    own try, when this run's node 0 answered there), naming the port to open. The ports
+    advice goes only to nodes that did not reach node 0; a node 0 whose rendezvous port
+    answered with something else (``seen.foreign``) is named as such."""
     out: list[Flagged] = []
     unreached = dict(seen.unreached or {})
     within = f" within {join_timeout_s:g} s" if join_timeout_s else ""
@@ -612,7 +621,15 @@ def _absent_rules(
     )
     late = {a.node: a.why for a in absent if a.node not in unreached}
     for group in split(late):
-        waited = group.value == "did not join"
+        waited = group.value == DID_NOT_JOIN
+        fix = "start launchx doctor on every node with the same options"
+        if any(n in seen.foreign for n in group.nodes):
+            fix += (
+                f"; something else listens on {ports.master} (another job's rendezvous?): "
+                "stop it, or pick another --master-port on every node"
+            )
+        elif not _reached_node_0(group.value):
+            fix += f"; {open_them}"
         out.append(
             _flag(
                 "LX230",
@@ -620,7 +637,7 @@ def _absent_rules(
                 None,
                 f"{who(group.nodes, names)} {group.value}"
                 + (f"{within}{knocked}{listened}" if waited else ""),
-                f"start launchx doctor on every node with the same options; {open_them}",
+                fix,
                 group.nodes,
             )
         )
@@ -641,6 +658,12 @@ def _absent_rules(
             )
         )
     return out
+
+
+def _reached_node_0(why: str) -> bool:
+    """Whether a node absent for ``why`` reached node 0's channel (it joined, but its facts
+    did not come): then the ports between them are not the problem."""
+    return why == JOINED_SILENT or why.startswith(UNREADABLE)
 
 
 def _env_rules(nodes: Sequence[NodeFacts], hosts: Mapping[int, str]) -> list[Flagged]:

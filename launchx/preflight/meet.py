@@ -6,11 +6,12 @@ Every node runs ``launchx doctor`` (or ``run --preflight``) with the same option
    a plain listener on ``MASTER_PORT`` (the job's rendezvous port, so every node can show
    that it reaches it).
 2. Every other node connects (retrying until ``--join-timeout``), tries the rendezvous
-   port meanwhile (and knocks there, naming itself), and sends its facts summary
-   (``summary.py``) with its wall clock. A node that cannot join says which of node 0's
-   two ports it reached; node 0 names a node that knocked but never joined (LX252: the
-   channel's port is closed between them) and, for one that did neither, the ports it
-   listened on (LX230).
+   port meanwhile (and knocks there, naming itself, when node 0's signed banner answers),
+   and sends its facts summary (``summary.py``) with its wall clock. A node that cannot
+   join says which of node 0's two ports it reached (LX252 only when this run's node 0
+   answered on the rendezvous port; LX230 when something else did); node 0 names a node
+   that knocked but never joined (LX252: the channel's port is closed between them) and,
+   for one that did neither, the ports it listened on (LX230).
 3. Node 0 waits until every node's facts are in or the join timeout passes, then runs the
    link test (``sweep.py``) with the nodes that came, compares (``compare.py``), sends
    every node the verdict and prints the report. Each node exits with the verdict's code.
@@ -320,10 +321,10 @@ def _lead(
             "launchx's) on every node",
         ) from None
     with hub:
-        own = summarize(
-            res, 0, doctor.assess(res)[1], version=__version__, rendezvous=rendezvous.error
-        )
         try:
+            own = summarize(
+                res, 0, doctor.assess(res)[1], version=__version__, rendezvous=rendezvous.error
+            )
             got = _gather(hub, own, place, time.monotonic() + join_timeout_s)
         finally:
             rendezvous.close()
@@ -337,7 +338,7 @@ def _lead(
         unreached = {
             a.node: f"{place.master_addr}:{place.channel_port}"
             for a in absent
-            if a.why == "did not join" and a.node in knocked
+            if a.why == compare.DID_NOT_JOIN and a.node in knocked
         }
         nodes = [got.facts[n] for n in sorted(got.facts)]
         if comm_test:
@@ -425,11 +426,11 @@ def _absent(res: Resolution, place: Where, got: _Gathered) -> list[report.Absent
             continue
         host = got.hosts.get(node) or (expected_hosts[node] if expected_hosts else None)
         if node in got.unreadable:
-            why = f"sent facts this launchx cannot read ({got.unreadable[node]})"
+            why = f"{compare.UNREADABLE} ({got.unreadable[node]})"
         elif node in got.said_hello:
-            why = "joined but sent no facts"
+            why = compare.JOINED_SILENT
         else:
-            why = "did not join"
+            why = compare.DID_NOT_JOIN
         out.append(report.Absent(node, host, why))
     return out
 
@@ -553,11 +554,22 @@ def _comm_report(
 # --- the other nodes ------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Tried:
+    """What a node's tries of node 0's rendezvous port found."""
+
+    error: str | None  # why the last try failed; None once the port was reached
+    node0: bool = False  # the port answered with this run's node 0's signed banner
+    ended: bool = True  # False: no try had ended yet
+
+
 class Knock:
     """A node's tries of node 0's rendezvous port while it joins the channel (a thread):
     until one connection opens, or ``close``. On the first that opens it reads node 0's
-    banner and, when it is this run's node 0, answers with a knock naming this node, so
-    node 0 can say that this node reached the rendezvous port should it never join."""
+    banner and, when it is this run's node 0 (signed with this run's key), answers with a
+    knock naming this node, so node 0 can say that this node reached the rendezvous port
+    should it never join. Anything else that answers there (another job's TCPStore) gets
+    nothing, and ``tried`` says it was not this run's node 0."""
 
     def __init__(self, place: Where, host: str) -> None:
         self.place = place
@@ -566,6 +578,7 @@ class Knock:
         self._started = 0
         self._done = 0
         self._reached = False
+        self._node0: bool | None = None  # None until the banner was read (or not)
         self._changed = threading.Condition()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="lx-knock")
@@ -583,6 +596,22 @@ class Knock:
                     break
                 self._changed.wait(left)
             return None if self._reached else self.error
+
+    def tried(self, wait_s: float) -> Tried:
+        """What the tries found, after waiting up to ``wait_s`` for the first try to end
+        and, once the port was reached, for its banner to be read."""
+        end = time.monotonic() + wait_s
+        with self._changed:
+            while (self._done == 0 or (self._reached and self._node0 is None)) and not (
+                self._stop.is_set()
+            ):
+                left = end - time.monotonic()
+                if left <= 0:
+                    break
+                self._changed.wait(left)
+            if self._reached:
+                return Tried(None, node0=bool(self._node0), ended=self._node0 is not None)
+            return Tried(self.error, ended=self._done > 0)
 
     def close(self) -> None:
         self._stop.set()
@@ -606,43 +635,38 @@ class Knock:
                 continue
             with self._changed:
                 self._reached, self.error = True, None
-                self._done += 1
                 self._changed.notify_all()
+            node0 = False
             with sock:
                 if not self._stop.is_set():  # after close the port is the job's again
-                    self._knock(sock)
+                    node0 = self._knock(sock)
+            with self._changed:
+                self._node0 = node0
+                self._done += 1
+                self._changed.notify_all()
             return
 
-    def _knock(self, sock: socket.socket) -> None:
+    def _knock(self, sock: socket.socket) -> bool:
         """Answer the banner of this run's node 0 (anything else listening there gets
-        nothing: torchrun's store, another run)."""
+        nothing: torchrun's store, another run). True when the banner was node 0's."""
         place = self.place
-        buffer = b""
-        end = time.monotonic() + _KNOCK_WAIT_S
-        try:
-            while b"\n" not in buffer and len(buffer) < _KNOCK_MAX:
-                left = end - time.monotonic()
-                if left <= 0:
-                    return
-                sock.settimeout(left)
-                chunk = sock.recv(_KNOCK_MAX)
-                if not chunk:
-                    return
-                buffer += chunk
-            frame = channel.decode(buffer.split(b"\n", 1)[0], place.key, place.run_id)
-            if not (isinstance(frame, channel.Frame) and frame.type == "rendezvous"):
-                return
-            if frame.node != 0 or not isinstance(frame.body.get("nonce"), str):
-                return
-            body = {"nonce": frame.body["nonce"], "host": self.host}
+        line = channel._Lines(sock, _KNOCK_MAX).next(_KNOCK_WAIT_S)
+        if not isinstance(line, bytes):
+            return False
+        frame = channel.decode(line, place.key, place.run_id)
+        if not (isinstance(frame, channel.Frame) and frame.type == "rendezvous"):
+            return False
+        if frame.node != 0 or not isinstance(frame.body.get("nonce"), str):
+            return False
+        body = {"nonce": frame.body["nonce"], "host": self.host}
+        with contextlib.suppress(OSError):  # node 0 is there: a lost knock changes nothing
             sock.settimeout(_KNOCK_WAIT_S)
             sock.sendall(
                 channel.encode(
                     place.key, run=place.run_id, node=place.node, seq=0, type="knock", body=body
                 )
             )
-        except OSError:
-            return
+        return True
 
 
 def _follow(
@@ -666,7 +690,9 @@ def _follow(
     try:
         with link:
             if not link.connect(monotonic() + join_timeout_s):
-                return _not_joined(res, place, link, knock.result(), join_timeout_s, as_json, out)
+                # a join timeout shorter than one try: wait for that try to end
+                tried = knock.tried(_PROBE_TIMEOUT_S + _KNOCK_WAIT_S)
+                return _not_joined(res, place, link, tried, join_timeout_s, as_json, out)
             own = summarize(
                 res,
                 place.node,
@@ -698,20 +724,32 @@ def _not_joined(
     res: Resolution,
     place: Where,
     link: channel.Link,
-    rendezvous: str | None,
+    rendezvous: Tried,
     join_timeout_s: float,
     as_json: bool,
     out: IO[str],
 ) -> int:
     """This node's report when it could not join node 0's channel: which of node 0's two
-    ports it reached (the rendezvous port answering means the channel's is the problem)."""
+    ports it reached. Only this run's node 0 answering on the rendezvous port (its signed
+    banner) means the channel's port is the problem (LX252); anything else answering there
+    is named as such (LX230)."""
     channel_at = f"{place.master_addr}:{place.channel_port}"
     error = link.last_error or "no answer"
     why = f"did not answer at {channel_at} within {join_timeout_s:g} s ({error})"
-    if rendezvous is not None:
-        why += f"; nor did its rendezvous port {place.master_port} ({rendezvous})"
-        return _alone(res, place, why, as_json, out)
-    return _alone(res, place, why, as_json, out, unreached=f"{channel_at} ({error})")
+    port = place.master_port
+    if not rendezvous.ended:
+        why += f"; no try of its rendezvous port {port} ended in time"
+    elif rendezvous.error is not None:
+        why += f"; nor did its rendezvous port {port} ({rendezvous.error})"
+    elif not rendezvous.node0:
+        why += (
+            f"; something else answers on its rendezvous port {port}, not this run's node 0 "
+            "(another job's rendezvous?)"
+        )
+        return _alone(res, place, why, as_json, out, foreign=True)
+    else:
+        return _alone(res, place, why, as_json, out, unreached=f"{channel_at} ({error})")
+    return _alone(res, place, why, as_json, out)
 
 
 def _await_verdict(
@@ -776,9 +814,11 @@ def _alone(
     as_json: bool,
     out: IO[str],
     unreached: str | None = None,
+    foreign: bool = False,
 ) -> int:
     """This node's own report, with node 0 named absent: the only report anyone gets.
-    ``unreached``: node 0's channel (and why) when this node reached its rendezvous port."""
+    ``unreached``: node 0's channel (and why) when this run's node 0 answered on its
+    rendezvous port; ``foreign``: something else answered there."""
     own = summarize(res, place.node, doctor.assess(res)[1], version=__version__)
     rep = compare.compare(
         [own],
@@ -786,7 +826,10 @@ def _alone(
         master=place.master,
         profile=res.profile.name,
         absent=[report.Absent(0, place.master_addr, why)],
-        seen=compare.Seen(unreached={place.node: unreached} if unreached else None),
+        seen=compare.Seen(
+            unreached={place.node: unreached} if unreached else None,
+            foreign=(0,) if foreign else (),
+        ),
         comm_note="not run: node 0 is not reachable",
         channel_port=place.channel_port,
     )
