@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -108,3 +108,15 @@ def plan_once(
         run = replace(run, findings=sort_findings([*run.findings, *extra_findings]))
     spec = AttemptSpec(attempt, run_id, master_port, log_dir, resume_from)
     return build(res, run, spec, target, relaunch=relaunch)
+
+
+def poll_until(predicate: Callable[[], object], timeout_s: float, what: str) -> None:
+    """Poll for something another process or thread causes; fail the test naming ``what``
+    at the deadline (a bound for a broken test, never one asserted on the code)."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout_s} s waiting for {what}")
+        time.sleep(0.05)

@@ -19,14 +19,14 @@ import re
 import signal
 import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
+from conftest import poll_until
 from slurm_fixtures import SlurmCluster, SlurmJobs  # the fixtures come in via conftest
 
 from launchx.checkpoints import latest_complete
@@ -164,14 +164,6 @@ def _write(tmp: Path, name: str, text: str) -> Path:
     path = tmp / name
     path.write_text(text)
     return path
-
-
-def _poll(predicate: Callable[[], bool], timeout_s: float, what: str) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not predicate():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout_s} s waiting for {what}")
-        time.sleep(0.1)
 
 
 def _job_record(job_id: str) -> dict[str, str] | None:
@@ -518,7 +510,7 @@ def preempted_job(
             wait=False,
         )
         assert job.rc == 0, job.stderr
-        _poll(lambda: latest_complete(ckpt) is not None, 150, "the first checkpoint")
+        poll_until(lambda: latest_complete(ckpt) is not None, 150, "the first checkpoint")
         first = latest_complete(ckpt)
         assert first is not None
         subprocess.run(["scancel", "--signal=USR2", "--batch", job.job_id], check=True, timeout=20)
@@ -532,7 +524,7 @@ def preempted_job(
             final.update(record)
             return job_exit_code(record) is not None
 
-        _poll(finished, 200, "the requeued job to finish")
+        poll_until(finished, 200, "the requeued job to finish")
         output = (tmp / f"job-{job.job_id}.out").read_text(errors="replace")
         yield PreemptedJob(job.job_id, steps, ckpt, first.step, final, output)
     finally:
@@ -657,19 +649,19 @@ def test_sigterm_to_launchx_reaches_each_ranks_handler(
     job = _sbatch(slurm_jobs, tmp_path, options, [str(script)], env=env, wait=False)
     assert job.rc == 0, job.stderr
     ready = [out / f"ready{rank}" for rank in (0, 1)]
-    _poll(lambda: all(p.exists() for p in ready), 150, "both ranks to start")
+    poll_until(lambda: all(p.exists() for p in ready), 150, "both ranks to start")
     # SIGTERM to the batch shell only, which is launchx (the script execs it)
     subprocess.run(["scancel", "--signal=TERM", "--batch", job.job_id], check=True, timeout=20)
 
     terms = [out / f"term{rank}" for rank in (0, 1)]
-    _poll(lambda: all(p.exists() for p in terms), 60, "every rank's SIGTERM handler")
+    poll_until(lambda: all(p.exists() for p in terms), 60, "every rank's SIGTERM handler")
     assert {p.read_text() for p in terms} == {str(int(signal.SIGTERM))}
 
     def finished() -> bool:
         record = _job_record(job.job_id)
         return record is None or job_exit_code(record) is not None
 
-    _poll(finished, 60, "the job to end")
+    poll_until(finished, 60, "the job to end")
     output = (tmp_path / f"job-{job.job_id}.out").read_text(errors="replace")
     assert "rank 0 ran its SIGTERM handler" in output, output
     assert "rank 1 ran its SIGTERM handler" in output, output

@@ -13,13 +13,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, free_port
+from conftest import clean_env, free_pair, poll_until
 from fakes import ListConsole, RecordedEvents, spec_for
 
 from launchx import agree, channel
@@ -162,16 +161,8 @@ def opened(spec: RunSpec) -> Iterator[tuple[NodeChannel | None, ListConsole]]:
             nodes.close()
 
 
-def _poll(predicate: object, timeout_s: float, what: str) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not predicate():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout_s} s waiting for {what}")
-        time.sleep(0.05)
-
-
 def test_two_inner_launchx_of_one_step_join_node_0s_signed_channel() -> None:
-    port = free_port()
+    port = free_pair()  # node 0 of the step listens on MASTER_PORT + 1 too
     token = {CHANNEL_TOKEN_VAR: "s3cret"}
     with (
         opened(inner_spec(0, port, **token)) as (hub_end, _),
@@ -183,19 +174,19 @@ def test_two_inner_launchx_of_one_step_join_node_0s_signed_channel() -> None:
         assert hub_end.port == link_end.port == agree.agreement_port(port)
         assert hub_end.key == link_end.key == channel.derive_key("slurm-4242", "s3cret")
         hub = hub_end.hub
-        _poll(lambda: 1 in hub.joined(), 10, "node 1 to join node 0's channel")
+        poll_until(lambda: 1 in hub.joined(), 10, "node 1 to join node 0's channel")
         assert not decides_alone(hub_end) and not decides_alone(link_end)
 
 
 def test_a_node_with_another_token_is_not_let_in() -> None:
-    port = free_port()
+    port = free_pair()  # node 0 of the step listens on MASTER_PORT + 1 too
     with (
         opened(inner_spec(0, port, **{CHANNEL_TOKEN_VAR: "s3cret"})) as (hub_end, _),
         opened(inner_spec(1, port, **{CHANNEL_TOKEN_VAR: "guess"})) as (stranger, _),
     ):
         assert hub_end is not None and hub_end.hub is not None and stranger is not None
         hub = hub_end.hub
-        _poll(lambda: sum(hub.rejected().values()) > 0, 10, "the forged hello to be dropped")
+        poll_until(lambda: sum(hub.rejected().values()) > 0, 10, "the forged hello to be dropped")
         assert 1 not in hub.joined()
 
 
@@ -263,7 +254,7 @@ def test_two_inner_launchx_name_the_same_stuck_rank_and_stop_together(tmp_path: 
     toy = [str(TOY), "--steps", "20", "--ckpt-every", "5", "--checkpoint-dir", str(tmp_path)]
     toy += ["--stall-at-step", "12", "--stall-rank", "1", "--stall-s", "3000"]
     toy += ["--pg-timeout-s", "1800"]
-    port = free_port()
+    port = free_pair()  # node 0 of the step listens on MASTER_PORT + 1 too
     procs = [inner_launchx(tmp_path, node, port, toy) for node in (1, 0)]
     try:
         (t1, _), (t0, _) = (p.communicate(timeout=150) for p in procs)
