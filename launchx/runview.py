@@ -51,7 +51,7 @@ _TIMEOUTS = frozenset({"nccl_watchdog_timeout", "collective_timeout"})
 _LAUNCHER_STOP = frozenset({-15, 143, -6, 134})  # SIGTERM from the launcher, abort after it
 # Categories the run loop decides itself (``run.decide``), by the signal rule that names
 # them: an ``attempt_end`` event with one of them outweighs what the logs say.
-_DECIDED = {"hang": "hang", "aborted": "aborted", "launcher_died": "launcher_died"}
+_DECIDED = frozenset({"hang", "aborted", "launcher_died"})  # categories the run loop decides
 _DECIDED_PRIORITY = {"aborted": 20}  # a symptom of another node's failure; else 70
 
 
@@ -571,7 +571,7 @@ def _decided(
     end = min(ends, key=lambda e: e["category"] == "aborted")
     category = str(end["category"])
     rank = next((v for v in (end.get("root_rank"), end.get("rank")) if _is_int(v)), None)
-    hit = rm.signal_hit(_DECIDED[category], _DECIDED_PRIORITY.get(category, 70))
+    hit = rm.signal_hit(category, _DECIDED_PRIORITY.get(category, 70))
     diag = rm.diagnosis(hit, policy, rank if isinstance(rank, int) else None, None)
     cause, retry = end.get("cause"), end.get("retryable")
     return replace(
