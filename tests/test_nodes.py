@@ -196,7 +196,7 @@ def test_an_attempt_that_ended_is_not_stopped_again(three: list[NodeChannel]) ->
     three[0].begin(0, AttemptHooks(abort=lambda why: stopped.append("node 0 " + why)))
     three[2].failed(0, "gone")
     assert until(lambda: stopped)
-    time.sleep(0.3)  # give node 1's copy time to arrive, were it going to act on it
+    assert until(lambda: three[1].taken["abort"] >= 1)  # node 1 was told, and handled it
     assert stopped == ["node 0 node 2 failed: gone"]
 
 
@@ -261,7 +261,7 @@ def test_no_hang_while_one_node_is_still_making_progress() -> None:
         n1.begin(0, hook(hangs, progressed))
         n0.begin(0, hook(hangs, summary(0, 0, "collective", 60.0)))
         assert until(lambda: len(n0._summaries) == 2)  # node 1's summary arrived
-        time.sleep(0.5)  # several more rounds of both
+        assert until(lambda: n0.taken["summary"] >= 5)  # several more rounds of both
     finally:
         n1.close()
         n0.close()

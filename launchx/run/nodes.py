@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -74,6 +75,8 @@ class NodeChannel:
     _thread: threading.Thread | None = field(default=None, init=False)
     _connected_once: bool = field(default=False, init=False)  # a link: node 0 was there
     _apart_since: float | None = field(default=None, init=False)  # a link: unconnected since
+    # Messages handled so far, by type (what a node was told, for whoever watches it).
+    taken: Counter[str] = field(default_factory=Counter, init=False)
     _last_agreed: dict[str, object] | None = field(default=None, init=False)  # node 0
     _said_error: bool = field(default=False, init=False)
 
@@ -255,6 +258,13 @@ class NodeChannel:
             )
 
     def _take(self, msg: channel.Message) -> None:
+        try:
+            self._handle(msg)
+        finally:  # counted once handled: a test waits for a message, never sleeps on it
+            with self._lock:
+                self.taken[msg.type] += 1
+
+    def _handle(self, msg: channel.Message) -> None:
         body = msg.body
         if msg.type == "hello" and self.hub is not None:
             with self._lock:
