@@ -255,6 +255,25 @@ RULES: tuple[Rule, ...] = (
     ),
     # ------------------------------------------------------------------ configuration
     Rule(
+        name="launchx_hang_report",
+        category="hang",
+        code="LX565",
+        priority=85,
+        patterns=(
+            r"^launchx: hang: no rank has made progress for",
+            r"^launchx: failure: hang on rank (?P<rank>\d+)\b",
+        ),
+        cause="launchx's hang watch found that no rank made progress for the hang timeout, "
+        "named the stuck rank with its stack and stopped the ranks (the ranks' own errors "
+        "after it, timeouts and SIGTERMs, are the consequence); a hang is retried from the "
+        "newest checkpoint.",
+        fix="read the hang report above (the stuck rank's stack; full dumps in hang/ of the "
+        "attempt's log directory): a rank that skipped a collective, a DataLoader deadlock, a "
+        "dead NIC or filesystem. If the work was legitimately that quiet, raise --hang-timeout "
+        "(profile timeouts.hang_s).",
+        fixtures=("hang__launchx_demo_console.log",),
+    ),
+    Rule(
         name="port_in_use",
         category="port_in_use",
         code="LX505",
@@ -1177,6 +1196,7 @@ ANCHORS: tuple[str, ...] = (
     "barrier",
     "terminated soon",
     "didn't join",
+    "launchx: hang",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against
