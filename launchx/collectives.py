@@ -45,6 +45,21 @@ def from_watchdog(reports: Iterable[WatchdogSeq], world: Iterable[int] = ()) -> 
     return out
 
 
+def mismatched(reports: Iterable[WatchdogSeq]) -> tuple[int, dict[str, list[int]]] | None:
+    """A sequence number at which ranks of one process group timed out in *different*
+    collectives (rank 7 in BROADCAST, rank 3 in ALLREDUCE): the number counts the group's
+    collectives on each rank, so the ranks issued them in different orders. The first such
+    number, and the ranks of each collective; None when every rank agrees."""
+    ops: dict[tuple[str, int], dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
+    for rep in reports:
+        if rep.timed_out is not None and rep.timed_out >= 0 and rep.op:
+            ops[(rep.pg, rep.timed_out)][rep.op].add(rep.rank)
+    for (_pg, seq), by_op in sorted(ops.items(), key=lambda kv: kv[0][1]):
+        if len(by_op) > 1:
+            return seq, {op: sorted(ranks) for op, ranks in sorted(by_op.items())}
+    return None
+
+
 def _group(pg: str, reps: list[WatchdogSeq], world: set[int]) -> Straggler | None:
     timed = [r.timed_out for r in reps if r.timed_out is not None and r.timed_out >= 0]
     if not timed:

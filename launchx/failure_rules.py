@@ -669,6 +669,8 @@ RULES: tuple[Rule, ...] = (
             r"|deallocating None|Floating point exception|Illegal instruction)",
             r"received signal SIGSEGV",
             r"Caught signal 11 \(Segmentation fault",
+            # Open MPI's and UCX's handler, for a fatal signal (which one follows, if kept)
+            r"^\[[\w.-]+:\d+\] \*\*\* Process received signal \*\*\*",
         ),
         exclude=(r"encountered in worker",),
         cause="a native crash (SIGSEGV) in C/C++/CUDA code, not a Python exception.",
@@ -680,6 +682,7 @@ RULES: tuple[Rule, ...] = (
             "segfault__pytorch_72086.log",
             "segfault__torchrun_faulthandler.log",
             "segfault__ms_swift_4353_none_dealloc.log",
+            "segfault__nccl_1669_ras_crash_during_init.log",
         ),
     ),
     Rule(
@@ -836,6 +839,23 @@ RULES: tuple[Rule, ...] = (
         "NCCL_IB_GID_INDEX to an index with the right address family (often 3), pick only "
         "active ports with NCCL_IB_HCA, and compare the NCCL version with one that worked.",
         fixtures=("ib_error__nccl_302_ibv_modify_qp_invalid_argument_regression.log",),
+    ),
+    Rule(
+        name="ib_memory_registration",
+        category="ib_error",
+        code="LX567",
+        priority=62,
+        retryable=False,
+        patterns=(r"ibv_reg(?:_dmabuf)?_mr\w* failed with error Invalid argument",),
+        cause="NCCL's IB transport could not register the buffers with the HCA (EINVAL from "
+        "ibv_reg_mr): usually GPU memory without GPUDirect RDMA (the nvidia-peermem module "
+        "not loaded, or a container without it), or a locked-memory limit too low; the host's "
+        "configuration, so the next attempt fails the same way.",
+        fix="load GPUDirect RDMA (modprobe nvidia-peermem, or NCCL_DMABUF_ENABLE=1 on a kernel "
+        "and driver with dma-buf), raise the memlock limit (ulimit -l unlimited; --ulimit "
+        "memlock=-1 in containers), or keep the traffic in host memory with "
+        "NCCL_NET_GDR_LEVEL=LOC to confirm; launchx doctor checks memlock on every node.",
+        fixtures=("ib_error__ms_swift_6107_ibv_reg_mr_invalid_argument.log",),
     ),
     Rule(
         name="ib_completion_error",
@@ -1356,6 +1376,18 @@ SIGNAL_RULES: dict[str, SignalRule] = {
             "in code (init_process_group(timeout=timedelta(seconds=int(os.environ["
             "'LAUNCHX_PG_TIMEOUT_S']))) and the profile's timeouts.pg_timeout_s) when the work "
             "is legitimately long.",
+        ),
+        SignalRule(
+            "collectives_diverged",
+            "nccl_watchdog_timeout",
+            "LX566",
+            "the sequence number counts each process group's collectives on every rank, so "
+            "the ranks issued their collectives in different orders (a rank-dependent branch, "
+            "a collective inside a condition, uneven data at the end of an epoch); the same "
+            "code diverges the same way again, so it is not retried.",
+            "make every rank call the same collectives in the same order (drop_last=True, no "
+            "collective under a rank-dependent condition); TORCH_DISTRIBUTED_DEBUG=DETAIL "
+            "checks the order and shapes at every call and names the first difference.",
         ),
         SignalRule(
             "timeout_in_evaluation",

@@ -134,6 +134,9 @@ def attempt_report(
     primary, findings = _with_stragglers(primary, findings, stragglers, policy, rank0_work)
     if _prelude_shows(scans, fr.EVALUATION_WORK):
         primary, findings = _in_evaluation(primary, findings, policy)
+    diverged = collectives.mismatched(w for s in scans for w in s.watchdog)
+    if diverged is not None:
+        primary, findings = _diverged(primary, findings, policy, *diverged)
     if decided is not None:
         others = tuple(f for f in findings if f.category != decided.category)
         primary, findings = decided, (decided, *others)
@@ -305,6 +308,31 @@ def _prelude_shows(scans: Sequence[SourceScan], patterns: Sequence[str]) -> bool
     ranks were doing when it started: ``fr.RANK0_WORK``, ``fr.EVALUATION_WORK``)."""
     words = [re.compile(p) for p in patterns]
     return any(w.search(line) for s in scans for line in s.prelude for w in words)
+
+
+def _diverged(
+    primary: Diagnosis | None,
+    findings: tuple[Diagnosis, ...],
+    policy: RetryPolicyLike | None,
+    seq: int,
+    by_op: Mapping[str, Sequence[int]],
+) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
+    """Ranks that timed out in different collectives at one sequence number took different
+    paths through the code (``collectives_diverged``): not retried."""
+    if primary is None or primary.category not in _TIMEOUTS or primary.tier >= 2:
+        return primary, findings
+    sr = fr.SIGNAL_RULES["collectives_diverged"]
+    where = ", ".join(f"{collectives.ranges(r)} in {op}" for op, r in by_op.items())
+    rule = fr.Rule(sr.name, primary.category, sr.code, 36, (), sr.cause, sr.fix, retryable=False)
+    updated = replace(
+        primary,
+        cause=f"At collective #{seq} the ranks waited in different collectives ({where}): "
+        f"{sr.cause}",
+        fix=sr.fix,
+        code=sr.code,
+        retryable=rm.retryable(primary.category, rule, policy),
+    )
+    return updated, (updated, *findings[1:])
 
 
 def _in_evaluation(

@@ -648,3 +648,16 @@ def test_a_timeout_at_an_evaluation_pass_is_not_retried() -> None:
     in_training = failures.diagnose_logs([log.replace("Validating ...", "Epoch 1 | iter 101")])
     assert in_training.primary is not None and in_training.primary.retryable
     assert in_training.primary.code != "LX564"
+
+
+def test_ranks_waiting_in_different_collectives_at_one_number_are_not_retried() -> None:
+    """``collectives_diverged``: rank 7 timed out in a BROADCAST, rank 3 in an ALLREDUCE, both
+    at collective #80078 of the default group; the same lines with one kind of collective
+    are an ordinary watchdog timeout."""
+    name = "nccl_watchdog_timeout__nccl_1409_end_of_epoch_broadcast_vs_allreduce.log"
+    log = _log(FIXTURES / name)
+    diverged = failures.diagnose_logs([log]).primary
+    assert diverged is not None and diverged.code == "LX566" and not diverged.retryable
+    assert "#80078" in diverged.cause and "in BROADCAST" in diverged.cause
+    same = failures.diagnose_logs([log.replace("OpType=BROADCAST", "OpType=ALLREDUCE")]).primary
+    assert same is not None and same.code != "LX566"

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, clean_env, free_port
+from conftest import ROOT, clean_env, free_pair
 
 pytestmark = pytest.mark.torchrun
 
@@ -578,7 +578,7 @@ def two_nodes(
     ck = tmp_path / "ck"
     toy = [str(TOY), "--checkpoint-dir", str(ck), "--steps", "20", "--ckpt-every", "5"]
     toy += [*fault, "--output", str(tmp_path / "final.pt")]
-    port = free_port()
+    port = free_pair()  # node 0's channel: MASTER_PORT + 1
     node1 = node_of_two(tmp_path, port, 1, [*options, *toy])
     node0 = node_of_two(tmp_path, port, 0, [*options, *toy])
     return node0.finish(timeout=150), node1.finish(timeout=150)
@@ -631,7 +631,7 @@ def test_a_node_that_never_came_is_not_waited_for(tmp_path: Path) -> None:
     """Node 1 never starts: node 0's rendezvous times out, and it waits only briefly for an
     outcome nobody will send (not a collective timeout's worth), then says so."""
     once = ["--max-retries", "0", "--set", "timeouts.rdzv_timeout_s=5"]
-    run = node_of_two(tmp_path, free_port(), 0, [*once, str(TOY), "--steps", "5"])
+    run = node_of_two(tmp_path, free_pair(), 0, [*once, str(TOY), "--steps", "5"])
     code, text = run.finish(timeout=120)  # pg 1800 s + grace would be the long wait
     assert code != 0, text
     assert "launchx: no outcome from node(s) 1 in time" in text
@@ -677,7 +677,7 @@ def test_a_failure_on_node_one_stops_node_zero_where_it_would_wait_for_the_timeo
     evidence = tmp_path / "evidence"
     script = [str(RANKS), "fail", "--rank", "1", "--store-wait", "--store-wait-s", str(pg)]
     options = ["--set", f"timeouts.pg_timeout_s={pg}", *script, "--evidence", str(evidence)]
-    port = free_port()
+    port = free_pair()  # node 0's channel: MASTER_PORT + 1
     node1 = node_of_two(tmp_path, port, 1, options)
     node0 = node_of_two(tmp_path, port, 0, options)
     (c0, t0), (c1, t1) = node0.finish(timeout=150), node1.finish(timeout=150)
@@ -716,7 +716,7 @@ def test_forged_frames_on_the_node_channel_change_nothing(tmp_path: Path) -> Non
     # Rank 1 pauses 8 s at step 15 (far below the hang timeout): the window for the forgers.
     toy += ["--stall-at-step", "15", "--stall-rank", "1", "--stall-s", "8"]
     toy += ["--output", str(tmp_path / "final.pt")]
-    port, run_id = free_port(), "lx-forge-test"
+    port, run_id = free_pair(), "lx-forge-test"
     options = ["--run-id", run_id, "--set", "timeouts.pg_timeout_s=300", "--hang-timeout", "60"]
     options += toy
     node1 = node_of_two(tmp_path, port, 1, options, LAUNCHX_CHANNEL_TOKEN="s3cret")

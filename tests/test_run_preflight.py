@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, clean_env, free_port
+from conftest import ROOT, clean_env, free_pair
 from hosts.variants import materialize
 from test_plan import resolved
 from test_recovery import node_of_two, summary_rows
@@ -92,7 +92,7 @@ def test_under_srun_the_check_is_one_doctor_per_node() -> None:
 
 def two_nodes(tmp_path: Path, roots: tuple[Path | None, Path | None], *options: str) -> list:
     """Both nodes with ``--preflight``, each reading its own host tree (None: this host)."""
-    port = free_port()
+    port = free_pair()  # node 0's channel: MASTER_PORT + 1
     toy = [str(TOY), "--checkpoint-dir", str(tmp_path / "ck"), "--steps", "10"]
     runs = []
     for rank in (1, 0):
@@ -150,7 +150,7 @@ def test_the_dry_run_shows_the_check(tmp_path: Path) -> None:
 def test_ctrl_c_while_waiting_for_the_other_nodes_stops_at_once(tmp_path: Path) -> None:
     """Node 0 waits up to a minute for node 1, who never comes; Ctrl-C ends the wait at
     once, as an interrupt (130), before any attempt."""
-    run = node_of_two(tmp_path, free_port(), 0, ["--preflight", str(TOY), "--steps", "5"])
+    run = node_of_two(tmp_path, free_pair(), 0, ["--preflight", str(TOY), "--steps", "5"])
     run.wait_for("launchx: preflight: checking 2 nodes")
     time.sleep(0.5)  # into the wait for node 1
     os.killpg(run.proc.pid, signal.SIGINT)

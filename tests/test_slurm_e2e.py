@@ -713,9 +713,11 @@ def test_a_rank_hung_on_the_second_node_is_named_by_both_nodes(
             (e["attempt"], e["category"], e["rank"]) for e in events if e["event"] == "attempt_end"
         ]
         # both nodes: attempt 0 a hang on rank 1, then attempt 1 fine; node 0's file also
-        # holds the batch launchx's own record of each step, which says the same
-        assert sorted(set(ends), key=str) == [(0, "hang", 1), (1, None, None)], (name, events)
-        assert len(ends) == (4 if name == "events.jsonl" else 2), (name, events)
+        # holds the batch launchx's own record of each step, which says the same. The node
+        # whose launchx ends second may be stopped by srun (--kill-on-bad-exit) before it
+        # writes its own hang down: an interrupt, on that node only.
+        assert {(0, "hang", 1), (1, None, None)} <= set(ends), (name, events)
+        assert set(ends) <= {(0, "hang", 1), (0, "interrupted", None), (1, None, None)}, name
     step10 = ck / "step_00000010.pt"
     assert f"[toy] resumed from {step10} at step 10" in text, text
     assert "[toy] done steps=20" in text, text

@@ -185,12 +185,12 @@ def test_two_loopback_nodes_name_the_global_rank_and_its_node(tmp_path: Path) ->
     """Each "node" (a torchrun with one rank) is watched by its own monitor, which never
     decides alone; node 0 combines both summaries (sent as JSON, as over the wire) and
     names global rank 1 on node 1; each node then writes its own dumps."""
-    from conftest import free_port
+    from conftest import free_pair
 
     from launchx.watch.nodes import NodeSummary, combine
     from launchx.watch.report import headline
 
-    port = free_port()
+    port = free_pair()  # node 0's channel: MASTER_PORT + 1
     env = {k: v for k, v in os.environ.items() if k not in ("RANK", "WORLD_SIZE", "LOCAL_RANK")}
     env["TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE"] = "[r${rank}]: "
     procs: list[subprocess.Popen[bytes]] = []
