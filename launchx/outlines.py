@@ -54,8 +54,9 @@ class OutLine:
     live: bool = False
 
     def render(self, template: str = DEFAULT_TEMPLATE) -> str:
-        """The line as shown, behind its rank's header (no trailing newline)."""
-        if self.rank is None:
+        """The line as shown, behind its rank's header (no trailing newline). A rank's
+        blank line stays blank: its header alone would be noise (``[r0]:`` and nothing)."""
+        if self.rank is None or not self.text.strip():
             return self.text
         return header_for(template, self.rank) + self.text
 

@@ -501,3 +501,13 @@ def test_off_a_terminal_each_record_is_a_line_and_banners_go_elsewhere() -> None
     assert screen.lines(records) == "[r0]: a\nlauncher line\n"
     assert screen.say("launchx: x") == "launchx: x\n"
     assert Screen(show_banner=True).lines(records[2:3]) == "Traceback (most recent call last):\n"
+
+
+def test_a_ranks_blank_line_is_shown_blank_not_as_a_bare_header() -> None:
+    """A script's own empty line (or one the bar logic let through) is no ``[r0]:`` line."""
+    from launchx.outlines import OutLine
+
+    assert OutLine("", 0).render() == ""
+    assert OutLine("   ", 1).render() == "   "
+    assert OutLine("step 3", 1).render() == "[r1]: step 3"
+    assert OutLine("launchx: done", None).render() == "launchx: done"
