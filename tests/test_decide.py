@@ -202,19 +202,6 @@ RULES: list[tuple[str, list[AttemptRecord], Policy, int | None, NextStep]] = [
         Policy(Retry(max_retries=0, backoff_min_s=0, jitter_s=0)),
         None,
         RetryAfter(0.0, "transient failure: retrying"),
-    ),    (
-        "an srun step's own launchx makes one attempt, even after progress",
-        [rec(0, after=5)],
-        Policy(Retry(), once=True),
-        None,
-        Stop(1, "one attempt in an srun step: the launchx outside it retries"),
-    ),
-    (
-        "an srun step's own launchx that succeeded finished",
-        [rec(0, ok=True)],
-        Policy(Retry(), once=True),
-        None,
-        Stop(0, "finished"),
     ),
 ]
 

@@ -14,8 +14,6 @@ The rules, in the order they apply:
   ranks were told to checkpoint; the next allocation resumes), else stop with the
   attempt's own exit code. A script that checkpoints and exits 0 has not finished.
 * the attempt succeeded: stop, 0.
-* one attempt only (``Policy.once``: the launchx of one node inside an srun step, whose
-  retries belong to the launchx outside the step): stop with the attempt's exit code.
 * the failure is not transient (its category, changed by the profile's ``retry.on`` and
   ``retry.never``): stop with the training's own exit code.
 * the same failure twice in a row with no checkpoint progress in between: not transient,
@@ -91,7 +89,6 @@ NextStep = RetryAfter | Requeue | Stop
 class Policy:
     retry: Retry
     requeue_on_warning: bool = False  # SLURM job whose profile asks, owned by this launchx
-    once: bool = False  # an srun step's own launchx: the one outside the step retries
 
 
 @dataclass(frozen=True)
@@ -301,10 +298,6 @@ def next_step(
         return Stop(0, "finished")
     if last.interrupted or last.category == "interrupted":
         return Stop(last.exit_code, "interrupted by the user: never retried")
-    if policy.once:
-        return Stop(
-            last.exit_code, "one attempt in an srun step: the launchx outside it retries"
-        )
     if not last.retryable:
         return Stop(last.exit_code, _not_transient(last))
     if len(history) >= 2:

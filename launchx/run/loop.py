@@ -41,11 +41,7 @@ class RunSpec:
 
     @property
     def policy(self) -> Policy:
-        return Policy(
-            self.res.profile.retry,
-            self.decisions.requeue_on_warning,
-            once=self.decisions.inner_step,
-        )
+        return Policy(self.res.profile.retry, self.decisions.requeue_on_warning)
 
     def plan(self, attempt: int, port: int | None, resume: str | None) -> LaunchPlan:
         logs = attempt_log_dir(self.decisions, self.run_id, attempt, self.temp_dir)
