@@ -42,10 +42,14 @@ from launchx.preflight.summary import IfaceState, NodeFacts, PortState, parse  #
 
 
 def _free_pair() -> int:
+    """A port whose next one is free too (node 0's channel listens on MASTER_PORT + 1); the
+    tests' ``conftest.free_pair`` is the same, which a benchmark cannot import (pytest)."""
     for _ in range(50):
         with socket.socket() as a:
             a.bind(("127.0.0.1", 0))
             port = int(a.getsockname()[1])
+            if port >= 65535:
+                continue
             with socket.socket() as b:
                 try:
                     b.bind(("127.0.0.1", port + 1))
