@@ -7,9 +7,10 @@ SPLIT.md), every log's body (its three header lines removed) goes through
 ``failures.diagnose_logs`` and is compared with its ``# expect:`` line:
 
 - *category*: the primary category ("unknown" when nothing was found) equals the label.
-  A bare SIGKILL is labelled ``host_oom_killed`` in the corpus (what it usually is) and
-  named ``killed`` by launchx unless the log shows OOM text (issue 10's rule); the
-  "with killed~oom" figure counts those as agreeing, the plain figure does not.
+  A SIGKILL that only the thread shows to be the host's OOM killer is labelled
+  ``host_oom_killed`` and named ``killed`` by launchx, which cannot see the thread (issue 10's
+  rule: ``killed`` unless the log shows OOM text); the "with killed~oom" figure counts those
+  as agreeing, the plain figure does not.
 - *retry decision*: retryable equals the label; ``undecided`` counts as right when launchx
   does not retry.
 - *deterministic called retryable*: labelled ``retryable=false`` and launchx would retry.

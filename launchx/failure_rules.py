@@ -173,7 +173,7 @@ RULES: tuple[Rule, ...] = (
         code="LX549",
         priority=119,
         patterns=(
-            r"Caught signal \w+ on \S+: this job is preempted",
+            r"Caught signal \w+ on \S+: this job is (?:preempted|timed-out)",
             r"Job has timed out\. Ran \d+ minutes out of requested",
             r"Requeued job \d+ \(\d+ remaining timeouts\)",
             r"(?i)\b(?:has|have|was|were|been) (?:been )?preempted\b",
@@ -339,6 +339,7 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"no (?:socket )?interface found",
             r"No usable listening interface found",
+            r"No interface found in the same subnet as remote address",
             r"(?:WARN|Socket creation failed).*Address family not supported by protocol",
             r"NCCL_SOCKET_IFNAME.*(?:not found|does not exist|no such)",
         ),
@@ -417,6 +418,9 @@ RULES: tuple[Rule, ...] = (
             r"the provided PTX was compiled with an unsupported toolchain",
             r"CUDA error: system not yet initialized",
             r"Cuda failure 'initialization error'",
+            r"Torch not compiled with CUDA enabled",
+            r"CUDA driver initialization failed",
+            r"Unexpected error from cudaGetDeviceCount\(\)",
         ),
         cause="CUDA cannot run this job on this machine as configured: more ranks than visible "
         "GPUs (invalid device ordinal), a torch build without this GPU's architecture (no "
@@ -463,7 +467,7 @@ RULES: tuple[Rule, ...] = (
             r"CUDA out of memory",
             r"OutOfMemoryError: CUDA",
             r"CUBLAS_STATUS_ALLOC_FAILED",
-            r"NCCL WARN Cuda failure 'out of memory'",
+            r"Cuda failure (?:\d+ )?'out of memory'",
             r"CUDA error: out of memory",
             r"HIP out of memory|OutOfMemoryError: HIP",
         ),
@@ -488,7 +492,8 @@ RULES: tuple[Rule, ...] = (
             r"have been OOM Killed",
             r"exceeded (?:job )?memory limit",
             r"\bOOMKilled\b",
-            r"DefaultCPUAllocator: can't allocate memory",
+            r"DefaultCPUAllocator: (?:can't allocate memory|not enough memory)",
+            r"^(?:numpy\.core\._exceptions\.)?_?(?:Array)?MemoryError\b",
         ),
         cause="the kernel's OOM killer (or the job's cgroup limit) killed a process: host RAM, "
         "not GPU memory, ran out.",
@@ -508,7 +513,7 @@ RULES: tuple[Rule, ...] = (
         priority=83,
         patterns=(
             r"DataLoader worker \(pid[^)]*\) is killed by signal",
-            r"DataLoader worker \(pid[^)]*\) exited unexpectedly",
+            r"DataLoader worker \(pid(?:\(s\))? [^)]*\) exited unexpectedly",
             r"Unexpected (?:bus error|segmentation fault) encountered in worker",
             r"dataloader's workers are out of shared memory",
             r"unable to (?:write to|open|mmap \d+ bytes from) "
@@ -641,6 +646,8 @@ RULES: tuple[Rule, ...] = (
             r"device-side assert triggered",
             r"an illegal memory access was encountered",
             r"uncorrectable ECC error",
+            r"GPU has fallen off the bus",
+            r"NVRM: Xid \([^)]*\): \d+",
             r"NCCL WARN Cuda failure",
             r"unhandled cuda error",
             r"ncclUnhandledCudaError",
@@ -668,6 +675,7 @@ RULES: tuple[Rule, ...] = (
             r"Fatal Python error: (?:\w+_dealloc|_?PyObject_\w+|GC object already tracked"
             r"|deallocating None|Floating point exception|Illegal instruction)",
             r"received signal SIGSEGV",
+            r"\*\*\* SIGSEGV \(@0x[0-9a-f]+\) received by PID",
             r"Caught signal 11 \(Segmentation fault",
             # Open MPI's and UCX's handler, for a fatal signal (which one follows, if kept)
             r"^\[[\w.-]+:\d+\] \*\*\* Process received signal \*\*\*",
@@ -748,7 +756,7 @@ RULES: tuple[Rule, ...] = (
         "-o JobID,State,MaxRSS` (OUT_OF_MEMORY), the cgroup's memory.events oom_kill counter; "
         "if it repeats at the same step, treat it as host OOM (fewer DataLoader workers, "
         "torch.load(mmap=True), more --mem).",
-        fixtures=("host_oom_killed__accelerate_1214_rich_log.log", "host_oom_killed__cppo_6.log"),
+        fixtures=("host_oom_killed__accelerate_1214_rich_log.log", "killed__cppo_6.log"),
     ),
     Rule(
         name="launcher_sigkill",
@@ -772,7 +780,7 @@ RULES: tuple[Rule, ...] = (
         fix="look for the killer: `dmesg -T | grep -i 'killed process'` (OOM), `sacct -j <job> "
         "-o JobID,State,MaxRSS` (OUT_OF_MEMORY); if it repeats at the same step, treat it as "
         "host OOM (fewer DataLoader workers, torch.load(mmap=True), more --mem).",
-        fixtures=("host_oom_killed__aware_history_2_mpirun_sigkill.log",),
+        fixtures=("killed__aware_history_2_mpirun_sigkill.log",),
     ),
     Rule(
         name="nccl_invalid_usage",
@@ -1138,16 +1146,40 @@ RULES: tuple[Rule, ...] = (
         code="LX550",
         priority=52,
         retryable=False,
-        patterns=(r"WorkNCCL\(SeqNum=\d, OpType=\w+.*(?:ran for|timed out)",),
-        cause="one of the first collectives of the process group (sequence number below 10) "
-        "never completed, so the run never got going: the ranks could not connect to each "
-        "other (interface, firewall, IB/RoCE settings) or one rank was busy elsewhere from the "
-        "start (rank 0 preparing data); that repeats on the next attempt more often than not, "
-        "so it is not retried blindly.",
+        patterns=(r"WorkNCCL\(SeqNum=[0-4]?\d{1,2}, OpType=\w+.*(?:ran for|timed out)",),
+        cause="a collective among the first 500 of its process group (its sequence number says "
+        "so) never completed: the run had not got past its first steps, so nothing shows that "
+        "this code and this network ever worked together. The ranks could not reach each other "
+        "(interface, firewall, IB/RoCE settings), one rank was busy elsewhere (rank 0 preparing "
+        "data), or the ranks issued different collectives; all of these repeat on the next "
+        "attempt, unlike the rare network stall of a run that has done thousands of "
+        "collectives, so it is not retried blindly.",
         fix="run a two-node all_reduce test with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and "
         "check the interface NCCL picks (NCCL_SOCKET_IFNAME), the IB devices (NCCL_IB_HCA, "
-        "ibstat) and that the nodes reach each other on all ports.",
-        fixtures=("nccl_watchdog_timeout__determined_8915_first_allgather.log",),
+        "ibstat) and that the nodes reach each other on all ports; "
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL shows ranks that issue different collectives.",
+        fixtures=(
+            "nccl_watchdog_timeout__determined_8915_first_allgather.log",
+            "nccl_watchdog_timeout__megatron_735_moe_allreduce_numel1.log",
+            "nccl_watchdog_timeout__nccl_1610_moe_alltoall_two_threads.log",
+        ),
+    ),
+    Rule(
+        name="nccl_short_timeout",
+        category="nccl_watchdog_timeout",
+        code="LX568",
+        priority=52,
+        retryable=False,
+        patterns=(r"WorkNCCL\(.*Timeout\(ms\)=(?:\d{1,5}|[12]\d{5})\).*(?:ran for|timed out)",),
+        cause="the collective timeout is under 5 minutes (set by the script or a library, not "
+        "PyTorch's default): a slow but legitimate step on one rank (rank 0 preparing or caching "
+        "data, an evaluation, a checkpoint save) outlasts it while the others wait in a "
+        "collective, and the same step outlasts it again on the next attempt.",
+        fix="raise the timeout where it is set (init_process_group(timeout=timedelta(minutes=30)), "
+        "the framework's ddp/pg timeout option, or the profile's timeouts.pg_timeout_s, which "
+        "launchx.runtime.init_distributed reads as LAUNCHX_PG_TIMEOUT_S); move long rank-0-only "
+        "work before init_process_group or behind a barrier with a long timeout.",
+        fixtures=("nccl_watchdog_timeout__yolov5_4400_label_scan_60s.log",),
     ),
     Rule(
         name="nccl_watchdog_timeout",
@@ -1217,6 +1249,8 @@ ANCHORS: tuple[str, ...] = (
     "terminated soon",
     "didn't join",
     "launchx: hang",
+    "nvrm: xid",
+    "sigsegv",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

@@ -66,9 +66,7 @@ def gather_facts(
     )
 
 
-def probe_target(
-    script: str, facts: HostFacts, *, module: bool, no_python: bool
-) -> TargetFacts:
+def probe_target(script: str, facts: HostFacts, *, module: bool, no_python: bool) -> TargetFacts:
     """Whether what ``launchx run`` starts exists here (relative to this directory, on the
     PATH of the environment the facts were gathered from: read once, not again)."""
     return detect.probe_target(

@@ -46,6 +46,7 @@ def torchrun_logs(log_dir: str, node_rank: int, nnodes: int) -> Path:
     name = TORCHRUN_LOGS if nnodes <= 1 else f"{TORCHRUN_LOGS}-node-{node_rank}"
     return Path(log_dir) / name
 
+
 # torchrun's per-rank console prefix uses the global rank so multi-node output stays readable.
 RANK_PREFIX_TEMPLATE = "[r${rank}]: "
 

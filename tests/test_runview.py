@@ -57,15 +57,15 @@ def test_the_flight_recorder_names_the_rank_torchrun_did_not() -> None:
 
 _WD = (
     "[rank{r}]:[E626 06:24:44.9 ProcessGroupNCCL.cpp:1709] [PG 0 (default_pg) Rank {r}] Timeout "
-    "at NCCL work: 57, last enqueued NCCL work: 57, last completed NCCL work: 56.\n"
+    "at NCCL work: 5701, last enqueued NCCL work: 5701, last completed NCCL work: 5700.\n"
     "[rank{r}]:[E626 06:24:44.9 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective "
-    "operation timeout: WorkNCCL(SeqNum=57, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+    "operation timeout: WorkNCCL(SeqNum=5701, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
     "Timeout(ms)=600000) ran for 600020 milliseconds before timing out.\n"
 )
 _DUMP = (
     "[rank{r}]:[E626 06:24:45.1 ProcessGroupNCCL.cpp:1400] [PG 0 (default_pg) Rank {r}] Received "
     "a dump signal due to a collective timeout from rank 0 and we will try our best to dump "
-    "the debug info. Last enqueued NCCL work: 56, last completed NCCL work: 56.\n"
+    "the debug info. Last enqueued NCCL work: 5700, last completed NCCL work: 5700.\n"
 )
 
 
@@ -75,7 +75,7 @@ def test_the_rank_behind_in_the_sequence_numbers_is_the_root() -> None:
     p = report.primary
     assert p is not None
     assert (p.category, p.rank, p.retryable) == ("nccl_watchdog_timeout", 2, True)
-    assert p.evidence[0].startswith("rank 2 never reached collective #57 (ALLREDUCE)")
+    assert p.evidence[0].startswith("rank 2 never reached collective #5701 (ALLREDUCE)")
     assert _roles(report) == {0: "collateral", 1: "collateral", 2: "root", 3: "collateral"}
 
 
