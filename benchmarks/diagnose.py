@@ -14,7 +14,9 @@ SPLIT.md), every log's body (its three header lines removed) goes through
 - *retry decision*: retryable equals the label; ``undecided`` counts as right when launchx
   does not retry.
 - *deterministic called retryable*: labelled ``retryable=false`` and launchx would retry.
-  Must be 0.
+  Must be 0. The other two kinds of wrong decision are counted too: labelled ``undecided``
+  and retried (launchx's policy retries a timeout once on no evidence; the repeat rule stops
+  the second), and labelled ``true`` and not retried.
 - *root rank*: where the label names one, the primary's rank.
 - *time per MB*: the whole part, in process.
 
@@ -67,6 +69,8 @@ class Score:
     category_lenient: int = 0
     decision: int = 0
     det_retryable: int = 0
+    undecided_retried: int = 0
+    transient_not_retried: int = 0
     ranked: int = 0
     rank: int = 0
     nbytes: int = 0
@@ -111,6 +115,8 @@ def score(cases: list[Case]) -> Score:
         ok_retry = retry == want_retry
         s.decision += ok_retry
         s.det_retryable += case.retryable == "false" and retry
+        s.undecided_retried += case.retryable == "undecided" and retry
+        s.transient_not_retried += case.retryable == "true" and not retry
         if case.root_rank is not None:
             s.ranked += 1
             s.rank += p is not None and p.rank == case.root_rank
@@ -129,6 +135,8 @@ def _print(part: str, s: Score, misses: bool) -> None:
     print(f"    with killed~oom          {s.pct(s.category_lenient)}")
     print(f"  retry-decision accuracy    {s.pct(s.decision)}")
     print(f"  deterministic → retryable  {s.det_retryable}")
+    print(f"  undecided → retried        {s.undecided_retried}")
+    print(f"  transient → not retried    {s.transient_not_retried}")
     print(f"  root rank (where labelled) {s.pct(s.rank, s.ranked)}")
     print(f"  time                       {s.seconds * 1000 / max(mb, 1e-9):.1f} ms/MB in process")
     if misses:
