@@ -159,6 +159,7 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"CANCELLED AT \S+ DUE TO (?:PREEMPTION|TIME LIMIT|NODE FAILURE|JOB REQUEUE)",
             r"DUE TO NODE FAILURE",
+            r"^srun: error: Node failure on \S+",
         ),
         cause="the scheduler took the allocation away (preemption, time limit, a requeue or a "
         "failed node); the training itself did not fail.",
@@ -176,6 +177,8 @@ RULES: tuple[Rule, ...] = (
             r"Caught signal \w+ on \S+: this job is (?:preempted|timed-out)",
             r"Job has timed out\. Ran \d+ minutes out of requested",
             r"Requeued job \d+ \(\d+ remaining timeouts\)",
+            r"has not produced any output \(state: (?:NODE_FAIL|TIMEOUT|PREEMPTED)\)",
+            r"Job not requeued because: timed-out and not checkpointable",
             r"(?i)\b(?:has|have|was|were|been) (?:been )?preempted\b",
         ),
         cause="submitit caught the scheduler's preemption or time-limit signal and requeued the "
@@ -207,6 +210,8 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"SignalException: Process \d+ got signal: (1|2|15)\b",
             r"Received (1|2|15) death signal, shutting down workers",
+            r"Received Signals\.SIG(?:HUP|INT|TERM) death signal, shutting down workers",
+            r"CANCELLED AT \S+ DUE to SIGNAL \w+ \*\*\*",
             r"^KeyboardInterrupt\s*$",
             r"^slurmstepd: error: \*\*\* (JOB|STEP) \S+ ON \S+ CANCELLED AT \S+ \*\*\*\s*$",
         ),
@@ -284,6 +289,8 @@ RULES: tuple[Rule, ...] = (
             r"\[Errno 98\] Address already in use",
             r"RuntimeError: Address already in use",
             r"\bbind(?:\(\))?: Address already in use",
+            r"Tried to launch distributed communication on port `?\d+`?, but another process "
+            r"is utilizing it",
         ),
         # gloo's pair sockets bind ephemeral ports of their own, not the master port.
         exclude=(r"gloo/transport/tcp/pair\.cc:\d+\] bind",),
@@ -303,7 +310,10 @@ RULES: tuple[Rule, ...] = (
         category="duplicate_gpu",
         code="LX506",
         priority=92,
-        patterns=(r"Duplicate GPU detected : rank \d+ and rank \d+ both on CUDA device",),
+        patterns=(
+            r"Duplicate GPU detected : rank \d+ and rank \d+ both on CUDA device",
+            r"Multiple Ranks are using the same GPU/Partition",
+        ),
         cause="two ranks use the same GPU: the script never selected its own device, or "
         "CUDA_VISIBLE_DEVICES gives every process the same single GPU.",
         fix="call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before "
@@ -340,6 +350,10 @@ RULES: tuple[Rule, ...] = (
             r"no (?:socket )?interface found",
             r"No usable listening interface found",
             r"No interface found in the same subnet as remote address",
+            r"no device found matching =?\S+, verify NCCL_\w*IFNAME",
+            r"NET/IB : No IP interface found",
+            r"Error: network \w+ not found",
+            r"Invalid NCCL_COMM_ID, please use format",
             r"(?:WARN|Socket creation failed).*Address family not supported by protocol",
             r"NCCL_SOCKET_IFNAME.*(?:not found|does not exist|no such)",
         ),
@@ -365,6 +379,8 @@ RULES: tuple[Rule, ...] = (
             r"Could not find real path of /sys",
             r"Attribute \w+ of node \w+ not found",
             r"Failed to find reverse path from",
+            r"NET/IB : Attempted to connect incompatible devices",
+            r"Detected mixed local Net device counts across ranks",
             r"XML Parse ?: ",
             r"XML Import \w+ ?: .*not found",
             r"(?:open|read|load) (?:the )?(?:XML )?topology (?:XML )?file",
@@ -410,6 +426,10 @@ RULES: tuple[Rule, ...] = (
             r"no kernel image is available for execution on the device",
             r"CUDA-capable device\(s\) is/are busy or unavailable",
             r"NVIDIA driver on your system is too old",
+            r"nvmlInit\w*\(\) failed: Driver/library version mismatch",
+            r"Distributed package doesn't have NCCL built in",
+            r"ProcessGroupNCCL is only supported with GPUs, no GPUs found",
+            r"Unable to proceed, no GPU resources available",
             r"CUDA driver version is insufficient for CUDA runtime version",
             r"Found no NVIDIA driver on your system",
             r"No CUDA GPUs are available",
@@ -446,6 +466,7 @@ RULES: tuple[Rule, ...] = (
             r"Error while (?:creating|attaching to) shared memory segment",
             r"failed to extend /dev/shm/\S+ to \d+ bytes",
             r"Call to posix_fallocate failed : No space left on device",
+            r"Could not map /dev/shm/\S+ size \d+, error: Cannot allocate memory",
             r"No space left on device.*/dev/shm/nccl|/dev/shm/nccl.*No space left on device",
         ),
         cause="shared memory (/dev/shm) is too small or full for NCCL's shared-memory "
@@ -487,7 +508,7 @@ RULES: tuple[Rule, ...] = (
             r"oom[-_]kill",
             r"Out of memory: Killed process",
             r"Memory cgroup out of memory",
-            r"task \d+: Out Of Memory",
+            r"tasks? [\d,-]+: Out Of Memory",
             r"OUT_OF_MEMORY",
             r"have been OOM Killed",
             r"exceeded (?:job )?memory limit",
@@ -514,7 +535,8 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"DataLoader worker \(pid[^)]*\) is killed by signal",
             r"DataLoader worker \(pid(?:\(s\))? [^)]*\) exited unexpectedly",
-            r"Unexpected (?:bus error|segmentation fault) encountered in worker",
+            r"Unexpected (?:bus error|segmentation fault|floating-point exception) encountered "
+            r"in worker",
             r"dataloader's workers are out of shared memory",
             r"unable to (?:write to|open|mmap \d+ bytes from) "
             r"(?:file|shared memory object) </torch_",
@@ -568,7 +590,7 @@ RULES: tuple[Rule, ...] = (
         priority=80,
         patterns=(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::|$)",),
         exclude=(
-            r"(?i)nccl|gloo|c10d|ProcessGroup",
+            r"(?i)nccl|gloo|c10d|ProcessGroup|monitoredBarrier",
             r"CUDA error|CUDA out of memory|OutOfMemoryError|CUBLAS_|CUDNN_STATUS"
             r"|illegal memory access|device-side assert",
             r"(?i)out of memory|timed? ?out|timeout",
@@ -592,7 +614,10 @@ RULES: tuple[Rule, ...] = (
         category="world_mismatch",
         code="LX545",
         priority=72,
-        patterns=(r"RendezvousClosedError",),
+        patterns=(
+            r"RendezvousClosedError",
+            r"RendezvousGracefulExitError: The rendezvous '\S+' is closed",
+        ),
         cause="the elastic rendezvous this agent tried to join was already closed: the job "
         "finished or was scaled down, or agents of an earlier run with the same --rdzv-id are "
         "still around; rejoining fails the same way every time.",
@@ -772,6 +797,7 @@ RULES: tuple[Rule, ...] = (
             r"^Killed$",
             r"returned non-zero exit status -9\b",
             r"task (?P<rank>\d+): Killed\b",
+            r"tasks [\d,-]+: Killed\b",
             r": line \d+: +\d+ Killed +\S",
         ),
         cause="a rank was killed by a SIGKILL from outside, as its launcher (mpirun, the "
@@ -854,7 +880,7 @@ RULES: tuple[Rule, ...] = (
         code="LX567",
         priority=62,
         retryable=False,
-        patterns=(r"ibv_reg(?:_dmabuf)?_mr\w* failed with error Invalid argument",),
+        patterns=(r"ibv_reg(?:_dmabuf)?_mr\w* failed with error (?:Invalid argument|Bad address)",),
         cause="NCCL's IB transport could not register the buffers with the HCA (EINVAL from "
         "ibv_reg_mr): usually GPU memory without GPUDirect RDMA (the nvidia-peermem module "
         "not loaded, or a container without it), or a locked-memory limit too low; the host's "
@@ -876,6 +902,9 @@ RULES: tuple[Rule, ...] = (
             r"NET/IB : .*ibv_\w+ failed",
             r"ibv_modify_qp failed",
             r"IBV_WC_RETRY_EXC_ERR|transport retry counter exceeded",
+            r"NET/IB ?: (?:\S+:\d+ )?(?:Got )?async (?:fatal |error )?event",
+            r"NET/IB: Got CQE with error",
+            r"NET/IB: Fatal error\. Detected \d+ failed devices",
         ),
         cause="an InfiniBand/RoCE transfer failed (status 12 = transport retries exhausted: the "
         "two NICs cannot reach each other, or the fabric is congested or flapping).",
@@ -892,7 +921,10 @@ RULES: tuple[Rule, ...] = (
         code="LX558",
         priority=60,
         retryable=False,
-        patterns=(r"NET/IB ?: .*collective mismatch error",),
+        patterns=(
+            r"NET/IB ?: .*collective mismatch error",
+            r"NET/IB ?: .*posted incorrect receive info",
+        ),
         cause="NCCL's IB transport received a message of another size than the one posted "
         "although the ranks called the same collective: on InfiniBand/RoCE this is almost "
         "always the NICs' configuration (relaxed ordering forced on, a PCIe setting), so it "
@@ -938,6 +970,9 @@ RULES: tuple[Rule, ...] = (
             r"socketProgress\w*: (?:Connection closed by remote peer|Call to \w+ .*failed)",
             r"NCCL WARN .*Connection (?:reset|refused|closed)",
             r"NCCL WARN Net : Call to \w+ .*failed",
+            r"socket\w*Connect\w*: .*(?:exceeded (?:timeouts|retries|error retry count)|"
+            r"Connection timed out)",
+            r"NCCL WARN (?:Net : )?Connect to \S+ failed : Connection timed out",
             r"(?:ConnectionResetError|ConnectionRefusedError|BrokenPipeError)\b",
         ),
         cause="a network connection to another rank was closed, reset or refused: usually that "
@@ -1012,7 +1047,8 @@ RULES: tuple[Rule, ...] = (
             r"Timed out initializing process group in store based barrier",
             r"DistStoreError: .*(?:[Tt]imeout|[Tt]imed out)",
             r"waiting for clients\. \d+/\d+ clients joined",
-            r"The client socket has failed to connect to .*errno: 111 - Connection refused",
+            r"The client socket has failed to connect to .*errno: 11[01] - Connection "
+            r"(?:refused|timed out)",
             r"The client socket has failed to connect to any network address",
             r"Socket Timeout",
         ),
@@ -1113,6 +1149,7 @@ RULES: tuple[Rule, ...] = (
             r"Timed out waiting \d+ms for (?:recv|send) operation",
             r"gloo/transport/tcp/\w+\.cc:\d+\] Timed out",
             r"Timed out waiting for \w+ operation to complete",
+            r"failed to pass monitoredBarrier in \d+ ms",
         ),
         cause="a collective on the gloo (or another non-NCCL) backend did not finish within the "
         "process-group timeout (30 min by default): a peer was stuck or gone.",
@@ -1191,6 +1228,11 @@ RULES: tuple[Rule, ...] = (
             r"NCCL timeout",
             r"Some NCCL operations have failed or timed out",
             r"Timeout at NCCL work: \d+",
+            r"Received a global timeout from another rank",
+            r"watchdog detected a collective timeout and notified current rank",
+            r"Received a dump signal due to a collective timeout from",
+            r"Heartbeat monitor timed out!",
+            r"ProcessGroupNCCL's watchdog got stuck for \d+ seconds",
         ),
         cause="an NCCL collective did not finish within the process-group timeout (10 min by "
         "default since torch 2.2, 30 min before) and the watchdog aborted the process: "
@@ -1250,6 +1292,9 @@ ANCHORS: tuple[str, ...] = (
     "didn't join",
     "launchx: hang",
     "nvrm: xid",
+    "out_of_memory",
+    "node_fail",
+    "not produced any output",
     "sigsegv",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log

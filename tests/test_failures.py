@@ -761,3 +761,24 @@ SIBLINGS = [
 def test_sibling_messages_of_one_cause_are_named_alike(text: str, category: str, code: str) -> None:
     p = failures.diagnose_logs([text + "\n"]).primary
     assert p is not None and (p.category, p.code) == (category, code)
+
+
+def _source_siblings() -> list[tuple[str, str, str]]:
+    rows = []
+    for line in (
+        (Path(__file__).parent / "fixtures" / "source_siblings.txt").read_text().splitlines()
+    ):
+        if line and not line.startswith("#"):
+            category, code, text = line.split(" | ", 2)
+            rows.append((text.replace("\\n", "\n"), category, code))
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "code"), _source_siblings(), ids=lambda v: str(v)[:50]
+)
+def test_source_siblings_are_named(text: str, category: str, code: str) -> None:
+    """Sibling wordings from the sources (tests/fixtures/source_siblings.txt): what NCCL,
+    PyTorch, Slurm, submitit and the launchers print for a cause a rule already knows."""
+    p = failures.diagnose_logs([text + "\n"]).primary
+    assert p is not None and (p.category, p.code) == (category, code)
