@@ -11,12 +11,16 @@ SPLIT.md), every log's body (its three header lines removed) goes through
   ``host_oom_killed`` and named ``killed`` by launchx, which cannot see the thread (issue 10's
   rule: ``killed`` unless the log shows OOM text); the "with killed~oom" figure counts those
   as agreeing, the plain figure does not.
-- *retry decision*: retryable equals the label; ``undecided`` counts as right when launchx
-  does not retry.
+- *retry decision*: what ``launchx diagnose`` says of the log alone (``retryable``) equals
+  the label; ``undecided`` counts as right when launchx does not retry.
 - *deterministic called retryable*: labelled ``retryable=false`` and launchx would retry.
   Must be 0. The other two kinds of wrong decision are counted too: labelled ``undecided``
-  and retried (launchx's policy retries a timeout once on no evidence; the repeat rule stops
-  the second), and labelled ``true`` and not retried.
+  and retried, and labelled ``true`` and not retried.
+- *from a checkpoint*: a collective or rendezvous timeout, a closed socket, a bare SIGKILL
+  (``failure_rules.RETRIED_ON_PROGRESS``) is not retryable on the log's word, but ``launchx
+  run`` retries it when a complete checkpoint exists after the attempt, which no log shows.
+  Those logs are counted by label, so that what ``launchx run`` would do with a checkpoint
+  is in the numbers too (its labelled-deterministic ones would be retried once, from it).
 - *root rank*: where the label names one, the primary's rank.
 - *time per MB*: the whole part, in process.
 
@@ -71,6 +75,7 @@ class Score:
     det_retryable: int = 0
     undecided_retried: int = 0
     transient_not_retried: int = 0
+    from_checkpoint: dict[str, int] = field(default_factory=dict)  # label -> logs
     ranked: int = 0
     rank: int = 0
     nbytes: int = 0
@@ -117,6 +122,8 @@ def score(cases: list[Case]) -> Score:
         s.det_retryable += case.retryable == "false" and retry
         s.undecided_retried += case.retryable == "undecided" and retry
         s.transient_not_retried += case.retryable == "true" and not retry
+        if p is not None and p.retry_on_progress:
+            s.from_checkpoint[case.retryable] = s.from_checkpoint.get(case.retryable, 0) + 1
         if case.root_rank is not None:
             s.ranked += 1
             s.rank += p is not None and p.rank == case.root_rank
@@ -137,6 +144,11 @@ def _print(part: str, s: Score, misses: bool) -> None:
     print(f"  deterministic → retryable  {s.det_retryable}")
     print(f"  undecided → retried        {s.undecided_retried}")
     print(f"  transient → not retried    {s.transient_not_retried}")
+    by_label = ", ".join(
+        f"{s.from_checkpoint.get(k, 0)} {w}"
+        for k, w in (("false", "deterministic"), ("undecided", "undecided"), ("true", "transient"))
+    )
+    print(f"  retried from a checkpoint  {by_label}")
     print(f"  root rank (where labelled) {s.pct(s.rank, s.ranked)}")
     print(f"  time                       {s.seconds * 1000 / max(mb, 1e-9):.1f} ms/MB in process")
     if misses:

@@ -26,7 +26,16 @@ def agreement_port(master_port: int) -> int:
 
 # The fields of an attempt's record that every node takes from the agreed outcome (its own
 # duration, logs and resume path stay its own; the exit code only when the run failed).
-_AGREED = ("category", "retryable", "tier", "cause", "signature", "step_before", "step_after")
+_AGREED = (
+    "category",
+    "retryable",
+    "on_progress",
+    "tier",
+    "cause",
+    "signature",
+    "step_before",
+    "step_after",
+)
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,7 @@ class Outcome:
     interrupted: bool
     step_before: int | None
     step_after: int | None
+    on_progress: bool = False  # retried only from a checkpoint (RETRIED_ON_PROGRESS)
 
     @property
     def failed(self) -> bool:
@@ -79,6 +89,7 @@ class Outcome:
             exit_code=int(data["exit_code"]),
             category=None if data.get("category") is None else str(data["category"]),
             retryable=bool(data["retryable"]),
+            on_progress=bool(data.get("on_progress", False)),
             tier=int(data["tier"]),
             cause=str(data.get("cause", "")),
             signature=None if sig is None else (str(sig[0]), sig[1], str(sig[2])),
@@ -103,7 +114,12 @@ def combine(outcomes: Iterable[Outcome], progress_of: int = 0) -> Outcome:
         raise ValueError("combine needs at least one outcome")
     best = max(pool, key=_weight)
     steps = next((o for o in pool if o.node == progress_of), best)
-    return replace(best, step_before=steps.step_before, step_after=steps.step_after)
+    # A failure retried only from a checkpoint: whether one exists is the progress node's
+    # word too (the failed node may not see the checkpoint directory).
+    retryable = best.retryable or (best.on_progress and steps.step_after is not None)
+    return replace(
+        best, retryable=retryable, step_before=steps.step_before, step_after=steps.step_after
+    )
 
 
 def adopt(rec: AttemptRecord, agreed: Outcome) -> AttemptRecord:

@@ -50,6 +50,9 @@ class Diagnosis:
     host: str | None = None
     # Where each evidence line is in its log ("rank-1.log:42"), "" when it has no file.
     where: tuple[str, ...] = ()
+    # Not retryable on the log's word, but ``launchx run`` retries it when a complete
+    # checkpoint exists after the attempt (``failure_rules.RETRIED_ON_PROGRESS``).
+    retry_on_progress: bool = False
 
     def signature(self) -> tuple[str, int | None, str]:
         """Stable across attempts: numbers, addresses, ports and timestamps are blanked, so

@@ -74,23 +74,47 @@ def unknown_categories(names: Sequence[str]) -> tuple[str, ...]:
 RETRYABLE_BY_DEFAULT: frozenset[str] = frozenset(
     {
         "hang",
-        "nccl_watchdog_timeout",
-        "collective_timeout",
         "ib_error",
-        "socket_error",
         "port_in_use",
-        "rendezvous_timeout",
         "preempted",
     }
 )
 """Transient by nature: the same command can succeed on the next attempt. Everything else
-is not retried unless a profile's ``retry.on`` names it; a rule may narrow its category's
-default (``Rule.retryable``). ``interrupted`` is never retried, whatever the policy says.
+is not retried unless a profile's ``retry.on`` names it, or the run's own evidence says so
+(``RETRIED_ON_PROGRESS``); a rule may narrow its category's default (``Rule.retryable``).
+``interrupted`` is never retried, whatever the policy says.
 
-Drawn from the corpus (tests/fixtures/logs): ``nccl_system_error`` and a lost gloo peer are
-configuration or a peer's own bug far more often than a transient fault, and ``killed`` (a
-bare SIGKILL, most often the OOM killer) repeats; none of them is retried by default. The run
-loop may still retry ``killed`` when the attempt made progress (issue 10)."""
+``hang`` is launchx's own verdict, with the stuck rank's stack; an InfiniBand error, a port
+taken between the check and the bind, a preemption are faults of the moment. Drawn from the
+corpus (tests/fixtures/logs): ``nccl_system_error`` and a lost gloo peer are configuration or
+a peer's own bug far more often than a transient fault; none of them is retried by default."""
+
+RETRIED_ON_PROGRESS: frozenset[str] = frozenset(
+    {
+        "killed",
+        "nccl_watchdog_timeout",
+        "collective_timeout",
+        "rendezvous_timeout",
+        "socket_error",
+    }
+)
+"""Failures that a log alone cannot call transient or deterministic, which ``launchx run``
+retries only when a complete checkpoint exists after the attempt: the retry then starts
+further along than the failed attempt did, and the repeat rule stops it when the same failure
+comes back without progress. ``launchx diagnose``, which sees only the log, does not call
+them retryable.
+
+Why not retried on the log alone: a collective timeout, a rendezvous that timed out, a
+socket that closed or a bare SIGKILL name how a run died, not why. In the development corpus
+the logs that the timeout rules leave to the category default are labelled transient about
+half the time (a mid-run hang on a flaky node) and the other half a repeating cause (a slow
+step that outlasts the timeout every time, a node that was never started, a peer's crash);
+the blind labels of later rounds call most of them undecided. A retry spent on a
+deterministic failure costs a whole attempt, and from step 0 without a checkpoint; with one,
+a one-off fault late in a week-long run is still recovered. A rule that reads the timeout's
+own numbers (``LX550``: within the first collectives; ``LX568``: a short timeout) is final:
+no checkpoint changes what it says. A profile's ``retry.on`` retries them regardless,
+``retry.never`` never."""
 
 NEVER_RETRIED: frozenset[str] = frozenset({"interrupted"})
 """A user's Ctrl-C or kill is an instruction, not a failure (house rule 6)."""
@@ -598,6 +622,8 @@ RULES: tuple[Rule, ...] = (
             r"(?i)rendezvous|ChildFailedError|SignalException|DistBackendError|DistNetworkError"
             r"|DistStoreError|DistError|KeyboardInterrupt|SystemExit|CalledProcessError"
             r"|ProcessRaisedException|ProcessExitedException",
+            # Ray's word that a worker process died: the cause is that process's, not this one
+            r"ActorDiedError|RayActorError|WorkerCrashedError",
             r"(?i)killed by signal|shared memory|/dev/shm|DataLoader worker",
         ),
         cause="the training script raised an exception on this rank; the other ranks' errors "
@@ -608,6 +634,25 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__mmdetection_2377_unused_parameters.log",
             "user_code_error__pixelsplat_112_slurm_nodeid.log",
         ),
+    ),
+    Rule(
+        name="nonfinite_numbers",
+        category="user_code_error",
+        code="LX570",
+        priority=81,
+        retryable=False,
+        patterns=(
+            r"^(?:[A-Za-z_]\w*\.)*FloatingPointError:",
+            r"Function '\w+' returned nan values in its \d+th output",
+        ),
+        cause="the loss or the gradients became NaN or infinite (a diverging run: a learning "
+        "rate too high, fp16 overflow, a bad batch); from the same checkpoint and seed it "
+        "diverges at the same step again.",
+        fix="lower the learning rate or warm it up, clip gradients, train in bf16 or with "
+        "dynamic loss scaling, and find the first non-finite value with "
+        "torch.autograd.set_detect_anomaly(True) on a short run; resume from a checkpoint "
+        "before the divergence.",
+        fixtures=("user_code_error__fairseq_1372_grad_norm_nan_all_workers.log",),
     ),
     Rule(
         name="rendezvous_closed",
@@ -936,6 +981,29 @@ RULES: tuple[Rule, ...] = (
         fixtures=("ib_error__nccl_615_ib_collective_mismatch.log",),
     ),
     Rule(
+        name="ib_verbs_setup",
+        category="ib_error",
+        code="LX569",
+        priority=61,
+        retryable=False,
+        # Only the calls of a connection's set-up: a device NCCL cannot open or query at
+        # init ("NET/IB : Unable to open device") is skipped, and the run may go on without it.
+        patterns=(
+            r"Call to ibv_(?:create_qp|create_cq|alloc_pd|create_comp_channel)\w* failed"
+            r"(?! with error Cannot allocate memory)",
+        ),
+        cause="NCCL could not create the verbs resources of a connection (a queue pair, a "
+        "completion queue, a protection domain) while it set up the InfiniBand transport: "
+        "usually the process may not pin memory (a low locked-memory limit) or cannot reach "
+        "the device (/dev/infiniband not passed into the container), so every start fails "
+        "the same way.",
+        fix="give the ranks an unlimited locked-memory limit (ulimit -l unlimited; in docker "
+        "--ulimit memlock=-1 --cap-add IPC_LOCK --device /dev/infiniband, or --privileged) and "
+        "check that ibv_devinfo lists the HCA where the ranks run; NCCL_IB_DISABLE=1 (socket "
+        "speed) confirms that the IB setup is the cause.",
+        fixtures=("ib_error__nccl_1129_docker_ibv_create_qp_failed.log",),
+    ),
+    Rule(
         name="nccl_system_error",
         category="nccl_system_error",
         code="LX519",
@@ -982,6 +1050,28 @@ RULES: tuple[Rule, ...] = (
         "hosts reach each other on the interface NCCL picked (NCCL_SOCKET_IFNAME=<iface>, "
         "prefix match; '=eth0' for exact) and that no firewall drops the ports.",
         fixtures=("socket_error__nccl_1612.log", "socket_error__nccl_1920.log"),
+    ),
+    Rule(
+        name="name_not_resolved",
+        category="socket_error",
+        code="LX571",
+        priority=56,
+        patterns=(
+            r"nslookup: can't resolve",
+            r"The (?:IPv4 )?network addresses of \(.*\) cannot be retrieved",
+            r"socket\.gaierror: \[Errno -?\d+\]",
+            r"Name or service not known|Name does not resolve|Temporary failure in name resolution",
+        ),
+        # c10d tries IPv6 as well and warns when a name has no IPv6 address; harmless when
+        # the IPv4 address resolves, so that warning is no evidence.
+        exclude=(r"IPv6",),
+        cause="a host name (MASTER_ADDR, the rendezvous endpoint or a peer's) does not resolve "
+        "on this node, so it cannot connect: the name is not in DNS or /etc/hosts here, is "
+        "empty, or names a pod or service that does not exist yet.",
+        fix="set MASTER_ADDR (or --rdzv-endpoint) to an IP address, or make the name "
+        "resolvable on every node (getent hosts NAME must print the master's address); on "
+        "Kubernetes-style platforms start the workers after the master's service exists.",
+        fixtures=("socket_error__ms_swift_6368_dlc_master_name_not_resolved.log",),
     ),
     Rule(
         name="nccl_connect_refused",
@@ -1296,6 +1386,7 @@ ANCHORS: tuple[str, ...] = (
     "node_fail",
     "not produced any output",
     "sigsegv",
+    "resolve",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

@@ -57,7 +57,12 @@ def _headline(p: Diagnosis) -> str:
     where = f" on rank {p.rank}" if p.rank is not None else ""
     if p.host:
         where += f" (host {p.host})"
-    retry = "retryable" if p.retryable else "not retryable"
+    if p.retryable:
+        retry = "retryable"
+    elif p.retry_on_progress:
+        retry = "retryable from a checkpoint"
+    else:
+        retry = "not retryable"
     return f"{p.category} ({p.code}){where}, {retry}"
 
 
@@ -164,6 +169,7 @@ def _as_dict(d: Diagnosis) -> dict[str, object]:
         "category": d.category,
         "code": d.code,
         "retryable": d.retryable,
+        "retry_on_progress": d.retry_on_progress,
         "cause": d.cause,
         "fix": d.fix,
         "evidence": list(d.evidence),

@@ -266,6 +266,19 @@ def retryable(category: str, rule: fr.Rule | None, policy: RetryPolicyLike | Non
     return category in fr.RETRYABLE_BY_DEFAULT
 
 
+def retry_on_progress(category: str, rule: fr.Rule | None, policy: RetryPolicyLike | None) -> bool:
+    """Not retryable on the log's word, but retried by the run loop once a checkpoint
+    exists (``failure_rules.RETRIED_ON_PROGRESS``). False when the policy or a rule that
+    read the failure's own numbers has already decided."""
+    if retryable(category, rule, policy) or category in fr.NEVER_RETRIED:
+        return False
+    if policy is not None and category in policy.never:
+        return False
+    if rule is not None and rule.retryable is not None:
+        return False
+    return category in fr.RETRIED_ON_PROGRESS
+
+
 def evidence(
     lines: Iterable[LogLine], shown: Sequence[str] = ()
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -306,6 +319,7 @@ def diagnosis(
     return Diagnosis(
         category=cat,
         retryable=retryable(cat, hit.rule, policy),
+        retry_on_progress=retry_on_progress(cat, hit.rule, policy),
         cause=hit.rule.cause,
         fix=hit.rule.fix,
         evidence=ev,

@@ -331,6 +331,7 @@ def _diverged(
         fix=sr.fix,
         code=sr.code,
         retryable=rm.retryable(primary.category, rule, policy),
+        retry_on_progress=rm.retry_on_progress(primary.category, rule, policy),
     )
     return updated, (updated, *findings[1:])
 
@@ -342,7 +343,8 @@ def _in_evaluation(
     it is met again at the next evaluation, whichever rank was late."""
     if primary is None or primary.category not in _TIMEOUTS or primary.tier >= 2:
         return primary, findings
-    if not primary.retryable:  # already explained (rank 0 behind, the first collectives)
+    if not (primary.retryable or primary.retry_on_progress):
+        # already explained (rank 0 behind, the first collectives), or the policy decided
         return primary, findings
     sr = fr.SIGNAL_RULES["timeout_in_evaluation"]
     rule = fr.Rule(sr.name, primary.category, sr.code, 36, (), sr.cause, sr.fix, retryable=False)
@@ -352,6 +354,7 @@ def _in_evaluation(
         fix=sr.fix,
         code=sr.code,
         retryable=rm.retryable(primary.category, rule, policy),
+        retry_on_progress=rm.retry_on_progress(primary.category, rule, policy),
     )
     return updated, (updated, *findings[1:])
 
@@ -429,6 +432,7 @@ def _with_stragglers(
         made = Diagnosis(
             category=sr.category,
             retryable=rm.retryable(sr.category, None, policy),
+            retry_on_progress=rm.retry_on_progress(sr.category, None, policy),
             cause=f"{s.text} {_sentence(sr.cause)}",
             fix=sr.fix,
             evidence=(s.text,),
@@ -441,7 +445,8 @@ def _with_stragglers(
     if primary.category not in _WAITING or primary.tier >= 2:
         return primary, findings
     cause = f"{s.text} {_sentence(primary.cause)}" if primary.category != "unknown" else s.text
-    fix, code, retry = primary.fix, primary.code, primary.retryable
+    fix, code = primary.fix, primary.code
+    retry, on_progress = primary.retryable, primary.retry_on_progress
     if s.kind == "behind":
         fix = fr.SIGNAL_RULES["missing_from_collective"].fix
     if s.ranks == (0,) and s.waiting and rank0_work and primary.category != "unknown":
@@ -458,6 +463,7 @@ def _with_stragglers(
             r0.name, primary.category, r0.code, 36, (), r0.cause, r0.fix, retryable=False
         )
         retry = rm.retryable(primary.category, rule, policy)
+        on_progress = rm.retry_on_progress(primary.category, rule, policy)
     single = len(s.ranks) == 1
     updated = replace(
         primary,
@@ -466,6 +472,7 @@ def _with_stragglers(
         fix=fix,
         code=code,
         retryable=retry,
+        retry_on_progress=on_progress,
         evidence=(s.text, *primary.evidence)[: rm.MAX_EVIDENCE],
         where=(s.where, *primary.where)[: rm.MAX_EVIDENCE],
         host=None if single else primary.host,
@@ -606,6 +613,7 @@ def _decided(
         diag,
         cause=cause if isinstance(cause, str) and cause else diag.cause,
         retryable=retry if isinstance(retry, bool) else diag.retryable,
+        retry_on_progress=diag.retry_on_progress and not isinstance(retry, bool),
         evidence=tuple(said[-1:]),
         where=("events.jsonl",) if said else (),
     )

@@ -88,6 +88,20 @@ def test_progress_comes_from_node_zero() -> None:
     assert (got.category, got.step_before, got.step_after) == ("ib_error", 10, 20)
 
 
+def test_a_timeout_on_a_node_without_the_checkpoint_is_retried_from_node_zeros() -> None:
+    """Node 1 timed out and sees no checkpoint (its directory is local); node 0, where rank 0
+    writes, has step 20: the agreed timeout is retried from it. Without one it is not."""
+    timeout = {"tier": 1, "on_progress": True, "step_after": None}
+    one = outcome(1, "nccl_watchdog_timeout", **timeout)
+    zero = outcome(0, "gloo_error", step_before=None, step_after=20)
+    got = combine([one, zero], progress_of=0)
+    assert (got.category, got.retryable, got.step_after) == ("nccl_watchdog_timeout", True, 20)
+    bare = combine([one, outcome(0, "gloo_error")], progress_of=0)
+    assert (bare.category, bare.retryable) == ("nccl_watchdog_timeout", False)
+    roundtrip = Outcome.from_json(got.to_json())
+    assert roundtrip == got and roundtrip.on_progress
+
+
 def test_combine_needs_an_outcome() -> None:
     with pytest.raises(ValueError):
         combine([])

@@ -265,13 +265,27 @@ def test_assess_a_clean_exit() -> None:
     assert diag is None and record.succeeded and (record.attempt, record.step_after) == (2, 30)
 
 
-def test_assess_a_transient_failure_from_the_launcher_output() -> None:
-    record, diag = assess(
-        Evidence(1, 3.0, launcher_output=(GLOO_TIMEOUT,)), attempt=0, policy=Retry()
+def test_assess_a_timeout_is_retried_from_a_checkpoint_only() -> None:
+    """A collective timeout in the launcher's output: the log cannot say whether it repeats,
+    so it is retried when a complete checkpoint lets the next attempt start further along."""
+    evidence = Evidence(1, 3.0, launcher_output=(GLOO_TIMEOUT,))
+    record, diag = assess(evidence, attempt=0, policy=Retry())
+    assert diag is not None and diag.primary is not None
+    assert (record.category, record.exit_code) == ("collective_timeout", 1)
+    assert (record.retryable, record.on_progress) == (False, True)
+    assert record.signature == diag.primary.signature()
+    assert "retried only from a checkpoint, and none exists" in (
+        next_step([record], RETRY).reason  # type: ignore[union-attr]
     )
-    assert diag is not None
-    assert (record.category, record.retryable, record.exit_code) == ("collective_timeout", True, 1)
-    assert diag.primary is not None and record.signature == diag.primary.signature()
+    resumable, _ = assess(evidence, attempt=0, policy=Retry(), step_after=20)
+    assert (resumable.retryable, resumable.on_progress) == (True, True)
+    assert isinstance(next_step([resumable], RETRY), RetryAfter)
+    never, _ = assess(
+        evidence, attempt=0, policy=Retry(never=("collective_timeout",)), step_after=20
+    )
+    assert (never.retryable, never.on_progress) == (False, False)
+    asked, _ = assess(evidence, attempt=0, policy=Retry(on=("collective_timeout",)))
+    assert asked.retryable
 
 
 def test_assess_a_bug_keeps_the_trainings_exit_code() -> None:

@@ -30,7 +30,7 @@ def test_json_report() -> None:
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     assert doc["primary"]["category"] == "nccl_watchdog_timeout"
-    assert doc["primary"]["retryable"] is True
+    assert (doc["primary"]["retryable"], doc["primary"]["retry_on_progress"]) == (False, True)
     assert doc["primary"]["rank"] == 1
 
 
@@ -89,7 +89,9 @@ def test_a_run_directory_with_every_rank_and_node() -> None:
 def test_text_groups_root_and_collateral_with_places() -> None:
     result = runner.invoke(cli.app, ["diagnose", str(RUNS / "two_nodes_sigkill")])
     out = result.output
-    assert out.splitlines()[0] == "killed (LX515) on rank 2 (host localhost), not retryable"
+    assert out.splitlines()[0] == (
+        "killed (LX515) on rank 2 (host localhost), retryable from a checkpoint"
+    )
     assert "rank 2 on localhost failed first (exit -9, SIGKILL)" in out
     assert "(node-1/launcher.log:" in out
     ranks = out[out.index("  ranks:") :]

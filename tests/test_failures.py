@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from launchx import failure_rules as fr
 from launchx import failures, logscan, runview
+from launchx import rulematch as rm
 from launchx.logscan import SourceInfo
 from launchx.profile_model import Retry
 
@@ -438,9 +439,17 @@ def test_nothing_recognisable_is_unknown_on_the_earliest_error_file() -> None:
 
 
 def test_policy_on_and_never_change_retryability() -> None:
-    assert failures.is_retryable("nccl_watchdog_timeout", None)
+    assert failures.is_retryable("ib_error", None)
+    assert not failures.is_retryable("ib_error", Retry(never=("ib_error",)))
+    # A timeout: not on the log's word, from a checkpoint; the policy decides outright.
+    assert not failures.is_retryable("nccl_watchdog_timeout", None)
+    assert rm.retry_on_progress("nccl_watchdog_timeout", None, None)
+    on = Retry(on=("nccl_watchdog_timeout",))
+    assert failures.is_retryable("nccl_watchdog_timeout", on)
+    assert not rm.retry_on_progress("nccl_watchdog_timeout", None, on)
     never = Retry(never=("nccl_watchdog_timeout",))
     assert not failures.is_retryable("nccl_watchdog_timeout", never)
+    assert not rm.retry_on_progress("nccl_watchdog_timeout", None, never)
     assert not failures.is_retryable("segfault", None)
     assert failures.is_retryable("segfault", Retry(on=("segfault",)))
     assert not failures.is_retryable("user_code_error", None)
@@ -458,17 +467,16 @@ def test_policy_on_and_never_change_retryability() -> None:
 
 @pytest.mark.parametrize("category", fr.CATEGORIES)
 def test_default_retry_table(category: str) -> None:
-    retryable = {
+    retryable = {"ib_error", "port_in_use", "preempted", "hang"}
+    from_checkpoint = {
         "nccl_watchdog_timeout",
         "collective_timeout",
-        "ib_error",
         "socket_error",
-        "port_in_use",
         "rendezvous_timeout",
-        "preempted",
-        "hang",
+        "killed",
     }
     assert failures.is_retryable(category) == (category in retryable)
+    assert rm.retry_on_progress(category, None, None) == (category in from_checkpoint)
 
 
 def test_a_lost_gloo_peer_is_not_retried_unless_the_policy_says_so() -> None:
@@ -602,7 +610,7 @@ def test_a_sigbus_is_a_shm_error_only_inside_a_container() -> None:
     assert not q.found
 
 
-def test_a_timeout_in_the_first_collectives_is_not_retried_a_later_one_is() -> None:
+def test_a_timeout_in_the_first_collectives_is_final_a_later_one_needs_a_checkpoint() -> None:
     line = (
         "[rank1]:[E626 06:24:44.9 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
         "operation timeout: WorkNCCL(SeqNum={n}, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
@@ -610,10 +618,12 @@ def test_a_timeout_in_the_first_collectives_is_not_retried_a_later_one_is() -> N
     )
     for n in (3, 49, 499):
         early = failures.diagnose_logs([line.format(n=n)]).primary
-        assert early is not None and (early.code, early.retryable) == ("LX550", False), n
+        assert early is not None
+        assert (early.code, early.retryable, early.retry_on_progress) == ("LX550", False, False)
     for n in (500, 4817, 40402014):
         later = failures.diagnose_logs([line.format(n=n)]).primary
-        assert later is not None and (later.code, later.retryable) == ("LX525", True), n
+        assert later is not None
+        assert (later.code, later.retryable, later.retry_on_progress) == ("LX525", False, True)
 
 
 def test_a_collective_timeout_under_five_minutes_is_not_retried() -> None:
@@ -624,10 +634,12 @@ def test_a_collective_timeout_under_five_minutes_is_not_retried() -> None:
     )
     for ms in (10000, 60000, 299999):
         short = failures.diagnose_logs([line.format(ms=ms, ran=ms + 7000)]).primary
-        assert short is not None and (short.code, short.retryable) == ("LX568", False), ms
+        assert short is not None
+        assert (short.code, short.retryable, short.retry_on_progress) == ("LX568", False, False)
     for ms in (300000, 600000, 1800000):
         usual = failures.diagnose_logs([line.format(ms=ms, ran=ms + 7000)]).primary
-        assert usual is not None and (usual.code, usual.retryable) == ("LX525", True), ms
+        assert usual is not None
+        assert (usual.code, usual.retryable, usual.retry_on_progress) == ("LX525", False, True)
 
 
 def test_an_autoscaler_termination_notice_is_a_preemption() -> None:
@@ -656,14 +668,15 @@ def test_ib_collective_mismatch_and_ibverbs_enomem_are_configuration() -> None:
 
 
 def test_a_timeout_at_an_evaluation_pass_is_not_retried() -> None:
-    """``timeout_in_evaluation``: the same watchdog lines are retried after a training step
-    and not after "Validating ...", whichever rank was late."""
+    """``timeout_in_evaluation``: the same watchdog lines are retried from a checkpoint after
+    a training step and not at all after "Validating ...", whichever rank was late."""
     log = _log(FIXTURES / "nccl_watchdog_timeout__litgpt_1202_validating.log")
     at_eval = failures.diagnose_logs([log]).primary
-    assert at_eval is not None and at_eval.code == "LX564" and not at_eval.retryable
+    assert at_eval is not None and at_eval.code == "LX564"
+    assert not (at_eval.retryable or at_eval.retry_on_progress)
     assert at_eval.category == "nccl_watchdog_timeout"
     in_training = failures.diagnose_logs([log.replace("Validating ...", "Epoch 1 | iter 101")])
-    assert in_training.primary is not None and in_training.primary.retryable
+    assert in_training.primary is not None and in_training.primary.retry_on_progress
     assert in_training.primary.code != "LX564"
 
 
@@ -674,7 +687,8 @@ def test_ranks_waiting_in_different_collectives_at_one_number_are_not_retried() 
     name = "nccl_watchdog_timeout__nccl_1409_end_of_epoch_broadcast_vs_allreduce.log"
     log = _log(FIXTURES / name)
     diverged = failures.diagnose_logs([log]).primary
-    assert diverged is not None and diverged.code == "LX566" and not diverged.retryable
+    assert diverged is not None and diverged.code == "LX566"
+    assert not (diverged.retryable or diverged.retry_on_progress)
     assert "#80078" in diverged.cause and "in BROADCAST" in diverged.cause
     same = failures.diagnose_logs([log.replace("OpType=BROADCAST", "OpType=ALLREDUCE")]).primary
     assert same is not None and same.code != "LX566"
@@ -699,3 +713,24 @@ def test_source_siblings_are_named(text: str, category: str, code: str) -> None:
     PyTorch, Slurm, submitit and the launchers print for a cause a rule already knows."""
     p = failures.diagnose_logs([text + "\n"]).primary
     assert p is not None and (p.category, p.code) == (category, code)
+
+
+def test_what_only_looks_like_a_cause_is_not_one() -> None:
+    """c10d warns when a host name has no IPv6 address (harmless when IPv4 resolves), and
+    Ray's ActorDiedError only says that a worker process died: neither names a cause."""
+    ipv6 = (
+        "[W socket.cpp:601] [c10d] The IPv6 network addresses of (node-17, 29500) cannot be "
+        "retrieved (gai error: -2 - Name or service not known).\n"
+    )
+    ipv4 = ipv6.replace("IPv6", "IPv4")
+    warned = failures.diagnose_logs([ipv6]).primary
+    assert warned is None or warned.code != "LX571"
+    named = failures.diagnose_logs([ipv4]).primary
+    assert named is not None and named.code == "LX571"
+    died = (
+        "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+    )
+    dead = failures.diagnose_logs([died]).primary
+    assert dead is None or dead.category != "user_code_error"
+    raised = failures.diagnose_logs([died.replace("ActorDiedError", "ActorSetupError")]).primary
+    assert raised is not None and raised.category == "user_code_error"

@@ -73,16 +73,34 @@ def test_a_fixed_port_is_never_redrawn() -> None:
 
 
 def test_same_transient_failure_twice_without_progress_stops_after_two() -> None:
-    world = fake_world([Step(1, GLOO_TIMEOUT)] * 5)
+    world = fake_world([Step(1, GLOO_TIMEOUT, save_step=10)] + [Step(1, GLOO_TIMEOUT)] * 4)
     outcome = run_loop(spec_for("local", *BACKOFF), world.world())
     assert outcome.exit_code == 1 and len(world.attempts.plans) == 2
     assert len(world.clock.waited) == 1
     assert "same collective_timeout failure twice in a row" in outcome.reason
 
 
+def test_a_timeout_without_a_checkpoint_is_not_retried_and_says_why() -> None:
+    """From the log alone a timeout may repeat as well as not: without a checkpoint a
+    retry would start from step 0 again, so the run stops and names both ways on."""
+    world = fake_world([Step(1, GLOO_TIMEOUT), Step()])
+    outcome = run_loop(spec_for("local", *BACKOFF), world.world())
+    assert outcome.exit_code == 1 and len(world.attempts.plans) == 1
+    assert "launchx: failure: collective_timeout on rank 1 (not retried)" in world.console.text
+    assert outcome.reason.startswith(
+        "collective_timeout is retried only from a checkpoint, and none exists"
+    )
+    assert "add collective_timeout to the profile's retry.on" in outcome.reason
+
+
+# Budget tests: the profile names both failures, so each is retried without a checkpoint.
+ON_BOTH = "retry.on=collective_timeout,socket_error"
+
+
 def test_budget_spent_on_different_failures_without_progress() -> None:
     world = fake_world([Step(1, GLOO_TIMEOUT), Step(1, SOCKET_RESET), Step()])
-    outcome = run_loop(spec_for("local", "retry.max_retries=1", *BACKOFF), world.world())
+    spec = spec_for("local", "retry.max_retries=1", ON_BOTH, *BACKOFF)
+    outcome = run_loop(spec, world.world())
     assert outcome.exit_code == 1 and len(world.attempts.plans) == 2
     assert outcome.reason == "retry budget spent: 1 retry without progress (max_retries=1)"
 
@@ -188,14 +206,14 @@ def test_budget_and_numbering_continue_across_requeues() -> None:
     """The job is requeued with a budget of 3: the 2 failures of the first allocation
     count, so 2 more attempts (not 4) are made, numbered 2 and 3."""
     first = fake_world([Step(1, GLOO_TIMEOUT), Step(1, SOCKET_RESET)])
-    spec = spec_for("slurm", "retry.max_retries=1", *BACKOFF, environ=SLURM_JOB)
+    spec = spec_for("slurm", "retry.max_retries=1", ON_BOTH, *BACKOFF, environ=SLURM_JOB)
     assert run_loop(spec, first.world()).exit_code == 1
     assert [p.attempt for p in first.attempts.plans] == [0, 1]
 
     steps = [Step(1, GLOO_TIMEOUT), Step(1, SOCKET_RESET)] * 2
     second = fake_world(steps, history=MemoryHistory(first.history.kept))
     requeued = {**SLURM_JOB, "SLURM_RESTART_COUNT": "1"}
-    spec = spec_for("slurm", "retry.max_retries=3", *BACKOFF, environ=requeued)
+    spec = spec_for("slurm", "retry.max_retries=3", ON_BOTH, *BACKOFF, environ=requeued)
     assert run_loop(spec, second.world()).exit_code == 1
     assert [p.attempt for p in second.attempts.plans] == [2, 3]
     assert [r.attempt for r in second.history.kept] == [0, 1, 2, 3]

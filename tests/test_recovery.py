@@ -418,7 +418,8 @@ def killed_during_save(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sav
     """Rank 0 writes half of step 20's temporary file, then SIGKILLs itself.
 
     A lone SIGKILL of the first rank to fail, with no OOM evidence, is diagnosed ``killed``
-    (issue 10/12), which is not transient by default: the profile opts in."""
+    (issue 10/12), which is retried only from a checkpoint (step 10 here); the profile
+    opts in as well, as a user who knows the kills are outside ones would."""
     tmp = tmp_path_factory.mktemp("savecrash")
     ck = tmp / "ck"
     run = launchx(
@@ -492,6 +493,21 @@ def flaky(tmp_path: Path) -> Path:
     return path
 
 
+def test_a_timeout_with_no_checkpoint_is_not_retried(flaky: Path, tmp_path: Path) -> None:
+    """Real torchrun, two ranks that print a gloo timeout and exit: with nothing to resume
+    from, a retry would repeat the attempt from its start, so launchx stops and says so."""
+    run = launchx(["-p", "local", str(flaky), "always-timeout", str(tmp_path / "ev")], tmp_path)
+    code, text = run.finish(timeout=90)
+    assert code == 1, text
+    assert re.search(
+        r"^launchx: failure: collective_timeout on rank \d \(not retried\)$", text, re.M
+    )
+    assert final_reason(text).startswith(
+        "launchx: collective_timeout is retried only from a checkpoint, and none exists"
+    ), text
+    assert sorted(recorded_pids(tmp_path / "ev")) == [(0, 0), (0, 1)]  # one attempt only
+
+
 def test_sigterm_during_backoff_exits_promptly_leaving_nothing(flaky: Path, tmp_path: Path) -> None:
     evidence = tmp_path / "evidence"
     run = launchx(
@@ -504,6 +520,8 @@ def test_sigterm_during_backoff_exits_promptly_leaving_nothing(flaky: Path, tmp_
             "retry.backoff_max_s=600",
             "--set",
             "retry.jitter_s=0",
+            "--set",
+            "retry.on=collective_timeout",  # no checkpoint: retried because the profile asks
             str(flaky),
             "always-timeout",
             str(evidence),

@@ -74,7 +74,8 @@ def test_the_rank_behind_in_the_sequence_numbers_is_the_root() -> None:
     report = failures.diagnose_logs([text])
     p = report.primary
     assert p is not None
-    assert (p.category, p.rank, p.retryable) == ("nccl_watchdog_timeout", 2, True)
+    assert (p.category, p.rank, p.retryable) == ("nccl_watchdog_timeout", 2, False)
+    assert p.retry_on_progress  # a mid-run timeout: retried from a checkpoint
     assert p.evidence[0].startswith("rank 2 never reached collective #5701 (ALLREDUCE)")
     assert _roles(report) == {0: "collateral", 1: "collateral", 2: "root", 3: "collateral"}
 
@@ -85,8 +86,9 @@ def test_rank0_alone_behind_while_it_evaluates_is_not_retried() -> None:
     p = failures.diagnose_logs([evaluating]).primary
     assert p is not None
     assert (p.category, p.rank, p.retryable, p.code) == ("nccl_watchdog_timeout", 0, False, "LX537")
+    assert not p.retry_on_progress
     busy = failures.diagnose_logs(["epoch 3 step 100\n" + waiting]).primary
-    assert busy is not None and (busy.rank, busy.retryable) == (0, True)
+    assert busy is not None and (busy.rank, busy.retry_on_progress) == (0, True)
 
 
 def test_silent_ranks_are_named_but_not_blamed_when_several() -> None:
@@ -164,7 +166,9 @@ def test_each_attempt_of_a_launchx_run(tmp_path: Path) -> None:
     _write(tmp_path, "attempt-1/rank-0.log", "step 12\n")
     events = [
         {"ts": 1.0, "event": "attempt_start", "attempt": 0},
-        {"ts": 2.0, "event": "attempt_end", "attempt": 0, "exit_code": 1},
+        # The run loop's decision (a checkpoint existed) is the attempt's; the log alone
+        # would not retry a closed socket.
+        {"ts": 2.0, "event": "attempt_end", "attempt": 0, "exit_code": 1, "retryable": True},
         {"ts": 3.0, "event": "attempt_start", "attempt": 1},
         {"ts": 4.0, "event": "attempt_end", "attempt": 1, "exit_code": 1},
     ]

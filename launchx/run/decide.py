@@ -15,7 +15,9 @@ The rules, in the order they apply:
   attempt's own exit code. A script that checkpoints and exits 0 has not finished.
 * the attempt succeeded: stop, 0.
 * the failure is not transient (its category, changed by the profile's ``retry.on`` and
-  ``retry.never``): stop with the training's own exit code.
+  ``retry.never``): stop with the training's own exit code. A failure the log cannot decide
+  (a collective or rendezvous timeout, a closed socket, a bare SIGKILL) is transient only
+  when a complete checkpoint exists after the attempt: the retry starts further along.
 * the same failure twice in a row with no checkpoint progress in between: not transient,
   whatever its category says.
 * an attempt that advanced the newest checkpoint does not use up the budget (a week-long
@@ -53,6 +55,8 @@ class AttemptRecord:
     log_dir: str | None = None
     tier: int = 0  # the diagnosis's (failures.Diagnosis.tier): how well it explains a failure
     warned: bool = False  # the scheduler's warning signal came during the attempt
+    # Its category is retried only with a checkpoint (failure_rules.RETRIED_ON_PROGRESS).
+    on_progress: bool = False
 
     @property
     def succeeded(self) -> bool:
@@ -173,15 +177,18 @@ def assess(
     report = _diagnose(evidence, policy)
     diag = report.primary
     assert diag is not None
-    retryable = diag.retryable and not evidence.interrupted
-    if diag.category == "killed" and diag.category not in policy.never:
-        # Killed from outside, with no evidence of an OOM: worth another attempt once a
-        # checkpoint lets it get further than this one (the repeat rule stops a loop).
-        retryable = retryable or step_after is not None
+    # A timeout, a closed socket, a bare SIGKILL: the log cannot tell a one-off fault from a
+    # repeating cause. Worth another attempt once a checkpoint lets it start further along
+    # than this one did (the repeat rule stops a loop that makes no progress).
+    on_progress = diag.retry_on_progress and not evidence.interrupted
+    retryable = (diag.retryable or (on_progress and step_after is not None)) and not (
+        evidence.interrupted
+    )
     record = AttemptRecord(
         exit_code=training_exit_code(evidence.exit_code, diag),
         category=diag.category,
         retryable=retryable,
+        on_progress=on_progress,
         signature=diag.signature(),
         cause=diag.cause,
         tier=diag.tier,
@@ -268,6 +275,12 @@ def _not_transient(last: AttemptRecord) -> str:
         return (
             "the cause is unknown, and unknown failures are not retried by default "
             "(add unknown to the profile's retry.on to retry them)"
+        )
+    if last.on_progress:
+        return (
+            f"{last.category} is retried only from a checkpoint, and none exists: from the "
+            "log alone it may as well be a repeating cause as a one-off fault (save "
+            f"checkpoints, or add {last.category} to the profile's retry.on to retry it)"
         )
     if last.category in _UNDECIDED:
         return (
