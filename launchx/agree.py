@@ -102,8 +102,9 @@ class Outcome:
 def _weight(o: Outcome) -> tuple[bool, int, bool, int]:
     """Higher explains the attempt better: a failure over a success, a root cause (tier 1)
     or an outside stop (tier 2) over a symptom (tier 0), and, between equals, a failure
-    that is not transient (never retry a deterministic bug), then the lowest node."""
-    return (o.failed, o.tier, not o.retryable, -o.node)
+    that is not transient, not even from a checkpoint (never retry a deterministic bug),
+    then the lowest node."""
+    return (o.failed, o.tier, not (o.retryable or o.on_progress), -o.node)
 
 
 def combine(outcomes: Iterable[Outcome], progress_of: int = 0) -> Outcome:
@@ -116,7 +117,7 @@ def combine(outcomes: Iterable[Outcome], progress_of: int = 0) -> Outcome:
     steps = next((o for o in pool if o.node == progress_of), best)
     # A failure retried only from a checkpoint: whether one exists is the progress node's
     # word too (the failed node may not see the checkpoint directory).
-    retryable = best.retryable or (best.on_progress and steps.step_after is not None)
+    retryable = (steps.step_after is not None) if best.on_progress else best.retryable
     return replace(
         best, retryable=retryable, step_before=steps.step_before, step_after=steps.step_after
     )

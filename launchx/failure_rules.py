@@ -99,9 +99,9 @@ RETRIED_ON_PROGRESS: frozenset[str] = frozenset(
     }
 )
 """Failures that a log alone cannot call transient or deterministic, which ``launchx run``
-retries only when a complete checkpoint exists after the attempt: the retry then starts
-further along than the failed attempt did, and the repeat rule stops it when the same failure
-comes back without progress. ``launchx diagnose``, which sees only the log, does not call
+retries only when a complete checkpoint exists after the attempt: the retry resumes from it
+instead of repeating the run from its start, and the repeat rule stops it when the same
+failure comes back without progress. ``launchx diagnose``, which sees only the log, does not call
 them retryable.
 
 Why not retried on the log alone: a collective timeout, a rendezvous that timed out, a
@@ -646,8 +646,9 @@ RULES: tuple[Rule, ...] = (
             r"Function '\w+' returned nan values in its \d+th output",
         ),
         cause="the loss or the gradients became NaN or infinite (a diverging run: a learning "
-        "rate too high, fp16 overflow, a bad batch); from the same checkpoint and seed it "
-        "diverges at the same step again.",
+        "rate too high, fp16 overflow, a bad batch), or a check on them failed (ranks whose "
+        "gradient norms disagree); from the same checkpoint and seed it happens at the same "
+        "step again.",
         fix="lower the learning rate or warm it up, clip gradients, train in bf16 or with "
         "dynamic loss scaling, and find the first non-finite value with "
         "torch.autograd.set_detect_anomaly(True) on a short run; resume from a checkpoint "
@@ -994,9 +995,9 @@ RULES: tuple[Rule, ...] = (
         ),
         cause="NCCL could not create the verbs resources of a connection (a queue pair, a "
         "completion queue, a protection domain) while it set up the InfiniBand transport: "
-        "usually the process may not pin memory (a low locked-memory limit) or cannot reach "
-        "the device (/dev/infiniband not passed into the container), so every start fails "
-        "the same way.",
+        "usually the process lacks the rights the verbs need (IPC_LOCK and an unlimited "
+        "locked-memory limit in a container) or cannot reach the device (/dev/infiniband not "
+        "passed in), so every start fails the same way.",
         fix="give the ranks an unlimited locked-memory limit (ulimit -l unlimited; in docker "
         "--ulimit memlock=-1 --cap-add IPC_LOCK --device /dev/infiniband, or --privileged) and "
         "check that ibv_devinfo lists the HCA where the ranks run; NCCL_IB_DISABLE=1 (socket "
@@ -1055,12 +1056,15 @@ RULES: tuple[Rule, ...] = (
         name="name_not_resolved",
         category="socket_error",
         code="LX571",
-        priority=56,
+        # A symptom's tier: c10d warns while it retries a name that may yet resolve, and a
+        # logger (wandb) may fail to resolve its own server while training goes on; any
+        # other failure in the log (a timeout, a crash) is the better cause.
+        priority=45,
         patterns=(
             r"nslookup: can't resolve",
-            r"The (?:IPv4 )?network addresses of \(.*\) cannot be retrieved",
+            r"The (?:IPv4 )?network addresses of \([^)]*\) cannot be retrieved",
             r"socket\.gaierror: \[Errno -?\d+\]",
-            r"Name or service not known|Name does not resolve|Temporary failure in name resolution",
+            r"Name does not resolve|Temporary failure in name resolution",
         ),
         # c10d tries IPv6 as well and warns when a name has no IPv6 address; harmless when
         # the IPv4 address resolves, so that warning is no evidence.
@@ -1167,7 +1171,8 @@ RULES: tuple[Rule, ...] = (
         cause="the connection to the master's store broke while the process group was being "
         "set up: the master (or its pod) was not ready yet or restarted, or MASTER_ADDR:"
         "MASTER_PORT reaches something else.",
-        fix="start the master first or let the workers wait for it (a retry does); check that "
+        fix="start the master first or let the workers wait for it (retry.on="
+        "[rendezvous_timeout] retries it without a checkpoint); check that "
         "MASTER_ADDR resolves to the master on every node and that nothing else listens on "
         "MASTER_PORT.",
         fixtures=("rendezvous_timeout__kubeflow_2008_worker_reset.log",),

@@ -51,6 +51,8 @@ GLOO_ON_1 = outcome(1, "gloo_error", tier=0, retryable=True)
         ([SYMPTOM_ON_0, SILENT_DEATH_ON_1], SILENT_DEATH_ON_1),
         # Between two root causes, the deterministic one: never retry a bug.
         ([outcome(0, "ib_error", tier=1, retryable=True), BUG_ON_1], BUG_ON_1),
+        # ... also over a failure retried only from a checkpoint, when there is none.
+        ([outcome(0, "socket_error", tier=1, on_progress=True), BUG_ON_1], BUG_ON_1),
         # A user's stop anywhere stops everyone.
         ([IB_ON_1, SYMPTOM_ON_0, CTRL_C_ON_1], CTRL_C_ON_1),
         # Any failure beats a success.
@@ -98,6 +100,9 @@ def test_a_timeout_on_a_node_without_the_checkpoint_is_retried_from_node_zeros()
     assert (got.category, got.retryable, got.step_after) == ("nccl_watchdog_timeout", True, 20)
     bare = combine([one, outcome(0, "gloo_error")], progress_of=0)
     assert (bare.category, bare.retryable) == ("nccl_watchdog_timeout", False)
+    # Node 1 saw a checkpoint of its own that node 0 does not have: node 0's word decides.
+    local = outcome(1, "nccl_watchdog_timeout", **{**timeout, "retryable": True, "step_after": 5})
+    assert not combine([local, outcome(0, "gloo_error")], progress_of=0).retryable
     roundtrip = Outcome.from_json(got.to_json())
     assert roundtrip == got and roundtrip.on_progress
 

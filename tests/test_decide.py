@@ -4,6 +4,7 @@ evidence in, the record and the next step out. No process, no clock, no environm
 from __future__ import annotations
 
 import signal
+from pathlib import Path
 
 import pytest
 
@@ -286,6 +287,10 @@ def test_assess_a_timeout_is_retried_from_a_checkpoint_only() -> None:
     assert (never.retryable, never.on_progress) == (False, False)
     asked, _ = assess(evidence, attempt=0, policy=Retry(on=("collective_timeout",)))
     assert asked.retryable
+    refused = Policy(Retry(never=("collective_timeout",)))
+    assert next_step([never], refused).reason == (  # type: ignore[union-attr]
+        "collective_timeout is not retried: the profile's retry.never names it"
+    )
 
 
 def test_assess_a_bug_keeps_the_trainings_exit_code() -> None:
@@ -439,3 +444,23 @@ def test_a_direct_script_exiting_above_the_signal_range_is_its_own_exit() -> Non
     record, report = assess(evidence, attempt=0, policy=Retry())
     assert report is not None and report.primary is not None
     assert report.primary.signal is None and record.category not in ("killed", "segfault")
+
+
+def test_assess_agrees_with_diagnose_on_a_timeout_at_an_evaluation_pass() -> None:
+    """The same logs that ``launchx diagnose`` calls a timeout at an evaluation pass (LX564,
+    final) are not retried by ``launchx run`` either, checkpoint or not."""
+    fixture = (
+        Path(__file__).parent
+        / "fixtures/logs/dev/nccl_watchdog_timeout__litgpt_1202_validating.log"
+    )
+    body = "".join(fixture.read_text().splitlines(keepends=True)[3:])
+    evidence = Evidence(1, 30.0, rank_logs={0: body})
+    record, report = assess(evidence, attempt=0, policy=Retry(), step_after=10)
+    assert report is not None and report.primary is not None
+    assert (record.category, report.primary.code) == ("nccl_watchdog_timeout", "LX564")
+    assert not (record.retryable or record.on_progress)
+    training = Evidence(
+        1, 30.0, rank_logs={0: body.replace("Validating ...", "Epoch 1 | iter 101")}
+    )
+    resumable, _ = assess(training, attempt=0, policy=Retry(), step_after=10)
+    assert (resumable.category, resumable.retryable) == ("nccl_watchdog_timeout", True)

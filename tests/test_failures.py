@@ -727,6 +727,14 @@ def test_what_only_looks_like_a_cause_is_not_one() -> None:
     assert warned is None or warned.code != "LX571"
     named = failures.diagnose_logs([ipv4]).primary
     assert named is not None and named.code == "LX571"
+    # A symptom's tier: while c10d retries a name, a timeout that follows is the cause.
+    timeout = (
+        "[rank1]:[E626 06:24:44.9 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
+        "operation timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+        "Timeout(ms)=600000) ran for 600020 milliseconds before timing out.\n"
+    )
+    first = failures.diagnose_logs([ipv4 + timeout]).primary
+    assert first is not None and first.code == "LX550"
     died = (
         "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
     )

@@ -47,8 +47,9 @@ def test_transient_faults_back_off_resume_and_keep_one_run_id() -> None:
     assert outcome.exit_code == 0 and outcome.reason == "finished"
     assert world.clock.waited == [5.0, 11.0, 14.0, 15.0]  # min(12, 5*2^n) + 5*jitter
     for i, delay in enumerate(world.clock.waited):
-        assert f"collective_timeout is transient; attempt {i + 1} in {delay:.1f}s" in (
-            world.console.text
+        assert (
+            f"collective_timeout: retrying from the checkpoint; attempt {i + 1} in {delay:.1f}s"
+            in (world.console.text)
         )
     envs = [world.attempts.env(n) for n in range(5)]
     assert [e["LAUNCHX_ATTEMPT"] for e in envs] == ["0", "1", "2", "3", "4"]
@@ -314,10 +315,13 @@ def test_the_failure_header_says_how_launchx_goes_on() -> None:
     from launchx import failures
     from launchx.failures import Report
 
-    def head(category: str, retryable: bool) -> str:
+    def head(category: str, retryable: bool, from_checkpoint: bool = False) -> str:
         diag = failures.exit_diagnosis(category, None, rank=1, exit_code=1)
-        return text.failure(Report(primary=diag, findings=(diag,)), retryable).splitlines()[0]
+        report = Report(primary=diag, findings=(diag,))
+        return text.failure(report, retryable, from_checkpoint).splitlines()[0]
 
     assert head("aborted", False).endswith("(another node failed first)")
     assert head("hang", True) == "launchx: failure: hang on rank 1 (transient)"
+    assert head("hang", True, True).endswith("(retried from the checkpoint)")
+    assert head("hang", False, True).endswith("(not retried)")  # no checkpoint to retry from
     assert head("launcher_died", False).endswith("(not retried)")

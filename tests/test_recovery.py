@@ -242,8 +242,9 @@ def test_collective_timeout_is_retried_and_resumes_from_last_checkpoint(
 ) -> None:
     code, text, tmp = collective_timeout.code, collective_timeout.text, collective_timeout.tmp
     assert code == 0, text
-    assert re.search(r"^launchx: failure: collective_timeout\b.*\(transient\)$", text, re.M), text
-    assert "launchx: collective_timeout is transient; attempt 1 in 0.0s" in text
+    failure = r"^launchx: failure: collective_timeout\b.*\(retried from the checkpoint\)$"
+    assert re.search(failure, text, re.M), text
+    assert "launchx: collective_timeout: retrying from the checkpoint; attempt 1 in 0.0s" in text
     step20 = tmp / "ck" / "step_00000020.pt"
     assert f"launchx: offering {step20} (step 20)" in text
     assert f"[toy] resumed from {step20} at step 20" in text  # the toy really used it

@@ -17,7 +17,7 @@ The rules, in the order they apply:
 * the failure is not transient (its category, changed by the profile's ``retry.on`` and
   ``retry.never``): stop with the training's own exit code. A failure the log cannot decide
   (a collective or rendezvous timeout, a closed socket, a bare SIGKILL) is transient only
-  when a complete checkpoint exists after the attempt: the retry starts further along.
+  when a complete checkpoint exists after the attempt: the retry resumes from it.
 * the same failure twice in a row with no checkpoint progress in between: not transient,
   whatever its category says.
 * an attempt that advanced the newest checkpoint does not use up the budget (a week-long
@@ -178,8 +178,8 @@ def assess(
     diag = report.primary
     assert diag is not None
     # A timeout, a closed socket, a bare SIGKILL: the log cannot tell a one-off fault from a
-    # repeating cause. Worth another attempt once a checkpoint lets it start further along
-    # than this one did (the repeat rule stops a loop that makes no progress).
+    # repeating cause. Worth another attempt once a checkpoint lets it resume rather than
+    # start over (the repeat rule stops a loop that makes no progress).
     on_progress = diag.retry_on_progress and not evidence.interrupted
     retryable = (diag.retryable or (on_progress and step_after is not None)) and not (
         evidence.interrupted
@@ -270,7 +270,9 @@ def backoff_s(attempts_here: int, retry: Retry, jitter_u: float) -> float:
 _UNDECIDED = frozenset({"unknown", "killed", "launcher_died"})
 
 
-def _not_transient(last: AttemptRecord) -> str:
+def _not_transient(last: AttemptRecord, never: Sequence[str] = ()) -> str:
+    if last.category in never:
+        return f"{last.category} is not retried: the profile's retry.never names it"
     if last.category == "unknown":
         return (
             "the cause is unknown, and unknown failures are not retried by default "
@@ -312,7 +314,7 @@ def next_step(
     if last.interrupted or last.category == "interrupted":
         return Stop(last.exit_code, "interrupted by the user: never retried")
     if not last.retryable:
-        return Stop(last.exit_code, _not_transient(last))
+        return Stop(last.exit_code, _not_transient(last, policy.retry.never))
     if len(history) >= 2:
         prev = history[-2]
         if (

@@ -86,7 +86,7 @@ def run_loop(spec: RunSpec, world: World) -> Outcome:
         again = rewritten(written, world.checkpoints.written(), offered) if offered else None
         world.console.write(text.restarted(offered, evidence.started_at, again))
         if diag is not None:
-            world.console.write(text.failure(diag, record.retryable))
+            world.console.write(text.failure(diag, record.retryable, record.on_progress))
         record = world.peers.agree(plan, record, stopping=evidence.interrupted)
         world.events.record("attempt_end", **text.attempt_fields(record, diag))
         records.append(record)

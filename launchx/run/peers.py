@@ -56,8 +56,14 @@ class NodePeers:
         if missing:
             names = ", ".join(map(str, missing))
             self.console.write(f"launchx: no outcome from node(s) {names} in time\n")
-        if agreed.failed and (agreed.node, agreed.category) != (own.node, own.category):
-            how = "transient" if agreed.retryable else "not retried"
+        if agreed.failed and (agreed.node, agreed.category, agreed.retryable) != (
+            own.node,
+            own.category,
+            own.retryable,
+        ):
+            how = "not retried"
+            if agreed.retryable:
+                how = "retried from the checkpoint" if agreed.on_progress else "transient"
             self.console.write(
                 f"launchx: the nodes agree: {agreed.category} seen by node {agreed.node} ({how})\n"
             )

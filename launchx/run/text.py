@@ -53,7 +53,7 @@ def restarted(
     )
 
 
-def failure(report: Report, retryable: bool) -> str:
+def failure(report: Report, retryable: bool, from_checkpoint: bool = False) -> str:
     """After a failed attempt: the cause in one sentence, the fix, the evidence with rank
     and file:line, and the ranks as root and collateral (``failure_text``), under one
     ``launchx: failure:`` line that says whether launchx retries it."""
@@ -67,7 +67,9 @@ def failure(report: Report, retryable: bool) -> str:
     if primary.category == "aborted":  # whether it is retried is the failed node's cause
         verdict = "another node failed first"
     else:
-        verdict = "transient" if retryable else "not retried"
+        verdict = "not retried"
+        if retryable:
+            verdict = "retried from the checkpoint" if from_checkpoint else "transient"
     head = f"launchx: failure: {primary.category}{where} ({verdict})"
     body = render_failure(report).splitlines()[1:]  # its own headline says the same
     return "\n".join([head, *body]) + "\n"
@@ -81,8 +83,10 @@ def stopped_after_warning() -> str:
 
 
 def retrying(last: AttemptRecord, after_s: float, budget: int) -> str:
+    why = "retrying from the checkpoint" if last.on_progress else "is transient"
+    sep = ":" if last.on_progress else ""
     return (
-        f"launchx: {last.category} is transient; attempt {last.attempt + 1} in "
+        f"launchx: {last.category}{sep} {why}; attempt {last.attempt + 1} in "
         f"{after_s:.1f}s (retry budget: {budget})\n"
     )
 
