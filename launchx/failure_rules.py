@@ -129,9 +129,11 @@ class Rule:
     of ranks torchrun itself terminated are not mistaken for the cause. ``min_hits`` asks for
     the same line to appear that many times (a duplicated rank announcement).
 
-    Three refinements, each read the same way by the matcher:
+    Four refinements, each read the same way by the matcher:
     ``requires``: another line of the same log must match one of these (a fact and its
     consequence: NCCL picked a docker bridge address *and* a socket call failed);
+    ``not_after``: a line counts only when no earlier line of the log matches one of these
+    (once srun terminates a step itself, every later kill and cancel is its doing);
     ``context``: one of the 60 lines above the match on the same rank (its traceback)
     must match one of these; ``compare=(a, b)``: the pattern's named groups ``a`` and ``b``
     are numbers and the line counts only when a > b. A named group ``rank`` in a pattern
@@ -151,6 +153,7 @@ class Rule:
     scope: Scope = "any"
     min_hits: int = 1
     requires: tuple[str, ...] = ()
+    not_after: tuple[str, ...] = ()
     context: tuple[str, ...] = ()
     compare: tuple[str, str] | None = None
     fixtures: tuple[str, ...] = ()
@@ -162,6 +165,10 @@ def tier(priority: int) -> int:
         return 2
     return 1 if priority >= 50 else 0
 
+
+SRUN_TERMINATES_STEP = r"_step_signal: Terminating StepId="
+"""srun (Slurm >= 20.11) ends a step itself after a task failed; Slurm 25 and the local
+cluster print it before the step's CANCELLED line (tests/test_slurm_e2e.py)."""
 
 _PG_TIMEOUT_FIX = (
     "find the rank that was late or gone: it is the one that did NOT report the timeout, or "
@@ -237,7 +244,6 @@ RULES: tuple[Rule, ...] = (
             r"Received Signals\.SIG(?:HUP|INT|TERM) death signal, shutting down workers",
             r"CANCELLED AT \S+ DUE to SIGNAL \w+ \*\*\*",
             r"^KeyboardInterrupt\s*$",
-            r"^slurmstepd: error: \*\*\* (JOB|STEP) \S+ ON \S+ CANCELLED AT \S+ \*\*\*\s*$",
         ),
         cause="the run was stopped from outside: Ctrl-C (SIGINT), SIGTERM/scancel from a person "
         "or a script, or SIGHUP when the terminal that started it closed.",
@@ -248,6 +254,28 @@ RULES: tuple[Rule, ...] = (
             "interrupted__chinese_llama_2_7b_27.log",
             "interrupted__determined_8915_platform_sigterm.log",
         ),
+    ),
+    Rule(
+        name="slurm_cancel",
+        category="interrupted",
+        code="LX572",
+        priority=110,
+        # slurmstepd names its node in newer Slurm ("slurmstepd-node07: error: ..."), which
+        # loglines may take for a host prefix and peel off
+        patterns=(
+            r"^(?:slurmstepd(?:-[\w.-]+)?: )?error: \*\*\* (JOB|STEP) \S+ ON \S+ CANCELLED AT "
+            r"\S+ \*\*\*\s*$",
+        ),
+        # srun ends a step whose task failed (--kill-on-bad-exit, "_step_signal: Terminating
+        # StepId", then the step is CANCELLED): the cancel is srun's, the failure the task's.
+        not_after=(SRUN_TERMINATES_STEP,),
+        cause="the job or step was cancelled from outside (scancel by a person or a script) "
+        "with no reason given: not a time limit, a preemption or a node failure, which Slurm "
+        "names.",
+        fix="start the run again when you want it (it resumes from the last complete "
+        "checkpoint); `sacct -j <job> -o JobID,State,Reason` says who cancelled it. launchx "
+        "never retries an interrupt.",
+        fixtures=("interrupted__slurm_local_scancel_step.log",),
     ),
     Rule(
         name="nested_launch",
@@ -315,6 +343,8 @@ RULES: tuple[Rule, ...] = (
             r"\bbind(?:\(\))?: Address already in use",
             r"Tried to launch distributed communication on port `?\d+`?, but another process "
             r"is utilizing it",
+            r"failed to bind to .*\(system error: 10048\b",  # Windows' WSAEADDRINUSE
+            r"The server socket has failed to listen on any local network address",
         ),
         # gloo's pair sockets bind ephemeral ports of their own, not the master port.
         exclude=(r"gloo/transport/tcp/pair\.cc:\d+\] bind",),
@@ -539,9 +569,12 @@ RULES: tuple[Rule, ...] = (
             r"\bOOMKilled\b",
             r"DefaultCPUAllocator: (?:can't allocate memory|not enough memory)",
             r"^(?:numpy\.core\._exceptions\.)?_?(?:Array)?MemoryError\b",
+            # Ray's memory monitor kills workers before the kernel would
+            r"killed due to memory pressure \(OOM\)",
+            r"Task was killed due to the node running low on memory",
         ),
-        cause="the kernel's OOM killer (or the job's cgroup limit) killed a process: host RAM, "
-        "not GPU memory, ran out.",
+        cause="the kernel's OOM killer (or the job's cgroup limit, or Ray's memory monitor) "
+        "killed a process: host RAM, not GPU memory, ran out.",
         fix="lower DataLoader num_workers/prefetch_factor, stop loading the whole dataset or "
         "checkpoint on every rank (torch.load(..., mmap=True)), ask SLURM for more --mem; "
         "confirm with `dmesg -T | grep -i 'killed process'` or `sacct -j <job> -o "
@@ -624,6 +657,10 @@ RULES: tuple[Rule, ...] = (
             r"|ProcessRaisedException|ProcessExitedException",
             # Ray's word that a worker process died: the cause is that process's, not this one
             r"ActorDiedError|RayActorError|WorkerCrashedError",
+            # Horovod stopping after another rank's exception; a spawned child that could not
+            # read its arguments because its parent died mid-way
+            r"Horovod has been shut down|pickle data was truncated",
+            r"(?i)host not found|name or service not known|name resolution",
             r"(?i)killed by signal|shared memory|/dev/shm|DataLoader worker",
         ),
         cause="the training script raised an exception on this rank; the other ranks' errors "
@@ -846,6 +883,7 @@ RULES: tuple[Rule, ...] = (
             r"tasks [\d,-]+: Killed\b",
             r": line \d+: +\d+ Killed +\S",
         ),
+        not_after=(SRUN_TERMINATES_STEP,),
         cause="a rank was killed by a SIGKILL from outside, as its launcher (mpirun, the "
         "DeepSpeed or accelerate launcher, srun, the shell) reports it: most often the kernel "
         "OOM killer, else a scheduler or a person. The log alone does not say which.",
@@ -992,9 +1030,12 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"Call to ibv_(?:create_qp|create_cq|alloc_pd|create_comp_channel)\w* failed"
             r"(?! with error Cannot allocate memory)",
+            # NCCL before 2.12 says no more about a failed registration (later: LX567, LX519)
+            r"Call to ibv_reg_mr failed\s*$",
         ),
         cause="NCCL could not create the verbs resources of a connection (a queue pair, a "
-        "completion queue, a protection domain) while it set up the InfiniBand transport: "
+        "completion queue, a protection domain, a memory registration) while it set up the "
+        "InfiniBand transport: "
         "usually the process lacks the rights the verbs need (IPC_LOCK and an unlimited "
         "locked-memory limit in a container) or cannot reach the device (/dev/infiniband not "
         "passed in), so every start fails the same way.",
@@ -1065,6 +1106,7 @@ RULES: tuple[Rule, ...] = (
             r"The (?:IPv4 )?network addresses of \([^)]*\) cannot be retrieved",
             r"socket\.gaierror: \[Errno -?\d+\]",
             r"Name does not resolve|Temporary failure in name resolution",
+            r"host not found: ",  # TCPStore before torch 1.9
         ),
         # c10d tries IPv6 as well and warns when a name has no IPv6 address; harmless when
         # the IPv4 address resolves, so that warning is no evidence.

@@ -43,6 +43,7 @@ class Compiled:
     exclude: tuple[re.Pattern[str], ...]
     requires: tuple[re.Pattern[str], ...] = ()
     context: tuple[re.Pattern[str], ...] = ()
+    not_after: tuple[re.Pattern[str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,14 @@ def compiled() -> tuple[Compiled, ...]:
         return tuple(re.compile(p) for p in patterns)
 
     return tuple(
-        Compiled(r, many(r.patterns), many(r.exclude), many(r.requires), many(r.context))
+        Compiled(
+            r,
+            many(r.patterns),
+            many(r.exclude),
+            many(r.requires),
+            many(r.context),
+            many(r.not_after),
+        )
         for r in fr.RULES
     )
 
@@ -193,6 +201,9 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
             got = match_line(comp, ln, own, variants)
             if got is not None and (not comp.context or _in_context(comp, lines, ln)):
                 matched.append(got)
+        if matched and comp.not_after:
+            after = _first_index(lines, comp.not_after)
+            matched = [ln for ln in matched if after is None or ln.index < after]
         if not matched or sum(ln.repeats for ln in matched) < comp.rule.min_hits:
             continue
         if comp.requires and not any(p.search(ln.text) for ln in lines for p in comp.requires):
@@ -202,6 +213,11 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
             hit = _with_frame(lines, hit)
         hits.append(hit)
     return hits
+
+
+def _first_index(lines: Sequence[LogLine], patterns: Sequence[re.Pattern[str]]) -> int | None:
+    """The order of the first line matching one of ``patterns`` (``Rule.not_after``)."""
+    return next((ln.index for ln in lines if any(p.search(ln.text) for p in patterns)), None)
 
 
 _CONTEXT_LINES = 60
