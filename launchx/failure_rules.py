@@ -344,7 +344,8 @@ RULES: tuple[Rule, ...] = (
             r"Tried to launch distributed communication on port `?\d+`?, but another process "
             r"is utilizing it",
             r"failed to bind to .*\(system error: 10048\b",  # Windows' WSAEADDRINUSE
-            r"The server socket has failed to listen on any local network address",
+            # alone on its line (c10d's log); followed by its reason, the reason decides
+            r"The server socket has failed to listen on any local network address\.?\s*$",
         ),
         # gloo's pair sockets bind ephemeral ports of their own, not the master port.
         exclude=(r"gloo/transport/tcp/pair\.cc:\d+\] bind",),
