@@ -614,6 +614,14 @@ def test_a_sigbus_is_a_shm_error_only_inside_a_container() -> None:
     assert not q.found
 
 
+def _verdict(text: str) -> tuple[str, bool, bool]:
+    """The rule a log is named by and its retry verdict: retryable on the log's word, and
+    retried by ``launchx run`` from a checkpoint."""
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None, text
+    return p.code, p.retryable, p.retry_on_progress
+
+
 def test_a_timeout_in_the_first_collectives_is_final_a_later_one_needs_a_checkpoint() -> None:
     line = (
         "[rank1]:[E626 06:24:44.9 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
@@ -621,13 +629,9 @@ def test_a_timeout_in_the_first_collectives_is_final_a_later_one_needs_a_checkpo
         "Timeout(ms)=600000) ran for 600020 milliseconds before timing out.\n"
     )
     for n in (3, 49, 499):
-        early = failures.diagnose_logs([line.format(n=n)]).primary
-        assert early is not None
-        assert (early.code, early.retryable, early.retry_on_progress) == ("LX550", False, False)
+        assert _verdict(line.format(n=n)) == ("LX550", False, False), n
     for n in (500, 4817, 40402014):
-        later = failures.diagnose_logs([line.format(n=n)]).primary
-        assert later is not None
-        assert (later.code, later.retryable, later.retry_on_progress) == ("LX525", False, True)
+        assert _verdict(line.format(n=n)) == ("LX525", False, True), n
 
 
 def test_a_collective_timeout_under_five_minutes_is_not_retried() -> None:
@@ -637,13 +641,9 @@ def test_a_collective_timeout_under_five_minutes_is_not_retried() -> None:
         "before timing out.\n"
     )
     for ms in (10000, 60000, 299999):
-        short = failures.diagnose_logs([line.format(ms=ms, ran=ms + 7000)]).primary
-        assert short is not None
-        assert (short.code, short.retryable, short.retry_on_progress) == ("LX568", False, False)
+        assert _verdict(line.format(ms=ms, ran=ms + 7000)) == ("LX568", False, False), ms
     for ms in (300000, 600000, 1800000):
-        usual = failures.diagnose_logs([line.format(ms=ms, ran=ms + 7000)]).primary
-        assert usual is not None
-        assert (usual.code, usual.retryable, usual.retry_on_progress) == ("LX525", False, True)
+        assert _verdict(line.format(ms=ms, ran=ms + 7000)) == ("LX525", False, True), ms
 
 
 def test_an_autoscaler_termination_notice_is_a_preemption() -> None:

@@ -181,8 +181,8 @@ def assess(
     # repeating cause. Worth another attempt once a checkpoint lets it resume rather than
     # start over (the repeat rule stops a loop that makes no progress).
     on_progress = diag.retry_on_progress and not evidence.interrupted
-    retryable = (diag.retryable or (on_progress and step_after is not None)) and not (
-        evidence.interrupted
+    retryable = not evidence.interrupted and (
+        diag.retryable or (on_progress and step_after is not None)
     )
     record = AttemptRecord(
         exit_code=training_exit_code(evidence.exit_code, diag),
@@ -266,8 +266,9 @@ def backoff_s(attempts_here: int, retry: Retry, jitter_u: float) -> float:
 
 
 # Failures whose cause launchx cannot see well enough to call them deterministic: they are
-# not retried by default, and the reason says so, not that another attempt would fail.
-_UNDECIDED = frozenset({"unknown", "killed", "launcher_died"})
+# not retried by default, and the reason says so, not that another attempt would fail. (A
+# bare SIGKILL is one of the failures retried from a checkpoint: ``on_progress``.)
+_UNDECIDED = frozenset({"unknown", "launcher_died"})
 
 
 def _not_transient(last: AttemptRecord, never: Sequence[str] = ()) -> str:

@@ -83,11 +83,10 @@ def stopped_after_warning() -> str:
 
 
 def retrying(last: AttemptRecord, after_s: float, budget: int) -> str:
-    why = "retrying from the checkpoint" if last.on_progress else "is transient"
-    sep = ":" if last.on_progress else ""
+    why = ": retrying from the checkpoint" if last.on_progress else " is transient"
     return (
-        f"launchx: {last.category}{sep} {why}; attempt {last.attempt + 1} in "
-        f"{after_s:.1f}s (retry budget: {budget})\n"
+        f"launchx: {last.category}{why}; attempt {last.attempt + 1} in {after_s:.1f}s "
+        f"(retry budget: {budget})\n"
     )
 
 
