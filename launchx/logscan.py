@@ -47,6 +47,25 @@ _WD_SEQ = re.compile(
 _WD_DUMP = re.compile(r"Last enqueued NCCL work: (-?\d+), last completed NCCL work: (-?\d+)")
 _WD_WORK = re.compile(r"WorkNCCL\(SeqNum=(\d+), OpType=(\w+)")
 _WD_PG = re.compile(r"\[PG (?:ID )?(\d+)")
+# srun's own report of its tasks' ends (src/srun: "<host>: task(s) <list>: Exited with exit
+# code N", or the signal's strsignal() text): with one task per rank, the first nonzero exit
+# is the rank that failed first and the tasks srun killed after it are collateral.
+_SRUN_TASKS = re.compile(
+    r"^srun: error: (\S+): tasks? ([\d,-]+): (?:Exited with exit code (\d+)|([A-Z][a-z ]+?\w))"
+    r"(?: \(core dumped\))?$"
+)
+_STRSIGNAL = {
+    "Killed": 9,
+    "Terminated": 15,
+    "Segmentation fault": 11,
+    "Aborted": 6,
+    "Bus error": 7,
+    "Interrupt": 2,
+    "Hangup": 1,
+    "Floating point exception": 8,
+    "Illegal instruction": 4,
+}
+_OWN_SIGNALS = frozenset({11, 6, 7, 8, 4})  # a task's own crash, never srun's doing
 _SANE_SEQ = 1 << 40  # larger "last completed" values are uninitialised memory in old torch
 
 
@@ -88,6 +107,7 @@ class SourceScan:
     nccl_versions: tuple[tuple[int | None, str], ...]
     tail: tuple[LogLine, ...]
     prelude: tuple[str, ...]  # the lines just before the first timeout report
+    task_exits: tuple[FailureEntry, ...]  # srun's "task N: Exited ..." (tasks, maybe ranks)
     bytes_read: int
     line_count: int
     truncated: bool
@@ -126,6 +146,7 @@ class _Scanner:
     truncated: bool = False
     every_line: bool = False
     prelude: tuple[str, ...] | None = None
+    task_exits: list[FailureEntry] = field(default_factory=list)
 
     # ------------------------------------------------------------------ lines
 
@@ -180,6 +201,18 @@ class _Scanner:
             self.first_failed.append((int(m.group(2)), int(m.group(1)), line))
         if "NCCL work" in text or "WorkNCCL(" in text:
             self._watchdog(line)
+        if line.text.startswith("srun: error: ") and (m := _SRUN_TASKS.match(line.text)):
+            self._task_exits(m, line)
+
+    def _task_exits(self, m: re.Match[str], line: LogLine) -> None:
+        code = int(m.group(3)) if m.group(3) else -_STRSIGNAL.get(m.group(4), 0)
+        if code == 0:
+            return
+        tasks = _task_list(m.group(2))
+        own = code > 0 or -code in _OWN_SIGNALS  # srun's kills after it are SIGKILL/SIGTERM
+        first = own and not any(e.is_root for e in self.task_exits) and len(tasks) == 1
+        host, where = m.group(1), (line.ts, line.source, line.line_no)
+        self.task_exits.extend(FailureEntry(t, None, code, host, first, *where) for t in tasks)
 
     def _watchdog(self, line: LogLine) -> None:
         if line.rank is None:
@@ -285,10 +318,25 @@ class _Scanner:
             nccl_versions=tuple(self.versions),
             tail=tuple(self.tail),
             prelude=self.prelude or (),
+            task_exits=tuple(self.task_exits),
             bytes_read=bytes_read,
             line_count=line_count,
             truncated=self.truncated,
         )
+
+
+def _task_list(text: str) -> list[int]:
+    """srun's task list, ``0,2-3`` (bounded: a garbled range is no list)."""
+    out: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            return []
+        first, last = int(lo), int(hi or lo)
+        if last < first or last - first > 65536:
+            return []
+        out.extend(range(first, last + 1))
+    return out
 
 
 def _is_candidate(raw: str) -> bool:
@@ -495,6 +543,8 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
         sc.prelude = tuple(b for b in bodies if b)
     raw = _raw_at(buf, start, end, anchor)
     segments = [s for s in raw.split("\r") if s.strip()] if "\r" in raw else [raw]
+    if "\\n" in raw:
+        segments = [part for seg in segments for part in _escaped_lines(seg)]
     for i, seg in enumerate(segments):
         if len(segments) > 1 and not _is_candidate(seg):
             continue
@@ -508,6 +558,19 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
             line = replace(line, rank=_neighbour_rank(buf, start, end))
         if line is not None:
             sc.keep(line)
+
+
+# torchrun's error file, as its agent logs it: the child's traceback is one JSON string with
+# its line breaks escaped ("message": "TypeError: ...\\n    1. ..."), so the exception line
+# inside is found only once the string is split where its lines were.
+_JSON_TEXT = re.compile(r'"(?:message|msg|traceback)"\s*:\s*"')
+
+
+def _escaped_lines(seg: str) -> list[str]:
+    if not _JSON_TEXT.match(ll.strip(seg).body):
+        return [seg]
+    parts = [p for p in _JSON_TEXT.sub("", seg, count=1).split("\\n") if p.strip()]
+    return [p for i, p in enumerate(parts) if i == 0 or _is_candidate(p)]
 
 
 _BARE_EXCEPTION = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):")

@@ -208,10 +208,30 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
             codes.setdefault(rank, code)
             if first_local is None and (info.node is None or nproc is not None):
                 first_local = rank
+    entries = entries or _srun_tasks(scans, first_local, codes, hosts)
     codes.update(exits or {})
     world.update(codes)
     root = _root_entry(entries)
     return _Facts(codes, hosts, nodes, locals_, world, root, first_local)
+
+
+def _srun_tasks(
+    scans: Sequence[SourceScan],
+    first_local: int | None,
+    codes: dict[int, int],
+    hosts: dict[int, str],
+) -> list[FailureEntry]:
+    """srun's "task N: Exited ..." lines, believed only where no torchrun stands between
+    srun and the ranks (its summary or its "failed (exitcode" line would be there): then
+    the task numbers are the ranks."""
+    if first_local is not None:
+        return []
+    entries = [e for s in scans for e in s.task_exits]
+    for e in entries:
+        codes.setdefault(e.rank, e.exit_code or 0)
+        if e.host:
+            hosts.setdefault(e.rank, e.host)
+    return entries
 
 
 def _precise_entries(scan: SourceScan) -> list[FailureEntry]:
@@ -398,8 +418,7 @@ def _choose(
     )
     if not findings:
         if root_rank is not None and root_exit not in (None, 0):
-            root_lines = [ln for ln in lines if ln.in_root and ROOT_FACTS.search(ln.text)]
-            silent = rm.unknown(policy, root_rank, root_exit, root_lines)
+            silent = rm.unknown(policy, root_rank, root_exit, _root_lines(lines, facts))
             return silent, (silent,)
         return None, ()
     top = findings[0]
@@ -409,10 +428,26 @@ def _choose(
         and top.rank is not None
         and top.rank != root_rank
     ):
-        root_lines = [ln for ln in lines if ln.in_root and ROOT_FACTS.search(ln.text)]
+        root_lines = _root_lines(lines, facts)
         silent = rm.unknown(policy, root_rank, root_exit, root_lines)
         return silent, (silent, *findings)
     return top, findings
+
+
+def _root_lines(lines: Sequence[LogLine], facts: _Facts) -> list[LogLine]:
+    """The lines that say how the first failed rank ended: torchrun's root cause entry, or
+    srun's report of that task."""
+    e = facts.root_entry
+    return [
+        ln
+        for ln in lines
+        if (ln.in_root and ROOT_FACTS.search(ln.text))
+        or (
+            e is not None
+            and (ln.source, ln.line_no) == (e.source, e.line_no)
+            and ln.text.startswith("srun: ")
+        )
+    ]
 
 
 def _with_stragglers(

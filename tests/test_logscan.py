@@ -112,6 +112,27 @@ def test_carriage_return_frames_before_an_error() -> None:
     assert (p.category, p.rank) == ("user_code_error", 1)
 
 
+def test_an_error_file_message_is_split_where_its_lines_were() -> None:
+    """torchrun's agent logs the child's error file as JSON: the traceback is one string
+    with escaped line breaks, and its exception line is the cause."""
+    text = (
+        "ERROR:torch.distributed.elastic.multiprocessing.errors.error_handler:{\n"
+        '  "message": {\n'
+        '    "message": "Traceback (most recent call last):\\n  File \\"train.py\\", line 9, '
+        "in <module>\\n    main()\\nKeyError: 'labels'\\n\",\n"
+        '    "extraInfo": {\n'
+    )
+    p = _primary(text)
+    assert p.category == "user_code_error"
+    assert p.evidence[0].startswith("KeyError: 'labels'")
+
+
+def test_escaped_line_breaks_outside_an_error_file_are_left_alone() -> None:
+    text = "ValueError: expected 'a\\nb' in the config\n"
+    scan = _scan(text)
+    assert [ln.text for ln in scan.lines] == ["ValueError: expected 'a\\nb' in the config"]
+
+
 def test_an_unprefixed_exception_between_prefixed_lines_takes_their_rank() -> None:
     text = (
         "[rank2]: step 10\n"

@@ -223,3 +223,67 @@ def test_scans_of_one_source_in_memory_and_streamed_agree() -> None:
     b = failures.diagnose_logs([text])
     assert a.primary is not None and b.primary is not None
     assert (a.primary.category, a.primary.rank) == (b.primary.category, b.primary.rank)
+
+
+# --------------------------------------------------------------- srun's own task reports
+
+# Captured on the local Slurm cluster (scripts/slurm-local.sh): `srun -n3 bash -c ...` with
+# task 1 killing itself with SIGSEGV and task 2 exiting 3, then with --kill-on-bad-exit.
+SRUN_SEGV_THEN_EXIT = (
+    "srun: error: lxnode1: task 1: Segmentation fault\n"
+    "srun: error: lxnode1: task 2: Exited with exit code 3\n"
+)
+SRUN_KILL_ON_BAD_EXIT = (
+    "srun: error: lxnode1: task 2: Exited with exit code 3\n"
+    "srun: launch/slurm: _step_signal: Terminating StepId=544.0\n"
+    "slurmstepd-lxnode1: error: *** STEP 544.0 ON lxnode1 CANCELLED AT 2026-11-25T03:23:51 ***\n"
+    "srun: error: lxnode1: tasks 0-1: Terminated\n"
+    "srun: Force Terminated StepId=544.0\n"
+)
+
+
+def test_srun_names_the_task_that_failed_first_when_nothing_else_does() -> None:
+    log = DEV / "unknown__deit_102_submitit_task5_exit1_epoch8_repeats.log"
+    report = failures.diagnose_logs(["".join(log.read_text().splitlines(keepends=True)[3:])])
+    p = report.primary
+    assert p is not None and not report.found
+    assert (p.category, p.rank, p.host, p.exit_code) == ("unknown", 5, "learnfair0824", 1)
+    assert p.evidence == ("srun: error: learnfair0824: task 5: Exited with exit code 1",)
+    roles = _roles(report)
+    assert roles.pop(5) == "root"
+    assert sorted(roles) == [r for r in range(16) if r != 5]
+    assert set(roles.values()) == {"collateral"}
+
+
+def test_srun_a_task_crash_comes_before_a_later_exit() -> None:
+    report = failures.diagnose_logs([SRUN_SEGV_THEN_EXIT])
+    p = report.primary
+    assert p is not None
+    assert (p.category, p.rank, p.exit_code) == ("segfault", 1, -11)
+    assert _roles(report)[1] == "root"
+
+
+def test_srun_the_tasks_it_terminated_are_collateral() -> None:
+    report = failures.diagnose_logs([SRUN_KILL_ON_BAD_EXIT])
+    p = report.primary
+    assert p is not None
+    assert (p.rank, p.exit_code) == (2, 3)
+    assert _roles(report) == {0: "collateral", 1: "collateral", 2: "root"}
+
+
+def test_srun_task_numbers_are_not_ranks_under_torchrun() -> None:
+    """``srun torchrun``: srun's task is a node; torchrun's summary names the rank."""
+    text = (
+        "[E0501 10:00:00.100000 77 torch/distributed/elastic/multiprocessing/api.py:869] "
+        "failed (exitcode: 1) local_rank: 1 (pid: 4242) of binary: /usr/bin/python\n"
+        "srun: error: node-b: task 0: Exited with exit code 1\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.rank == 1
+
+
+def test_srun_task_lists() -> None:
+    assert logscan._task_list("0,2-4,9") == [0, 2, 3, 4, 9]
+    assert logscan._task_list("3-1") == []
+    assert logscan._task_list("0-99999999") == []
+    assert logscan._task_list("a") == []
