@@ -224,14 +224,21 @@ RULES: tuple[Rule, ...] = (
         category="preempted",
         code="LX556",
         priority=118,
-        patterns=(r"Instance \S+ \(node IP: [\d.]+\) will be terminated soon \(reason: [\w-]+\)",),
-        cause="the cluster's autoscaler announced that the nodes under the run are going away "
-        "(a Kubernetes pod termination: preemption, a spot reclaim, a drain or a scale-down); "
-        "the training itself did not fail, it lost its machines.",
+        patterns=(
+            r"Instance \S+ \(node IP: [\d.]+\) will be terminated soon \(reason: [\w-]+\)",
+            r"has been marked dead because the detector has missed too many heartbeats",
+        ),
+        cause="the cluster announced that nodes under the run are going away or gone (a "
+        "Kubernetes pod termination: preemption, a spot reclaim, a drain or a scale-down; "
+        "Ray marking a node dead that stopped answering); the training itself did not fail, "
+        "it lost its machines.",
         fix="let launchx retry once the cluster has capacity again (it resumes from "
         "LAUNCHX_RESUME_FROM); checkpoint often enough to lose little, and catch SIGTERM to "
         "write a last checkpoint within the pod's grace period.",
-        fixtures=("preempted__skyrl_1688_k8s_pod_termination.log",),
+        fixtures=(
+            "preempted__skyrl_1688_k8s_pod_termination.log",
+            "preempted__ray_22349_train_gcp_node_shut_down_marked_dead.log",
+        ),
     ),
     Rule(
         name="interrupt",
@@ -439,10 +446,15 @@ RULES: tuple[Rule, ...] = (
             r"XML Parse ?: ",
             r"XML Import \w+ ?: .*not found",
             r"(?:open|read|load) (?:the )?(?:XML )?topology (?:XML )?file",
+            r"XML (?:Topology|Graph) has wrong version",
+            r"Could not find any local path from gpu \d+ to net",
+            r"TOPO/NET : Only matched \d+ devices, \d+ requested",
+            r"No transport found for rank \d+",
         ),
         cause="NCCL could not build the machine's topology: sysfs does not show the GPU's or "
-        "NIC's PCI path (common in VMs and containers), or NCCL_TOPO_FILE names a file that "
-        "is missing, unreadable or describes other devices.",
+        "NIC's PCI path (common in VMs and containers), NCCL_TOPO_FILE names a file that "
+        "is missing, unreadable or describes other devices, or the transports left on "
+        "(NCCL_P2P_DISABLE, NCCL_SHM_DISABLE, NCCL_NET) reach no peer.",
         fix="unset NCCL_TOPO_FILE or point it at the topology XML of this machine type (dump one "
         "with NCCL_TOPO_DUMP_FILE on a good node); in a VM or container expose /sys (or use a "
         "topology file) and try a newer NCCL.",
@@ -450,6 +462,27 @@ RULES: tuple[Rule, ...] = (
             "nccl_config_error__nccl_573_topology_realpath.log",
             "nccl_config_error__tinyllava_112_arch_of_node_cpu.log",
         ),
+    ),
+    Rule(
+        name="nccl_p2p",
+        category="nccl_config_error",
+        code="LX573",
+        priority=88,
+        retryable=False,
+        patterns=(
+            r"NCCL WARN failed to open CUDA IPC handle",
+            r"NCCL WARN failed to peer with device \d+",
+            r"NCCL WARN rank \d+ failed to get CUDA IPC handle to device",
+            r"NCCL WARN cudaIpcGetMemHandle failed",
+        ),
+        cause="NCCL's P2P transport could not map one GPU's memory into another on this node: "
+        "these GPUs cannot reach each other directly (consumer cards, PCIe ACS or an IOMMU in "
+        "a VM), or the ranks run in containers without a shared IPC namespace. The 'unhandled "
+        "cuda error' that follows is this, and it repeats on every start.",
+        fix="set NCCL_P2P_DISABLE=1 in the profile's env (NCCL then goes through host shared "
+        "memory), or NCCL_P2P_LEVEL=PXB/SYS to keep P2P only where it works; on bare metal "
+        "disable PCIe ACS (or boot with iommu=pt); run containers with --ipc=host.",
+        fixtures=("nccl_config_error__ray_lightning_24_p2p_ipc_peer_access_not_supported.log",),
     ),
     Rule(
         name="nccl_docker_bridge",
@@ -648,6 +681,22 @@ RULES: tuple[Rule, ...] = (
         fixtures=("user_code_error__babylm_2.log",),
     ),
     Rule(
+        name="script_not_found",
+        category="user_code_error",
+        code="LX574",
+        priority=85,
+        retryable=False,
+        patterns=(r"^\S*python[\d.]*(?:\.exe)?: can't open file '[^']*': \[Errno \d+\]",),
+        cause="Python could not open the script the launcher was given: the path does not "
+        "exist from the working directory the ranks start in (a relative path, a recipe's "
+        "broken link, or a node where the code is not at the same place), so every rank exits "
+        "with code 2 before training.",
+        fix="pass the script by absolute path, or cd to the directory it is relative to before "
+        "launchx run (and in the sbatch script); on several nodes put the code at the same "
+        "path everywhere (a shared filesystem).",
+        fixtures=("user_code_error__3d_speaker_36_train_py_not_a_directory_exitcode2.log",),
+    ),
+    Rule(
         name="user_exception",
         category="user_code_error",
         code="LX511",
@@ -669,6 +718,9 @@ RULES: tuple[Rule, ...] = (
             r"Horovod has been shut down|pickle data was truncated",
             r"(?i)host not found|name or service not known|name resolution",
             r"(?i)killed by signal|shared memory|/dev/shm|DataLoader worker",
+            # a wrapper script reporting that the launcher it started failed
+            r"(?i)exited with (?:a )?non-?zero (?:status|exit code|return code)"
+            r"|returned non-zero exit status",
         ),
         cause="the training script raised an exception on this rank; the other ranks' errors "
         "(connection closed, timeouts) are the consequence.",
@@ -914,6 +966,11 @@ RULES: tuple[Rule, ...] = (
             r"ncclInvalidArgument",
             r"\binvalid argument\b.*NCCL version",
             r"NCCL Error 4\b",
+            r"Trying to (?:send|recv) to self without a matching (?:recv|send)",
+            r"NCCL WARN \w+ : invalid root -?\d+ \(root should be in the",
+            r"NCCL WARN \w+ : invalid (?:type|reduction operation) -?\d+",
+            r"allocated on device \d+ mismatchs with NCCL device \d+",
+            r"ncclGroupEnd: not in a group call",
         ),
         cause="NCCL rejected how it was called or configured: ranks called different "
         "collectives or sizes (mismatched collective, message truncated), an invalid "
@@ -1441,6 +1498,8 @@ ANCHORS: tuple[str, ...] = (
     "not produced any output",
     "sigsegv",
     "resolve",
+    "can't open file",
+    "marked dead",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

@@ -753,6 +753,9 @@ def test_what_only_looks_like_a_cause_is_not_one() -> None:
         "the ranks or an attempt to allreduce, allgather or broadcast a tensor after one of the "
         "ranks finished execution.\n",
         "_pickle.UnpicklingError: pickle data was truncated\n",
+        # a wrapper script (DeepSpeed-Chat's train.py) reporting the launcher it started
+        "RuntimeError: Step 2 exited with non-zero status 247\n",
+        "Exception: training exited with a non-zero exit code 1\n",
     ):
         echo = failures.diagnose_logs([line]).primary
         assert echo is None or echo.category != "user_code_error", line
