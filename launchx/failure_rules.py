@@ -474,6 +474,8 @@ RULES: tuple[Rule, ...] = (
             r"NCCL WARN failed to peer with device \d+",
             r"NCCL WARN rank \d+ failed to get CUDA IPC handle to device",
             r"NCCL WARN cudaIpcGetMemHandle failed",
+            # accelerate refuses to start NCCL P2P/IB on GeForce cards
+            r"Using RTX (?:3090 or )?4000 series doesn't support faster communication",
         ),
         cause="NCCL's P2P transport could not map one GPU's memory into another on this node: "
         "these GPUs cannot reach each other directly (consumer cards, PCIe ACS or an IOMMU in "
@@ -605,13 +607,16 @@ RULES: tuple[Rule, ...] = (
             r"tasks? [\d,-]+: Out Of Memory",
             r"OUT_OF_MEMORY",
             r"have been OOM Killed",
-            r"exceeded (?:job )?memory limit",
+            r"[Ee]xceeded (?:job |step )?memory limit",
+            # the kubelet evicting a pod for the node's memory
+            r"The node was low on resource: memory",
             r"\bOOMKilled\b",
             r"DefaultCPUAllocator: (?:can't allocate memory|not enough memory)",
             r"^(?:numpy\.core\._exceptions\.)?_?(?:Array)?MemoryError\b",
             # Ray's memory monitor kills workers before the kernel would
             r"killed due to memory pressure \(OOM\)",
             r"Task was killed due to the node running low on memory",
+            r"docs\.ray\.io/\S*/ray-oom-prevention",
         ),
         cause="the kernel's OOM killer (or the job's cgroup limit, or Ray's memory monitor) "
         "killed a process: host RAM, not GPU memory, ran out.",
@@ -622,6 +627,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "host_oom_killed__arjuna_52_slurm.log",
             "host_oom_killed__brainscore_950_slurm_step_oom.log",
+            "host_oom_killed__lmm_r1_71_ray_job_failed_llmrayactor_memory.log",
         ),
     ),
     Rule(
@@ -1158,6 +1164,25 @@ RULES: tuple[Rule, ...] = (
         fixtures=("socket_error__nccl_1612.log", "socket_error__nccl_1920.log"),
     ),
     Rule(
+        name="nccl_peer_unreachable",
+        category="socket_error",
+        code="LX575",
+        priority=54,
+        retryable=False,
+        patterns=(
+            r"NCCL WARN (?:socketStartConnect: |Net : )?Connect to \S+ failed : "
+            r"(?:Network is unreachable|No route to host)",
+        ),
+        cause="NCCL could not even start a connection to a peer: the kernel has no route from "
+        "this host to the address that peer advertised (an interface the other hosts cannot "
+        "reach: an IPv6 link-local fe80:: address, a docker bridge, a private or management "
+        "network), so every attempt fails the same way.",
+        fix="set NCCL_SOCKET_IFNAME (profile env) to the interface every node shares, e.g. "
+        "=eth0 or ^docker,lo; with IPv6 link-local addresses in the log set "
+        "NCCL_SOCKET_FAMILY=AF_INET; check with `ip route get <peer address>` on each node.",
+        fixtures=("socket_error__wenet_1891_multinode_ipv6_link_local_unreachable.log",),
+    ),
+    Rule(
         name="name_not_resolved",
         category="socket_error",
         code="LX571",
@@ -1327,7 +1352,7 @@ RULES: tuple[Rule, ...] = (
         priority=40,
         patterns=(
             r"Gloo connectFullMesh failed",
-            r"gloo/transport/tcp/\w+\.cc:\d+\]",
+            r"gloo/transport/(?:tcp|uv)/\w+\.(?:cc|h):\d+\]",
             r"gloo::EnforceNotMet",
         ),
         exclude=(r"Timed out", r"Connection (?:closed|reset)", r"Read error|Write error|writev"),
@@ -1339,6 +1364,7 @@ RULES: tuple[Rule, ...] = (
             "gloo_error__gloo_268_address_family_mismatch.log",
             "gloo_error__occlum_1604_connectfullmesh.log",
             "gloo_error__colossalai_4076_new_group_bind_eaddrinuse.log",
+            "gloo_error__ray_49252_macos_uv_accept_sigabrt.log",
         ),
     ),
     Rule(
@@ -1366,7 +1392,7 @@ RULES: tuple[Rule, ...] = (
         code="LX560",
         priority=53,
         retryable=False,
-        patterns=(r"\] finished collective #\d+, but didn't join collective #\d+",),
+        patterns=(r"\[(?P<rank>\d+)\] finished collective #\d+, but didn't join collective #\d+",),
         cause="NCCL's desync report names ranks that finished one collective and never joined "
         "the next while the others moved on: the ranks took different paths through the code "
         "(a collective skipped or added on some ranks, an uneven data split, a rank-dependent "
@@ -1500,6 +1526,8 @@ ANCHORS: tuple[str, ...] = (
     "resolve",
     "can't open file",
     "marked dead",
+    "low on resource",
+    "gloo/transport",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

@@ -40,6 +40,13 @@ _NCCL_INFO = b"NCCL INFO"
 _LAST_ERROR = b"last error:"
 _NCCL_HOST = re.compile(r"^([\w.-]+):\d+:\d+ \[\d+\] NCCL (?:INFO|WARN)", re.MULTILINE)
 _NCCL_VERSION = re.compile(r"NCCL version (\d+\.\d+\.\d+)")
+# torch.multiprocessing.spawn names the process whose exception it re-raises, and the
+# process that died: its index is the rank on the one node spawn runs on.
+_SPAWN_ERROR = re.compile(r"^-- Process (\d+) terminated with the following error:")
+_SPAWN_EXIT = re.compile(
+    r"^(?:torch\.multiprocessing\.spawn\.)?ProcessExitedException: process (\d+) terminated"
+)
+_SPAWN_SPAN = 200  # lines of the re-raised traceback that belong to that process
 _WD_SEQ = re.compile(
     r"(?:Timeout at NCCL work|detected by watchdog at work): (-?\d+), last enqueued NCCL work: "
     r"(-?\d+), last completed NCCL work: (-?\d+)"
@@ -147,14 +154,21 @@ class _Scanner:
     every_line: bool = False
     prelude: tuple[str, ...] | None = None
     task_exits: list[FailureEntry] = field(default_factory=list)
+    spawned: tuple[int, int] | None = None  # (process, line) of spawn's "-- Process N"
 
     # ------------------------------------------------------------------ lines
 
-    def _rank(self, stripped: ll.Stripped) -> int | None:
+    def _rank(self, stripped: ll.Stripped, line_no: int) -> int | None:
         if stripped.rank is not None:
             return stripped.rank
         if self.block.in_block and self.block.rank is not None:
             return self.block.rank
+        if self.info.rank is None and (m := _spawn_process(stripped.body)):
+            if m.re is _SPAWN_ERROR:
+                self.spawned = (int(m.group(1)), line_no)
+            return int(m.group(1))
+        if self.spawned is not None and 0 < line_no - self.spawned[1] <= _SPAWN_SPAN:
+            return self.spawned[0]
         return self.info.rank
 
     def make_line(self, raw: str, line_no: int, joined: str | None = None) -> LogLine | None:
@@ -167,7 +181,7 @@ class _Scanner:
         )
         return LogLine(
             text=st.body,
-            rank=self._rank(st),
+            rank=self._rank(st, line_no),
             index=self.base_index + line_no,
             in_root=in_root,
             source=self.info.name,
@@ -323,6 +337,12 @@ class _Scanner:
             line_count=line_count,
             truncated=self.truncated,
         )
+
+
+def _spawn_process(body: str) -> re.Match[str] | None:
+    if not body.startswith(("-- Process", "torch.multiprocessing", "ProcessExited")):
+        return None
+    return _SPAWN_ERROR.match(body) or _SPAWN_EXIT.match(body)
 
 
 def _task_list(text: str) -> list[int]:

@@ -216,3 +216,36 @@ def test_timestamps_order_iso_and_glog_headers() -> None:
     assert loglines.torchrun_time("2026-11-24_05:38:52") == loglines.timestamp(
         "2026-11-24 05:38:52"
     )
+
+
+def test_spawn_names_the_process_whose_traceback_it_reraises() -> None:
+    """torch.multiprocessing.spawn re-raises a child's exception under "-- Process N
+    terminated with the following error:" (its index is the rank on the one node)."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 9, in <module>\n'
+        "    mp.spawn(main, nprocs=4)\n"
+        "torch.multiprocessing.spawn.ProcessRaisedException:\n"
+        "\n"
+        "-- Process 2 terminated with the following error:\n"
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 20, in main\n'
+        "    x = batch['labels']\n"
+        "KeyError: 'labels'\n"
+    )
+    p = _primary(text)
+    assert (p.category, p.rank) == ("user_code_error", 2)
+    exited = (
+        "torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with signal "
+        "SIGSEGV\n"
+    )
+    q = _primary(exited)
+    assert (q.category, q.rank) == ("segfault", 3)
+
+
+def test_a_spawned_process_number_does_not_reach_past_its_traceback() -> None:
+    text = (
+        "-- Process 1 terminated with the following error:\n" + "step\n" * 300 + "KeyError: 'x'\n"
+    )
+    scan = _scan(text)
+    assert [ln.rank for ln in scan.lines if ln.text.startswith("KeyError")] == [None]
