@@ -224,21 +224,30 @@ RULES: tuple[Rule, ...] = (
         category="preempted",
         code="LX556",
         priority=118,
-        patterns=(
-            r"Instance \S+ \(node IP: [\d.]+\) will be terminated soon \(reason: [\w-]+\)",
-            r"has been marked dead because the detector has missed too many heartbeats",
-        ),
-        cause="the cluster announced that nodes under the run are going away or gone (a "
-        "Kubernetes pod termination: preemption, a spot reclaim, a drain or a scale-down; "
-        "Ray marking a node dead that stopped answering); the training itself did not fail, "
-        "it lost its machines.",
+        patterns=(r"Instance \S+ \(node IP: [\d.]+\) will be terminated soon \(reason: [\w-]+\)",),
+        cause="the cluster's autoscaler announced that the nodes under the run are going away "
+        "(a Kubernetes pod termination: preemption, a spot reclaim, a drain or a scale-down); "
+        "the training itself did not fail, it lost its machines.",
         fix="let launchx retry once the cluster has capacity again (it resumes from "
         "LAUNCHX_RESUME_FROM); checkpoint often enough to lose little, and catch SIGTERM to "
         "write a last checkpoint within the pod's grace period.",
-        fixtures=(
-            "preempted__skyrl_1688_k8s_pod_termination.log",
-            "preempted__ray_22349_train_gcp_node_shut_down_marked_dead.log",
-        ),
+        fixtures=("preempted__skyrl_1688_k8s_pod_termination.log",),
+    ),
+    Rule(
+        name="ray_node_dead",
+        category="preempted",
+        code="LX576",
+        # Below host OOM (84): Ray says a dead raylet may have been OOM-killed, and its own
+        # OOM report, when there is one, is the better cause.
+        priority=60,
+        patterns=(r"has been marked dead because the detector has missed too many heartbeats",),
+        cause="Ray lost a node under the run: its raylet stopped answering heartbeats (the "
+        "machine was shut down, preempted or cut off from the network, or the raylet "
+        "crashed), and the training actors on it died with it.",
+        fix="let launchx retry once the cluster has the node back or a replacement (it resumes "
+        "from LAUNCHX_RESUME_FROM); if the node was not taken away, look at its raylet.out "
+        "and dmesg for an OOM kill or a crash before retrying.",
+        fixtures=("preempted__ray_22349_train_gcp_node_shut_down_marked_dead.log",),
     ),
     Rule(
         name="interrupt",
@@ -479,11 +488,13 @@ RULES: tuple[Rule, ...] = (
         ),
         cause="NCCL's P2P transport could not map one GPU's memory into another on this node: "
         "these GPUs cannot reach each other directly (consumer cards, PCIe ACS or an IOMMU in "
-        "a VM), or the ranks run in containers without a shared IPC namespace. The 'unhandled "
-        "cuda error' that follows is this, and it repeats on every start.",
+        "a VM), or the ranks run in containers without a shared IPC namespace; NCCL then "
+        "reports an 'unhandled cuda error', and it repeats on every start. accelerate refuses "
+        "up front on GeForce RTX 3090/4000 cards for the same reason.",
         fix="set NCCL_P2P_DISABLE=1 in the profile's env (NCCL then goes through host shared "
-        "memory), or NCCL_P2P_LEVEL=PXB/SYS to keep P2P only where it works; on bare metal "
-        "disable PCIe ACS (or boot with iommu=pt); run containers with --ipc=host.",
+        "memory; accelerate's check also wants NCCL_IB_DISABLE=1 on a single node), or "
+        "NCCL_P2P_LEVEL=NVL (P2P over NVLink only); on bare metal disable PCIe ACS (or boot "
+        "with iommu=pt); run containers with --ipc=host.",
         fixtures=("nccl_config_error__ray_lightning_24_p2p_ipc_peer_access_not_supported.log",),
     ),
     Rule(
@@ -607,7 +618,7 @@ RULES: tuple[Rule, ...] = (
             r"tasks? [\d,-]+: Out Of Memory",
             r"OUT_OF_MEMORY",
             r"have been OOM Killed",
-            r"[Ee]xceeded (?:job |step )?memory limit",
+            r"exceeded (?:job )?memory limit",
             # the kubelet evicting a pod for the node's memory
             r"The node was low on resource: memory",
             r"\bOOMKilled\b",
@@ -618,10 +629,11 @@ RULES: tuple[Rule, ...] = (
             r"Task was killed due to the node running low on memory",
             r"docs\.ray\.io/\S*/ray-oom-prevention",
         ),
-        cause="the kernel's OOM killer (or the job's cgroup limit, or Ray's memory monitor) "
-        "killed a process: host RAM, not GPU memory, ran out.",
+        cause="the kernel's OOM killer (or the job's cgroup limit, Ray's memory monitor, or "
+        "the kubelet evicting the pod) killed a process: host RAM, not GPU memory, ran out.",
         fix="lower DataLoader num_workers/prefetch_factor, stop loading the whole dataset or "
-        "checkpoint on every rank (torch.load(..., mmap=True)), ask SLURM for more --mem; "
+        "checkpoint on every rank (torch.load(..., mmap=True)), ask SLURM for more --mem "
+        "(Kubernetes: a higher memory request and limit); "
         "confirm with `dmesg -T | grep -i 'killed process'` or `sacct -j <job> -o "
         "JobID,State,MaxRSS`.",
         fixtures=(
@@ -693,10 +705,11 @@ RULES: tuple[Rule, ...] = (
         priority=85,
         retryable=False,
         patterns=(r"^\S*python[\d.]*(?:\.exe)?: can't open file '[^']*': \[Errno \d+\]",),
-        cause="Python could not open the script the launcher was given: the path does not "
-        "exist from the working directory the ranks start in (a relative path, a recipe's "
-        "broken link, or a node where the code is not at the same place), so every rank exits "
-        "with code 2 before training.",
+        cause="Python could not open the script the launcher was given: from the working "
+        "directory the ranks start in, the path does not exist, runs through something that "
+        "is not a directory, or cannot be read (a relative path, a recipe's broken link, a "
+        "node where the code is not at the same place), so every rank exits with code 2 "
+        "before training.",
         fix="pass the script by absolute path, or cd to the directory it is relative to before "
         "launchx run (and in the sbatch script); on several nodes put the code at the same "
         "path everywhere (a shared filesystem).",
@@ -1167,19 +1180,23 @@ RULES: tuple[Rule, ...] = (
         name="nccl_peer_unreachable",
         category="socket_error",
         code="LX575",
-        priority=54,
+        # Above NCCL's generic "unhandled system error" (55) and "internal error" (65) that
+        # report this failure a few lines later.
+        priority=66,
         retryable=False,
         patterns=(
             r"NCCL WARN (?:socketStartConnect: |Net : )?Connect to \S+ failed : "
             r"(?:Network is unreachable|No route to host)",
         ),
-        cause="NCCL could not even start a connection to a peer: the kernel has no route from "
-        "this host to the address that peer advertised (an interface the other hosts cannot "
+        cause="NCCL could not even start a connection to a peer: there is no route from this "
+        "host to the address that peer advertised (an interface the other hosts cannot "
         "reach: an IPv6 link-local fe80:: address, a docker bridge, a private or management "
-        "network), so every attempt fails the same way.",
+        "network), or a firewall rejects the port (firewalld's default answer reads 'No "
+        "route to host'); every attempt fails the same way.",
         fix="set NCCL_SOCKET_IFNAME (profile env) to the interface every node shares, e.g. "
         "=eth0 or ^docker,lo; with IPv6 link-local addresses in the log set "
-        "NCCL_SOCKET_FAMILY=AF_INET; check with `ip route get <peer address>` on each node.",
+        "NCCL_SOCKET_FAMILY=AF_INET; check with `ip route get <peer address>` and "
+        "`nc -zv <peer> <port>` from each node, and open the ports between the nodes.",
         fixtures=("socket_error__wenet_1891_multinode_ipv6_link_local_unreachable.log",),
     ),
     Rule(
@@ -1392,7 +1409,10 @@ RULES: tuple[Rule, ...] = (
         code="LX560",
         priority=53,
         retryable=False,
-        patterns=(r"\[(?P<rank>\d+)\] finished collective #\d+, but didn't join collective #\d+",),
+        patterns=(
+            r"\[(?P<rank>\d+)(?:, \d+)*\] finished collective #\d+, "
+            r"but didn't join collective #\d+",
+        ),
         cause="NCCL's desync report names ranks that finished one collective and never joined "
         "the next while the others moved on: the ranks took different paths through the code "
         "(a collective skipped or added on some ranks, an uneven data split, a rank-dependent "

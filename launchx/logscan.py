@@ -58,7 +58,7 @@ _WD_PG = re.compile(r"\[PG (?:ID )?(\d+)")
 # code N", or the signal's strsignal() text): with one task per rank, the first nonzero exit
 # is the rank that failed first and the tasks srun killed after it are collateral.
 _SRUN_TASKS = re.compile(
-    r"^srun: error: (\S+): tasks? ([\d,-]+): (?:Exited with exit code (\d+)|([A-Z][a-z ]+?\w))"
+    r"^srun: error: (\S+): tasks? ([\d,-]+): (?:Exited with exit code (\d+)|([A-Z][A-Za-z ]+?\w))"
     r"(?: \(core dumped\))?$"
 )
 _STRSIGNAL = {
@@ -71,6 +71,7 @@ _STRSIGNAL = {
     "Hangup": 1,
     "Floating point exception": 8,
     "Illegal instruction": 4,
+    "Out Of Memory": 9,  # Slurm's own word for a task its cgroup OOM-killed
 }
 _OWN_SIGNALS = frozenset({11, 6, 7, 8, 4})  # a task's own crash, never srun's doing
 _SANE_SEQ = 1 << 40  # larger "last completed" values are uninitialised memory in old torch
@@ -168,7 +169,10 @@ class _Scanner:
                 self.spawned = (int(m.group(1)), line_no)
             return int(m.group(1))
         if self.spawned is not None and 0 < line_no - self.spawned[1] <= _SPAWN_SPAN:
-            return self.spawned[0]
+            rank = self.spawned[0]
+            if _BARE_EXCEPTION.match(stripped.body):  # the re-raised traceback ends here
+                self.spawned = None
+            return rank
         return self.info.rank
 
     def make_line(self, raw: str, line_no: int, joined: str | None = None) -> LogLine | None:
@@ -562,12 +566,13 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
         bodies = (ll.strip(_decode(r[:_MAX_LINE])).body for r in buf[top:start].split(b"\n"))
         sc.prelude = tuple(b for b in bodies if b)
     raw = _raw_at(buf, start, end, anchor)
-    segments = [s for s in raw.split("\r") if s.strip()] if "\r" in raw else [raw]
+    segments = [raw]
+    if "\r" in raw:  # terminal frames: only those with an anchor
+        frames = [s for s in raw.split("\r") if s.strip()]
+        segments = [s for s in frames if _is_candidate(s)] if len(frames) > 1 else frames
     if "\\n" in raw:
         segments = [part for seg in segments for part in _escaped_lines(seg)]
     for i, seg in enumerate(segments):
-        if len(segments) > 1 and not _is_candidate(seg):
-            continue
         joined = None
         if i == len(segments) - 1 or i == 0:
             first = ll.strip(seg)
@@ -586,11 +591,20 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
 _JSON_TEXT = re.compile(r'"(?:message|msg|traceback)"\s*:\s*"')
 
 
+_JSON_END = re.compile(r'"\s*,?\s*$')
+
+
 def _escaped_lines(seg: str) -> list[str]:
     if not _JSON_TEXT.match(ll.strip(seg).body):
         return [seg]
-    parts = [p for p in _JSON_TEXT.sub("", seg, count=1).split("\\n") if p.strip()]
-    return [p for i, p in enumerate(parts) if i == 0 or _is_candidate(p)]
+    text = _JSON_END.sub("", _JSON_TEXT.sub("", seg, count=1)).replace('\\"', '"')
+    parts = [p for p in text.split("\\n") if p.strip()]
+    # as in the scan: the line after NCCL's "Last error:" is its reason, anchor or not
+    return [
+        p
+        for i, p in enumerate(parts)
+        if i == 0 or _is_candidate(p) or parts[i - 1].strip() == "Last error:"
+    ]
 
 
 _BARE_EXCEPTION = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):")

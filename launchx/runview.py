@@ -208,7 +208,7 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
             codes.setdefault(rank, code)
             if first_local is None and (info.node is None or nproc is not None):
                 first_local = rank
-    entries = entries or _srun_tasks(scans, first_local, codes, hosts)
+    entries = entries or _srun_tasks(scans, codes, hosts)
     codes.update(exits or {})
     world.update(codes)
     root = _root_entry(entries)
@@ -216,17 +216,18 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
 
 
 def _srun_tasks(
-    scans: Sequence[SourceScan],
-    first_local: int | None,
-    codes: dict[int, int],
-    hosts: dict[int, str],
+    scans: Sequence[SourceScan], codes: dict[int, int], hosts: dict[int, str]
 ) -> list[FailureEntry]:
-    """srun's "task N: Exited ..." lines, believed only where no torchrun stands between
-    srun and the ranks (its summary or its "failed (exitcode" line would be there): then
-    the task numbers are the ranks."""
-    if first_local is not None:
-        return []
+    """srun's "task N: Exited ..." lines, believed only where srun started the ranks
+    itself: no torchrun between them (its summary or its "failed (exitcode" line would be
+    there) and no rank in the log that is not one of srun's tasks (a per-node launcher's
+    ranks: deepspeed, accelerate, mp.spawn under srun)."""
     entries = [e for s in scans for e in s.task_exits]
+    if not entries or any(s.entries or s.first_failed for s in scans):
+        return []
+    tasks = {e.rank for e in entries}
+    if any(ln.rank is not None and ln.rank not in tasks for s in scans for ln in s.lines):
+        return []
     for e in entries:
         codes.setdefault(e.rank, e.exit_code or 0)
         if e.host:

@@ -786,3 +786,55 @@ def test_a_step_srun_ended_itself_is_not_an_interrupt() -> None:
     killed_first = "srun: error: lxnode1: task 1: Killed\n" + ended.split("\n", 1)[1]
     k = failures.diagnose_logs([killed_first]).primary
     assert k is not None and (k.category, k.code) == ("killed", "LX547")
+
+
+def test_a_late_warning_or_a_lost_node_does_not_hide_the_cause() -> None:
+    """Slurm warns 'Exceeded step memory limit at some point' after steps that succeeded,
+    and Ray marks a node dead whose raylet may have been OOM-killed: neither outranks the
+    error the log also holds."""
+    warned = (
+        "[rank0]: KeyError: 'labels'\n"
+        "slurmstepd: error: Exceeded step memory limit at some point.\n"
+    )
+    p = failures.diagnose_logs([warned]).primary
+    assert p is not None and p.category == "user_code_error"
+    dead = (
+        "WARNING worker.py:1462 -- The node with node id: 8f20 and ip: 10.0.0.3 has been marked "
+        "dead because the detector has missed too many heartbeats from it.\n"
+    )
+    lost = failures.diagnose_logs([dead]).primary
+    assert lost is not None and (lost.category, lost.code, lost.retryable) == (
+        "preempted",
+        "LX576",
+        True,
+    )
+    oom = (
+        "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n"
+    )
+    q = failures.diagnose_logs([dead + oom]).primary
+    assert q is not None and q.category == "host_oom_killed"
+
+
+def test_nccl_desync_report_naming_several_ranks() -> None:
+    text = (
+        "[rank0]:[E515 18:36:47.343 ProcessGroupNCCL.cpp:1937] Rank 0\n"
+        "         - To our best knowledge, the lagging/dead/mismatched ranks that caused the "
+        "desync are:\n"
+        "             [3, 7] finished collective #182, but didn't join collective #183 (count "
+        "from 1)\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.code, p.rank) == ("LX560", 3)
+
+
+def test_an_unreachable_peer_beats_the_system_error_that_reports_it() -> None:
+    text = (
+        "node1:90736:91655 [0] include/socket.h:403 NCCL WARN Connect to "
+        "fe80::c4eb:49ff:fe04:e32d%6<57335> failed : Network is unreachable\n"
+        "node1:90736:91655 [0] NCCL INFO transport/net_socket.cc:335 -> 2\n"
+        "RuntimeError: NCCL error in: ../torch/lib/c10d/ProcessGroupNCCL.cpp:911, unhandled "
+        "system error, NCCL version 2.7.8\n"
+        "ncclSystemError: System call (socket, malloc, munmap, etc) failed.\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.category, p.code, p.retryable) == ("socket_error", "LX575", False)

@@ -249,3 +249,27 @@ def test_a_spawned_process_number_does_not_reach_past_its_traceback() -> None:
     )
     scan = _scan(text)
     assert [ln.rank for ln in scan.lines if ln.text.startswith("KeyError")] == [None]
+
+
+def test_a_spawned_process_number_ends_with_its_exception() -> None:
+    text = (
+        "-- Process 1 terminated with the following error:\n"
+        "Traceback (most recent call last):\n"
+        "KeyError: 'x'\n" + "step\n" * 20 + "RuntimeError: CUDA error: an illegal memory access\n"
+    )
+    ranks = {ln.text.split(":")[0]: ln.rank for ln in _scan(text).lines}
+    assert ranks["KeyError"] == 1
+    assert ranks["RuntimeError"] is None
+
+
+def test_an_error_file_message_reads_as_plain_lines() -> None:
+    """No JSON quoting left in the evidence, and NCCL's reason after "Last error:" is kept
+    as it is in a plain log."""
+    text = (
+        '    "message": "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1269, internal '
+        "error, NCCL version 2.14.3\\nLast error:\\nsocketProgress: Connection closed by "
+        'remote peer node-b<59227>\\nKeyError: \\"labels\\"",\n'
+    )
+    texts = [ln.text for ln in _scan(text).lines]
+    assert "socketProgress: Connection closed by remote peer node-b<59227>" in texts
+    assert 'KeyError: "labels"' in texts

@@ -287,3 +287,22 @@ def test_srun_task_lists() -> None:
     assert logscan._task_list("3-1") == []
     assert logscan._task_list("0-99999999") == []
     assert logscan._task_list("a") == []
+
+
+def test_srun_task_numbers_are_not_ranks_under_a_per_node_launcher() -> None:
+    """srun starting one deepspeed/accelerate/mp.spawn per node: the ranks in the log are
+    not srun's tasks, so srun's task numbers name nodes, not ranks."""
+    text = (
+        "[rank3]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] "
+        "Connection closed by peer [10.0.0.2]:5432\n"
+        "srun: error: node-b: task 1: Exited with exit code 1\n"
+    )
+    report = failures.diagnose_logs([text])
+    p = report.primary
+    assert p is not None and (p.category, p.rank) == ("gloo_error", 3)
+    assert 1 not in _roles(report)
+
+
+def test_srun_reports_a_task_its_cgroup_killed() -> None:
+    scan = logscan.scan_text("srun: error: node-7: task 0: Out Of Memory\n", SourceInfo(name="x"))
+    assert [(e.rank, e.exit_code, e.host) for e in scan.task_exits] == [(0, -9, "node-7")]
