@@ -589,8 +589,6 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
 # its line breaks escaped ("message": "TypeError: ...\\n    1. ..."), so the exception line
 # inside is found only once the string is split where its lines were.
 _JSON_TEXT = re.compile(r'"(?:message|msg|traceback)"\s*:\s*"')
-
-
 _JSON_END = re.compile(r'"\s*,?\s*$')
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from launchx import collectives, flightrec
@@ -342,19 +342,28 @@ def _diverged(
     paths through the code (``collectives_diverged``): not retried."""
     if primary is None or primary.category not in _TIMEOUTS or primary.tier >= 2:
         return primary, findings
-    sr = fr.SIGNAL_RULES["collectives_diverged"]
     where = ", ".join(f"{collectives.ranges(r)} in {op}" for op, r in by_op.items())
+    cause = f"At collective #{seq} the ranks waited in different collectives ({where}): "
+    updated = _refine(primary, "collectives_diverged", lambda sr: cause + sr, policy)
+    return updated, (updated, *findings[1:])
+
+
+def _refine(
+    primary: Diagnosis, signal: str, cause: Callable[[str], str], policy: RetryPolicyLike | None
+) -> Diagnosis:
+    """``primary`` explained further by what the view read beyond its lines (``signal``, a
+    ``failure_rules.SIGNAL_RULES`` entry that is never retried unless the policy says so):
+    its code, fix and retry decision, and ``cause`` made from the signal rule's cause."""
+    sr = fr.SIGNAL_RULES[signal]
     rule = fr.Rule(sr.name, primary.category, sr.code, 36, (), sr.cause, sr.fix, retryable=False)
-    updated = replace(
+    return replace(
         primary,
-        cause=f"At collective #{seq} the ranks waited in different collectives ({where}): "
-        f"{sr.cause}",
+        cause=cause(sr.cause),
         fix=sr.fix,
         code=sr.code,
         retryable=rm.retryable(primary.category, rule, policy),
         retry_on_progress=rm.retry_on_progress(primary.category, rule, policy),
     )
-    return updated, (updated, *findings[1:])
 
 
 def _in_evaluation(
@@ -367,16 +376,8 @@ def _in_evaluation(
     if not (primary.retryable or primary.retry_on_progress):
         # already explained (rank 0 behind, the first collectives), or the policy decided
         return primary, findings
-    sr = fr.SIGNAL_RULES["timeout_in_evaluation"]
-    rule = fr.Rule(sr.name, primary.category, sr.code, 36, (), sr.cause, sr.fix, retryable=False)
-    updated = replace(
-        primary,
-        cause=f"{_sentence(sr.cause)} {_sentence(primary.cause)}",
-        fix=sr.fix,
-        code=sr.code,
-        retryable=rm.retryable(primary.category, rule, policy),
-        retry_on_progress=rm.retry_on_progress(primary.category, rule, policy),
-    )
+    own = _sentence(primary.cause)
+    updated = _refine(primary, "timeout_in_evaluation", lambda sr: f"{_sentence(sr)} {own}", policy)
     return updated, (updated, *findings[1:])
 
 
@@ -480,35 +481,23 @@ def _with_stragglers(
         return made, (made,)
     if primary.category not in _WAITING or primary.tier >= 2:
         return primary, findings
-    cause = f"{s.text} {_sentence(primary.cause)}" if primary.category != "unknown" else s.text
-    fix, code = primary.fix, primary.code
-    retry, on_progress = primary.retryable, primary.retry_on_progress
-    if s.kind == "behind":
-        fix = fr.SIGNAL_RULES["missing_from_collective"].fix
     if s.ranks == (0,) and s.waiting and rank0_work and primary.category != "unknown":
         # Rank 0 alone kept everyone waiting: rank-0-only work longer than the timeout.
-        r0 = fr.SIGNAL_RULES["rank0_behind"]
         what = f"collective #{s.seq}" + (f" ({s.op})" if s.op else "")
         waited = "ranks" if len(s.waiting) > 1 else "rank"
-        cause = (
+        busy = (
             f"{waited} {collectives.ranges(s.waiting)} timed out in {what} while rank 0 was "
-            f"still busy alone: {r0.cause}"
+            "still busy alone: "
         )
-        fix, code = r0.fix, r0.code
-        rule = fr.Rule(
-            r0.name, primary.category, r0.code, 36, (), r0.cause, r0.fix, retryable=False
-        )
-        retry = rm.retryable(primary.category, rule, policy)
-        on_progress = rm.retry_on_progress(primary.category, rule, policy)
+        base = _refine(primary, "rank0_behind", lambda sr: busy + sr, policy)
+    else:
+        cause = f"{s.text} {_sentence(primary.cause)}" if primary.category != "unknown" else s.text
+        fix = fr.SIGNAL_RULES["missing_from_collective"].fix if s.kind == "behind" else primary.fix
+        base = replace(primary, cause=cause, fix=fix)
     single = len(s.ranks) == 1
     updated = replace(
-        primary,
+        base,
         rank=s.ranks[0] if single else primary.rank,
-        cause=cause,
-        fix=fix,
-        code=code,
-        retryable=retry,
-        retry_on_progress=on_progress,
         evidence=(s.text, *primary.evidence)[: rm.MAX_EVIDENCE],
         where=(s.where, *primary.where)[: rm.MAX_EVIDENCE],
         host=None if single else primary.host,
