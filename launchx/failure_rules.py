@@ -473,6 +473,20 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="nccl_not_built",
+        category="nccl_config_error",
+        code="LX577",
+        priority=88,
+        retryable=False,
+        patterns=(r"Distributed package doesn't have NCCL built in",),
+        cause="this torch build has no NCCL (the Windows and macOS wheels, and CPU-only ones), "
+        "yet the process group asked for the nccl backend; every start fails the same way.",
+        fix="use the gloo backend on these hosts (init_process_group('gloo'), accelerate's "
+        "multi-GPU on Windows, launchx's local profile), or run on Linux with a CUDA build of "
+        "torch (torch.cuda.nccl.version() prints NCCL's version there).",
+        fixtures=("nccl_config_error__kohya_ss_1347_windows_no_nccl_built_in.log",),
+    ),
+    Rule(
         name="nccl_p2p",
         category="nccl_config_error",
         code="LX573",
@@ -534,7 +548,6 @@ RULES: tuple[Rule, ...] = (
             r"PTX JIT compiler library not found",
             r"NVIDIA driver on your system is too old",
             r"nvmlInit\w*\(\) failed: Driver/library version mismatch",
-            r"Distributed package doesn't have NCCL built in",
             r"ProcessGroupNCCL is only supported with GPUs, no GPUs found",
             r"Unable to proceed, no GPU resources available",
             r"CUDA driver version is insufficient for CUDA runtime version",
@@ -808,6 +821,25 @@ RULES: tuple[Rule, ...] = (
         fixtures=("world_mismatch__powersgd_21_stale_file_store.log",),
     ),
     Rule(
+        name="deepspeed_batch_world",
+        category="world_mismatch",
+        code="LX578",
+        priority=82,
+        patterns=(
+            r"Check batch related parameters\. train_batch_size is not",
+            r"train_batch_size is not equal to micro_batch_per_gpu \* gradient_acc_step \* "
+            r"world_size",
+        ),
+        cause="DeepSpeed's batch check failed: the config fixes train_batch_size for another "
+        "number of processes than this launch has (train_batch_size = micro batch x gradient "
+        "accumulation x world size); a script started with python instead of the deepspeed "
+        "launcher or torchrun runs a world of 1. It fails the same way on every start.",
+        fix="launch the intended number of processes (deepspeed --num_gpus N, torchrun "
+        '--nproc-per-node N), or set train_batch_size to "auto" (the HF integration) or '
+        "leave it out so DeepSpeed derives it from the world size.",
+        fixtures=("world_mismatch__hf_blog_1270_starchat_ds_batch_world_size.log",),
+    ),
+    Rule(
         name="cuda_kernel_assert",
         category="user_code_error",
         code="LX561",
@@ -863,6 +895,8 @@ RULES: tuple[Rule, ...] = (
             r"received signal SIGSEGV",
             r"\*\*\* SIGSEGV \(@0x[0-9a-f]+\) received by PID",
             r"Caught signal 11 \(Segmentation fault",
+            # the native-stack printer of vLLM/sglang workers (and TRT-LLM)
+            r"^!+ Segfault encountered !+",
             # Open MPI's and UCX's handler, for a fatal signal (which one follows, if kept)
             r"^\[[\w.-]+:\d+\] \*\*\* Process received signal \*\*\*",
         ),
@@ -877,6 +911,27 @@ RULES: tuple[Rule, ...] = (
             "segfault__torchrun_faulthandler.log",
             "segfault__ms_swift_4353_none_dealloc.log",
             "segfault__nccl_1669_ras_crash_during_init.log",
+            "segfault__nccl_2106_cumemcreate_host_numa.log",
+        ),
+    ),
+    Rule(
+        name="native_abort",
+        category="segfault",
+        code="LX579",
+        priority=55,
+        patterns=(
+            r"terminate called after throwing an instance of 'std::bad_alloc'",
+            r"terminate called without an active exception",
+        ),
+        cause="the worker's C++ code aborted (SIGABRT): a std::bad_alloc (an allocation "
+        "that host memory could not give, often a size computed wrong) or a C++ thread torn "
+        "down while running; a native crash, not a Python exception.",
+        fix="get the native stack (PYTHONFAULTHANDLER=1, ulimit -c unlimited and gdb on the "
+        "core); for bad_alloc check host memory while it runs (free -g, the job's memory "
+        "limit) and the sizes passed to the extension that threw.",
+        fixtures=(
+            "segfault__recsys_examples_231_bad_alloc_sigabrt_local_rank0.log",
+            "segfault__pytorch_90549_fsdp_tests_terminate_without_active_exception.log",
         ),
     ),
     Rule(
@@ -1535,7 +1590,7 @@ ANCHORS: tuple[str, ...] = (
     "bootstrap",
     "requeue",
     "barrier",
-    "terminated soon",
+    "terminate",
     "didn't join",
     "launchx: hang",
     "nvrm: xid",

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 _NOISE = (
+    # a Markdown quote: issue comments paste logs as "> line"
+    re.compile(r"^>(?: |$)"),
     re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?(?:\s+[|-]\s+|\s+)"),
     re.compile(r"^\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s*"),
     re.compile(r"^\([^()]*\bpid=\d+[^()]*\)\s*"),
@@ -52,7 +54,7 @@ _HOST_PREFIX = re.compile(
     r"^(?![\w.-]*\.py: )"
     r"((?:localhost|(?=[\w.-]*\d)[a-z][\w-]*(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3})): (?=\S)"
 )
-_PREFIX_STARTS = frozenset("[(0123456789IWEFDCabcdefghijklmnopqrstuvwxyz")
+_PREFIX_STARTS = frozenset(">[(0123456789IWEFDCabcdefghijklmnopqrstuvwxyz")
 _RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")
 
 _ISO = re.compile(

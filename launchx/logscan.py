@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
@@ -39,6 +40,11 @@ _BLOCK_ANCHORS = (b"error_file", b"root cause", b"failures:", b"exitcode  :", b"
 _NCCL_INFO = b"NCCL INFO"
 _LAST_ERROR = b"last error:"
 _NCCL_HOST = re.compile(r"^([\w.-]+):\d+:\d+ \[\d+\] NCCL (?:INFO|WARN)", re.MULTILINE)
+# NCCL's line header names the process ("host:pid:tid [dev]"), not the rank; its proxy
+# thread's warnings name the rank that process is ("[Proxy Service 11] Failed to execute
+# operation Connect from rank 11"), so every NCCL line of that process is that rank's.
+_NCCL_PROC = re.compile(r"^([^\s:]+:\d+):\d+ \[\d+\] ")
+_PROXY_SERVICE = re.compile(r"\[Proxy Service (\d+)\]")
 _NCCL_VERSION = re.compile(r"NCCL version (\d+\.\d+\.\d+)")
 # torch.multiprocessing.spawn names the process whose exception it re-raises, and the
 # process that died: its index is the rank on the one node spawn runs on.
@@ -321,6 +327,7 @@ class _Scanner:
             replace(ln, repeats=n) if n > 1 else ln
             for ln, n in zip(self.lines, self.counts, strict=True)
         ]
+        lines = _nccl_process_ranks(lines)
         if len(ranks_root) == 1:
             (root,) = ranks_root
             lines = [
@@ -583,6 +590,24 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
             line = replace(line, rank=_neighbour_rank(buf, start, end))
         if line is not None:
             sc.keep(line)
+
+
+def _nccl_process_ranks(lines: list[LogLine]) -> list[LogLine]:
+    """NCCL's lines of a process whose proxy named its rank get that rank (not when the
+    process named two: a communicator's rank is then not the process's)."""
+    named: dict[str, set[int]] = defaultdict(set)
+    for ln in lines:
+        p = _NCCL_PROC.match(ln.text) if "Proxy Service" in ln.text else None
+        if p and (m := _PROXY_SERVICE.search(ln.text)):
+            named[p.group(1)].add(int(m.group(1)))
+    owner = {proc: ranks.pop() for proc, ranks in named.items() if len(ranks) == 1}
+    if not owner:
+        return lines
+    out = []
+    for ln in lines:
+        p = _NCCL_PROC.match(ln.text) if ln.rank is None else None
+        out.append(replace(ln, rank=owner[p.group(1)]) if p and p.group(1) in owner else ln)
+    return out
 
 
 # torchrun's error file, as its agent logs it: the child's traceback is one JSON string with

@@ -53,6 +53,10 @@ _LAUNCHER_STOP = frozenset({-15, 143, -6, 134})  # SIGTERM from the launcher, ab
 # them: an ``attempt_end`` event with one of them outweighs what the logs say.
 _DECIDED = frozenset({"hang", "aborted", "launcher_died"})  # categories the run loop decides
 _DECIDED_PRIORITY = {"aborted": 20}  # a symptom of another node's failure; else 70
+# The exception an NCCL call's return code becomes on its rank ("[rank10]: ... unhandled
+# system error"). NCCL's own WARN lines name the device, not the rank, so when they hold the
+# cause, these say whose call it was.
+_NCCL_RETURNS = frozenset({"nccl_system_error", "nccl_internal_error", "nccl_invalid_usage"})
 
 
 @dataclass(frozen=True)
@@ -424,6 +428,10 @@ def _choose(
             return silent, (silent,)
         return None, ()
     top = findings[0]
+    if top.rank is None and root_rank is None and (owner := _nccl_caller(hits)) is not None:
+        code = facts.exits.get(owner)
+        top = replace(top, rank=owner, exit_code=code, signal=rm.signal_of(code))
+        findings = (top, *findings[1:])
     if (
         fr.tier(best[0].rule.priority) == 0
         and root_rank is not None
@@ -434,6 +442,17 @@ def _choose(
         silent = rm.unknown(policy, root_rank, root_exit, root_lines)
         return silent, (silent, *findings)
     return top, findings
+
+
+def _nccl_caller(hits: Sequence[Hit]) -> int | None:
+    """The one rank whose NCCL call returned the error, when the log names no other rank."""
+    ranks: set[int] = set()
+    for h in hits:
+        named = {ln.rank for ln in h.lines if ln.rank is not None}
+        if named and h.rule.category not in _NCCL_RETURNS:
+            return None
+        ranks |= named
+    return ranks.pop() if len(ranks) == 1 else None
 
 
 def _root_lines(lines: Sequence[LogLine], facts: _Facts) -> list[LogLine]:

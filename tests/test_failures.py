@@ -149,6 +149,10 @@ FOUND_UNKNOWNS = {
     # world_mismatch is defensible), launchx names more workers than the world (LX552's
     # compare, not retried either way)
     "unknown__accelerate_157_elastic_restart_store_barrier_worker_count_16.log",
+    # round 10 (blind): "Connection reset by peer" while init_process_group sets up the
+    # group; the labeller infers that rank 0 exited and took its store along (unknown),
+    # launchx names the broken store connection (LX551, retried only from a checkpoint)
+    "unknown__pytorch_74146_nccl_init_store_connection_reset.log",
 }
 
 

@@ -200,6 +200,9 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("[rank: 1] Received SIGTERM", "Received SIGTERM", 1, None),
         ("\x1b[31mRuntimeError\x1b[0m: x", "RuntimeError: x", None, None),
         ("bench.cn-d003 [stderr] [rank3]: boom", "boom", 3, None),
+        # an issue comment's Markdown quote; Python's prompt is not one
+        ("> [rank10]: RuntimeError: x", "RuntimeError: x", 10, None),
+        (">>> dist.barrier()", ">>> dist.barrier()", None, None),
     ],
 )
 def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
@@ -273,3 +276,23 @@ def test_an_error_file_message_reads_as_plain_lines() -> None:
     texts = [ln.text for ln in _scan(text).lines]
     assert "socketProgress: Connection closed by remote peer node-b<59227>" in texts
     assert 'KeyError: "labels"' in texts
+
+
+def test_nccl_lines_of_a_process_take_the_rank_its_proxy_names() -> None:
+    """NCCL's header names host:pid; the proxy thread's warning names the rank. A process
+    whose proxy named two ranks (two communicators) gets neither."""
+    text = (
+        "node-a:922:1158 [3] proxy.cc:1519 NCCL WARN [Proxy Service 11] Failed to execute "
+        "operation Connect from rank 11, retcode 2\n"
+        "node-a:922:1149 [3] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by "
+        "remote peer node-b<53735>\n"
+        "node-a:923:1150 [4] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by "
+        "remote peer node-b<53736>\n"
+    )
+    ranks = {ln.text.split(":")[1]: ln.rank for ln in _scan(text).lines}
+    assert ranks == {"922": 11, "923": None}
+    two = text + (
+        "node-a:922:1170 [3] proxy.cc:1519 NCCL WARN [Proxy Service 3] Failed to execute "
+        "operation Connect from rank 3, retcode 2\n"
+    )
+    assert {ln.rank for ln in _scan(two).lines} == {None}

@@ -306,3 +306,17 @@ def test_srun_task_numbers_are_not_ranks_under_a_per_node_launcher() -> None:
 def test_srun_reports_a_task_its_cgroup_killed() -> None:
     scan = logscan.scan_text("srun: error: node-7: task 0: Out Of Memory\n", SourceInfo(name="x"))
     assert [(e.rank, e.exit_code, e.host) for e in scan.task_exits] == [(0, -9, "node-7")]
+
+
+def test_the_rank_whose_nccl_call_failed_owns_nccls_warning() -> None:
+    """NCCL's WARN names the device; the exception its return code became names the rank.
+    With two ranks reporting, which one the WARN belongs to is unknown."""
+    warn = (
+        "host-a:1458548:1480527 [0] misc/ibvwrap.cc:182 NCCL WARN Call to ibv_reg_mr_iova2 "
+        "failed with error Invalid argument\n"
+    )
+    err = "[rank{r}]: RuntimeError: NCCL Error 2: unhandled system error\n"
+    p = failures.diagnose_logs([err.format(r=10) + warn]).primary
+    assert p is not None and (p.category, p.rank) == ("ib_error", 10)
+    q = failures.diagnose_logs([err.format(r=10) + err.format(r=3) + warn]).primary
+    assert q is not None and (q.category, q.rank) == ("ib_error", None)
