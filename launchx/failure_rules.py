@@ -481,8 +481,8 @@ RULES: tuple[Rule, ...] = (
         patterns=(r"Distributed package doesn't have NCCL built in",),
         cause="this torch build has no NCCL (the Windows and macOS wheels, and CPU-only ones), "
         "yet the process group asked for the nccl backend; every start fails the same way.",
-        fix="use the gloo backend on these hosts (init_process_group('gloo'), accelerate's "
-        "multi-GPU on Windows, launchx's local profile), or run on Linux with a CUDA build of "
+        fix="use the gloo backend on these hosts (init_process_group('gloo'), launchx's local "
+        "profile), or run on Linux with a CUDA build of "
         "torch (torch.cuda.nccl.version() prints NCCL's version there).",
         fixtures=("nccl_config_error__kohya_ss_1347_windows_no_nccl_built_in.log",),
     ),
@@ -825,18 +825,16 @@ RULES: tuple[Rule, ...] = (
         category="world_mismatch",
         code="LX578",
         priority=82,
-        patterns=(
-            r"Check batch related parameters\. train_batch_size is not",
-            r"train_batch_size is not equal to micro_batch_per_gpu \* gradient_acc_step \* "
-            r"world_size",
-        ),
-        cause="DeepSpeed's batch check failed: the config fixes train_batch_size for another "
-        "number of processes than this launch has (train_batch_size = micro batch x gradient "
-        "accumulation x world size); a script started with python instead of the deepspeed "
-        "launcher or torchrun runs a world of 1. It fails the same way on every start.",
-        fix="launch the intended number of processes (deepspeed --num_gpus N, torchrun "
-        '--nproc-per-node N), or set train_batch_size to "auto" (the HF integration) or '
-        "leave it out so DeepSpeed derives it from the world size.",
+        patterns=(r"Check batch related parameters\. train_batch_size is not",),
+        cause="DeepSpeed's batch check failed: train_batch_size is not micro batch x gradient "
+        "accumulation x data-parallel size (the world divided by tensor and pipeline "
+        "parallelism): the launch has another number of processes than the config was "
+        "written for (a script started with python instead of a launcher runs a world of 1), "
+        "or the config's own three values disagree. It fails the same way on every start.",
+        fix="compare the three numbers in the message: launch the intended number of "
+        "processes (deepspeed --num_gpus N, torchrun --nproc-per-node N), or set "
+        'train_batch_size to "auto" (the HF integration) or leave it out so DeepSpeed '
+        "derives it; with model parallelism change the batch values, not the launch.",
         fixtures=("world_mismatch__hf_blog_1270_starchat_ds_batch_world_size.log",),
     ),
     Rule(
@@ -918,7 +916,9 @@ RULES: tuple[Rule, ...] = (
         name="native_abort",
         category="segfault",
         code="LX579",
-        priority=55,
+        # a symptom's tier: after a watchdog timeout or a Python exception the same abort is
+        # only the teardown, and those causes must win
+        priority=45,
         patterns=(
             r"terminate called after throwing an instance of 'std::bad_alloc'",
             r"terminate called without an active exception",

@@ -21,7 +21,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 _NOISE = (
     # a Markdown quote: issue comments paste logs as "> line"
-    re.compile(r"^>(?: |$)"),
+    re.compile(r"^>(?:[ \t]+|$)"),
     re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?(?:\s+[|-]\s+|\s+)"),
     re.compile(r"^\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s*"),
     re.compile(r"^\([^()]*\bpid=\d+[^()]*\)\s*"),

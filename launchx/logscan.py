@@ -45,6 +45,8 @@ _NCCL_HOST = re.compile(r"^([\w.-]+):\d+:\d+ \[\d+\] NCCL (?:INFO|WARN)", re.MUL
 # operation Connect from rank 11"), so every NCCL line of that process is that rank's.
 _NCCL_PROC = re.compile(r"^([^\s:]+:\d+):\d+ \[\d+\] ")
 _PROXY_SERVICE = re.compile(r"\[Proxy Service (\d+)\]")
+_NCCL_NRANKS = re.compile(r"\bn[Rr]anks (\d+)")
+_NCCL_NRANKS_B = re.compile(rb"\bn[Rr]anks (\d+)")
 _NCCL_VERSION = re.compile(r"NCCL version (\d+\.\d+\.\d+)")
 # torch.multiprocessing.spawn names the process whose exception it re-raises, and the
 # process that died: its index is the rank on the one node spawn runs on.
@@ -155,6 +157,7 @@ class _Scanner:
     watchdog: dict[tuple[int, str], WatchdogSeq] = field(default_factory=dict)
     hosts: dict[int | None, str] = field(default_factory=dict)
     versions: dict[tuple[int | None, str], None] = field(default_factory=dict)
+    comm_sizes: set[int] = field(default_factory=set)  # NCCL's "nranks N", INFO lines too
     tail: list[LogLine] = field(default_factory=list)
     block: _Block = field(default_factory=_Block)
     truncated: bool = False
@@ -327,7 +330,7 @@ class _Scanner:
             replace(ln, repeats=n) if n > 1 else ln
             for ln, n in zip(self.lines, self.counts, strict=True)
         ]
-        lines = _nccl_process_ranks(lines)
+        lines = _nccl_process_ranks(lines, self.comm_sizes)
         if len(ranks_root) == 1:
             (root,) = ranks_root
             lines = [
@@ -565,6 +568,8 @@ def _summary_word(raw: str) -> bool:
 def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line_no: int) -> None:
     raw_bytes = buf[start:end]
     if _NCCL_INFO in raw_bytes and not _strong(raw_bytes):
+        if b"ranks " in raw_bytes and (n := _NCCL_NRANKS_B.search(raw_bytes)):
+            sc.comm_sizes.add(int(n.group(1)))
         return
     if _EXCEPTION_LINE.search(raw_bytes):
         _frames_above(sc, buf, start, line_no)
@@ -592,9 +597,14 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
             sc.keep(line)
 
 
-def _nccl_process_ranks(lines: list[LogLine]) -> list[LogLine]:
-    """NCCL's lines of a process whose proxy named its rank get that rank (not when the
-    process named two: a communicator's rank is then not the process's)."""
+def _nccl_process_ranks(lines: list[LogLine], comm_sizes: set[int]) -> list[LogLine]:
+    """NCCL's lines of a process whose proxy named its rank get that rank; not when the
+    process named two, nor when the log shows communicators of several sizes (the proxy
+    names its rank within its communicator, a subgroup's rank is not the world's). The sizes
+    come from every NCCL line that prints one, INFO lines included."""
+    sizes = comm_sizes | {int(m.group(1)) for ln in lines if (m := _NCCL_NRANKS.search(ln.text))}
+    if len(sizes) > 1:  # subgroups: a proxy's rank is its communicator's, not the world's
+        return lines
     named: dict[str, set[int]] = defaultdict(set)
     for ln in lines:
         p = _NCCL_PROC.match(ln.text) if "Proxy Service" in ln.text else None

@@ -57,6 +57,7 @@ _DECIDED_PRIORITY = {"aborted": 20}  # a symptom of another node's failure; else
 # system error"). NCCL's own WARN lines name the device, not the rank, so when they hold the
 # cause, these say whose call it was.
 _NCCL_RETURNS = frozenset({"nccl_system_error", "nccl_internal_error", "nccl_invalid_usage"})
+_NCCL_HEADER = re.compile(r"^[^\s:]+:\d+:\d+ \[\d+\] .*\bNCCL (?:WARN|INFO)\b")
 
 
 @dataclass(frozen=True)
@@ -428,7 +429,12 @@ def _choose(
             return silent, (silent,)
         return None, ()
     top = findings[0]
-    if top.rank is None and root_rank is None and (owner := _nccl_caller(hits)) is not None:
+    if (
+        top.rank is None
+        and root_rank is None
+        and any(_NCCL_HEADER.match(ln.text) for ln in best[0].lines)
+        and (owner := _nccl_caller(hits)) is not None
+    ):
         code = facts.exits.get(owner)
         top = replace(top, rank=owner, exit_code=code, signal=rm.signal_of(code))
         findings = (top, *findings[1:])
@@ -445,7 +451,9 @@ def _choose(
 
 
 def _nccl_caller(hits: Sequence[Hit]) -> int | None:
-    """The one rank whose NCCL call returned the error, when the log names no other rank."""
+    """The one rank whose NCCL call returned the error, when the log names no other rank.
+    Only for a cause read from NCCL's own lines: a segfault or an OOM kill beside a rank's
+    NCCL error is more often the peer whose death that rank saw."""
     ranks: set[int] = set()
     for h in hits:
         named = {ln.rank for ln in h.lines if ln.rank is not None}

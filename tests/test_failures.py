@@ -842,3 +842,19 @@ def test_an_unreachable_peer_beats_the_system_error_that_reports_it() -> None:
     )
     p = failures.diagnose_logs([text]).primary
     assert p is not None and (p.category, p.code, p.retryable) == ("socket_error", "LX575", False)
+
+
+def test_a_cxx_abort_after_a_watchdog_timeout_is_only_its_teardown() -> None:
+    """LX579 names a C++ abort when nothing else does; after NCCL's watchdog took the
+    process down, the same lines are the teardown and the timeout stays the cause."""
+    log = (
+        "[rank3]:[E626 06:24:44.903 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught "
+        "collective operation timeout: WorkNCCL(SeqNum=1021, OpType=ALLREDUCE, NumelIn=1, "
+        "NumelOut=1, Timeout(ms)=600000) ran for 600043 milliseconds before timing out.\n"
+        "terminate called after throwing an instance of 'std::bad_alloc'\n"
+        "terminate called without an active exception\n"
+    )
+    p = failures.diagnose_logs([log]).primary
+    assert p is not None and p.category == "nccl_watchdog_timeout"
+    alone = failures.diagnose_logs(["terminate called without an active exception\n"]).primary
+    assert alone is not None and (alone.category, alone.code) == ("segfault", "LX579")

@@ -202,6 +202,8 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("bench.cn-d003 [stderr] [rank3]: boom", "boom", 3, None),
         # an issue comment's Markdown quote; Python's prompt is not one
         ("> [rank10]: RuntimeError: x", "RuntimeError: x", 10, None),
+        (">  [rank10]: RuntimeError: x", "RuntimeError: x", 10, None),
+        (">\t[rank4]: x", "x", 4, None),
         (">>> dist.barrier()", ">>> dist.barrier()", None, None),
     ],
 )
@@ -296,3 +298,17 @@ def test_nccl_lines_of_a_process_take_the_rank_its_proxy_names() -> None:
         "operation Connect from rank 3, retcode 2\n"
     )
     assert {ln.rank for ln in _scan(two).lines} == {None}
+
+
+def test_a_proxy_rank_in_a_log_of_several_communicator_sizes_names_nobody() -> None:
+    """A proxy names its rank within its communicator; with subgroups in the log that is
+    not the process's global rank, read from NCCL's INFO lines though the scan keeps none."""
+    text = (
+        "node-a:922:1140 [3] NCCL INFO comm 0x1 rank 3 nranks 4 cudaDev 3 - Init COMPLETE\n"
+        "node-a:922:1141 [3] NCCL INFO comm 0x2 rank 11 nranks 16 cudaDev 3 - Init COMPLETE\n"
+        "node-a:922:1158 [3] proxy.cc:1519 NCCL WARN [Proxy Service 3] Failed to execute "
+        "operation Connect from rank 3, retcode 2\n"
+        "node-a:922:1149 [3] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by "
+        "remote peer node-b<53735>\n"
+    )
+    assert {ln.rank for ln in _scan(text).lines} == {None}

@@ -320,3 +320,13 @@ def test_the_rank_whose_nccl_call_failed_owns_nccls_warning() -> None:
     assert p is not None and (p.category, p.rank) == ("ib_error", 10)
     q = failures.diagnose_logs([err.format(r=10) + err.format(r=3) + warn]).primary
     assert q is not None and (q.category, q.rank) == ("ib_error", None)
+
+
+def test_a_crash_beside_a_ranks_nccl_error_is_not_given_that_rank() -> None:
+    """The rank that saw NCCL fail is more often the survivor of the crash."""
+    log = (
+        "Segmentation fault (core dumped)\n"
+        "[rank10]: RuntimeError: NCCL Error 2: unhandled system error\n"
+    )
+    p = failures.diagnose_logs([log]).primary
+    assert p is not None and (p.category, p.rank) == ("segfault", None)
