@@ -191,12 +191,18 @@ RULES: tuple[Rule, ...] = (
             r"CANCELLED AT \S+ DUE TO (?:PREEMPTION|TIME LIMIT|NODE FAILURE|JOB REQUEUE)",
             r"DUE TO NODE FAILURE",
             r"^srun: error: Node failure on \S+",
+            # LSF's termination reasons (bacct/bjobs -l, and the job's output report)
+            r"\bTERM_(?:RUNLIMIT|CPULIMIT|DEADLINE|WINDOW|PREEMPT|REQUEUE_OWNER|REQUEUE_ADMIN|"
+            r"RC_RECLAIM|MC_RECALL|LOAD): [Jj]ob killed",
+            # PBS/Torque's job output ("=>> PBS: job killed: walltime 86415 exceeded limit ...")
+            r"PBS: job killed: (?:walltime|cput) \d+ exceeded limit",
         ),
         cause="the scheduler took the allocation away (preemption, time limit, a requeue or a "
         "failed node); the training itself did not fail.",
-        fix="let launchx retry or SLURM requeue (--requeue); make sure checkpoints are frequent "
-        "and the script resumes from LAUNCHX_RESUME_FROM. For time limits, ask for more "
-        "--time or checkpoint on the warning signal (profile slurm.signal, e.g. USR2@120).",
+        fix="let launchx retry or the scheduler requeue (SLURM --requeue, LSF bsub -r); make "
+        "sure checkpoints are frequent and the script resumes from LAUNCHX_RESUME_FROM. For "
+        "time limits, ask for more time (--time, bsub -W) or checkpoint on the warning "
+        "signal (profile slurm.signal, e.g. USR2@120; LSF sends SIGUSR2 before a run limit).",
         fixtures=("preempted__sbatch_time_limit_torchrun.log", "preempted__submitit_1613.log"),
     ),
     Rule(
@@ -260,9 +266,10 @@ RULES: tuple[Rule, ...] = (
             r"Received Signals\.SIG(?:HUP|INT|TERM) death signal, shutting down workers",
             r"CANCELLED AT \S+ DUE to SIGNAL \w+ \*\*\*",
             r"^KeyboardInterrupt\s*$",
+            r"\bTERM_(?:OWNER|FORCE_OWNER|ADMIN|FORCE_ADMIN|BUCKET_KILL): [Jj]ob killed",
         ),
-        cause="the run was stopped from outside: Ctrl-C (SIGINT), SIGTERM/scancel from a person "
-        "or a script, or SIGHUP when the terminal that started it closed.",
+        cause="the run was stopped from outside: Ctrl-C (SIGINT), SIGTERM/scancel/bkill from a "
+        "person or a script, or SIGHUP when the terminal that started it closed.",
         fix="start the run again when you want it (it resumes from the last complete "
         "checkpoint); for SIGHUP run it under tmux/screen, nohup or sbatch so that closing the "
         "terminal does not stop it. launchx never retries an interrupt.",
@@ -532,6 +539,31 @@ RULES: tuple[Rule, ...] = (
         fixtures=("nccl_config_error__nccl_1381_docker_bridge.log",),
     ),
     Rule(
+        name="nccl_link_local_peer",
+        category="nccl_config_error",
+        code="LX580",
+        # Above NCCL's "unhandled system error" (55) that reports this connect a few lines
+        # later; below LX575 (66), which names an unreachable peer whatever its address.
+        priority=64,
+        retryable=False,
+        patterns=(
+            r"Connect to (?:\[?fe80:[0-9a-fA-F:]*(?:%[\w.-]+)?\]?|169\.254\.\d+\.\d+)<\d+> "
+            r"failed",
+        ),
+        cause="NCCL tried to connect to a peer at a link-local address (IPv6 fe80::, or IPv4 "
+        "169.254.x.x): the peer advertised the address of an interface that only reaches its "
+        "own network segment (an IB or RoCE port's IPv6 address, a cloud metadata or "
+        "container link), because NCCL took the first interface it found; every attempt "
+        "picks the same one.",
+        fix="set NCCL_SOCKET_IFNAME (profile env) to the interface the nodes share, e.g. "
+        "=eth0 or ^lo,docker; with fe80:: addresses also NCCL_SOCKET_FAMILY=AF_INET; "
+        "`launchx explain -p <profile>` shows the interface that routes to the master.",
+        fixtures=(
+            "nccl_config_error__verl_726_link_local_169_254.log",
+            "nccl_config_error__nccl_975_h800_bootstrap_ipv6_linklocal_ib1.log",
+        ),
+    ),
+    Rule(
         name="cuda_config",
         category="cuda_config_error",
         code="LX540",
@@ -561,6 +593,8 @@ RULES: tuple[Rule, ...] = (
             r"Torch not compiled with CUDA enabled",
             r"CUDA driver initialization failed",
             r"Unexpected error from cudaGetDeviceCount\(\)",
+            # cuBLAS/cuDNN: the GPU lacks a feature the call needs (bf16, fp8, TF32 on old GPUs)
+            r"CUBLAS_STATUS_ARCH_MISMATCH|CUDNN_STATUS_ARCH_MISMATCH",
         ),
         cause="CUDA cannot run this job on this machine as configured: more ranks than visible "
         "GPUs (invalid device ordinal), a torch build without this GPU's architecture (no "
@@ -610,6 +644,8 @@ RULES: tuple[Rule, ...] = (
             r"CUBLAS_STATUS_ALLOC_FAILED",
             r"Cuda failure (?:\d+ )?'out of memory'",
             r"CUDA error: out of memory",
+            r"CUDA driver error: out of memory",
+            r"CUDNN_STATUS_ALLOC_FAILED",
             r"HIP out of memory|OutOfMemoryError: HIP",
         ),
         cause="a GPU ran out of memory; the same attempt would fail the same way.",
@@ -632,6 +668,8 @@ RULES: tuple[Rule, ...] = (
             r"OUT_OF_MEMORY",
             r"have been OOM Killed",
             r"exceeded (?:job )?memory limit",
+            r"\bTERM_(?:MEMLIMIT|SWAP): [Jj]ob killed",
+            r"PBS: job killed: p?v?mem\b.* exceeded limit",
             # the kubelet evicting a pod for the node's memory
             r"The node was low on resource: memory",
             r"\bOOMKilled\b",
@@ -642,8 +680,9 @@ RULES: tuple[Rule, ...] = (
             r"Task was killed due to the node running low on memory",
             r"docs\.ray\.io/\S*/ray-oom-prevention",
         ),
-        cause="the kernel's OOM killer (or the job's cgroup limit, Ray's memory monitor, or "
-        "the kubelet evicting the pod) killed a process: host RAM, not GPU memory, ran out.",
+        cause="the kernel's OOM killer (or the job's cgroup or scheduler memory limit, Ray's "
+        "memory monitor, or the kubelet evicting the pod) killed a process: host RAM, not GPU "
+        "memory, ran out.",
         fix="lower DataLoader num_workers/prefetch_factor, stop loading the whole dataset or "
         "checkpoint on every rank (torch.load(..., mmap=True)), ask SLURM for more --mem "
         "(Kubernetes: a higher memory request and limit); "
@@ -764,6 +803,28 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="launcher_environment_missing",
+        category="user_code_error",
+        code="LX583",
+        priority=81,
+        retryable=False,
+        patterns=(
+            r"Error initializing torch\.distributed using env:// rendezvous: environment "
+            r"variable \w+ expected, but not set",
+            r"^KeyError: '(?:LOCAL_RANK|RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|MASTER_ADDR"
+            r"|MASTER_PORT)'$",
+        ),
+        cause="the script reads the variables a launcher sets for each rank (RANK, LOCAL_RANK, "
+        "WORLD_SIZE, MASTER_ADDR, MASTER_PORT), and nothing set them: it was started with "
+        "plain python, or with the old torch.distributed.launch without --use_env (which "
+        "passes --local_rank instead of LOCAL_RANK); every start fails the same way.",
+        fix="start it with `launchx run train.py` (or torchrun), which sets them for every "
+        "rank; under SLURM use `launchx sbatch` or the slurm profile; a script that must "
+        "also run alone can fall back (int(os.environ.get('LOCAL_RANK', 0))), as "
+        "launchx.runtime.init_distributed() does.",
+        fixtures=("user_code_error__pytorch_39832_rpc_env_master_addr_not_set.log",),
+    ),
+    Rule(
         name="nonfinite_numbers",
         category="user_code_error",
         code="LX570",
@@ -868,7 +929,8 @@ RULES: tuple[Rule, ...] = (
             r"unhandled cuda error",
             r"ncclUnhandledCudaError",
             r"CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|MAPPING_ERROR)",
-            r"cuDNN error: CUDNN_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|MAPPING_ERROR)",
+            r"cuDNN error: CUDNN_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|MAPPING_ERROR"
+            r"|NOT_SUPPORTED|BAD_PARAM|NOT_INITIALIZED)",
         ),
         exclude=(r"out of memory",),
         cause="a CUDA kernel failed (illegal memory access, device-side assert, ECC error); "
@@ -891,7 +953,9 @@ RULES: tuple[Rule, ...] = (
             r"Fatal Python error: (?:\w+_dealloc|_?PyObject_\w+|GC object already tracked"
             r"|deallocating None|Floating point exception|Illegal instruction)",
             r"received signal SIGSEGV",
-            r"\*\*\* SIGSEGV \(@0x[0-9a-f]+\) received by PID",
+            r"\*\*\* SIG(?:SEGV|FPE|ILL) \(@0x[0-9a-f]+\) received by PID",
+            # the shell's report of a child's SIGFPE ("Illegal instruction" has no anchor)
+            r"^Floating point exception(?: \(core dumped\))?$",
             r"Caught signal 11 \(Segmentation fault",
             # the native-stack printer of vLLM/sglang workers (and TRT-LLM)
             r"^!+ Segfault encountered !+",
@@ -940,17 +1004,22 @@ RULES: tuple[Rule, ...] = (
         code="LX548",
         priority=63,
         patterns=(
-            r"process rank (?P<rank>\d+) with PID \S+ on node \S+ exited on signal 11\b",
-            r"--local_rank=(?P<rank>\d+)'.*\] exits with return code = -11\b",
-            r"exits with return code = -11\b",
-            r"died with <Signals\.SIGSEGV: 11>",
-            r"process (?P<rank>\d+) terminated with signal SIGSEGV",
-            r"returned non-zero exit status -11\b",
+            r"process rank (?P<rank>\d+) with PID \S+ on node \S+ exited on signal (?:11|4|8)\b",
+            r"--local_rank=(?P<rank>\d+)'.*\] exits with return code = -(?:11|4|8)\b",
+            r"exits with return code = -(?:11|4|8)\b",
+            r"died with <Signals\.SIG(?:SEGV: 11|ILL: 4|FPE: 8)>",
+            r"process (?P<rank>\d+) terminated with signal SIG(?:SEGV|ILL|FPE)",
+            r"returned non-zero exit status -(?:11|4|8)\b",
+            # horovodrun's driver reports a worker's wait status the shell's way (128 + N)
+            r"^Process (?P<rank>\d+) exit with status code (?:139|132|136)\b",
         ),
-        cause="a rank died of SIGSEGV (a native crash), as its launcher (mpirun, the DeepSpeed "
-        "or accelerate launcher, subprocess) reports it; no Python traceback.",
+        cause="a rank died of a fatal signal (SIGSEGV, SIGILL or SIGFPE: a native crash), as "
+        "its launcher (mpirun, the DeepSpeed or accelerate launcher, subprocess) reports it; no "
+        "Python traceback.",
         fix="get the native stack: PYTHONFAULTHANDLER=1 and core dumps (ulimit -c unlimited); "
-        "check extensions and CUDA/NCCL libraries match the installed torch.",
+        "check extensions and CUDA/NCCL libraries match the installed torch. SIGILL: a wheel "
+        "or extension built for a newer CPU (AVX-512) than this node's; SIGFPE: an integer "
+        "division by zero in native code.",
         fixtures=("segfault__deepspeedexamples_626_return_code_11.log",),
     ),
     Rule(
@@ -959,11 +1028,17 @@ RULES: tuple[Rule, ...] = (
         code="LX514",
         priority=62,
         scope="root_failure",
-        patterns=(r"exitcode\s*:\s*-11\b", r"Signal 11 \(SIGSEGV\)", r"failed \(exitcode: -11\)"),
-        cause="it died of SIGSEGV (a native crash in C/C++/CUDA code) and left no Python "
-        "traceback.",
+        patterns=(
+            r"exitcode\s*:\s*-(?:11|4|8)\b",
+            r"Signal (?:11 \(SIGSEGV\)|4 \(SIGILL\)|8 \(SIGFPE\))",
+            r"failed \(exitcode: -(?:11|4|8)\)",
+        ),
+        cause="it died of a fatal signal (SIGSEGV, SIGILL or SIGFPE: a native crash in C/C++/"
+        "CUDA code) and left no Python traceback.",
         fix="get the native stack: PYTHONFAULTHANDLER=1 and core dumps (ulimit -c unlimited); "
-        "check extensions and CUDA/NCCL libraries match the installed torch.",
+        "check extensions and CUDA/NCCL libraries match the installed torch. SIGILL: a wheel "
+        "or extension built for a newer CPU (AVX-512) than this node's; SIGFPE: an integer "
+        "division by zero in native code (a library bug on this GPU or these shapes).",
         fixtures=("segfault__hallo2_75.log", "segfault__ifseg_7.log"),
     ),
     Rule(
@@ -982,6 +1057,33 @@ RULES: tuple[Rule, ...] = (
         "volume with medium: Memory on /dev/shm); NCCL_SHM_DISABLE=1 or fewer DataLoader "
         "workers work around it at some speed.",
         fixtures=("shm_error__alpaca_lora_338_sigbus_docker.log",),
+    ),
+    Rule(
+        name="sigbus_shared_memory",
+        category="shm_error",
+        code="LX581",
+        priority=64,
+        patterns=(
+            r"exitcode\s*:\s*-7\b",
+            r"Signal 7 \(SIGBUS\)",
+            r"failed \(exitcode: -7\)",
+            r"exits with return code = -7\b",
+            r"exited on signal 7\b",
+            r"terminated with signal SIGBUS",
+            r"died with <Signals\.SIGBUS: 7>",
+            r"returned non-zero exit status -7\b",
+            r"^Bus error(?: \(core dumped\))?$",
+        ),
+        # "shared memory" is an anchor, so the line is kept however long the log
+        requires=(r"(?i)shared memory",),
+        cause="a rank died of SIGBUS while the program keeps data in shared memory (the log "
+        "says so): a page of a /dev/shm file that the filesystem could not back was touched, "
+        "i.e. /dev/shm is full or too small (containers get 64 MB unless told otherwise).",
+        fix="make /dev/shm big enough for what the program puts there (df -h /dev/shm; "
+        "containers: --ipc=host or --shm-size=64g, Kubernetes: an emptyDir with medium: Memory "
+        "and a sizeLimit), remove stale files from it, or put less there (fewer DataLoader "
+        "workers, the dataset's own shared-memory cache off).",
+        fixtures=("shm_error__openpcdet_1114_waymo_shared_memory_sigbus.log",),
     ),
     Rule(
         name="torchrun_root_sigkill",
@@ -1012,6 +1114,7 @@ RULES: tuple[Rule, ...] = (
             r"process (?P<rank>\d+) terminated with signal SIGKILL",
             r"^Killed$",
             r"returned non-zero exit status -9\b",
+            r"^Process (?P<rank>\d+) exit with status code 137\b",
             r"task (?P<rank>\d+): Killed\b",
             r"tasks [\d,-]+: Killed\b",
             r": line \d+: +\d+ Killed +\S",
@@ -1024,6 +1127,22 @@ RULES: tuple[Rule, ...] = (
         "-o JobID,State,MaxRSS` (OUT_OF_MEMORY); if it repeats at the same step, treat it as "
         "host OOM (fewer DataLoader workers, torch.load(mmap=True), more --mem).",
         fixtures=("killed__aware_history_2_mpirun_sigkill.log",),
+    ),
+    Rule(
+        name="scheduler_task_limit",
+        category="killed",
+        code="LX582",
+        priority=85,
+        retryable=False,
+        patterns=(r"\bTERM_(?:THREADLIMIT|PROCESSLIMIT): [Jj]ob killed",),
+        cause="the scheduler (LSF) killed the job for starting more threads or processes than "
+        "its limit allows: every rank's intra-op and inter-op threads (one per core by "
+        "default), each DataLoader worker and their threads add up; the same command "
+        "reaches the same count again.",
+        fix="cap the threads: OMP_NUM_THREADS and MKL_NUM_THREADS (launchx sets them per "
+        "rank; torch.set_num_threads), fewer DataLoader num_workers; or ask for a higher "
+        "limit (bsub -T for threads, -p for processes).",
+        fixtures=("killed__mdetr_101_lsf_thread_limit.log",),
     ),
     Rule(
         name="nccl_invalid_usage",
@@ -1086,15 +1205,22 @@ RULES: tuple[Rule, ...] = (
         code="LX563",
         priority=61,
         retryable=False,
-        patterns=(r"ibv_modify_qp failed with error Invalid argument",),
-        cause="the HCA rejected NCCL's queue-pair settings while the ranks connected (EINVAL "
-        "from ibv_modify_qp): a GID index that does not exist or has no address on this port "
-        "(RoCE), an MTU or port the device does not offer, a port that is down; that is the "
-        "host's configuration, and the next attempt is rejected the same way.",
+        patterns=(
+            r"ibv_modify_qp failed with error (?:Invalid argument|No such device|Network is "
+            r"unreachable)",
+        ),
+        cause="the HCA rejected NCCL's queue-pair settings while the ranks connected (EINVAL, "
+        "ENODEV or ENETUNREACH from ibv_modify_qp): a GID index that does not exist or has no "
+        "address on this port (RoCE: a link-local fe80 GID, or no route to the peer's GID), "
+        "an MTU or port the device does not offer, a port that is down; that is the host's "
+        "configuration, and the next attempt is rejected the same way.",
         fix="check the ports and their GIDs (ibv_devinfo -v, show_gids): on RoCE set "
         "NCCL_IB_GID_INDEX to an index with the right address family (often 3), pick only "
         "active ports with NCCL_IB_HCA, and compare the NCCL version with one that worked.",
-        fixtures=("ib_error__nccl_302_ibv_modify_qp_invalid_argument_regression.log",),
+        fixtures=(
+            "ib_error__nccl_302_ibv_modify_qp_invalid_argument_regression.log",
+            "ib_error__nccl_1657_vllm_pod_ibv_modify_qp_no_such_device.log",
+        ),
     ),
     Rule(
         name="ib_memory_registration",
@@ -1220,7 +1346,8 @@ RULES: tuple[Rule, ...] = (
             r"NCCL WARN Net : Call to \w+ .*failed",
             r"socket\w*Connect\w*: .*(?:exceeded (?:timeouts|retries|error retry count)|"
             r"Connection timed out)",
-            r"NCCL WARN (?:Net : )?Connect to \S+ failed : Connection timed out",
+            r"NCCL WARN (?:Net : |socketStartConnect: )?Connect to \S+ failed : "
+            r"(?:Connection timed out|Software caused connection abort|Connection reset)",
             r"(?:ConnectionResetError|ConnectionRefusedError|BrokenPipeError)\b",
         ),
         cause="a network connection to another rank was closed, reset or refused: usually that "
@@ -1229,7 +1356,11 @@ RULES: tuple[Rule, ...] = (
         fix="look at the other ranks for the first failure; if there is none, check that the "
         "hosts reach each other on the interface NCCL picked (NCCL_SOCKET_IFNAME=<iface>, "
         "prefix match; '=eth0' for exact) and that no firewall drops the ports.",
-        fixtures=("socket_error__nccl_1612.log", "socket_error__nccl_1920.log"),
+        fixtures=(
+            "socket_error__nccl_1612.log",
+            "socket_error__nccl_1920.log",
+            "socket_error__sglang_5594_nccl_connect_aborted_multinode.log",
+        ),
     ),
     Rule(
         name="nccl_peer_unreachable",
@@ -1603,6 +1734,7 @@ ANCHORS: tuple[str, ...] = (
     "marked dead",
     "low on resource",
     "gloo/transport",
+    "shared memory",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

@@ -29,6 +29,9 @@ _NOISE = (
     re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:[\d.]+ \d+ [\w./-]+:\d+\]\s*"),
     re.compile(r"^\[(?:INFO|WARNING|ERROR|CRITICAL|DEBUG)\|[\w./-]+:\d+\] (?:[\d:, -]+>> )?"),
     re.compile(r"^\S+ \[std(?:err|out)\]:? ?"),
+    # horovodrun --timestamp-output / mpirun --timestamp-output: "Tue Apr 21 18:22:53 2020"
+    # glued to the rank tag that follows
+    re.compile(r"^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} +\d{1,2} \d{2}:\d{2}:\d{2} \d{4}(?=\[)"),
     # Python logging: "ERROR:torch.distributed...:msg", "ERROR msg", "root - ERROR - msg"
     re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:"),
     re.compile(
@@ -40,7 +43,10 @@ _RANK_PREFIXES = (
     re.compile(r"^\[rank: (\d+)\]\s?"),
     re.compile(r"^\[Rank (\d+)\]:?\s"),
     re.compile(r"^\[r(\d+)\]:? ?"),
-    re.compile(r"^\[\d+,(\d+)\]<std(?:out|err)>:\s?"),
+    # Open MPI's --tag-output ([job,rank]), its SageMaker variant ([1,mpirank:3,algo-1]),
+    # and horovodrun's own ([rank]): the number is the global rank
+    re.compile(r"^\[\d+,(?:mpirank:)?(\d+)(?:,[\w.-]+)?\]<std(?:out|err)>:\s?"),
+    re.compile(r"^\[(\d+)\]<std(?:out|err)>:\s?"),
 )
 # Prefixes with a number that is not always the global rank, believed only when no global
 # one follows: torchrun's --tee prefix carries the LOCAL rank ([default1]: on node 1 of a 2x2
@@ -54,7 +60,7 @@ _HOST_PREFIX = re.compile(
     r"^(?![\w.-]*\.py: )"
     r"((?:localhost|(?=[\w.-]*\d)[a-z][\w-]*(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3})): (?=\S)"
 )
-_PREFIX_STARTS = frozenset(">[(0123456789IWEFDCabcdefghijklmnopqrstuvwxyz")
+_PREFIX_STARTS = frozenset(">[(0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
 _RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")
 
 _ISO = re.compile(

@@ -153,6 +153,14 @@ FOUND_UNKNOWNS = {
     # group; the labeller infers that rank 0 exited and took its store along (unknown),
     # launchx names the broken store connection (LX551, retried only from a checkpoint)
     "unknown__pytorch_74146_nccl_init_store_connection_reset.log",
+    # round 11 (blind): an elastic agent that cannot send its rendezvous keep-alive for hours
+    # after another node crashed; the labeller calls the unseen crash unknown, launchx names
+    # the lost rendezvous store (LX521, retried only from a checkpoint)
+    "unknown__pytorch_76287_elastic_keepalive_heartbeat_node_crashed.log",
+    # round 11 (blind): Horovod's ncclCommInitRank "unhandled cuda error" with no NCCL
+    # "Last error" detail; the labeller leaves the CUDA failure unexplained, launchx names
+    # NCCL's CUDA error (not retried either way)
+    "unknown__ignite_3466_hvd_gpu_ci_ncclcomminitrank_cuda.log",
 }
 
 
@@ -194,6 +202,17 @@ def test_keyerror_beats_collateral_gloo_and_watchdog() -> None:
         "gloo_error",
         "nccl_watchdog_timeout",
     }
+
+
+def test_horovodrun_rank_tags_name_the_root_and_its_collateral() -> None:
+    """horovodrun tags each line with the global rank ("[0]<stderr>:"): the rank that went
+    first is the root, the ranks whose gloo pair then broke are collateral."""
+    report = failures.diagnose_logs(
+        [_log(FIXTURES / "killed__horovod_2829_elastic_sigkill_gloo_collateral.log")]
+    )
+    assert report.primary is not None and report.primary.rank == 0
+    roles = {v.rank: v.role for v in report.ranks}
+    assert roles == {0: "root", 1: "collateral", 2: "collateral", 3: "collateral"}
 
 
 def test_child_failed_error_banner_is_never_the_cause() -> None:

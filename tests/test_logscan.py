@@ -197,6 +197,12 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ),
         ("slurmstepd: error: x", "slurmstepd: error: x", None, None),
         ("[1,2]<stderr>: boom", "boom", 2, None),
+        # horovodrun's own tag, SageMaker's mpirun tag, and both behind --timestamp-output
+        ("[0]<stderr>:Killed", "Killed", 0, None),
+        ("[1,mpirank:3,algo-1]<stderr>:INFO:root:boom", "boom", 3, None),
+        ("Tue Apr 21 18:22:57 2020[2]<stderr>:  return x", "return x", 2, None),
+        ("Thu Jan 23 11:55:50 2025[1,1]<stderr>:    boom", "boom", 1, None),
+        ("Tue is not a header[1]<stderr>: x", "Tue is not a header[1]<stderr>: x", None, None),
         ("[rank: 1] Received SIGTERM", "Received SIGTERM", 1, None),
         ("\x1b[31mRuntimeError\x1b[0m: x", "RuntimeError: x", None, None),
         ("bench.cn-d003 [stderr] [rank3]: boom", "boom", 3, None),
