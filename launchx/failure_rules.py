@@ -595,6 +595,10 @@ RULES: tuple[Rule, ...] = (
             r"Unexpected error from cudaGetDeviceCount\(\)",
             # cuBLAS/cuDNN: the GPU lacks a feature the call needs (bf16, fp8, TF32 on old GPUs)
             r"CUBLAS_STATUS_ARCH_MISMATCH|CUDNN_STATUS_ARCH_MISMATCH",
+            # ROCm: no kernels for this GPU's gfx architecture in the build, or no GPU
+            r"HIP error: invalid device function|(?:Cuda|HIP) failure 'invalid device function'",
+            r"hipErrorNoBinaryForGpu",
+            r"No HIP GPUs are available",
         ),
         cause="CUDA cannot run this job on this machine as configured: more ranks than visible "
         "GPUs (invalid device ordinal), a torch build without this GPU's architecture (no "
@@ -604,7 +608,8 @@ RULES: tuple[Rule, ...] = (
         "install a torch wheel built for this GPU and driver (torch.cuda.get_arch_list(), "
         "the driver's CUDA version in nvidia-smi); set the compute mode to Default "
         "(nvidia-smi -c 0) or run one process per GPU; on NVSwitch systems start "
-        "nvidia-fabricmanager.",
+        "nvidia-fabricmanager. ROCm: a wheel built for this gfx architecture (rocminfo), "
+        "or HSA_OVERRIDE_GFX_VERSION for a GPU close to a supported one.",
         fixtures=(
             "cuda_config_error__llama_946_garbled.log",
             "cuda_config_error__ms_swift_5118_exclusive_process.log",
@@ -646,7 +651,7 @@ RULES: tuple[Rule, ...] = (
             r"CUDA error: out of memory",
             r"CUDA driver error: out of memory",
             r"CUDNN_STATUS_ALLOC_FAILED",
-            r"HIP out of memory|OutOfMemoryError: HIP",
+            r"HIP out of memory|OutOfMemoryError: HIP|HIP error: out of memory|hipErrorOutOfMemory",
         ),
         cause="a GPU ran out of memory; the same attempt would fail the same way.",
         fix="lower the per-GPU batch size or sequence length, enable activation checkpointing "
@@ -775,7 +780,7 @@ RULES: tuple[Rule, ...] = (
         patterns=(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::|$)",),
         exclude=(
             r"(?i)nccl|gloo|c10d|ProcessGroup|monitoredBarrier",
-            r"CUDA error|CUDA out of memory|OutOfMemoryError|CUBLAS_|CUDNN_STATUS"
+            r"CUDA error|HIP error|CUDA out of memory|OutOfMemoryError|CUBLAS_|CUDNN_STATUS"
             r"|illegal memory access|device-side assert",
             r"(?i)out of memory|timed? ?out|timeout",
             r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98",
@@ -920,6 +925,10 @@ RULES: tuple[Rule, ...] = (
         priority=78,
         patterns=(
             r"CUDA error: ",
+            # ROCm's wordings: torch's HIP errors, the HSA runtime's page fault and queue abort
+            r"HIP error: ",
+            r"Memory access fault by GPU node-\d+",
+            r"aborting with error : HSA_STATUS_ERROR_\w+",
             r"device-side assert triggered",
             r"an illegal memory access was encountered",
             r"uncorrectable ECC error",
