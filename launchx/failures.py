@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 import signal as _signal
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from launchx import failure_rules as fr
 from launchx import logscan, runview
@@ -307,39 +306,7 @@ def attempt_report(
     )
     logs, files = _attempt_scans(error_files, rank_logs)
     scans = [*logs, *(s for s, _ts in files)]
-    view = runview.attempt_report(scans, policy=policy, exits=rank_exit)
-    diag = _with_final_word(diag, view.primary)
-    ranks = runview.rank_views_for(scans, diag, rank_exit)
-    return Report(
-        primary=diag,
-        findings=(diag, *(d for d in view.findings if d.category != diag.category)),
-        ranks=ranks,
-        stragglers=view.stragglers,
-        notes=view.notes,
-        sources=len(scans),
-    )
-
-
-def _with_final_word(diag: Diagnosis, seen: Diagnosis | None) -> Diagnosis:
-    """The run's diagnosis, with the view's verdict where the view read more than the lines
-    (the ranks' sequence numbers, an evaluation pass, ranks in different collectives) and
-    found the same failure not worth retrying: ``launchx run`` must not retry what
-    ``launchx diagnose`` of the same logs calls final."""
-    if seen is None or seen.category != diag.category or seen.code == diag.code:
-        return diag
-    if seen.retryable or seen.retry_on_progress or not (diag.retryable or diag.retry_on_progress):
-        return diag
-    return replace(
-        diag,
-        code=seen.code,
-        cause=seen.cause,
-        fix=seen.fix,
-        retryable=False,
-        retry_on_progress=False,
-        rank=seen.rank if seen.rank is not None else diag.rank,
-        evidence=seen.evidence,
-        where=seen.where,
-    )
+    return runview.attempt_report(scans, policy=policy, exits=rank_exit, decided=diag)
 
 
 # --------------------------------------------------------------------------- rendering

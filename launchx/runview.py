@@ -123,8 +123,10 @@ def attempt_report(
     exits: Mapping[int, int] | None = None,
     decided: Diagnosis | None = None,
 ) -> Report:
-    """The report for the logs of one attempt (every rank and node of it); ``decided``, a
-    cause the run loop decided itself (``_decided``), comes before what the logs say."""
+    """The report for the logs of one attempt (every rank and node of it). ``decided``, a
+    cause chosen before the logs were read (the run loop's own verdict, ``_decided``, or
+    ``failures.classify_attempt``'s choice from exit codes and error files), comes before
+    what the logs say, and is then explained further like any cause (``_explained``)."""
     lines = [ln for s in scans for ln in s.lines]
     facts = _facts(scans, exits)
     hits = rm.scan(lines)
@@ -135,16 +137,10 @@ def attempt_report(
     ]
     root_rank = _first_failed(facts, hits)
     primary, findings = _choose(hits, root_rank, facts, lines, policy)
-    rank0_work = _prelude_shows(scans, fr.RANK0_WORK)
-    primary, findings = _with_stragglers(primary, findings, stragglers, policy, rank0_work)
-    if _prelude_shows(scans, fr.EVALUATION_WORK):
-        primary, findings = _in_evaluation(primary, findings, policy)
-    diverged = collectives.mismatched(w for s in scans for w in s.watchdog)
-    if diverged is not None:
-        primary, findings = _diverged(primary, findings, policy, *diverged)
     if decided is not None:
         others = tuple(f for f in findings if f.category != decided.category)
         primary, findings = decided, (decided, *others)
+    primary, findings = _explained(primary, findings, scans, stragglers, policy)
     if primary is not None and primary.host is None and primary.rank is not None:
         primary = replace(primary, host=facts.hosts.get(primary.rank))
         findings = (primary, *findings[1:])
@@ -157,16 +153,6 @@ def attempt_report(
         notes=_notes(scans),
         sources=len(scans),
     )
-
-
-def rank_views_for(
-    scans: Sequence[SourceScan], primary: Diagnosis, exits: Mapping[int, int]
-) -> tuple[RankView, ...]:
-    """The per-rank view around a cause decided elsewhere (``classify_attempt``)."""
-    facts = _facts(scans, exits)
-    facts.world.update(exits)
-    hits = rm.scan([ln for s in scans for ln in s.lines])
-    return _rank_views(facts, hits, primary, ())
 
 
 # --------------------------------------------------------------------------- facts
@@ -334,6 +320,27 @@ def _prelude_shows(scans: Sequence[SourceScan], patterns: Sequence[str]) -> bool
     ranks were doing when it started: ``fr.RANK0_WORK``, ``fr.EVALUATION_WORK``)."""
     words = [re.compile(p) for p in patterns]
     return any(w.search(line) for s in scans for line in s.prelude for w in words)
+
+
+def _explained(
+    primary: Diagnosis | None,
+    findings: tuple[Diagnosis, ...],
+    scans: Sequence[SourceScan],
+    stragglers: Sequence[Straggler],
+    policy: RetryPolicyLike | None,
+) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
+    """The cause explained by what the ranks' lines say beyond its own: the rank the others
+    waited for, rank-0-only work or an evaluation pass before a timeout, ranks waiting in
+    different collectives. Each may make a timeout final (not retried, even from a
+    checkpoint), so ``launchx run`` and ``launchx diagnose`` decide the same logs alike."""
+    rank0_work = _prelude_shows(scans, fr.RANK0_WORK)
+    primary, findings = _with_stragglers(primary, findings, stragglers, policy, rank0_work)
+    if _prelude_shows(scans, fr.EVALUATION_WORK):
+        primary, findings = _in_evaluation(primary, findings, policy)
+    diverged = collectives.mismatched(w for s in scans for w in s.watchdog)
+    if diverged is not None:
+        primary, findings = _diverged(primary, findings, policy, *diverged)
+    return primary, findings
 
 
 def _diverged(

@@ -217,6 +217,22 @@ def test_attempt_report_gives_the_run_loop_its_rank_view() -> None:
     assert "collateral" in text and "rank 1" in text
 
 
+def test_the_run_loop_names_the_rank_behind_as_diagnose_does() -> None:
+    """One attempt's rank logs through the run loop's path (exit codes first, then the
+    lines) are explained by the same sequence numbers as ``launchx diagnose``'s: rank 2 was
+    behind, the three that timed out are its collateral, and the decision is the same."""
+    logs = {r: (_DUMP if r == 2 else _WD).format(r=r) for r in range(4)}
+    exits = {0: -6, 1: -6, 2: -15, 3: -6}
+    run = failures.attempt_report(
+        exits, {}, logs, launcher_exit=1, interrupted=False, policy=None
+    ).primary
+    seen = failures.diagnose_logs(["".join(logs.values())]).primary
+    assert run is not None and seen is not None
+    assert (run.category, run.rank, run.code) == ("nccl_watchdog_timeout", 2, seen.code)
+    assert (run.retryable, run.retry_on_progress) == (seen.retryable, seen.retry_on_progress)
+    assert run.evidence[0].startswith("rank 2 never reached collective #5701 (ALLREDUCE)")
+
+
 def test_scans_of_one_source_in_memory_and_streamed_agree() -> None:
     text = (RUNS / "two_nodes_sigkill" / "node-1" / "launcher.log").read_text()
     a = runview.analyse([logscan.scan_text(text, SourceInfo(name="n1"))])
