@@ -504,6 +504,8 @@ RULES: tuple[Rule, ...] = (
             r"NCCL WARN failed to peer with device \d+",
             r"NCCL WARN rank \d+ failed to get CUDA IPC handle to device",
             r"NCCL WARN cudaIpcGetMemHandle failed",
+            # the P2P transport's own CUDA call failing (RCCL prints its HIP errors this way)
+            r"transport/p2p\.cc:\d+ NCCL WARN (?:Cuda|HIP) failure",
             # accelerate refuses to start NCCL P2P/IB on GeForce cards
             r"Using RTX (?:3090 or )?4000 series doesn't support faster communication",
         ),
@@ -516,7 +518,10 @@ RULES: tuple[Rule, ...] = (
         "memory; accelerate's check also wants NCCL_IB_DISABLE=1 on a single node), or "
         "NCCL_P2P_LEVEL=NVL (P2P over NVLink only); on bare metal disable PCIe ACS (or boot "
         "with iommu=pt); run containers with --ipc=host.",
-        fixtures=("nccl_config_error__ray_lightning_24_p2p_ipc_peer_access_not_supported.log",),
+        fixtures=(
+            "nccl_config_error__ray_lightning_24_p2p_ipc_peer_access_not_supported.log",
+            "nccl_config_error__rccl_1454_mi100_p2p_invalid_argument_torchrun.log",
+        ),
     ),
     Rule(
         name="nccl_docker_bridge",
@@ -526,17 +531,23 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"NCCL INFO (?:Bootstrap|NET/Socket) : Using \[?\d*\]?\w+:172\.17\.\d+\.\d+",
             r"NCCL INFO (?:Bootstrap|NET/Socket) : Using \[?\d*\]?(?:docker|veth|virbr)\w*:",
+            # a link-local address (a container's ECS or metadata link, an IB port's IPv6)
+            r"NCCL INFO Bootstrap ?: Using \[?\d*\]?[\w.-]+:(?:169\.254\.|fe80:)",
         ),
         requires=(
             r"-> (?:2|3|6)\b",
             r"unhandled system error|ncclSystemError|remote process exited|Connection refused",
         ),
-        cause="NCCL bootstrapped on a docker bridge address (docker0, or a container's eth0 in "
-        "172.17.0.0/16) that the other node cannot reach, and its socket calls then failed.",
+        cause="NCCL bootstrapped on an address the other node cannot reach, a docker bridge "
+        "(docker0, or a container's eth0 in 172.17.0.0/16) or a link-local one (169.254.x.x: "
+        "an ECS or metadata link; fe80::), and its socket calls then failed.",
         fix="run the containers with --network=host, or set NCCL_SOCKET_IFNAME (and "
         "GLOO_SOCKET_IFNAME) to the interface the nodes share (e.g. =ens1f0; '^docker,lo' "
         "excludes the bridge).",
-        fixtures=("nccl_config_error__nccl_1381_docker_bridge.log",),
+        fixtures=(
+            "nccl_config_error__nccl_1381_docker_bridge.log",
+            "nccl_config_error__nccl_859_aws_batch_ecs_eth0_link_local.log",
+        ),
     ),
     Rule(
         name="nccl_link_local_peer",
@@ -744,7 +755,9 @@ RULES: tuple[Rule, ...] = (
         category="user_code_error",
         code="LX527",
         priority=85,
-        patterns=(r"^\S+: error: (unrecognized arguments|the following arguments are required)",),
+        patterns=(
+            r"^[^:]{1,80}: error: (unrecognized arguments|the following arguments are required)",
+        ),
         cause="the script's argument parser rejected its command line and exited with code 2 "
         "before training; with '--local-rank=N' / '--local_rank=N' it is the old launcher "
         "(python -m torch.distributed.launch) passing an argument the script does not declare "
@@ -779,7 +792,7 @@ RULES: tuple[Rule, ...] = (
         priority=80,
         patterns=(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::|$)",),
         exclude=(
-            r"(?i)nccl|gloo|c10d|ProcessGroup|monitoredBarrier",
+            r"(?i)nccl|gloo|c10d(?!\.\w+\.default)|ProcessGroup|monitoredBarrier",
             r"CUDA error|HIP error|CUDA out of memory|OutOfMemoryError|CUBLAS_|CUDNN_STATUS"
             r"|illegal memory access|device-side assert",
             r"(?i)out of memory|timed? ?out|timeout",
@@ -929,6 +942,7 @@ RULES: tuple[Rule, ...] = (
             r"HIP error: ",
             r"Memory access fault by GPU node-\d+",
             r"aborting with error : HSA_STATUS_ERROR_\w+",
+            r"HW Exception by GPU node-\d+",
             r"device-side assert triggered",
             r"an illegal memory access was encountered",
             r"uncorrectable ECC error",
@@ -947,7 +961,11 @@ RULES: tuple[Rule, ...] = (
         fix="rerun with CUDA_LAUNCH_BLOCKING=1 to get the failing line, check indices and "
         "labels against tensor sizes (device-side asserts), and look for Xid messages in "
         "`dmesg` (hardware: drain the node).",
-        fixtures=("cuda_error__depthawarecnn_12_runtime_error_77.log", "cuda_error__flux_40.log"),
+        fixtures=(
+            "cuda_error__depthawarecnn_12_runtime_error_77.log",
+            "cuda_error__flux_40.log",
+            "cuda_error__rocm_4021_mi300x_gpu_hang_hw_exception.log",
+        ),
     ),
     Rule(
         name="segfault",
@@ -1021,6 +1039,7 @@ RULES: tuple[Rule, ...] = (
             r"returned non-zero exit status -(?:11|4|8)\b",
             # horovodrun's driver reports a worker's wait status the shell's way (128 + N)
             r"^Process (?P<rank>\d+) exit with status code (?:139|132|136)\b",
+            r"Rank (?P<rank>\d+) crashed with exit code -(?:11|4|8)\b",
         ),
         cause="a rank died of a fatal signal (SIGSEGV, SIGILL or SIGFPE: a native crash), as "
         "its launcher (mpirun, the DeepSpeed or accelerate launcher, subprocess) reports it; no "
@@ -1078,6 +1097,7 @@ RULES: tuple[Rule, ...] = (
             r"failed \(exitcode: -7\)",
             r"exits with return code = -7\b",
             r"exited on signal 7\b",
+            r"crashed with exit code -7\b",
             r"terminated with signal SIGBUS",
             r"died with <Signals\.SIGBUS: 7>",
             r"returned non-zero exit status -7\b",
@@ -1124,6 +1144,7 @@ RULES: tuple[Rule, ...] = (
             r"^Killed$",
             r"returned non-zero exit status -9\b",
             r"^Process (?P<rank>\d+) exit with status code 137\b",
+            r"Rank (?P<rank>\d+) crashed with exit code -9\b",
             r"task (?P<rank>\d+): Killed\b",
             r"tasks [\d,-]+: Killed\b",
             r": line \d+: +\d+ Killed +\S",
@@ -1597,6 +1618,29 @@ RULES: tuple[Rule, ...] = (
             "collective_timeout__detectron2_5121.log",
             "collective_timeout__pipedream_39.log",
         ),
+    ),
+    Rule(
+        name="nccl_id_wait_timeout",
+        category="collective_timeout",
+        code="LX584",
+        priority=51,
+        patterns=(
+            # torch before 2.3 spelled it "retreiving"
+            r"is setting up NCCL communicator and retr(?:ie|ei)ving ncclUniqueId from "
+            r"\[(?P<peer>\d+)\] "
+            r"via c10d key-value store by key '[^']*', but store->get\('[^']*'\) got error: "
+            r"(?:wait timeout|Socket Timeout|Timeout)",
+        ),
+        cause="a rank waited in the store for another rank (the one in brackets) to publish "
+        "the NCCL id of a communicator, which that rank creates at its first collective on the "
+        "group, and it never did within the timeout: that rank had not reached the collective "
+        "(still loading a model or data, stuck, on another code path, or dead); the waiting "
+        "rank is only the first to notice.",
+        fix="read the named rank's own output for where it was; when it legitimately works "
+        "alone first (loading, tokenizing, downloading), raise init_process_group(timeout=...) "
+        "or move that work before init, and make every rank create the same process groups in "
+        "the same order.",
+        fixtures=("collective_timeout__trl_3119_grpo_6node_nccluniqueid_store_wait.log",),
     ),
     Rule(
         name="nccl_desync_diverged",
