@@ -575,6 +575,32 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="efa_setup",
+        category="nccl_config_error",
+        code="LX585",
+        priority=88,
+        retryable=False,
+        patterns=(
+            r"NET/OFI OFI fi_getinfo\(\) call failed",
+            r"NET/OFI Couldn't open a fabric (?:provider|access domain)",
+            r"NET/OFI (?:CM: )?Unable to insert (?:remote|local) address into address vector",
+            r"NET/OFI (?:CM: )?Unable to register memory",
+            # EFA drops packets that the security groups do not allow (FI_EHOSTUNREACH)
+            r"NET/OFI Request \S+ \(\w+\) completed with error: err: 113\b",
+            r"This error indicates that the security group on either this instance or the peer",
+        ),
+        cause="NCCL's AWS EFA plugin (aws-ofi-nccl) could not set up the EFA transport: no "
+        "EFA provider or device is visible (a container without /dev/infiniband, a libfabric "
+        "without EFA), a peer's EFA address could not be used or its packets are dropped (the "
+        "security group must allow all traffic to and from itself), or memory could not be "
+        "registered with the device (a locked-memory limit); every start fails the same way.",
+        fix="check `fi_info -p efa -t FI_EP_RDM` on the host and in the container; pass the "
+        "EFA devices in (docker --device=/dev/infiniband/uverbs0 ..., the EFA device plugin on "
+        "Kubernetes); allow all inbound and outbound traffic within the instances' security "
+        "group; raise memlock (ulimit -l unlimited; launchx doctor checks it on every node).",
+        fixtures=("nccl_config_error__aws_ofi_nccl_1020_p5_container_no_efa_devices.log",),
+    ),
+    Rule(
         name="cuda_config",
         category="cuda_config_error",
         code="LX540",
