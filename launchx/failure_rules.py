@@ -191,7 +191,8 @@ RULES: tuple[Rule, ...] = (
             r"CANCELLED AT \S+ DUE TO (?:PREEMPTION|TIME LIMIT|NODE FAILURE|JOB REQUEUE)",
             r"DUE TO NODE FAILURE",
             r"^srun: error: Node failure on \S+",
-            # LSF's termination reasons (bacct/bjobs -l, and the job's output report)
+            # LSF's termination reasons (bacct/bjobs -l, and the job's output report); a
+            # requeue by the owner or an admin reruns the job, as Slurm's JOB REQUEUE does
             r"\bTERM_(?:RUNLIMIT|CPULIMIT|DEADLINE|WINDOW|PREEMPT|REQUEUE_OWNER|REQUEUE_ADMIN|"
             r"RC_RECLAIM|MC_RECALL|LOAD): [Jj]ob killed",
             # PBS/Torque's job output ("=>> PBS: job killed: walltime 86415 exceeded limit ...")
@@ -202,7 +203,8 @@ RULES: tuple[Rule, ...] = (
         fix="let launchx retry or the scheduler requeue (SLURM --requeue, LSF bsub -r); make "
         "sure checkpoints are frequent and the script resumes from LAUNCHX_RESUME_FROM. For "
         "time limits, ask for more time (--time, bsub -W) or checkpoint on the warning "
-        "signal (profile slurm.signal, e.g. USR2@120; LSF sends SIGUSR2 before a run limit).",
+        "signal (profile slurm.signal, e.g. USR2@120; LSF sends SIGUSR2 at the run limit and "
+        "kills the job ten minutes later).",
         fixtures=("preempted__sbatch_time_limit_torchrun.log", "preempted__submitit_1613.log"),
     ),
     Rule(
@@ -505,7 +507,9 @@ RULES: tuple[Rule, ...] = (
             r"NCCL WARN rank \d+ failed to get CUDA IPC handle to device",
             r"NCCL WARN cudaIpcGetMemHandle failed",
             # the P2P transport's own CUDA call failing (RCCL prints its HIP errors this way)
-            r"transport/p2p\.cc:\d+ NCCL WARN (?:Cuda|HIP) failure",
+            r"transport/p2p\.cc:\d+ NCCL WARN (?:Cuda|HIP) failure '(?:invalid argument"
+            r"|peer access is not supported between these two devices"
+            r"|peer mapping resources exhausted)'",
             # accelerate refuses to start NCCL P2P/IB on GeForce cards
             r"Using RTX (?:3090 or )?4000 series doesn't support faster communication",
         ),
@@ -536,7 +540,10 @@ RULES: tuple[Rule, ...] = (
         ),
         requires=(
             r"-> (?:2|3|6)\b",
-            r"unhandled system error|ncclSystemError|remote process exited|Connection refused",
+            # NCCL's INFO "Call to connect returned Connection refused, retrying" is routine
+            # while peers start; its WARN means it gave up
+            r"unhandled system error|ncclSystemError|remote process exited"
+            r"|NCCL WARN .*Connection refused",
         ),
         cause="NCCL bootstrapped on an address the other node cannot reach, a docker bridge "
         "(docker0, or a container's eth0 in 172.17.0.0/16) or a link-local one (169.254.x.x: "
@@ -544,18 +551,17 @@ RULES: tuple[Rule, ...] = (
         fix="run the containers with --network=host, or set NCCL_SOCKET_IFNAME (and "
         "GLOO_SOCKET_IFNAME) to the interface the nodes share (e.g. =ens1f0; '^docker,lo' "
         "excludes the bridge).",
-        fixtures=(
-            "nccl_config_error__nccl_1381_docker_bridge.log",
-            "nccl_config_error__nccl_859_aws_batch_ecs_eth0_link_local.log",
-        ),
+        fixtures=("nccl_config_error__nccl_1381_docker_bridge.log",),
     ),
     Rule(
         name="nccl_link_local_peer",
         category="nccl_config_error",
         code="LX580",
         # Above NCCL's "unhandled system error" (55) that reports this connect a few lines
-        # later; below LX575 (66), which names an unreachable peer whatever its address.
-        priority=64,
+        # later; below a peer's crash reported by its launcher (LX514, LX548: a refused
+        # connect to a link-local address that works within its segment can be that crash's
+        # collateral) and LX575 (66), which names an unreachable peer whatever its address.
+        priority=58,
         retryable=False,
         patterns=(
             r"Connect to (?:\[?fe80:[0-9a-fA-F:]*(?:%[\w.-]+)?\]?|169\.254\.\d+\.\d+)<\d+> "
@@ -564,8 +570,8 @@ RULES: tuple[Rule, ...] = (
         cause="NCCL tried to connect to a peer at a link-local address (IPv6 fe80::, or IPv4 "
         "169.254.x.x): the peer advertised the address of an interface that only reaches its "
         "own network segment (an IB or RoCE port's IPv6 address, a cloud metadata or "
-        "container link), because NCCL took the first interface it found; every attempt "
-        "picks the same one.",
+        "container link), because NCCL took the first interface it found, and it picks the "
+        "same one on every attempt.",
         fix="set NCCL_SOCKET_IFNAME (profile env) to the interface the nodes share, e.g. "
         "=eth0 or ^lo,docker; with fe80:: addresses also NCCL_SOCKET_FAMILY=AF_INET; "
         "`launchx explain -p <profile>` shows the interface that routes to the master.",
@@ -578,7 +584,10 @@ RULES: tuple[Rule, ...] = (
         name="efa_setup",
         category="nccl_config_error",
         code="LX585",
-        priority=88,
+        # A symptom's tier: when the plugin fails to start NCCL may fall back to its socket
+        # transport and go on, and a peer that died also leaves its packets unanswered; any
+        # root cause in the log (an exception, an OOM, a timeout) is the better one.
+        priority=48,
         retryable=False,
         patterns=(
             r"NET/OFI OFI fi_getinfo\(\) call failed",
@@ -819,7 +828,10 @@ RULES: tuple[Rule, ...] = (
         patterns=(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::|$)",),
         exclude=(
             r"(?i)nccl|gloo|c10d(?!\.\w+\.default)|ProcessGroup|monitoredBarrier",
-            r"CUDA error|HIP error|CUDA out of memory|OutOfMemoryError|CUBLAS_|CUDNN_STATUS"
+            # cuDNN rejecting its arguments (a layout or size it has no kernel for) is the
+            # script's, like any other exception
+            r"CUDA error|HIP error|CUDA out of memory|OutOfMemoryError|CUBLAS_"
+            r"|CUDNN_STATUS_(?!NOT_SUPPORTED|BAD_PARAM)"
             r"|illegal memory access|device-side assert",
             r"(?i)out of memory|timed? ?out|timeout",
             r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98",
@@ -860,8 +872,8 @@ RULES: tuple[Rule, ...] = (
         ),
         cause="the script reads the variables a launcher sets for each rank (RANK, LOCAL_RANK, "
         "WORLD_SIZE, MASTER_ADDR, MASTER_PORT), and nothing set them: it was started with "
-        "plain python, or with the old torch.distributed.launch without --use_env (which "
-        "passes --local_rank instead of LOCAL_RANK); every start fails the same way.",
+        "plain python (or, before torch 1.9, with torch.distributed.launch without --use_env, "
+        "which passed --local_rank instead of LOCAL_RANK); every start fails the same way.",
         fix="start it with `launchx run train.py` (or torchrun), which sets them for every "
         "rank; under SLURM use `launchx sbatch` or the slurm profile; a script that must "
         "also run alone can fall back (int(os.environ.get('LOCAL_RANK', 0))), as "
@@ -967,7 +979,8 @@ RULES: tuple[Rule, ...] = (
             # ROCm's wordings: torch's HIP errors, the HSA runtime's page fault and queue abort
             r"HIP error: ",
             r"Memory access fault by GPU node-\d+",
-            r"aborting with error : HSA_STATUS_ERROR_\w+",
+            r"aborting with error : HSA_STATUS_ERROR_(?:MEMORY_APERTURE_VIOLATION|MEMORY_FAULT"
+            r"|EXCEPTION|ILLEGAL_INSTRUCTION)",
             r"HW Exception by GPU node-\d+",
             r"device-side assert triggered",
             r"an illegal memory access was encountered",
@@ -978,15 +991,14 @@ RULES: tuple[Rule, ...] = (
             r"unhandled cuda error",
             r"ncclUnhandledCudaError",
             r"CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|MAPPING_ERROR)",
-            r"cuDNN error: CUDNN_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|MAPPING_ERROR"
-            r"|NOT_SUPPORTED|BAD_PARAM|NOT_INITIALIZED)",
+            r"cuDNN error: CUDNN_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|MAPPING_ERROR)",
         ),
         exclude=(r"out of memory",),
         cause="a CUDA kernel failed (illegal memory access, device-side assert, ECC error); "
         "CUDA reports it asynchronously, often at a later call or in the NCCL watchdog.",
         fix="rerun with CUDA_LAUNCH_BLOCKING=1 to get the failing line, check indices and "
         "labels against tensor sizes (device-side asserts), and look for Xid messages in "
-        "`dmesg` (hardware: drain the node).",
+        "`dmesg` (amdgpu errors on ROCm; hardware: drain the node).",
         fixtures=(
             "cuda_error__depthawarecnn_12_runtime_error_77.log",
             "cuda_error__flux_40.log",
@@ -1016,7 +1028,8 @@ RULES: tuple[Rule, ...] = (
             r"^\[[\w.-]+:\d+\] \*\*\* Process received signal \*\*\*",
         ),
         exclude=(r"encountered in worker",),
-        cause="a native crash (SIGSEGV) in C/C++/CUDA code, not a Python exception.",
+        cause="a native crash (SIGSEGV, or SIGFPE/SIGILL) in C/C++/CUDA code, not a Python "
+        "exception.",
         fix="get the native stack: PYTHONFAULTHANDLER=1 (or `import faulthandler; "
         "faulthandler.enable()`), allow core dumps (ulimit -c unlimited). Common causes: "
         "an extension built against another torch/CUDA, mixed NCCL/CUDA libraries on "
@@ -1133,7 +1146,8 @@ RULES: tuple[Rule, ...] = (
         requires=(r"(?i)shared memory",),
         cause="a rank died of SIGBUS while the program keeps data in shared memory (the log "
         "says so): a page of a /dev/shm file that the filesystem could not back was touched, "
-        "i.e. /dev/shm is full or too small (containers get 64 MB unless told otherwise).",
+        "i.e. /dev/shm is full or too small (containers get 64 MB unless told otherwise); a "
+        "memory-mapped file that shrank while in use gives the same signal.",
         fix="make /dev/shm big enough for what the program puts there (df -h /dev/shm; "
         "containers: --ipc=host or --shm-size=64g, Kubernetes: an emptyDir with medium: Memory "
         "and a sizeLimit), remove stale files from it, or put less there (fewer DataLoader "
@@ -1261,13 +1275,10 @@ RULES: tuple[Rule, ...] = (
         code="LX563",
         priority=61,
         retryable=False,
-        patterns=(
-            r"ibv_modify_qp failed with error (?:Invalid argument|No such device|Network is "
-            r"unreachable)",
-        ),
-        cause="the HCA rejected NCCL's queue-pair settings while the ranks connected (EINVAL, "
-        "ENODEV or ENETUNREACH from ibv_modify_qp): a GID index that does not exist or has no "
-        "address on this port (RoCE: a link-local fe80 GID, or no route to the peer's GID), "
+        patterns=(r"ibv_modify_qp failed with error (?:Invalid argument|No such device)",),
+        cause="the HCA rejected NCCL's queue-pair settings while the ranks connected (EINVAL "
+        "or ENODEV from ibv_modify_qp): a GID index that does not exist or has no address on "
+        "this port (RoCE: a link-local fe80 GID), "
         "an MTU or port the device does not offer, a port that is down; that is the host's "
         "configuration, and the next attempt is rejected the same way.",
         fix="check the ports and their GIDs (ibv_devinfo -v, show_gids): on RoCE set "
@@ -1657,11 +1668,12 @@ RULES: tuple[Rule, ...] = (
             r"via c10d key-value store by key '[^']*', but store->get\('[^']*'\) got error: "
             r"(?:wait timeout|Socket Timeout|Timeout)",
         ),
-        cause="a rank waited in the store for another rank (the one in brackets) to publish "
-        "the NCCL id of a communicator, which that rank creates at its first collective on the "
-        "group, and it never did within the timeout: that rank had not reached the collective "
-        "(still loading a model or data, stuck, on another code path, or dead); the waiting "
-        "rank is only the first to notice.",
+        cause="a rank waited in the store for another rank (the one in brackets, its rank in "
+        "that process group) to publish the NCCL id of a communicator, which that rank creates "
+        "at its first collective on the group (or in init_process_group with device_id=), and "
+        "it never did within the timeout: that rank had not got there (still loading a model "
+        "or data, stuck, on another code path, or dead); the waiting rank is only the first "
+        "to notice.",
         fix="read the named rank's own output for where it was; when it legitimately works "
         "alone first (loading, tokenizing, downloading), raise init_process_group(timeout=...) "
         "or move that work before init, and make every rank create the same process groups in "

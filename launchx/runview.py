@@ -141,6 +141,11 @@ def attempt_report(
         others = tuple(f for f in findings if f.category != decided.category)
         primary, findings = decided, (decided, *others)
     primary, findings = _explained(primary, findings, scans, stragglers, policy)
+    if decided is not None and primary is not None and primary.exit_code is None:
+        # Naming the rank the others waited for drops the exit code of the rank that failed;
+        # the run keeps it: `launchx run` exits with the training's own code (README).
+        primary = replace(primary, exit_code=decided.exit_code, signal=decided.signal)
+        findings = (primary, *findings[1:])
     if primary is not None and primary.host is None and primary.rank is not None:
         primary = replace(primary, host=facts.hosts.get(primary.rank))
         findings = (primary, *findings[1:])

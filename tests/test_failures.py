@@ -747,6 +747,53 @@ def test_source_siblings_are_named(text: str, category: str, code: str) -> None:
     assert p is not None and (p.category, p.code) == (category, code)
 
 
+_KEYERROR = "[rank1]: KeyError: 'labels'\n"
+_OOM = "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+
+
+@pytest.mark.parametrize(
+    ("noise", "cause", "expected"),
+    [
+        # the EFA plugin failing to start: NCCL may fall back to sockets and go on
+        (
+            "h:1:2 [0] nccl_net_ofi_rdma_init:7978 NCCL WARN NET/OFI OFI fi_getinfo() call "
+            "failed: No data available\nh:1:2 [0] NCCL INFO Using network Socket\n",
+            _KEYERROR,
+            "user_code_error",
+        ),
+        # a user kernel's sticky CUDA error surfacing in NCCL's P2P connect is not P2P's
+        (
+            "h:1:2 [0] transport/p2p.cc:247 NCCL WARN Cuda failure 'an illegal memory access "
+            "was encountered'\n",
+            "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered\n",
+            "cuda_error",
+        ),
+        # a link-local bootstrap with NCCL's routine connect retries while peers start
+        (
+            "h:1:1 [0] NCCL INFO Bootstrap : Using ib0:fe80::1%ib0<0>\nh:1:2 [0] NCCL INFO Call "
+            "to connect returned Connection refused, retrying\n",
+            _OOM,
+            "cuda_oom",
+        ),
+        # a refused connect to a link-local peer that had just crashed
+        (
+            "h:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to "
+            "fe80::1%ib1<17943> failed : Connection refused\n",
+            "E1124 05:22:37.324000 23781 torch/distributed/elastic/multiprocessing/api.py:1002] "
+            "failed (exitcode: -11) local_rank: 1 (pid: 23787) of binary: /usr/bin/python\n",
+            "segfault",
+        ),
+    ],
+)
+def test_configuration_hints_do_not_outrank_the_failure_they_sit_beside(
+    noise: str, cause: str, expected: str
+) -> None:
+    """Lines that name a configuration fault only when nothing else failed: beside a real
+    failure they are its surroundings, not its cause."""
+    p = failures.diagnose_logs([noise + cause]).primary
+    assert p is not None and p.category == expected
+
+
 def test_what_only_looks_like_a_cause_is_not_one() -> None:
     """c10d warns when a host name has no IPv6 address (harmless when IPv4 resolves), and
     Ray's ActorDiedError only says that a worker process died: neither names a cause."""

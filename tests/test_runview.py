@@ -10,6 +10,7 @@ from pathlib import Path
 from launchx import failure_text, failures, logscan, logsource, runview
 from launchx.diagnosis import Report
 from launchx.logscan import SourceInfo
+from launchx.run import decide
 
 RUNS = Path(__file__).parent / "fixtures" / "runs"
 DEV = Path(__file__).parent / "fixtures" / "logs" / "dev"
@@ -231,6 +232,8 @@ def test_the_run_loop_names_the_rank_behind_as_diagnose_does() -> None:
     assert (run.category, run.rank, run.code) == ("nccl_watchdog_timeout", 2, seen.code)
     assert (run.retryable, run.retry_on_progress) == (seen.retryable, seen.retry_on_progress)
     assert run.evidence[0].startswith("rank 2 never reached collective #5701 (ALLREDUCE)")
+    # the run still exits with the code of the rank that failed (rank 0's abort), not 1
+    assert decide.training_exit_code(1, run) == 134
 
 
 def test_scans_of_one_source_in_memory_and_streamed_agree() -> None:
