@@ -166,9 +166,11 @@ def tier(priority: int) -> int:
     return 1 if priority >= 50 else 0
 
 
-SRUN_TERMINATES_STEP = r"_step_signal: Terminating StepId="
-"""srun (Slurm >= 20.11) ends a step itself after a task failed; Slurm 25 and the local
-cluster print it before the step's CANCELLED line (tests/test_slurm_e2e.py)."""
+SRUN_TERMINATES_STEP = r"(?:_step_signal: |^srun: )Terminating (?:StepId=|job step )"
+"""srun ends a step itself after a task failed, before the step's CANCELLED line: Slurm 25
+and the local cluster print "srun: launch/slurm: _step_signal: Terminating StepId=N.0"
+(tests/test_slurm_e2e.py), other releases "srun: Terminating StepId=N.0" or, before 20.11,
+"srun: Terminating job step N.0"."""
 
 _PG_TIMEOUT_FIX = (
     "find the rank that was late or gone: it is the one that did NOT report the timeout, or "
@@ -639,6 +641,8 @@ RULES: tuple[Rule, ...] = (
             r"Torch not compiled with CUDA enabled",
             r"CUDA driver initialization failed",
             r"Unexpected error from cudaGetDeviceCount\(\)",
+            # Lightning's device check: more GPUs asked for than the process can see
+            r"You requested gpus?: \[[\d, ]*\]",
             # cuBLAS/cuDNN: the GPU lacks a feature the call needs (bf16, fp8, TF32 on old GPUs)
             r"CUBLAS_STATUS_ARCH_MISMATCH|CUDNN_STATUS_ARCH_MISMATCH",
             # ROCm: no kernels for this GPU's gfx architecture in the build, or no GPU
@@ -660,6 +664,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__llama_946_garbled.log",
             "cuda_config_error__ms_swift_5118_exclusive_process.log",
             "cuda_config_error__nccl_1029_deepspeed_workers_no_cuda_env.log",
+            "cuda_config_error__lightning_16828_slurm_gpus_per_task.log",
         ),
     ),
     Rule(
@@ -743,6 +748,7 @@ RULES: tuple[Rule, ...] = (
             "host_oom_killed__arjuna_52_slurm.log",
             "host_oom_killed__brainscore_950_slurm_step_oom.log",
             "host_oom_killed__lmm_r1_71_ray_job_failed_llmrayactor_memory.log",
+            "host_oom_killed__nemo_10192_checkpoint_oom_kill_slurm.log",
         ),
     ),
     Rule(
@@ -830,7 +836,7 @@ RULES: tuple[Rule, ...] = (
             r"(?i)nccl|gloo|c10d(?!\.\w+\.default)|ProcessGroup|monitoredBarrier",
             # cuDNN rejecting its arguments (a layout or size it has no kernel for) is the
             # script's, like any other exception
-            r"CUDA error|HIP error|CUDA out of memory|OutOfMemoryError|CUBLAS_"
+            r"CUDA error|CUDA driver error|HIP error|CUDA out of memory|OutOfMemoryError|CUBLAS_"
             r"|CUDNN_STATUS_(?!NOT_SUPPORTED|BAD_PARAM)"
             r"|illegal memory access|device-side assert",
             r"(?i)out of memory|timed? ?out|timeout",
@@ -976,6 +982,7 @@ RULES: tuple[Rule, ...] = (
         priority=78,
         patterns=(
             r"CUDA error: ",
+            r"CUDA driver error: ",
             # ROCm's wordings: torch's HIP errors, the HSA runtime's page fault and queue abort
             r"HIP error: ",
             r"Memory access fault by GPU node-\d+",
@@ -1213,6 +1220,28 @@ RULES: tuple[Rule, ...] = (
         "rank; torch.set_num_threads), fewer DataLoader num_workers; or ask for a higher "
         "limit (bsub -T for threads, -p for processes).",
         fixtures=("killed__mdetr_101_lsf_thread_limit.log",),
+    ),
+    Rule(
+        name="launcher_remote_start",
+        category="launcher_died",
+        code="LX586",
+        priority=70,
+        retryable=False,
+        patterns=(
+            # DeepSpeed's runner checks it can reach every host of the hostfile first
+            r"Command '\S*ssh -o PasswordAuthentication=no \S+ hostname' returned non-zero exit "
+            r"status 255",
+            r"pdsh@\S+: \S+: ssh exited with exit code 255",
+        ),
+        cause="the launcher could not start the ranks of another host: its ssh to that host "
+        "failed (ssh's exit 255: no passwordless key for this user, an unknown host key, a "
+        "name that does not resolve or a port 22 that does not answer), so no rank ran there; "
+        "every launch fails the same way.",
+        fix="from this node, `ssh -o PasswordAuthentication=no <host> hostname` must print the "
+        "host name for every host of the hostfile (ssh-copy-id, accept the host keys, the same "
+        "user); or start each node's ranks on that node instead (launchx run --nnodes N "
+        "--node-rank R --master-addr <node0>, or srun), with no ssh at all.",
+        fixtures=("launcher_died__deepspeed_4907_runner_ssh_check.log",),
     ),
     Rule(
         name="nccl_invalid_usage",
@@ -1826,6 +1855,7 @@ ANCHORS: tuple[str, ...] = (
     "low on resource",
     "gloo/transport",
     "shared memory",
+    "srun: terminating",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against
