@@ -16,9 +16,10 @@ SPLIT.md), every log's body (its three header lines removed) goes through
 - *deterministic called retryable*: labelled ``retryable=false`` and launchx would retry.
   Must be 0. The other two kinds of wrong decision are counted too: labelled ``undecided``
   and retried, and labelled ``true`` and not retried.
-- *from a checkpoint*: a collective or rendezvous timeout, a closed socket, a bare SIGKILL
-  (``failure_rules.RETRIED_ON_PROGRESS``) is not retryable on the log's word, but ``launchx
-  run`` retries it when a complete checkpoint exists after the attempt, which no log shows.
+- *from a checkpoint*: a collective or rendezvous timeout, a closed socket, an IB transfer
+  error, a bare SIGKILL (``failure_rules.RETRIED_ON_PROGRESS``) is not retryable on the log's
+  word, but ``launchx run`` retries it when a complete checkpoint exists after the attempt,
+  which no log shows.
   Those logs are counted by label, so that what ``launchx run`` would do with a checkpoint
   is in the numbers too (its labelled-deterministic ones would be retried once, from it).
 - *root rank*: where the label names one, the primary's rank.

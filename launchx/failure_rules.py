@@ -74,7 +74,6 @@ def unknown_categories(names: Sequence[str]) -> tuple[str, ...]:
 RETRYABLE_BY_DEFAULT: frozenset[str] = frozenset(
     {
         "hang",
-        "ib_error",
         "port_in_use",
         "preempted",
     }
@@ -84,13 +83,16 @@ is not retried unless a profile's ``retry.on`` names it, or the run's own eviden
 (``RETRIED_ON_PROGRESS``); a rule may narrow its category's default (``Rule.retryable``).
 ``interrupted`` is never retried, whatever the policy says.
 
-``hang`` is launchx's own verdict, with the stuck rank's stack; an InfiniBand error, a port
-taken between the check and the bind, a preemption are faults of the moment. Drawn from the
-corpus (tests/fixtures/logs): ``nccl_system_error`` and a lost gloo peer are configuration or
-a peer's own bug far more often than a transient fault; none of them is retried by default."""
+``hang`` is launchx's own verdict, with the stuck rank's stack; a port taken between the
+check and the bind, a preemption are faults of the moment. Drawn from the corpus
+(tests/fixtures/logs): ``nccl_system_error`` and a lost gloo peer are configuration or a
+peer's own bug far more often than a transient fault; none of them is retried by default.
+An InfiniBand error was retried by default until issue 12's thirteenth round: see
+``RETRIED_ON_PROGRESS``."""
 
 RETRIED_ON_PROGRESS: frozenset[str] = frozenset(
     {
+        "ib_error",
         "killed",
         "nccl_watchdog_timeout",
         "collective_timeout",
@@ -114,7 +116,15 @@ deterministic failure costs a whole attempt, and from step 0 without a checkpoin
 a one-off fault late in a week-long run is still recovered. A rule that reads the timeout's
 own numbers (``LX550``: within the first collectives; ``LX568``: a short timeout) is final:
 no checkpoint changes what it says. A profile's ``retry.on`` retries them regardless,
-``retry.never`` never."""
+``retry.never`` never.
+
+An InfiniBand or RoCE transfer error (``LX518``: a completion with status 12, an async port
+event) is the same kind: a link that flapped under a running job, or a fabric configured so
+that the first transfer fails every time (a GID index, a docker hostfile, a port that cannot
+reach the other node). Of the development logs it names, half are labelled transient and
+half undecided or deterministic; "a complete checkpoint after the attempt" is what tells
+them apart, since a run that got that far had a working fabric. The IB rules that read a
+configuration fault from the error itself (LX563, LX567, LX569, LX558) are final."""
 
 NEVER_RETRIED: frozenset[str] = frozenset({"interrupted"})
 """A user's Ctrl-C or kill is an instruction, not a failure (house rule 6)."""

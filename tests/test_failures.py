@@ -314,7 +314,8 @@ def test_rank_logs_are_classified_with_their_rank() -> None:
     d = failures.classify_attempt(
         {0: -15, 3: 1}, {}, logs, launcher_exit=1, interrupted=False, policy=None
     )
-    assert (d.category, d.rank, d.retryable, d.exit_code) == ("ib_error", 3, True, 1)
+    assert (d.category, d.rank, d.exit_code) == ("ib_error", 3, 1)
+    assert not d.retryable and d.retry_on_progress  # a link error: retried from a checkpoint
 
 
 def test_root_rank_stopped_mid_traceback_reports_the_launchers_code() -> None:
@@ -471,8 +472,8 @@ def test_nothing_recognisable_is_unknown_on_the_earliest_error_file() -> None:
 
 
 def test_policy_on_and_never_change_retryability() -> None:
-    assert failures.is_retryable("ib_error", None)
-    assert not failures.is_retryable("ib_error", Retry(never=("ib_error",)))
+    assert failures.is_retryable("port_in_use", None)
+    assert not failures.is_retryable("port_in_use", Retry(never=("port_in_use",)))
     # A timeout: not on the log's word, from a checkpoint; the policy decides outright.
     assert not failures.is_retryable("nccl_watchdog_timeout", None)
     assert rm.retry_on_progress("nccl_watchdog_timeout", None, None)
@@ -499,8 +500,9 @@ def test_policy_on_and_never_change_retryability() -> None:
 
 @pytest.mark.parametrize("category", fr.CATEGORIES)
 def test_default_retry_table(category: str) -> None:
-    retryable = {"ib_error", "port_in_use", "preempted", "hang"}
+    retryable = {"port_in_use", "preempted", "hang"}
     from_checkpoint = {
+        "ib_error",
         "nccl_watchdog_timeout",
         "collective_timeout",
         "socket_error",

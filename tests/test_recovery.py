@@ -604,14 +604,15 @@ def two_nodes(
 
 
 def test_a_rank_dying_on_node_one_makes_both_nodes_retry_together(tmp_path: Path) -> None:
-    """Node 1's rank dies of an InfiniBand error (transient); node 0 only sees its peer's
-    connection close. Both adopt node 1's diagnosis, retry, re-rendezvous and finish."""
+    """Node 1's rank dies of an InfiniBand error after the step-5 checkpoint (a link that
+    worked, so retried from it); node 0 only sees its peer's connection close. Both adopt
+    node 1's diagnosis, retry, re-rendezvous and finish."""
     ck = tmp_path / "ck"
     crash = ["--crash-at-step", "8", "--crash-rank", "1", "--crash-kind", "nic"]
     (c0, t0), (c1, t1) = two_nodes(tmp_path, crash)
     assert (c0, c1) == (0, 0), f"node 0:\n{t0}\n\nnode 1:\n{t1}"
     assert "crashing rank 1 at step 8 kind=nic" in t1
-    assert "launchx: the nodes agree: ib_error seen by node 1 (transient)" in t0
+    assert "launchx: the nodes agree: ib_error seen by node 1 (retried from the checkpoint)" in t0
     step5 = str(ck / "step_00000005.pt")
     for text in (t0, t1):
         rows = summary_rows(text)
