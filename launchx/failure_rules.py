@@ -1703,17 +1703,17 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # torch before 2.3 spelled it "retreiving"
             r"is setting up NCCL communicator and retr(?:ie|ei)ving ncclUniqueId from "
-            r"\[(?P<peer>\d+)\] "
+            r"\[\d+\] "
             r"via c10d key-value store by key '[^']*', but store->get\('[^']*'\) got error: "
             r"(?:wait timeout|Socket Timeout|Timeout)",
         ),
-        cause="a rank waited in the store for another rank (the one in brackets, its rank in "
-        "that process group) to publish the NCCL id of a communicator, which that rank creates "
-        "at its first collective on the group (or in init_process_group with device_id=), and "
-        "it never did within the timeout: that rank had not got there (still loading a model "
-        "or data, stuck, on another code path, or dead); the waiting rank is only the first "
-        "to notice.",
-        fix="read the named rank's own output for where it was; when it legitimately works "
+        cause="it waited in the store for another rank (the number in brackets in the "
+        "message, its rank in that process group) to publish the NCCL id of a communicator, "
+        "which that rank creates at its first collective on the group (or in "
+        "init_process_group with device_id=), and it never did within the timeout: it had "
+        "not got there (still loading a model or data, stuck, on another code path, or "
+        "dead); the waiting rank is only the first to notice.",
+        fix="read that rank's own output for where it was; when it legitimately works "
         "alone first (loading, tokenizing, downloading), raise init_process_group(timeout=...) "
         "or move that work before init, and make every rank create the same process groups in "
         "the same order.",
