@@ -192,6 +192,41 @@ _PG_TIMEOUT_FIX = (
     "TORCH_DISTRIBUTED_TIMEOUT are read by nothing."
 )
 
+_SIGNAL_NAMES = {4: "ILL", 7: "BUS", 8: "FPE", 9: "KILL", 11: "SEGV"}
+
+
+def torchrun_signal_reports(*signals: int) -> tuple[str, ...]:
+    """How torchrun says a rank died of one of ``signals``: its failure summary's
+    ``exitcode : -N`` and ``Signal N (SIGX)``, and its agent's ``failed (exitcode: -N)``."""
+    nums = "|".join(str(n) for n in signals)
+    named = "|".join(rf"{n} \(SIG{_SIGNAL_NAMES[n]}\)" for n in signals)
+    return (
+        rf"exitcode\s*:\s*-(?:{nums})\b",
+        rf"Signal (?:{named})",
+        rf"failed \(exitcode: -(?:{nums})\)",
+    )
+
+
+def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
+    """How the other launchers say a rank died of one of ``signals``, naming its rank where
+    they do: mpirun, DeepSpeed's runner, multiprocessing and torch.multiprocessing.spawn,
+    subprocess, horovodrun's driver (the shell's 128 + N), composer's launcher."""
+    nums = "|".join(str(n) for n in signals)
+    names = "|".join(_SIGNAL_NAMES[n] for n in signals)
+    named = "|".join(f"{_SIGNAL_NAMES[n]}: {n}" for n in signals)
+    shell = "|".join(str(128 + n) for n in signals)
+    return (
+        rf"process rank (?P<rank>\d+) with PID \S+ on node \S+ exited on signal (?:{nums})\b",
+        rf"--local_rank=(?P<rank>\d+)'.*\] exits with return code = -(?:{nums})\b",
+        rf"exits with return code = -(?:{nums})\b",
+        rf"died with <Signals\.SIG(?:{named})>",
+        rf"process (?P<rank>\d+) terminated with signal SIG(?:{names})",
+        rf"returned non-zero exit status -(?:{nums})\b",
+        rf"^Process (?P<rank>\d+) exit with status code (?:{shell})\b",
+        rf"Rank (?P<rank>\d+) crashed with exit code -(?:{nums})\b",
+    )
+
+
 RULES: tuple[Rule, ...] = (
     # ------------------------------------------------------------------ stopped from outside
     Rule(
@@ -1086,17 +1121,7 @@ RULES: tuple[Rule, ...] = (
         category="segfault",
         code="LX548",
         priority=63,
-        patterns=(
-            r"process rank (?P<rank>\d+) with PID \S+ on node \S+ exited on signal (?:11|4|8)\b",
-            r"--local_rank=(?P<rank>\d+)'.*\] exits with return code = -(?:11|4|8)\b",
-            r"exits with return code = -(?:11|4|8)\b",
-            r"died with <Signals\.SIG(?:SEGV: 11|ILL: 4|FPE: 8)>",
-            r"process (?P<rank>\d+) terminated with signal SIG(?:SEGV|ILL|FPE)",
-            r"returned non-zero exit status -(?:11|4|8)\b",
-            # horovodrun's driver reports a worker's wait status the shell's way (128 + N)
-            r"^Process (?P<rank>\d+) exit with status code (?:139|132|136)\b",
-            r"Rank (?P<rank>\d+) crashed with exit code -(?:11|4|8)\b",
-        ),
+        patterns=launcher_signal_reports(11, 4, 8),
         cause="a rank died of a fatal signal (SIGSEGV, SIGILL or SIGFPE: a native crash), as "
         "its launcher (mpirun, the DeepSpeed or accelerate launcher, subprocess) reports it; no "
         "Python traceback.",
@@ -1112,11 +1137,7 @@ RULES: tuple[Rule, ...] = (
         code="LX514",
         priority=62,
         scope="root_failure",
-        patterns=(
-            r"exitcode\s*:\s*-(?:11|4|8)\b",
-            r"Signal (?:11 \(SIGSEGV\)|4 \(SIGILL\)|8 \(SIGFPE\))",
-            r"failed \(exitcode: -(?:11|4|8)\)",
-        ),
+        patterns=torchrun_signal_reports(11, 4, 8),
         cause="it died of a fatal signal (SIGSEGV, SIGILL or SIGFPE: a native crash in C/C++/"
         "CUDA code) and left no Python traceback.",
         fix="get the native stack: PYTHONFAULTHANDLER=1 and core dumps (ulimit -c unlimited); "
@@ -1131,7 +1152,7 @@ RULES: tuple[Rule, ...] = (
         code="LX557",
         priority=64,
         scope="root_failure",
-        patterns=(r"exitcode\s*:\s*-7\b", r"Signal 7 \(SIGBUS\)", r"failed \(exitcode: -7\)"),
+        patterns=torchrun_signal_reports(7),
         requires=(r"^host\s*:\s*[0-9a-f]{12}\s*$",),
         cause="it died of SIGBUS inside a Docker container (the summary's host is a container "
         "id): a process touched shared memory that /dev/shm could not back, and Docker gives "
@@ -1148,15 +1169,8 @@ RULES: tuple[Rule, ...] = (
         code="LX581",
         priority=64,
         patterns=(
-            r"exitcode\s*:\s*-7\b",
-            r"Signal 7 \(SIGBUS\)",
-            r"failed \(exitcode: -7\)",
-            r"exits with return code = -7\b",
-            r"exited on signal 7\b",
-            r"crashed with exit code -7\b",
-            r"terminated with signal SIGBUS",
-            r"died with <Signals\.SIGBUS: 7>",
-            r"returned non-zero exit status -7\b",
+            *torchrun_signal_reports(7),
+            *launcher_signal_reports(7),
             r"^Bus error(?: \(core dumped\))?$",
         ),
         # "shared memory" is an anchor, so the line is kept however long the log
@@ -1177,7 +1191,7 @@ RULES: tuple[Rule, ...] = (
         code="LX515",
         priority=61,
         scope="root_failure",
-        patterns=(r"exitcode\s*:\s*-9\b", r"Signal 9 \(SIGKILL\)", r"failed \(exitcode: -9\)"),
+        patterns=torchrun_signal_reports(9),
         cause="it was killed by a SIGKILL from outside (torchrun itself sends SIGTERM first): "
         "on a training node most often the kernel OOM killer, else a scheduler, a watchdog or "
         "a person; the log alone does not say which.",
@@ -1193,15 +1207,9 @@ RULES: tuple[Rule, ...] = (
         code="LX547",
         priority=61,
         patterns=(
-            r"process rank (?P<rank>\d+) with PID \S+ on node \S+ exited on signal 9\b",
-            r"--local_rank=(?P<rank>\d+)'.*\] exits with return code = -9\b",
-            r"exits with return code = -9\b",
-            r"died with <Signals\.SIGKILL: 9>",
-            r"process (?P<rank>\d+) terminated with signal SIGKILL",
+            *launcher_signal_reports(9),
+            # the shell's and srun's own words for a child's SIGKILL
             r"^Killed$",
-            r"returned non-zero exit status -9\b",
-            r"^Process (?P<rank>\d+) exit with status code 137\b",
-            r"Rank (?P<rank>\d+) crashed with exit code -9\b",
             r"task (?P<rank>\d+): Killed\b",
             r"tasks [\d,-]+: Killed\b",
             r": line \d+: +\d+ Killed +\S",
