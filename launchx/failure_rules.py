@@ -1087,7 +1087,6 @@ RULES: tuple[Rule, ...] = (
         "an extension built against another torch/CUDA, mixed NCCL/CUDA libraries on "
         "LD_LIBRARY_PATH, init_process_group before torch.cuda.set_device.",
         fixtures=(
-            "segfault__pytorch_72086.log",
             "segfault__torchrun_faulthandler.log",
             "segfault__ms_swift_4353_none_dealloc.log",
             "segfault__nccl_1669_ras_crash_during_init.log",
@@ -1260,6 +1259,40 @@ RULES: tuple[Rule, ...] = (
         "user); or start each node's ranks on that node instead (launchx run --nnodes N "
         "--node-rank R --master-addr <node0>, or srun), with no ssh at all.",
         fixtures=("launcher_died__deepspeed_4907_runner_ssh_check.log",),
+    ),
+    Rule(
+        name="launcher_native_crash",
+        category="launcher_died",
+        code="LX587",
+        # above the worker's segfault (LX513): the same "Fatal Python error" line, but the
+        # stack under it is the agent's
+        priority=78,
+        retryable=False,
+        patterns=(
+            # a faulthandler frame ('line N in f', no comma) in code only the agent runs:
+            # torchrun's main, its rendezvous and agent packages and their store helpers (a
+            # worker's stack reaches torch.distributed.elastic only through the @record
+            # wrapper of errors/__init__.py)
+            r'File "[^"]*torch/distributed/(?:run|launch'
+            r'|elastic/(?:rendezvous/[^"]*|agent/[^"]*|utils/store))\.py", line \d+ in \w+',
+        ),
+        context=(
+            r"Fatal Python error: (?:Segmentation fault|Aborted|Bus error"
+            r"|Floating point exception|Illegal instruction)",
+        ),
+        cause="the launcher itself (the torchrun agent, not a rank) crashed in native code: "
+        "the Python stack under 'Fatal Python error' is the agent's own (its rendezvous or "
+        "its worker supervision), so the ranks were never started or were orphaned; it "
+        "comes back on every launch with the same installation.",
+        fix="the agent runs only torch and Python: suspect the installation (a torch wheel "
+        "for another Python, e.g. 3.12 with an older torch; mixed libstdc++ or "
+        "LD_PRELOAD/LD_LIBRARY_PATH libraries), reinstall torch in a clean environment, or "
+        "take the store off the crashing path (--rdzv-backend static: launchx run "
+        "--master-addr/--master-port).",
+        fixtures=(
+            "launcher_died__transformerengine_1011_torchrun_segfault_rendezvous_py312.log",
+            "launcher_died__pytorch_72086.log",
+        ),
     ),
     Rule(
         name="nccl_invalid_usage",
@@ -1881,7 +1914,8 @@ the rules (slow), so a rule whose lines hold none of them is never seen in a log
 ``test_anchored_scan_equals_full_scan`` catches that; add an anchor then. Each costs 40-90 ms
 per 100 MB (whole words search faster than fragments: "error" is three times faster than
 "rror"). Traceback frames need no anchor: they are picked up above an exception line, and
-NCCL's detail under ``Last error:`` needs none either: the line after one is kept too."""
+NCCL's detail under ``Last error:`` needs none either, nor the frame under faulthandler's
+``(most recent call first):``: the line after each is kept too."""
 
 RANK0_WORK: tuple[str, ...] = (
     r"(?i)\bevaluat",

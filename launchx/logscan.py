@@ -38,7 +38,10 @@ _HEAD_BYTES = 256 << 10
 _ANCHORS = tuple(a.lower().encode() for a in fr.ANCHORS)
 _BLOCK_ANCHORS = (b"error_file", b"root cause", b"failures:", b"exitcode  :", b"exitcode:")
 _NCCL_INFO = b"NCCL INFO"
-_LAST_ERROR = b"last error:"
+# Markers whose next line carries what matters and often holds no anchor of its own: NCCL
+# puts the reason of an error on the line after "Last error:" (torch's DistBackendError
+# block); faulthandler's "(most recent call first):" is followed by the frame that crashed.
+_NEXT_LINE_MARKERS = (b"last error:", b"(most recent call first):")
 _NCCL_HOST = re.compile(r"^([\w.-]+):\d+:\d+ \[\d+\] NCCL (?:INFO|WARN)", re.MULTILINE)
 # NCCL's line header names the process ("host:pid:tid [dev]"), not the rank; its proxy
 # thread's warnings name the rank that process is ("[Proxy Service 11] Failed to execute
@@ -448,15 +451,14 @@ def _anchor_lines(low: bytes, lo: int, hi: int, every: bool = False) -> dict[int
             if nl == -1 or nl >= hi:
                 break
             i = low.find(a, nl, hi)
-    # NCCL puts the reason of an error on the line after "Last error:" (torch's
-    # DistBackendError block); that line often holds no anchor of its own.
-    i = low.find(_LAST_ERROR, lo, hi)
-    while i != -1:
-        nl = low.find(b"\n", i)
-        if nl == -1 or nl + 1 >= hi:
-            break
-        found.setdefault(nl + 1, nl + 1)
-        i = low.find(_LAST_ERROR, nl, hi)
+    for marker in _NEXT_LINE_MARKERS:
+        i = low.find(marker, lo, hi)
+        while i != -1:
+            nl = low.find(b"\n", i)
+            if nl == -1 or nl + 1 >= hi:
+                break
+            found.setdefault(nl + 1, nl + 1)
+            i = low.find(marker, nl, hi)
     return found
 
 
