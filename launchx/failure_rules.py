@@ -1313,6 +1313,10 @@ RULES: tuple[Rule, ...] = (
             r"NCCL WARN \w+ : invalid root -?\d+ \(root should be in the",
             r"NCCL WARN \w+ : invalid (?:type|reduction operation) -?\d+",
             r"allocated on device \d+ mismatchs with NCCL device \d+",
+            # misc/argcheck.cc's pointer checks: a NULL communicator (NCCL called before or
+            # without ncclCommInitRank) or a buffer that is not device memory
+            r"NCCL WARN \w+ : \w+ argument is NULL",
+            r"NCCL WARN \w+ : \w+ (?:0x[0-9a-f]+ |\(nil\) )?is not a valid pointer",
             r"ncclGroupEnd: not in a group call",
         ),
         cause="NCCL rejected how it was called or configured: ranks called different "
@@ -1326,6 +1330,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "nccl_invalid_usage__fairseq_2924_interleaved.log",
             "nccl_invalid_usage__nccl_296_mismatched_collective.log",
+            "nccl_invalid_usage__fastmoe_149_null_comm_single_gpu.log",
         ),
     ),
     Rule(
@@ -1496,6 +1501,10 @@ RULES: tuple[Rule, ...] = (
             r"NCCL WARN (?:Net : |socketStartConnect: )?Connect to \S+ failed : "
             r"(?:Connection timed out|Software caused connection abort|Connection reset)",
             r"(?:ConnectionResetError|ConnectionRefusedError|BrokenPipeError)\b",
+            # torch.distributed.rpc's TensorPipe agent (tensorpipe_agent.cpp) on a socket error
+            # (not the EOF it expects while the agents shut down)
+            r"RPC agent for \S+ encountered error when (?:sending outgoing|reading incoming) "
+            r"(?:request|response)\b.*: E(?:CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|HOSTUNREACH)\b",
         ),
         cause="a network connection to another rank was closed, reset or refused: usually that "
         "rank's process died first (look for its own error), else the interface or a "
@@ -1507,6 +1516,7 @@ RULES: tuple[Rule, ...] = (
             "socket_error__nccl_1612.log",
             "socket_error__nccl_1920.log",
             "socket_error__sglang_5594_nccl_connect_aborted_multinode.log",
+            "socket_error__tensorpipe_201_rpc_econnrefused.log",
         ),
     ),
     Rule(
@@ -1907,6 +1917,7 @@ ANCHORS: tuple[str, ...] = (
     "gloo/transport",
     "shared memory",
     "srun: terminating",
+    "got completion",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against
