@@ -910,6 +910,29 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="http_request_failed",
+        category="user_code_error",
+        code="LX588",
+        # above the user's exception rule (LX511), which names the same line without saying
+        # what failed, and which leaves the "connection" lines to the network rules
+        priority=82,
+        patterns=(
+            # requests/urllib3 wrapping the socket's error, and transformers' own message
+            r"\('Connection aborted\.', (?:ConnectionResetError|RemoteDisconnected|"
+            r"BrokenPipeError|ConnectionRefusedError)",
+            r"HTTPS?ConnectionPool\(host='[^']*', port=\d+\): Max retries exceeded with url",
+            r"We couldn't connect to 'https?://[^']*' to load\b",
+        ),
+        cause="the script's own HTTP request failed (a download from a model hub, a logger's "
+        "or an API's call): the connection to a web server was refused, reset or never made, "
+        "not a connection between ranks; one rank's failure took the others down.",
+        fix="download what the script fetches before the run and read it from disk "
+        "(huggingface-cli download ...; then HF_HUB_OFFLINE=1 and TRANSFORMERS_OFFLINE=1 in "
+        "the profile's env), set HTTPS_PROXY where nodes reach the internet only through a "
+        "proxy, or turn the online logger off (WANDB_MODE=offline).",
+        fixtures=("user_code_error__fastchat_1951_finetune_connection_reset.log",),
+    ),
+    Rule(
         name="launcher_environment_missing",
         category="user_code_error",
         code="LX583",
@@ -1343,6 +1366,8 @@ RULES: tuple[Rule, ...] = (
             r"\binternal error\b.*NCCL version",
             r"NCCL Error 3\b",
             r"NCCL error: internal error",
+            # ncclGetErrorString's own text, as libraries other than torch print it
+            r"internal error - please report this issue to the NCCL developers",
         ),
         cause="NCCL hit an internal check; in practice often a peer that vanished during "
         "setup ('Socket recv failed') or ranks configured differently.",
@@ -1352,6 +1377,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "nccl_internal_error__nccl_1546.log",
             "nccl_internal_error__pytorch_78638_init_barrier.log",
+            "nccl_internal_error__tensorrt_llm_213_allreduce_plugin_mpirun.log",
         ),
     ),
     Rule(
@@ -1506,6 +1532,9 @@ RULES: tuple[Rule, ...] = (
             r"RPC agent for \S+ encountered error when (?:sending outgoing|reading incoming) "
             r"(?:request|response)\b.*: E(?:CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|HOSTUNREACH)\b",
         ),
+        # an HTTP client's error (requests/urllib3 wrap the socket's): a download or an
+        # API call of the script, not a connection between ranks
+        exclude=(r"\('Connection aborted\.'", r"Max retries exceeded with url"),
         cause="a network connection to another rank was closed, reset or refused: usually that "
         "rank's process died first (look for its own error), else the interface or a "
         "firewall is wrong.",
@@ -1714,6 +1743,9 @@ RULES: tuple[Rule, ...] = (
             r"Gloo connectFullMesh failed",
             r"gloo/transport/(?:tcp|uv)/\w+\.(?:cc|h):\d+\]",
             r"gloo::EnforceNotMet",
+            # ProcessGroupGloo's device factory: no GLOO_SOCKET_IFNAME and a host name that
+            # resolved to nothing usable (Windows: the store's "[]:port", WSA error 10049)
+            r"GlooDeviceFactory::make\w*Device\(\): interface or hostname can't be empty",
         ),
         exclude=(r"Timed out", r"Connection (?:closed|reset)", r"Read error|Write error|writev"),
         cause="gloo could not connect the ranks: usually the wrong network interface was chosen "
@@ -1725,6 +1757,7 @@ RULES: tuple[Rule, ...] = (
             "gloo_error__occlum_1604_connectfullmesh.log",
             "gloo_error__colossalai_4076_new_group_bind_eaddrinuse.log",
             "gloo_error__ray_49252_macos_uv_accept_sigabrt.log",
+            "gloo_error__rvc_webui_1551_windows_makeuvdevice_empty_host.log",
         ),
     ),
     Rule(
