@@ -224,6 +224,8 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         rf"returned non-zero exit status -(?:{nums})\b",
         rf"^Process (?P<rank>\d+) exit with status code (?:{shell})\b",
         rf"Rank (?P<rank>\d+) crashed with exit code -(?:{nums})\b",
+        # horovodrun's elastic driver names the first process that failed on the next lines
+        rf"^Exit code: (?:{shell})$",
     )
 
 
@@ -690,6 +692,9 @@ RULES: tuple[Rule, ...] = (
             r"You requested gpus?: \[[\d, ]*\]",
             # cuBLAS/cuDNN: the GPU lacks a feature the call needs (bf16, fp8, TF32 on old GPUs)
             r"CUBLAS_STATUS_ARCH_MISMATCH|CUDNN_STATUS_ARCH_MISMATCH",
+            # cudaErrorNotSupported: a feature the driver, GPU or platform lacks (multicast
+            # objects before driver 530, IPC or memory pools under WSL)
+            r"CUDA [Ee]rror: operation not supported|Cuda failure 'operation not supported'",
             # ROCm: no kernels for this GPU's gfx architecture in the build, or no GPU
             r"HIP error: invalid device function|(?:Cuda|HIP) failure 'invalid device function'",
             r"hipErrorNoBinaryForGpu",
@@ -698,7 +703,8 @@ RULES: tuple[Rule, ...] = (
         cause="CUDA cannot run this job on this machine as configured: more ranks than visible "
         "GPUs (invalid device ordinal), a torch build without this GPU's architecture (no "
         "kernel image), a driver older than the CUDA runtime, GPUs in exclusive-process "
-        "mode, or no GPU at all. Not the training code, and not transient.",
+        "mode, a feature this driver, GPU or platform does not have (operation not "
+        "supported), or no GPU at all. Not the training code, and not transient.",
         fix="match --nproc-per-node to the GPUs visible (nvidia-smi -L, CUDA_VISIBLE_DEVICES); "
         "install a torch wheel built for this GPU and driver (torch.cuda.get_arch_list(), "
         "the driver's CUDA version in nvidia-smi); set the compute mode to Default "
@@ -710,6 +716,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__ms_swift_5118_exclusive_process.log",
             "cuda_config_error__nccl_1029_deepspeed_workers_no_cuda_env.log",
             "cuda_config_error__lightning_16828_slurm_gpus_per_task.log",
+            "cuda_config_error__transformerengine_991_ub_multicast_not_supported.log",
         ),
     ),
     Rule(
@@ -878,7 +885,8 @@ RULES: tuple[Rule, ...] = (
         priority=80,
         patterns=(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::|$)",),
         exclude=(
-            r"(?i)nccl|gloo|c10d(?!\.\w+\.default)|ProcessGroup|monitoredBarrier",
+            # (not DDP's reducer, whose errors older torch suffixes with its c10d source path)
+            r"(?i)nccl|gloo|c10d(?!\.\w+\.default|/reducer\.cpp)|ProcessGroup|monitoredBarrier",
             # cuDNN rejecting its arguments (a layout or size it has no kernel for) is the
             # script's, like any other exception
             r"CUDA error|CUDA driver error|HIP error|CUDA out of memory|OutOfMemoryError|CUBLAS_"
@@ -1194,9 +1202,13 @@ RULES: tuple[Rule, ...] = (
             *torchrun_signal_reports(7),
             *launcher_signal_reports(7),
             r"^Bus error(?: \(core dumped\))?$",
+            # UCX's handler (loaded with Open MPI or NCCL's UCX plugin), as for SIGSEGV
+            r"Caught signal 7 \(Bus error",
         ),
-        # "shared memory" is an anchor, so the line is kept however long the log
-        requires=(r"(?i)shared memory",),
+        # "shared memory" is an anchor, so the line is kept however long the log; NCCL's
+        # shared-memory transport in the crash's backtrace (a line with "nccl" in it) is the
+        # same evidence
+        requires=(r"(?i)shared memory", r"\bncclShmOpen\b|nccl\S*/src/misc/shmutils\.cc"),
         cause="a rank died of SIGBUS while the program keeps data in shared memory (the log "
         "says so): a page of a /dev/shm file that the filesystem could not back was touched, "
         "i.e. /dev/shm is full or too small (containers get 64 MB unless told otherwise); a "
@@ -1205,7 +1217,10 @@ RULES: tuple[Rule, ...] = (
         "containers: --ipc=host or --shm-size=64g, Kubernetes: an emptyDir with medium: Memory "
         "and a sizeLimit), remove stale files from it, or put less there (fewer DataLoader "
         "workers, the dataset's own shared-memory cache off).",
-        fixtures=("shm_error__openpcdet_1114_waymo_shared_memory_sigbus.log",),
+        fixtures=(
+            "shm_error__openpcdet_1114_waymo_shared_memory_sigbus.log",
+            "shm_error__trlx_536_sigbus_ncclshmopen.log",
+        ),
     ),
     Rule(
         name="torchrun_root_sigkill",
@@ -1243,7 +1258,10 @@ RULES: tuple[Rule, ...] = (
         fix="look for the killer: `dmesg -T | grep -i 'killed process'` (OOM), `sacct -j <job> "
         "-o JobID,State,MaxRSS` (OUT_OF_MEMORY); if it repeats at the same step, treat it as "
         "host OOM (fewer DataLoader workers, torch.load(mmap=True), more --mem).",
-        fixtures=("killed__aware_history_2_mpirun_sigkill.log",),
+        fixtures=(
+            "killed__aware_history_2_mpirun_sigkill.log",
+            "killed__horovod_2484_elastic_k8s_worker_exit137.log",
+        ),
     ),
     Rule(
         name="scheduler_task_limit",
@@ -1316,6 +1334,29 @@ RULES: tuple[Rule, ...] = (
             "launcher_died__transformerengine_1011_torchrun_segfault_rendezvous_py312.log",
             "launcher_died__pytorch_72086.log",
         ),
+    ),
+    Rule(
+        name="launcher_not_found",
+        category="launcher_died",
+        code="LX589",
+        priority=70,
+        retryable=False,
+        patterns=(
+            # slurmstepd could not exec the step's command; the shell could not find it
+            r"execve\(\): (?:\S*/)?(?:torchrun|deepspeed|accelerate|horovodrun|composer|mpirun"
+            r"|launchx): (?:No such file or directory|Permission denied)",
+            r"(?:^|: )(?:torchrun|deepspeed|accelerate|horovodrun|composer|launchx): "
+            r"command not found$",
+        ),
+        cause="the launcher was never started: the node that ran the step has no such command "
+        "on its PATH (the environment that installs it was not activated in the batch "
+        "script, a module or container that lacks it, a path that exists only on the login "
+        "node), so no rank ran; every submission fails the same way.",
+        fix="activate the environment inside the batch script before the launcher (source "
+        ".venv/bin/activate, module load, conda activate), or call it through the interpreter "
+        "that has torch (python -m torch.distributed.run ...); check with `srun -N1 which "
+        "torchrun` in the same allocation.",
+        fixtures=("launcher_died__cscfi_ddp_examples_1_torchrun_execve_missing.log",),
     ),
     Rule(
         name="nccl_invalid_usage",
@@ -1951,6 +1992,7 @@ ANCHORS: tuple[str, ...] = (
     "shared memory",
     "srun: terminating",
     "got completion",
+    "command not found",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

@@ -53,6 +53,9 @@ _LAUNCHER_STOP = frozenset({-15, 143, -6, 134})  # SIGTERM from the launcher, ab
 # them: an ``attempt_end`` event with one of them outweighs what the logs say.
 _DECIDED = frozenset({"hang", "aborted", "launcher_died"})  # categories the run loop decides
 _DECIDED_PRIORITY = {"aborted": 20}  # a symptom of another node's failure; else 70
+# The rules that report a rank's SIGKILL (torchrun's summary, the other launchers, the
+# signal rule of an exit code).
+_SIGKILL_CODES = frozenset({"LX515", "LX533", "LX547"})
 # The exception an NCCL call's return code becomes on its rank ("[rank10]: ... unhandled
 # system error"). NCCL's own WARN lines name the device, not the rank, so when they hold the
 # cause, these say whose call it was.
@@ -440,6 +443,7 @@ def _choose(
             silent = rm.unknown(policy, root_rank, root_exit, _root_lines(lines, facts))
             return silent, (silent,)
         return None, ()
+    findings = _killed_after_exception(findings)
     top = findings[0]
     if (
         top.rank is None
@@ -460,6 +464,20 @@ def _choose(
         silent = rm.unknown(policy, root_rank, root_exit, root_lines)
         return silent, (silent, *findings)
     return top, findings
+
+
+def _killed_after_exception(findings: tuple[Diagnosis, ...]) -> tuple[Diagnosis, ...]:
+    """A rank that printed an exception and then ended by SIGKILL did not die of the
+    exception (an uncaught one exits with 1): the traceback was caught and logged, or printed
+    on the way out, and something outside killed the process (horovod's elastic tests kill a
+    rank on purpose; an OOM kill). Its launcher's report of the SIGKILL is the cause."""
+    top = findings[0]
+    if top.category != "user_code_error" or top.rank is None:
+        return findings
+    for f in findings[1:]:
+        if f.code in _SIGKILL_CODES and f.rank == top.rank:
+            return (f, *(x for x in findings if x is not f))
+    return findings
 
 
 def _nccl_caller(hits: Sequence[Hit]) -> int | None:

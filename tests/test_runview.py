@@ -349,3 +349,21 @@ def test_a_crash_beside_a_ranks_nccl_error_is_not_given_that_rank() -> None:
     )
     p = failures.diagnose_logs([log]).primary
     assert p is not None and (p.category, p.rank) == ("segfault", None)
+
+
+def test_a_rank_killed_after_printing_an_exception_was_killed() -> None:
+    """An uncaught exception exits with 1; a rank whose own exit was a SIGKILL died of the
+    kill, whatever it printed before (horovod 2829: its elastic test kills rank 0)."""
+    log = (
+        "[0]<stderr>:RuntimeError: check_rank and exit epoch=1 batch=0\n"
+        "[1]<stderr>:terminate called after throwing an instance of 'gloo::IoException'\n"
+        "Process 0 exit with status code {code}.\n"
+        "Process 1 exit with status code 134.\n"
+    )
+    killed = failures.diagnose_logs([log.format(code=137)]).primary
+    assert killed is not None and (killed.category, killed.rank) == ("killed", 0)
+    raised = failures.diagnose_logs([log.format(code=1)]).primary
+    assert raised is not None and (raised.category, raised.rank) == ("user_code_error", 0)
+    # another rank's SIGKILL does not outweigh this rank's exception
+    other = failures.diagnose_logs([log.format(code=1) + "Process 2 exit with status code 137.\n"])
+    assert other.primary is not None and other.primary.category == "user_code_error"
