@@ -615,18 +615,23 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"Connect to (?:\[?fe80:[0-9a-fA-F:]*(?:%[\w.-]+)?\]?|169\.254\.\d+\.\d+)<\d+> "
             r"failed",
+            # a docker bridge's own host address (docker0 is 172.17.0.1, the networks docker
+            # creates next take 172.18-31.0.1): the peer picked its bridge interface
+            r"Connect to 172\.(?:1[7-9]|2\d|3[01])\.0\.1<\d+> failed",
         ),
         cause="NCCL tried to connect to a peer at a link-local address (IPv6 fe80::, or IPv4 "
-        "169.254.x.x): the peer advertised the address of an interface that only reaches its "
-        "own network segment (an IB or RoCE port's IPv6 address, a cloud metadata or "
-        "container link), because NCCL took the first interface it found, and it picks the "
-        "same one on every attempt.",
+        "169.254.x.x) or at a docker bridge's host address (172.17.0.1, 172.18.0.1): the peer "
+        "advertised the address of an interface that only reaches its own network segment or "
+        "host (an IB or RoCE port's IPv6 address, a cloud metadata or container link, "
+        "docker0), because NCCL took the first interface it found, and it picks the same one "
+        "on every attempt.",
         fix="set NCCL_SOCKET_IFNAME (profile env) to the interface the nodes share, e.g. "
         "=eth0 or ^lo,docker; with fe80:: addresses also NCCL_SOCKET_FAMILY=AF_INET; "
         "`launchx explain -p <profile>` shows the interface that routes to the master.",
         fixtures=(
             "nccl_config_error__verl_726_link_local_169_254.log",
             "nccl_config_error__nccl_975_h800_bootstrap_ipv6_linklocal_ib1.log",
+            "nccl_config_error__pytorch_examples_689_multinode_docker_bridge_ip_refused.log",
         ),
     ),
     Rule(
