@@ -694,7 +694,9 @@ RULES: tuple[Rule, ...] = (
             r"CUDA driver initialization failed",
             r"Unexpected error from cudaGetDeviceCount\(\)",
             # Lightning's device check: more GPUs asked for than the process can see
-            r"You requested gpus?: \[[\d, ]*\]",
+            r"You requested (?i:gpus?): \[[\d, ]*\]",
+            # the same check in Lightning 1.x, its message on the lines under the exception
+            r"MisconfigurationException: ?\s*You requested (?i:gpus?): \[",
             # cuBLAS/cuDNN: the GPU lacks a feature the call needs (bf16, fp8, TF32 on old GPUs)
             r"CUBLAS_STATUS_ARCH_MISMATCH|CUDNN_STATUS_ARCH_MISMATCH",
             # cudaErrorNotSupported: a feature the driver, GPU or platform lacks (multicast
@@ -946,6 +948,22 @@ RULES: tuple[Rule, ...] = (
         fixtures=("user_code_error__fastchat_1951_finetune_connection_reset.log",),
     ),
     Rule(
+        name="backend_lacks_operation",
+        category="user_code_error",
+        code="LX591",
+        priority=82,
+        retryable=False,
+        patterns=(r"(?:ProcessGroup\w+|Backend \w+) does not support \w+",),
+        cause="the script calls a collective that its process-group backend does not have "
+        "(gloo has no reduce_scatter on GPU tensors, old NCCL builds had no barrier, a "
+        "third-party backend lacks an operation): the call fails the same way on every run.",
+        fix="use a backend that has the operation for these tensors (nccl for GPU tensors, "
+        "gloo for CPU ones: init_process_group(backend='cpu:gloo,cuda:nccl')), or replace "
+        "the call (a barrier by an all_reduce of a one-element tensor); very old torch "
+        "releases lacked some operations: upgrade torch.",
+        fixtures=("user_code_error__pytorch_17848_processgroupnccl_no_barrier.log",),
+    ),
+    Rule(
         name="launcher_environment_missing",
         category="user_code_error",
         code="LX583",
@@ -1139,16 +1157,21 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"terminate called after throwing an instance of 'std::bad_alloc'",
             r"terminate called without an active exception",
+            # glibc's assert() in an extension's C/C++ source ("prog: file.cpp:223: int f(...):
+            # Assertion `cond' failed."), which aborts the process
+            r"^(?:\S+: )?\S+\.(?:c|cc|cpp|cu|cuh|h|hpp):\d+: .*: Assertion `",
         ),
         cause="the worker's C++ code aborted (SIGABRT): a std::bad_alloc (an allocation "
-        "that host memory could not give, often a size computed wrong) or a C++ thread torn "
-        "down while running; a native crash, not a Python exception.",
+        "that host memory could not give, often a size computed wrong), a failed assert() in "
+        "an extension's C++ code (the condition and the file are in the message) or a C++ "
+        "thread torn down while running; a native crash, not a Python exception.",
         fix="get the native stack (PYTHONFAULTHANDLER=1, ulimit -c unlimited and gdb on the "
         "core); for bad_alloc check host memory while it runs (free -g, the job's memory "
         "limit) and the sizes passed to the extension that threw.",
         fixtures=(
             "segfault__recsys_examples_231_bad_alloc_sigabrt_local_rank0.log",
             "segfault__pytorch_90549_fsdp_tests_terminate_without_active_exception.log",
+            "segfault__deepspeed_2006_nvme_aio_pread_assert.log",
         ),
     ),
     Rule(
@@ -1339,6 +1362,31 @@ RULES: tuple[Rule, ...] = (
             "launcher_died__transformerengine_1011_torchrun_segfault_rendezvous_py312.log",
             "launcher_died__pytorch_72086.log",
         ),
+    ),
+    Rule(
+        name="launcher_code_error",
+        category="launcher_died",
+        code="LX590",
+        # above the user's exception (LX511): the same kind of line, but raised in the agent
+        priority=84,
+        retryable=False,
+        patterns=(r"^(?:TypeError|AttributeError|NameError|ImportError|ModuleNotFoundError):",),
+        # the traceback's frames are the launcher's own: torch's elastic agent (which DeepSpeed's
+        # and other elastic agents subclass) or DeepSpeed's runner; a worker's stack never
+        # holds them
+        context=(
+            r'File "[^"]*(?:torch/distributed/elastic/agent/|deepspeed/elasticity/elastic_agent'
+            r'\.py|deepspeed/launcher/)[^"]*", line \d+, in ',
+        ),
+        cause="the launcher itself failed in its own code before or while starting the "
+        "ranks: its agent called torch with arguments this torch no longer takes, or imported "
+        "something that is not there (a launcher release older or newer than the installed "
+        "torch), so no rank ran; every start fails the same way.",
+        fix="install launcher and torch versions made for each other (the launcher's release "
+        "notes name the torch it supports: upgrade the launcher, or pin torch to the release "
+        "it was built against), or start the ranks with torchrun (launchx run) instead of the "
+        "launcher's own elastic agent.",
+        fixtures=("launcher_died__deepspeed_4459_elastic_agent_torch2_typeerror.log",),
     ),
     Rule(
         name="launcher_not_found",
@@ -1540,6 +1588,7 @@ RULES: tuple[Rule, ...] = (
         priority=55,
         patterns=(
             r"unhandled system error",
+            r"\bunhanled system error",  # as some old builds' messages spell it
             r"ncclSystemError",
             r"NCCL Error 2\b",
             r"Call to ibv_\w+ failed with error Cannot allocate memory",

@@ -383,10 +383,14 @@ def _is_candidate(raw: str) -> bool:
 
 def _is_continuation(prev_raw: str, prev: ll.Stripped, nxt: ll.Stripped) -> bool:
     """Whether ``nxt`` may be the rest of ``prev``: ``prev`` is long enough to have been
-    wrapped, and ``nxt`` carries the same rank prefix or none (some wrappers prefix only
-    the first fragment). Loose on purpose: a rule accepts a joined message only where its
-    pattern spans the break."""
-    if len(prev_raw.rstrip()) < _MIN_WRAPPED or not nxt.body or not prev.body:
+    wrapped, or an exception line whose message starts below it, and ``nxt`` carries the
+    same rank prefix or none (some wrappers prefix only the first fragment). Loose on
+    purpose: a rule accepts a joined message only where its pattern spans the break."""
+    tail = prev_raw.rstrip()
+    # an exception whose message starts on the next line ("...Exception: " and the message
+    # below it, indented) continues whatever its length
+    opened = tail.endswith(("Error:", "Exception:"))
+    if (len(tail) < _MIN_WRAPPED and not opened) or not nxt.body or not prev.body:
         return False
     return nxt.rank is None or nxt.rank == prev.rank
 

@@ -161,6 +161,11 @@ FOUND_UNKNOWNS = {
     # "Last error" detail; the labeller leaves the CUDA failure unexplained, launchx names
     # NCCL's CUDA error (not retried either way)
     "unknown__ignite_3466_hvd_gpu_ci_ncclcomminitrank_cuda.log",
+    # round 17 (blind): a CI rank's ncclRemoteError in a broadcast after a peer on another
+    # node closed its connection; the labeller calls the peer's unseen exit unknown, launchx
+    # names the lost connection (LX520, retried only from a checkpoint), as the development
+    # logs with only that error are labelled socket_error
+    "unknown__deepspeed_pr6627_ci_ncclremoteerror_broadcast.log",
 }
 
 
