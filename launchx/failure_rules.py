@@ -224,7 +224,8 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         rf"returned non-zero exit status -(?:{nums})\b",
         rf"^Process (?P<rank>\d+) exit with status code (?:{shell})\b",
         rf"Rank (?P<rank>\d+) crashed with exit code -(?:{nums})\b",
-        # horovodrun's elastic driver names the first process that failed on the next lines
+        # horovodrun's gloo launcher (runner/gloo_run.py) names the first process that failed:
+        # "The first process to do so was:", "Process name: N", "Exit code: C"
         rf"^Exit code: (?:{shell})$",
     )
 
@@ -701,7 +702,8 @@ RULES: tuple[Rule, ...] = (
             r"CUBLAS_STATUS_ARCH_MISMATCH|CUDNN_STATUS_ARCH_MISMATCH",
             # cudaErrorNotSupported: a feature the driver, GPU or platform lacks (multicast
             # objects before driver 530, IPC or memory pools under WSL)
-            r"CUDA [Ee]rror: operation not supported|Cuda failure 'operation not supported'",
+            r"CUDA [Ee]rror: operation not supported",
+            r"Cuda failure (?:\d+ )?'operation not supported'",
             # ROCm: no kernels for this GPU's gfx architecture in the build, or no GPU
             r"HIP error: invalid device function|(?:Cuda|HIP) failure 'invalid device function'",
             r"hipErrorNoBinaryForGpu",
@@ -932,12 +934,16 @@ RULES: tuple[Rule, ...] = (
         # what failed, and which leaves the "connection" lines to the network rules
         priority=82,
         patterns=(
-            # requests/urllib3 wrapping the socket's error, and transformers' own message
-            r"\('Connection aborted\.', (?:ConnectionResetError|RemoteDisconnected|"
-            r"BrokenPipeError|ConnectionRefusedError)",
-            r"HTTPS?ConnectionPool\(host='[^']*', port=\d+\): Max retries exceeded with url",
-            r"We couldn't connect to 'https?://[^']*' to load\b",
+            # the exception that ended the rank (not urllib3's or the Hub's warning that it
+            # retries): requests/urllib3 wrapping the socket's error, transformers' message
+            r"^(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception): \('Connection aborted\.', "
+            r"(?:ConnectionResetError|RemoteDisconnected|BrokenPipeError|ConnectionRefusedError)",
+            r"^(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception): .*HTTPS?ConnectionPool\(host='[^']*', "
+            r"port=\d+\): Max retries exceeded with url",
+            r"^(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception): We couldn't connect to 'https?://[^']*' "
+            r"to load\b",
         ),
+        exclude=(r"Retrying \(Retry\(|thrown while requesting",),
         cause="the script's own HTTP request failed (a download from a model hub, a logger's "
         "or an API's call): the connection to a web server was refused, reset or never made, "
         "not a connection between ranks; one rank's failure took the others down.",
@@ -954,13 +960,14 @@ RULES: tuple[Rule, ...] = (
         priority=82,
         retryable=False,
         patterns=(r"(?:ProcessGroup\w+|Backend \w+) does not support \w+",),
-        cause="the script calls a collective that its process-group backend does not have "
-        "(gloo has no reduce_scatter on GPU tensors, old NCCL builds had no barrier, a "
-        "third-party backend lacks an operation): the call fails the same way on every run.",
-        fix="use a backend that has the operation for these tensors (nccl for GPU tensors, "
-        "gloo for CPU ones: init_process_group(backend='cpu:gloo,cuda:nccl')), or replace "
-        "the call (a barrier by an all_reduce of a one-element tensor); very old torch "
-        "releases lacked some operations: upgrade torch.",
+        cause="the script calls a collective that its process-group backend does not have in "
+        "this torch (old PyTorch's ProcessGroupNCCL had no barrier, gather or scatter; older "
+        "gloo had no reduce_scatter; a third-party backend lacks an operation): the call "
+        "fails the same way on every run.",
+        fix="upgrade torch (the operations missing from its backends were added release by "
+        "release), use a backend that has the operation for these tensors (nccl for GPU "
+        "tensors: init_process_group(backend='cpu:gloo,cuda:nccl')), or replace the call (a "
+        "barrier by an all_reduce of a one-element tensor).",
         fixtures=("user_code_error__pytorch_17848_processgroupnccl_no_barrier.log",),
     ),
     Rule(
@@ -1161,6 +1168,9 @@ RULES: tuple[Rule, ...] = (
             # Assertion `cond' failed."), which aborts the process
             r"^(?:\S+: )?\S+\.(?:c|cc|cpp|cu|cuh|h|hpp):\d+: .*: Assertion `",
         ),
+        # glibc's own assertions (malloc's, the thread library's) are heap corruption or a
+        # fork's aftermath, not an extension's check
+        exclude=(r"malloc\.c:|nptl/|sysdeps/|/dl-\w+\.c:",),
         cause="the worker's C++ code aborted (SIGABRT): a std::bad_alloc (an allocation "
         "that host memory could not give, often a size computed wrong), a failed assert() in "
         "an extension's C++ code (the condition and the file are in the message) or a C++ "
@@ -1339,11 +1349,11 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(
             # a faulthandler frame ('line N in f', no comma) in code only the agent runs:
-            # torchrun's main, its rendezvous and agent packages and their store helpers (a
-            # worker's stack reaches torch.distributed.elastic only through the @record
-            # wrapper of errors/__init__.py)
+            # torchrun's main and its rendezvous and agent packages (a worker's stack reaches
+            # them only through the @record wrapper of errors/__init__.py; elastic's store
+            # helpers are also called from workers, by distributed checkpointing)
             r'File "[^"]*torch/distributed/(?:run|launch'
-            r'|elastic/(?:rendezvous/[^"]*|agent/[^"]*|utils/store))\.py", line \d+ in \w+',
+            r'|elastic/(?:rendezvous|agent)/[^"]*)\.py", line \d+ in \w+',
         ),
         context=(
             r"Fatal Python error: (?:Segmentation fault|Aborted|Bus error"

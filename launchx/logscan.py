@@ -389,7 +389,7 @@ def _is_continuation(prev_raw: str, prev: ll.Stripped, nxt: ll.Stripped) -> bool
     tail = prev_raw.rstrip()
     # an exception whose message starts on the next line ("...Exception: " and the message
     # below it, indented) continues whatever its length
-    opened = tail.endswith(("Error:", "Exception:"))
+    opened = tail.endswith(("Error:", "Exception:")) and _bare_exception(prev.body)
     if (len(tail) < _MIN_WRAPPED and not opened) or not nxt.body or not prev.body:
         return False
     return nxt.rank is None or nxt.rank == prev.rank

@@ -443,7 +443,7 @@ def _choose(
             silent = rm.unknown(policy, root_rank, root_exit, _root_lines(lines, facts))
             return silent, (silent,)
         return None, ()
-    findings = _killed_after_exception(findings)
+    findings = _killed_after_exception(best[0], hits, findings, policy)
     top = findings[0]
     if (
         top.rank is None
@@ -466,17 +466,33 @@ def _choose(
     return top, findings
 
 
-def _killed_after_exception(findings: tuple[Diagnosis, ...]) -> tuple[Diagnosis, ...]:
-    """A rank that printed an exception and then ended by SIGKILL did not die of the
-    exception (an uncaught one exits with 1): the traceback was caught and logged, or printed
-    on the way out, and something outside killed the process (horovod's elastic tests kill a
-    rank on purpose; an OOM kill). Its launcher's report of the SIGKILL is the cause."""
-    top = findings[0]
-    if top.category != "user_code_error" or top.rank is None:
+def _killed_after_exception(
+    raised: Hit,
+    hits: Sequence[Hit],
+    findings: tuple[Diagnosis, ...],
+    policy: RetryPolicyLike | None,
+) -> tuple[Diagnosis, ...]:
+    """A rank that printed an exception and then ended by SIGKILL, as its launcher reports
+    that rank, did not die of the exception (an uncaught one exits with 1): the traceback
+    was caught and logged, and something outside killed the process later (horovod's
+    elastic tests kill a rank on purpose; an OOM kill). The SIGKILL is the cause. Not when
+    torchrun's summary holds the exception (its error file is written only for an uncaught
+    one, so a SIGKILL after it is the launcher ending a rank that hung on the way out), nor
+    from a kill line without a rank of its own."""
+    rank = raised.rank
+    if (
+        findings[0].category != "user_code_error"
+        or rank is None
+        or any(ln.in_root for ln in raised.lines)
+    ):
         return findings
-    for f in findings[1:]:
-        if f.code in _SIGKILL_CODES and f.rank == top.rank:
-            return (f, *(x for x in findings if x is not f))
+    for h in hits:
+        own = [i for i, ln in enumerate(h.lines) if ln.rank == rank]
+        if h.rule.code in _SIGKILL_CODES and own:
+            lines = tuple(h.lines[i] for i in own)
+            shown = tuple(h.shown[i] if i < len(h.shown) else h.lines[i].text for i in own)
+            killed = rm.diagnosis(replace(h, lines=lines, shown=shown), policy, rank, -9)
+            return (killed, *(f for f in findings if f.category != "killed"))
     return findings
 
 

@@ -931,3 +931,30 @@ def test_a_cxx_abort_after_a_watchdog_timeout_is_only_its_teardown() -> None:
     assert p is not None and p.category == "nccl_watchdog_timeout"
     alone = failures.diagnose_logs(["terminate called without an active exception\n"]).primary
     assert alone is not None and (alone.category, alone.code) == ("segfault", "LX579")
+
+
+def test_http_retry_warnings_are_not_the_cause() -> None:
+    """urllib3's and the Hub's warnings that they retry a request name no failure; the
+    exception that ended the rank does."""
+    warnings = (
+        "WARNING:urllib3.connectionpool:Retrying (Retry(total=4, connect=None, read=None, "
+        "redirect=None, status=None)) after connection broken by 'ProtocolError('Connection "
+        "aborted.', RemoteDisconnected('Remote end closed connection without response'))': "
+        "/api/models/bert-base-uncased\n"
+        "'(MaxRetryError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Max retries "
+        "exceeded with url: /bert-base-uncased/resolve/main/config.json\"))' thrown while "
+        "requesting HEAD https://huggingface.co/bert-base-uncased/resolve/main/config.json\n"
+    )
+    p = failures.diagnose_logs([warnings + "[rank1]: KeyError: 'labels'\n"]).primary
+    assert p is not None and (p.category, p.code) == ("user_code_error", "LX511")
+
+
+def test_glibc_internal_assertions_are_not_an_extension_check() -> None:
+    """malloc's own assert is heap corruption, named by what else the log shows."""
+    line = (
+        "python: malloc.c:2379: sysmalloc: Assertion `(old_top == initial_top (av) && "
+        "old_size == 0) || ((unsigned long) (old_size) >= MINSIZE && prev_inuse (old_top) && "
+        "((unsigned long) old_end & (pagesize - 1)) == 0)' failed.\n"
+    )
+    p = failures.diagnose_logs([line]).primary
+    assert p is None or p.code != "LX579"

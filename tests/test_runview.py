@@ -364,6 +364,29 @@ def test_a_rank_killed_after_printing_an_exception_was_killed() -> None:
     assert killed is not None and (killed.category, killed.rank) == ("killed", 0)
     raised = failures.diagnose_logs([log.format(code=1)]).primary
     assert raised is not None and (raised.category, raised.rank) == ("user_code_error", 0)
-    # another rank's SIGKILL does not outweigh this rank's exception
-    other = failures.diagnose_logs([log.format(code=1) + "Process 2 exit with status code 137.\n"])
-    assert other.primary is not None and other.primary.category == "user_code_error"
+    # another rank's SIGKILL does not outweigh this rank's exception, in either order
+    other = "Process 2 exit with status code 137.\n"
+    for text in (log.format(code=1) + other, other + log.format(code=1)):
+        p = failures.diagnose_logs([text]).primary
+        assert p is not None and p.category == "user_code_error"
+    first = failures.diagnose_logs([other + log.format(code=137)]).primary
+    assert first is not None and (first.category, first.rank) == ("killed", 0)
+    # a kill line that names no rank is not the root rank's, though both are given it
+    summary = (
+        "KeyError: 'labels'\nKilled\n"
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+        "============================================================\n"
+        "train.py FAILED\n"
+        "------------------------------------------------------------\n"
+        "Root Cause (first observed failure):\n"
+        "[0]:\n"
+        "  time      : 2024-05-01_10:00:00\n"
+        "  host      : node1\n"
+        "  rank      : 0 (local_rank: 0)\n"
+        "  exitcode  : 1 (pid: 4242)\n"
+        "  error_file: <N/A>\n"
+        "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
+        "============================================================\n"
+    )
+    bare = failures.diagnose_logs([summary]).primary
+    assert bare is not None and (bare.category, bare.rank) == ("user_code_error", 0)
