@@ -177,6 +177,15 @@ BLOCK_HOST = re.compile(r"^host\s*:\s*(\S+)")
 BLOCK_TIME = re.compile(r"^time\s*:\s*(\S+)")
 BORDER = re.compile(r"^(?:={8,}|-{8,}|\*{8,})$")
 FIRST_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+)")
+LAUNCHER_FAILED: tuple[re.Pattern[str], ...] = (
+    # composer's launcher, DeepSpeed's (the rank whose exit made it kill the others),
+    # horovodrun's driver (its first line is the first process to exit)
+    re.compile(r"Rank (?P<rank>\d+) crashed with exit code (?P<code>-?\d+)"),
+    re.compile(r"--local_rank=(?P<rank>\d+)'.*\] exits with return code = (?P<code>-?\d+)"),
+    re.compile(r"^Process (?P<rank>\d+) exit with status code (?P<code>\d+)"),
+)
+"""The other launchers' word for the first rank that failed, with its exit code, where no
+torchrun summary names one: (local) rank and code, like torchrun's ``FIRST_FAILED``."""
 ROOT_FACTS = re.compile(r"^(?:exitcode|traceback|msg)\s*:|failed \(exitcode")
 
 

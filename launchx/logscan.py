@@ -229,6 +229,11 @@ class _Scanner:
             self.hosts.setdefault(line.rank, line.host)
         if m := ll.FIRST_FAILED.search(text):
             self.first_failed.append((int(m.group(2)), int(m.group(1)), line))
+        elif "exit" in text:
+            for pat in ll.LAUNCHER_FAILED:
+                if m := pat.search(text):
+                    self.first_failed.append((int(m["rank"]), int(m["code"]), line))
+                    break
         if "NCCL work" in text or "WorkNCCL(" in text:
             self._watchdog(line)
         if line.text.startswith("srun: error: ") and (m := _SRUN_TASKS.match(line.text)):

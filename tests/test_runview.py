@@ -364,13 +364,13 @@ def test_a_rank_killed_after_printing_an_exception_was_killed() -> None:
     assert killed is not None and (killed.category, killed.rank) == ("killed", 0)
     raised = failures.diagnose_logs([log.format(code=1)]).primary
     assert raised is not None and (raised.category, raised.rank) == ("user_code_error", 0)
-    # another rank's SIGKILL does not outweigh this rank's exception, in either order
+    # a later rank's SIGKILL does not outweigh this rank's exception; one that horovodrun
+    # reports first is the first failure
     other = "Process 2 exit with status code 137.\n"
-    for text in (log.format(code=1) + other, other + log.format(code=1)):
-        p = failures.diagnose_logs([text]).primary
-        assert p is not None and p.category == "user_code_error"
-    first = failures.diagnose_logs([other + log.format(code=137)]).primary
-    assert first is not None and (first.category, first.rank) == ("killed", 0)
+    later = failures.diagnose_logs([log.format(code=1) + other]).primary
+    assert later is not None and (later.category, later.rank) == ("user_code_error", 0)
+    first = failures.diagnose_logs([other + log.format(code=1)]).primary
+    assert first is not None and (first.category, first.rank) == ("killed", 2)
     # a kill line that names no rank is not the root rank's, though both are given it
     summary = (
         "KeyError: 'labels'\nKilled\n"
@@ -390,3 +390,17 @@ def test_a_rank_killed_after_printing_an_exception_was_killed() -> None:
     )
     bare = failures.diagnose_logs([summary]).primary
     assert bare is not None and (bare.category, bare.rank) == ("user_code_error", 0)
+
+
+def test_other_launchers_name_the_rank_that_failed_first() -> None:
+    """Without torchrun's summary, composer's, DeepSpeed's and horovodrun's own report of a
+    rank's exit names the root, even when nothing says why it exited."""
+    cases = {
+        "ERROR:composer.cli.launcher:Rank 2 crashed with exit code -7.\n": (2, -7),
+        "[2023-07-04 17:31:27,755] [ERROR] [launch.py:321:sigkill_handler] ['python', '-u', "
+        "'train.py', '--local_rank=1'] exits with return code = 3\n": (1, 3),
+        "Process 3 exit with status code 1.\nProcess 0 exit with status code 143.\n": (3, 1),
+    }
+    for log, (rank, code) in cases.items():
+        p = failures.diagnose_logs([log]).primary
+        assert p is not None and (p.category, p.rank, p.exit_code) == ("unknown", rank, code)
