@@ -244,7 +244,8 @@ class _Scanner:
         if code == 0:
             return
         tasks = _task_list(m.group(2))
-        own = code > 0 or -code in _OWN_SIGNALS  # srun's kills after it are SIGKILL/SIGTERM
+        # srun's kills after it are SIGKILL/SIGTERM; its cgroup's OOM kill it names as such
+        own = code > 0 or -code in _OWN_SIGNALS or m.group(4) == "Out Of Memory"
         first = own and not any(e.is_root for e in self.task_exits) and len(tasks) == 1
         host, where = m.group(1), (line.ts, line.source, line.line_no)
         self.task_exits.extend(FailureEntry(t, None, code, host, first, *where) for t in tasks)

@@ -325,6 +325,10 @@ def test_srun_task_numbers_are_not_ranks_under_a_per_node_launcher() -> None:
 def test_srun_reports_a_task_its_cgroup_killed() -> None:
     scan = logscan.scan_text("srun: error: node-7: task 0: Out Of Memory\n", SourceInfo(name="x"))
     assert [(e.rank, e.exit_code, e.host) for e in scan.task_exits] == [(0, -9, "node-7")]
+    # a SIGKILL that srun names "Out Of Memory" is the task's own end, not srun's kill
+    assert scan.task_exits[0].is_root
+    killed = logscan.scan_text("srun: error: node-7: task 0: Killed\n", SourceInfo(name="x"))
+    assert not killed.task_exits[0].is_root
 
 
 def test_the_rank_whose_nccl_call_failed_owns_nccls_warning() -> None:
