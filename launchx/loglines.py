@@ -41,6 +41,8 @@ _NOISE = (
 _RANK_PREFIXES = (
     re.compile(r"^\[rank(\d+)\]:\s?"),
     re.compile(r"^\[rank: (\d+)\]\s?"),
+    # Determined's launcher: "[<container>] [rank=N] " (the first field may be empty)
+    re.compile(r"^(?:\[[^\]\[]*\] )?\[rank=(\d+)\]\s?"),
     re.compile(r"^\[Rank (\d+)\]:?\s"),
     re.compile(r"^\[r(\d+)\]:? ?"),
     # Open MPI's --tag-output ([job,rank]), its SageMaker variant ([1,mpirank:3,algo-1]),

@@ -204,6 +204,9 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("Thu Jan 23 11:55:50 2025[1,1]<stderr>:    boom", "boom", 1, None),
         ("Tue is not a header[1]<stderr>: x", "Tue is not a header[1]<stderr>: x", None, None),
         ("[rank: 1] Received SIGTERM", "Received SIGTERM", 1, None),
+        # Determined's trial logs, with their container field empty or not
+        ("[] [rank=0] RuntimeError: x", "RuntimeError: x", 0, None),
+        ("[rank=5] boom", "boom", 5, None),
         ("\x1b[31mRuntimeError\x1b[0m: x", "RuntimeError: x", None, None),
         ("bench.cn-d003 [stderr] [rank3]: boom", "boom", 3, None),
         # an issue comment's Markdown quote; Python's prompt is not one
