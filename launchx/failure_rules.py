@@ -1050,6 +1050,27 @@ RULES: tuple[Rule, ...] = (
         fixtures=("world_mismatch__powersgd_21_stale_file_store.log",),
     ),
     Rule(
+        name="group_outside_world",
+        category="world_mismatch",
+        code="LX592",
+        priority=82,
+        retryable=False,
+        patterns=(
+            # distributed_c10d.new_group's sanity checks (some releases say "the the")
+            r"new group's rank should be within the (?:the )?world_size set by "
+            r"(?:init|new)_process_group",
+            r"new group's world_size should be less or equal to the world size set by "
+            r"init_process_group",
+        ),
+        cause="the script builds a process group (a device mesh, a tensor- or pipeline-parallel "
+        "group) over ranks that this world does not have: it was written for more processes "
+        "than were launched (a mesh of 4 on 2 GPUs), so it fails the same way on every start.",
+        fix="launch the number of processes the script's parallel layout needs (launchx run "
+        "--nproc-per-node N, --nnodes M), or shrink the layout (mesh shape, tensor/pipeline "
+        "parallel sizes) so its product divides the world size.",
+        fixtures=("world_mismatch__colossalai_2910_group_rank_outside_world.log",),
+    ),
+    Rule(
         name="deepspeed_batch_world",
         category="world_mismatch",
         code="LX578",
