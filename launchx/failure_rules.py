@@ -2088,6 +2088,11 @@ per 100 MB (whole words search faster than fragments: "error" is three times fas
 NCCL's detail under ``Last error:`` needs none either, nor the frame under faulthandler's
 ``(most recent call first):``: the line after each is kept too."""
 
+SIGKILL_REPORTS: frozenset[str] = frozenset({"LX515", "LX533", "LX547"})
+"""The rules that say a rank ended by SIGKILL: torchrun's summary (LX515), the signal rule
+of an exit code (LX533), the other launchers' reports (LX547). When such a report names the
+rank that printed an exception, the kill, not the exception, ended it (``runview``)."""
+
 RANK0_WORK: tuple[str, ...] = (
     r"(?i)\bevaluat",
     r"(?i)\bvalidat",

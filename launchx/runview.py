@@ -53,9 +53,6 @@ _LAUNCHER_STOP = frozenset({-15, 143, -6, 134})  # SIGTERM from the launcher, ab
 # them: an ``attempt_end`` event with one of them outweighs what the logs say.
 _DECIDED = frozenset({"hang", "aborted", "launcher_died"})  # categories the run loop decides
 _DECIDED_PRIORITY = {"aborted": 20}  # a symptom of another node's failure; else 70
-# The rules that report a rank's SIGKILL (torchrun's summary, the other launchers, the
-# signal rule of an exit code).
-_SIGKILL_CODES = frozenset({"LX515", "LX533", "LX547"})
 # The exception an NCCL call's return code becomes on its rank ("[rank10]: ... unhandled
 # system error"). NCCL's own WARN lines name the device, not the rank, so when they hold the
 # cause, these say whose call it was.
@@ -488,7 +485,7 @@ def _killed_after_exception(
         return findings
     for h in hits:
         own = [i for i, ln in enumerate(h.lines) if ln.rank == rank]
-        if h.rule.code in _SIGKILL_CODES and own:
+        if h.rule.code in fr.SIGKILL_REPORTS and own:
             lines = tuple(h.lines[i] for i in own)
             shown = tuple(h.shown[i] if i < len(h.shown) else h.lines[i].text for i in own)
             killed = rm.diagnosis(replace(h, lines=lines, shown=shown), policy, rank, -9)

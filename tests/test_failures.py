@@ -958,3 +958,10 @@ def test_glibc_internal_assertions_are_not_an_extension_check() -> None:
     )
     p = failures.diagnose_logs([line]).primary
     assert p is None or p.code != "LX579"
+
+
+def test_sigkill_reports_name_killed_rules() -> None:
+    """runview reads these codes as "this rank ended by SIGKILL"; each must be such a rule."""
+    by_code = {r.code: r.category for r in fr.RULES}
+    by_code.update({sr.code: sr.category for sr in fr.SIGNAL_RULES.values()})
+    assert {by_code.get(c) for c in fr.SIGKILL_REPORTS} == {"killed"}
