@@ -176,6 +176,10 @@ def tier(priority: int) -> int:
     return 1 if priority >= 50 else 0
 
 
+EXCEPTION_LINE = r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
+"""The start of a Python exception line ("RuntimeError", "requests.exceptions.ConnectionError"):
+the line that ended a process, as opposed to a warning that quotes the same words."""
+
 SRUN_TERMINATES_STEP = r"(?:_step_signal: |^srun: )Terminating (?:StepId=|job step )"
 """srun ends a step itself after a task failed, before the step's CANCELLED line: Slurm 25
 and the local cluster print "srun: launch/slurm: _step_signal: Terminating StepId=N.0"
@@ -892,7 +896,7 @@ RULES: tuple[Rule, ...] = (
         category="user_code_error",
         code="LX511",
         priority=80,
-        patterns=(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::|$)",),
+        patterns=(rf"{EXCEPTION_LINE}(?::|$)",),
         exclude=(
             # (not DDP's reducer, whose errors older torch suffixes with its c10d source path)
             r"(?i)nccl|gloo|c10d(?!\.\w+\.default|/reducer\.cpp)|ProcessGroup|monitoredBarrier",
@@ -936,12 +940,11 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # the exception that ended the rank (not urllib3's or the Hub's warning that it
             # retries): requests/urllib3 wrapping the socket's error, transformers' message
-            r"^(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception): \('Connection aborted\.', "
+            rf"{EXCEPTION_LINE}: \('Connection aborted\.', "
             r"(?:ConnectionResetError|RemoteDisconnected|BrokenPipeError|ConnectionRefusedError)",
-            r"^(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception): .*HTTPS?ConnectionPool\(host='[^']*', "
+            rf"{EXCEPTION_LINE}: .*HTTPS?ConnectionPool\(host='[^']*', "
             r"port=\d+\): Max retries exceeded with url",
-            r"^(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception): We couldn't connect to 'https?://[^']*' "
-            r"to load\b",
+            rf"{EXCEPTION_LINE}: We couldn't connect to 'https?://[^']*' to load\b",
         ),
         exclude=(r"Retrying \(Retry\(|thrown while requesting",),
         cause="the script's own HTTP request failed (a download from a model hub, a logger's "

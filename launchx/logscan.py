@@ -652,7 +652,7 @@ def _escaped_lines(seg: str) -> list[str]:
     ]
 
 
-_BARE_EXCEPTION = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):")
+_BARE_EXCEPTION = re.compile(fr.EXCEPTION_LINE + ":")
 
 
 def _bare_exception(raw: str) -> bool:
