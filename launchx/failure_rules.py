@@ -211,6 +211,16 @@ def torchrun_signal_reports(*signals: int) -> tuple[str, ...]:
     )
 
 
+_WINDOWS_CRASHES = (
+    "3221225477|3221225501|3221225620|3221225725|3221226505"
+    "|-1073741819|-1073741795|-1073741676|-1073741571|-1073740791"
+)
+"""Windows' NTSTATUS crash codes as a process's exit code, unsigned and as a signed int32:
+0xC0000005 (access violation), 0xC000001D (illegal instruction), 0xC0000094 (integer
+division by zero), 0xC00000FD (stack overflow), 0xC0000409 (stack buffer overrun: fast fail,
+abort)."""
+
+
 def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
     """How the other launchers say a rank died of one of ``signals``, naming its rank where
     they do: mpirun, DeepSpeed's runner, multiprocessing and torch.multiprocessing.spawn,
@@ -698,6 +708,8 @@ RULES: tuple[Rule, ...] = (
             r"Torch not compiled with CUDA enabled",
             r"CUDA driver initialization failed",
             r"Unexpected error from cudaGetDeviceCount\(\)",
+            # torchrun --nproc-per-node gpu (or xpu) on a host where torch sees none
+            r"ValueError: (?:Cuda|Xpu) is not available\.",
             # Lightning's device check: more GPUs asked for than the process can see
             r"You requested (?i:gpus?): \[[\d, ]*\]",
             # the same check in Lightning 1.x, its message on the lines under the exception
@@ -857,22 +869,52 @@ RULES: tuple[Rule, ...] = (
         fixtures=("dataloader_killed__megatron_878_semlock_interleaved.log",),
     ),
     Rule(
+        name="launcher_flag_renamed",
+        category="deprecated_env",
+        code="LX593",
+        # above the parser's generic rejection (LX527) that it refines
+        priority=86,
+        retryable=False,
+        patterns=(
+            # torch >= 2.0's torch.distributed.launch passes the renamed flag; a script (or
+            # its parser library) that declares only --local_rank rejects it
+            r"error: unrecognized arguments: (?:.* )?--local-rank=\d+",
+            r"arguments are not used by the HfArgumentParser: \[.*'--local-rank=\d+'",
+            r"Override 'local-rank' not found in",
+        ),
+        cause="the script was started with python -m torch.distributed.launch, which since "
+        "torch 2.0 passes the renamed flag --local-rank=N (it was --local_rank=N) to every "
+        "rank; the script declares only the old spelling, so its parser rejects the command "
+        "line on every rank before training, on every start.",
+        fix="start it with `launchx run train.py` (or torchrun), which passes no flag: the "
+        "script reads os.environ['LOCAL_RANK']; a script that must also run under the old "
+        "launcher declares both spellings: parser.add_argument('--local-rank', "
+        "'--local_rank', type=int, default=0).",
+        fixtures=(
+            "deprecated_env__funasr_1110_launch_local_rank_dash.log",
+            "deprecated_env__speechbrain_2868_launch_local_rank_flag.log",
+            "deprecated_env__video_chatgpt_26_local_rank_hyphen_hfargparser.log",
+        ),
+    ),
+    Rule(
         name="script_rejected_arguments",
         category="user_code_error",
         code="LX527",
         priority=85,
         patterns=(
-            r"^[^:]{1,80}: error: (unrecognized arguments|the following arguments are required)",
+            r"^[^:]{1,80}: error: (?:unrecognized arguments|the following arguments are required"
+            r"|argument [^:]+: (?:expected (?:one|at least one) argument|invalid \w+ value"
+            r"|invalid choice|ignored explicit argument|not allowed with argument))",
         ),
         cause="the script's argument parser rejected its command line and exited with code 2 "
-        "before training; with '--local-rank=N' / '--local_rank=N' it is the old launcher "
-        "(python -m torch.distributed.launch) passing an argument the script does not declare "
-        "(torch 2.x spells it --local-rank).",
-        fix="check the arguments after the script name; for --local-rank: torchrun (and "
+        "before training; with '--local_rank=N' it is a launcher (DeepSpeed's, or "
+        "python -m torch.distributed.launch before torch 2.0) passing an argument the script "
+        "does not declare.",
+        fix="check the arguments after the script name; for --local_rank: torchrun (and "
         "launchx) pass nothing, the script reads os.environ['LOCAL_RANK']; a script that must "
-        "also run under the old launcher declares both spellings: "
+        "also run under such a launcher declares both spellings: "
         "parser.add_argument('--local-rank', '--local_rank', type=int, default=0).",
-        fixtures=("user_code_error__babylm_2.log",),
+        fixtures=("user_code_error__yi_69_unrecognized_local_rank_deepspeed_tp.log",),
     ),
     Rule(
         name="script_not_found",
@@ -902,7 +944,8 @@ RULES: tuple[Rule, ...] = (
             r"(?i)nccl|gloo|c10d(?!\.\w+\.default|/reducer\.cpp)|ProcessGroup|monitoredBarrier",
             # cuDNN rejecting its arguments (a layout or size it has no kernel for) is the
             # script's, like any other exception
-            r"CUDA error|CUDA driver error|HIP error|CUDA out of memory|OutOfMemoryError|CUBLAS_"
+            r"CUDA error|CUDA driver error|cuda runtime error|HIP error|CUDA out of memory"
+            r"|OutOfMemoryError|CUBLAS_"
             r"|CUDNN_STATUS_(?!NOT_SUPPORTED|BAD_PARAM)"
             r"|illegal memory access|device-side assert",
             r"(?i)out of memory|timed? ?out|timeout",
@@ -915,7 +958,7 @@ RULES: tuple[Rule, ...] = (
             # Horovod stopping after another rank's exception; a spawned child that could not
             # read its arguments because its parent died mid-way
             r"Horovod has been shut down|pickle data was truncated",
-            r"(?i)host not found|name or service not known|name resolution",
+            r"(?i)host not found|name or service not known|name resolution|reachable via ssh",
             r"(?i)killed by signal|shared memory|/dev/shm|DataLoader worker",
             # a wrapper script reporting that the launcher it started failed
             r"(?i)exited with (?:a )?non-?zero (?:status|exit code|return code)"
@@ -1092,7 +1135,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         name="cuda_kernel_assert",
-        category="user_code_error",
+        category="cuda_error",
         code="LX561",
         priority=81,
         patterns=(r"\.cuh?:\d+: .*Assertion `.+` failed",),
@@ -1103,7 +1146,10 @@ RULES: tuple[Rule, ...] = (
         "`input_val >= zero && input_val <= one`); check labels against the number of "
         "classes, apply the sigmoid/softmax the loss expects, look for NaN; rerun with "
         "CUDA_LAUNCH_BLOCKING=1 (or on the CPU) to get the failing line.",
-        fixtures=("user_code_error__pytorch_112488_bce_input_out_of_range_device_assert.log",),
+        fixtures=(
+            "cuda_error__pytorch_112488_bce_input_out_of_range_device_assert.log",
+            "cuda_error__fastchat_608_index_select_device_assert.log",
+        ),
     ),
     Rule(
         name="cuda_error",
@@ -1113,6 +1159,8 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"CUDA error: ",
             r"CUDA driver error: ",
+            # THC's wording before torch 1.8 ("cuda runtime error (715) : an illegal ...")
+            r"cuda runtime error \(\d+\) ?: ",
             # ROCm's wordings: torch's HIP errors, the HSA runtime's page fault and queue abort
             r"HIP error: ",
             r"Memory access fault by GPU node-\d+",
@@ -1222,6 +1270,26 @@ RULES: tuple[Rule, ...] = (
         "or extension built for a newer CPU (AVX-512) than this node's; SIGFPE: an integer "
         "division by zero in native code.",
         fixtures=("segfault__deepspeedexamples_626_return_code_11.log",),
+    ),
+    Rule(
+        name="windows_crash_status",
+        category="segfault",
+        code="LX594",
+        priority=63,
+        patterns=(
+            rf"process (?P<rank>\d+) terminated with exit code (?:{_WINDOWS_CRASHES})\b",
+            rf"exit ?code\s*[:=]?\s*(?:{_WINDOWS_CRASHES})\b",
+            rf"(?:return code|exit status) =? ?(?:{_WINDOWS_CRASHES})\b",
+        ),
+        cause="a rank's process ended with a Windows crash status (0xC0000005 access "
+        "violation, 0xC0000094 integer division by zero, 0xC000001D illegal instruction, "
+        "0xC00000FD stack overflow, 0xC0000409 a failed runtime check or abort): a native "
+        "crash, Windows' SIGSEGV, with no Python traceback.",
+        fix="get the native stack: PYTHONFAULTHANDLER=1 (python -X faulthandler); check that "
+        "the CUDA build of torch and of every extension supports this GPU and driver (a new "
+        "GPU generation needs a torch built for it); on Windows use the gloo backend and "
+        "fewer DataLoader workers; try the same run under WSL2 or Linux.",
+        fixtures=("segfault__gpt_sovits_2282_spawn_exit_3221225620.log",),
     ),
     Rule(
         name="torchrun_root_sigsegv",
@@ -1352,6 +1420,8 @@ RULES: tuple[Rule, ...] = (
             r"Command '\S*ssh -o PasswordAuthentication=no \S+ hostname' returned non-zero exit "
             r"status 255",
             r"pdsh@\S+: \S+: ssh exited with exit code 255",
+            # the runner's own error after that check
+            r"but host=\S+ was not reachable via ssh",
         ),
         cause="the launcher could not start the ranks of another host: its ssh to that host "
         "failed (ssh's exit 255: no passwordless key for this user, an unknown host key, a "
@@ -1688,6 +1758,9 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"NCCL WARN (?:socketStartConnect: |Net : )?Connect to \S+ failed : "
             r"(?:Network is unreachable|No route to host)",
+            # NCCL 2.19+ (misc/socket.cc socketPollConnect)
+            r"NCCL WARN socket\w*Connect: Connect to \S+ returned \d+\((?:Network is "
+            r"unreachable|No route to host)\)",
         ),
         cause="NCCL could not even start a connection to a peer: there is no route from this "
         "host to the address that peer advertised (an interface the other hosts cannot "
