@@ -780,6 +780,9 @@ RULES: tuple[Rule, ...] = (
             r"CUDA driver error: out of memory",
             r"CUDNN_STATUS_ALLOC_FAILED",
             r"HIP out of memory|OutOfMemoryError: HIP|HIP error: out of memory|hipErrorOutOfMemory",
+            # a Ray task that raised torch's OutOfMemoryError (Ray's own memory monitor raises
+            # ray.exceptions.OutOfMemoryError unwrapped: the host's memory, LX563)
+            r"RayTaskError\((?:torch\.)?(?:cuda\.)?OutOfMemoryError\)",
         ),
         cause="a GPU ran out of memory; the same attempt would fail the same way.",
         fix="lower the per-GPU batch size or sequence length, enable activation checkpointing "
@@ -895,6 +898,25 @@ RULES: tuple[Rule, ...] = (
             "deprecated_env__speechbrain_2868_launch_local_rank_flag.log",
             "deprecated_env__video_chatgpt_26_local_rank_hyphen_hfargparser.log",
         ),
+    ),
+    Rule(
+        name="torchrun_flag_spelling",
+        category="deprecated_env",
+        code="LX596",
+        priority=86,
+        retryable=False,
+        patterns=(
+            r"^torchrun: error: unrecognized arguments: (?:.* )?--(?:nproc-per-node|node-rank"
+            r"|master-addr|master-port|rdzv-(?:backend|endpoint|id|conf)|max-restarts"
+            r"|monitor-interval|start-method|log-dir|local-addr)\b",
+        ),
+        cause="this torchrun is older than the dashed spellings of its flags (--nproc-per-node "
+        "for --nproc_per_node, --rdzv-endpoint for --rdzv_endpoint, ...) that the command "
+        "uses; it rejects the command line before starting any rank.",
+        fix="spell the flags with underscores (--nproc_per_node=N), which every torchrun "
+        "takes, or upgrade torch; `launchx run` writes the command line for the torchrun it "
+        "finds.",
+        fixtures=("deprecated_env__timm_1742_torchrun_nproc_dash.log",),
     ),
     Rule(
         name="script_rejected_arguments",
@@ -1107,6 +1129,8 @@ RULES: tuple[Rule, ...] = (
             r"(?:init|new)_process_group",
             r"new group's world_size should be less or equal to the world size set by "
             r"init_process_group",
+            # NCCL's init.cc: a rank number at or beyond the communicator's size
+            r"NCCL WARN Invalid rank requested : \d+/\d+",
         ),
         cause="the script builds a process group (a device mesh, a tensor- or pipeline-parallel "
         "group) over ranks that this world does not have: it was written for more processes "
@@ -1114,7 +1138,10 @@ RULES: tuple[Rule, ...] = (
         fix="launch the number of processes the script's parallel layout needs (launchx run "
         "--nproc-per-node N, --nnodes M), or shrink the layout (mesh shape, tensor/pipeline "
         "parallel sizes) so its product divides the world size.",
-        fixtures=("world_mismatch__colossalai_2910_group_rank_outside_world.log",),
+        fixtures=(
+            "world_mismatch__colossalai_2910_group_rank_outside_world.log",
+            "world_mismatch__hybrik_47_invalid_rank_7_of_4.log",
+        ),
     ),
     Rule(
         name="deepspeed_batch_world",
@@ -1239,14 +1266,24 @@ RULES: tuple[Rule, ...] = (
             # glibc's assert() in an extension's C/C++ source ("prog: file.cpp:223: int f(...):
             # Assertion `cond' failed."), which aborts the process
             r"^(?:\S+: )?\S+\.(?:c|cc|cpp|cu|cuh|h|hpp):\d+: .*: Assertion `",
+            # glibc's malloc finding its heap corrupted (a native out-of-bounds write or a
+            # double free), which aborts the process with this one line
+            r"\b(?:free|malloc|realloc|munmap_chunk|malloc_consolidate)\(\): (?:corrupted|invalid "
+            r"(?:pointer|size|next size|chunk size)|memory corruption|unaligned)",
+            r"double free or corruption \((?:out|!prev|fasttop|top)\)",
+            r"corrupted size vs\. prev_size|corrupted double-linked list",
+            # LLVM's fatal error (Triton's and other JIT compilers' backend), then abort()
+            r"^LLVM ERROR: ",
         ),
         # glibc's own assertions (malloc's, the thread library's) are heap corruption or a
         # fork's aftermath, not an extension's check
         exclude=(r"malloc\.c:|nptl/|sysdeps/|/dl-\w+\.c:",),
-        cause="the worker's C++ code aborted (SIGABRT): a std::bad_alloc (an allocation "
+        cause="the worker's native code aborted (SIGABRT): a std::bad_alloc (an allocation "
         "that host memory could not give, often a size computed wrong), a failed assert() in "
-        "an extension's C++ code (the condition and the file are in the message) or a C++ "
-        "thread torn down while running; a native crash, not a Python exception.",
+        "an extension's C++ code (the condition and the file are in the message), glibc "
+        "finding the heap corrupted (an out-of-bounds write or a double free in native code), "
+        "an LLVM fatal error in a JIT compiler (Triton) or a C++ thread torn down while "
+        "running; a native crash, not a Python exception.",
         fix="get the native stack (PYTHONFAULTHANDLER=1, ulimit -c unlimited and gdb on the "
         "core); for bad_alloc check host memory while it runs (free -g, the job's memory "
         "limit) and the sizes passed to the extension that threw.",
@@ -1254,6 +1291,8 @@ RULES: tuple[Rule, ...] = (
             "segfault__recsys_examples_231_bad_alloc_sigabrt_local_rank0.log",
             "segfault__pytorch_90549_fsdp_tests_terminate_without_active_exception.log",
             "segfault__deepspeed_2006_nvme_aio_pread_assert.log",
+            "segfault__diffsynth_studio_1272_free_corrupted_chunks.log",
+            "segfault__verl_985_v100_triton_llvm_sigabrt.log",
         ),
     ),
     Rule(
@@ -1322,6 +1361,25 @@ RULES: tuple[Rule, ...] = (
         "volume with medium: Memory on /dev/shm); NCCL_SHM_DISABLE=1 or fewer DataLoader "
         "workers work around it at some speed.",
         fixtures=("shm_error__alpaca_lora_338_sigbus_docker.log",),
+    ),
+    Rule(
+        name="mpirun_sigbus_in_container",
+        category="shm_error",
+        code="LX595",
+        # above Open MPI's own "Process received signal" banner (LX513), which does not say
+        # which signal
+        priority=77,
+        patterns=(
+            r"process rank (?P<rank>\d+) with PID \S+ on node [0-9a-f]{12} exited on signal 7\b",
+        ),
+        cause="mpirun reports a rank killed by SIGBUS on a node whose name is a Docker "
+        "container id: a process touched shared memory that /dev/shm could not back, and "
+        "Docker gives containers 64 MB of /dev/shm unless told otherwise (DataLoader workers "
+        "and NCCL's shared-memory transport both live there).",
+        fix="run the container with --ipc=host or --shm-size=16g (Kubernetes: an emptyDir "
+        "volume with medium: Memory on /dev/shm); fewer DataLoader workers (num_workers=0) or "
+        "NCCL_SHM_DISABLE=1 work around it at some speed.",
+        fixtures=("shm_error__horovod_2053_docker_bus_error_mpirun.log",),
     ),
     Rule(
         name="sigbus_shared_memory",
@@ -2154,6 +2212,8 @@ ANCHORS: tuple[str, ...] = (
     "srun: terminating",
     "got completion",
     "command not found",
+    "corrupt",
+    "(): ",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against
