@@ -3,7 +3,8 @@
 Codes are promises: users grep for them and CI may allow-list them, so a code keeps its
 meaning and level forever. Ranges: LX1xx the variable catalog (``catalog``), LX2xx the host
 and the launch (``plan``, ``doctor``), LX3xx profiles and resolution (``resolve``), LX5xx
-failure diagnoses (``failure_rules``: each rule carries its own code, category and cause).
+and then LX6xx failure diagnoses (``failure_rules``: each rule carries its own code, category
+and cause; LX599 is the unknown diagnosis).
 
 ``docs/codes.md`` is generated from this table (``python -m launchx.codes``); a test keeps it
 current, and checks that every code here is raised somewhere and every code raised is here.

@@ -814,6 +814,7 @@ RULES: tuple[Rule, ...] = (
             # Ray's memory monitor kills workers before the kernel would
             r"killed due to memory pressure \(OOM\)",
             r"Task was killed due to the node running low on memory",
+            r"exceeds the memory usage threshold of [\d.]+\. Ray killed this worker",
             r"docs\.ray\.io/\S*/ray-oom-prevention",
         ),
         cause="the kernel's OOM killer (or the job's cgroup or scheduler memory limit, Ray's "
@@ -1144,6 +1145,21 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="mpirun_not_enough_slots",
+        category="world_mismatch",
+        code="LX598",
+        priority=82,
+        retryable=False,
+        patterns=(r"There are not enough slots available in the system to satisfy the \d+",),
+        cause="mpirun was asked for more processes (-np) than its allocation has slots (the "
+        "hostfile's slots=, --host's :N, or the Slurm/PBS/LSF allocation it runs in), so it "
+        "started none; the same command fails the same way until the two agree.",
+        fix="ask for as many processes as the allocation gives (-np = nodes x tasks per node, "
+        "e.g. sbatch --ntasks-per-node=<GPUs per node>), add slots to the hostfile, or let "
+        "`launchx run` start one process per GPU itself.",
+        fixtures=("world_mismatch__bevfusion_277_torchpack_mpirun_slots.log",),
+    ),
+    Rule(
         name="deepspeed_batch_world",
         category="world_mismatch",
         code="LX578",
@@ -1269,7 +1285,7 @@ RULES: tuple[Rule, ...] = (
             # glibc's malloc finding its heap corrupted (a native out-of-bounds write or a
             # double free), which aborts the process with this one line
             r"\b(?:free|malloc|realloc|munmap_chunk|malloc_consolidate)\(\): (?:corrupted|invalid "
-            r"(?:pointer|size|next size|chunk size)|memory corruption|unaligned)",
+            r"(?:pointer|size|next size|chunk size)|memory corruption)",
             r"double free or corruption \((?:out|!prev|fasttop|top)\)",
             r"corrupted size vs\. prev_size|corrupted double-linked list",
             # LLVM's fatal error (Triton's and other JIT compilers' backend), then abort()
@@ -1977,6 +1993,42 @@ RULES: tuple[Rule, ...] = (
         fixtures=("rendezvous_timeout__lightning_4420_seven_of_eight.log",),
     ),
     Rule(
+        name="hccl_device_busy",
+        category="nccl_system_error",
+        code="LX500",
+        priority=66,
+        retryable=True,
+        patterns=(r"EJ0001: .*Failed to initialize the HCCP process",),
+        cause="Ascend's HCCL (torch_npu's process group, the NPU counterpart of NCCL) could not "
+        "start its HCCP process on the device: the previous training process still holds it "
+        "(it was killed a moment ago, or is still exiting); the error itself says to wait "
+        "and start again.",
+        fix="wait about 10 s after the last training process is gone (npu-smi info shows no "
+        "process on the device) and start again; launchx retries it with backoff. If it "
+        "repeats, find and stop the process that still holds the NPU.",
+        fixtures=("nccl_system_error__llamafactory_3839_ascend_hccp_init_busy.log",),
+    ),
+    Rule(
+        name="gloo_loopback_peer",
+        category="socket_error",
+        code="LX597",
+        # above gloo's own connection errors (LX522, LX523) that it explains
+        priority=58,
+        retryable=False,
+        patterns=(
+            r"gloo/transport/tcp/\w+\.cc:\d+\] connect \[127\.\d+\.\d+\.\d+\]:\d+: "
+            r"Connection refused",
+        ),
+        cause="gloo tried to reach a peer at a loopback address (127.x): that peer resolved its "
+        "own host name to 127.0.1.1 or 127.0.0.1 (Debian and Ubuntu write 127.0.1.1 for the "
+        "host name in /etc/hosts) and advertised it, so the other nodes connect to themselves; "
+        "every multi-node start fails the same way.",
+        fix="set GLOO_SOCKET_IFNAME (and NCCL_SOCKET_IFNAME) to the interface the nodes share "
+        "(the profile's env: GLOO_SOCKET_IFNAME=eth0), or map each host name to its real "
+        "address in /etc/hosts; `getent hosts $(hostname)` must not print 127.x.",
+        fixtures=("socket_error__pytorch_examples_812_gloo_connect_127_0_1_1_refused.log",),
+    ),
+    Rule(
         name="gloo_connection_lost",
         category="gloo_error",
         code="LX522",
@@ -2213,7 +2265,8 @@ ANCHORS: tuple[str, ...] = (
     "got completion",
     "command not found",
     "corrupt",
-    "(): ",
+    "(): invalid",
+    "enough slots",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against
