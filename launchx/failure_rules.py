@@ -560,6 +560,32 @@ RULES: tuple[Rule, ...] = (
         fixtures=("nccl_config_error__kohya_ss_1347_windows_no_nccl_built_in.log",),
     ),
     Rule(
+        name="torch_build_lacks_transport",
+        category="nccl_config_error",
+        code="LX528",
+        priority=88,
+        retryable=False,
+        patterns=(
+            # torch >= 2.4 builds the rendezvous store on libuv, which Windows wheels lack
+            r"use_libuv was requested but PyTorch was build without libuv support",
+            # old Windows builds registered no tcp:// (or env://) rendezvous
+            r"No rendezvous handler for (?:tcp|env)://",
+            r"Distributed package doesn't have (?:Gloo|MPI|UCC) built in",
+        ),
+        cause="this torch build lacks a piece of the distributed stack the run asks for: the "
+        "Windows wheels have no libuv for the rendezvous store (which torch 2.4+ uses by "
+        "default), old Windows builds had no tcp:// or env:// rendezvous, and no wheel has the "
+        "MPI backend; every start fails the same way.",
+        fix="on Windows set USE_LIBUV=0 in the environment (or TCPStore(..., use_libuv=False)), "
+        "use init_method='file:///...' on torch builds without tcp://, and choose a backend "
+        "the build has (gloo on Windows and macOS, nccl on Linux with CUDA); or run on Linux "
+        "(WSL2 on Windows).",
+        fixtures=(
+            "nccl_config_error__fluxgym_302_windows_libuv.log",
+            "nccl_config_error__insightface_1457_windows_no_tcp_rendezvous_handler.log",
+        ),
+    ),
+    Rule(
         name="nccl_p2p",
         category="nccl_config_error",
         code="LX573",
