@@ -476,14 +476,23 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"Mismatched NCCL version detected",
             r"connecting to address with family \d+ is neither AF_INET",
+            # torch passes an ncclConfig_t of its own NCCL's layout to an older libnccl that
+            # another package put first on the library path
+            r"Invalid config blocking attribute value",
         ),
         cause="ranks loaded different NCCL versions (different torch wheels or a system "
-        "libnccl on LD_LIBRARY_PATH on some nodes); NCCL's bootstrap then reads garbage from "
-        "its peers ('family 0 is neither AF_INET nor AF_INET6').",
+        "libnccl on LD_LIBRARY_PATH on some nodes), or torch loaded an NCCL other than the "
+        "one it was built with (two nvidia-nccl packages installed); NCCL's bootstrap then "
+        "reads garbage from its peers ('family 0 is neither AF_INET nor AF_INET6') or from "
+        "torch's config ('Invalid config blocking attribute').",
         fix="install the same torch build on every node and compare "
         "python -c 'import torch; print(torch.cuda.nccl.version())' across nodes; remove "
-        "stray libnccl paths from LD_LIBRARY_PATH.",
-        fixtures=("nccl_version_mismatch__forgather_docs.log",),
+        "stray libnccl paths from LD_LIBRARY_PATH and the extra NCCL package (pip list | "
+        "grep nccl: keep the one torch requires).",
+        fixtures=(
+            "nccl_version_mismatch__forgather_docs.log",
+            "nccl_version_mismatch__vllm_1726_invalid_config_blocking_attribute.log",
+        ),
     ),
     Rule(
         name="nccl_no_interface",
@@ -659,9 +668,13 @@ RULES: tuple[Rule, ...] = (
             # a docker bridge's own host address (docker0 is 172.17.0.1, the networks docker
             # creates next take 172.18-31.0.1): the peer picked its bridge interface
             r"Connect to 172\.(?:1[7-9]|2\d|3[01])\.0\.1<\d+> failed",
+            # a loopback address: the peer bound NCCL to lo, or its host name resolves to
+            # 127.0.1.1 (Debian and Ubuntu's /etc/hosts)
+            r"Connect to 127\.\d+\.\d+\.\d+<\d+> failed",
         ),
         cause="NCCL tried to connect to a peer at a link-local address (IPv6 fe80::, or IPv4 "
-        "169.254.x.x) or at a docker bridge's host address (172.17.0.1, 172.18.0.1): the peer "
+        "169.254.x.x), at a docker bridge's host address (172.17.0.1, 172.18.0.1) or at a "
+        "loopback address (127.x: lo, or a host name mapped to 127.0.1.1): the peer "
         "advertised the address of an interface that only reaches its own network segment or "
         "host (an IB or RoCE port's IPv6 address, a cloud metadata or container link, "
         "docker0), because NCCL took the first interface it found, and it picks the same one "
@@ -673,6 +686,7 @@ RULES: tuple[Rule, ...] = (
             "nccl_config_error__verl_726_link_local_169_254.log",
             "nccl_config_error__nccl_975_h800_bootstrap_ipv6_linklocal_ib1.log",
             "nccl_config_error__pytorch_examples_689_multinode_docker_bridge_ip_refused.log",
+            "nccl_config_error__awsome_distributed_ai_192_socket_connect_abort.log",
         ),
     ),
     Rule(
@@ -2053,6 +2067,23 @@ RULES: tuple[Rule, ...] = (
         "(the profile's env: GLOO_SOCKET_IFNAME=eth0), or map each host name to its real "
         "address in /etc/hosts; `getent hosts $(hostname)` must not print 127.x.",
         fixtures=("socket_error__pytorch_examples_812_gloo_connect_127_0_1_1_refused.log",),
+    ),
+    Rule(
+        name="store_server_closed",
+        category="socket_error",
+        code="LX529",
+        # A symptom's tier: the store's host (rank 0, or node 0's torchrun agent) went away,
+        # usually because it failed first; its own failure in the log is the better cause.
+        priority=44,
+        patterns=(r"[Ff]ailed to recv, got 0 bytes", r"[Ff]ailed to send, sent 0 bytes"),
+        cause="this rank's connection to the rendezvous store (a TCPStore hosted by rank 0 or "
+        "by node 0's torchrun agent) was closed from the other side: the store's process "
+        "exited or crashed, or something between the pods (a service mesh sidecar, a "
+        "firewall, a load balancer) cut the connection.",
+        fix="read the log of rank 0 and of node 0's launcher first: the store dies with them; "
+        "if they are alive, check what sits between the nodes on MASTER_PORT (on Kubernetes, "
+        "disable sidecar injection for the training pods).",
+        fixtures=("socket_error__kubeflow_website_4186_trainer_tcpstore_recv_0_bytes.log",),
     ),
     Rule(
         name="gloo_connection_lost",
