@@ -1,10 +1,12 @@
 """Every finding code, in one place: the code, its level, and what it means in one line.
 
 Codes are promises: users grep for them and CI may allow-list them, so a code keeps its
-meaning and level forever. Ranges: LX1xx the variable catalog (``catalog``), LX2xx the host
-and the launch (``plan``, ``doctor``), LX3xx profiles and resolution (``resolve``), LX5xx
-and then LX6xx failure diagnoses (``failure_rules``: each rule carries its own code, category
-and cause; LX599 is the unknown diagnosis).
+meaning and level forever (a failure code keeps the failure it names; its category was
+corrected once, when LX561, a device-side assert, moved from user_code_error to cuda_error
+to follow the corpus's category list). Ranges: LX1xx the variable catalog (``catalog``),
+LX2xx the host and the launch (``plan``, ``doctor``), LX3xx profiles and resolution
+(``resolve``), LX5xx and then LX6xx failure diagnoses (``failure_rules``: each rule carries
+its own code, category and cause; LX599 is the unknown diagnosis).
 
 ``docs/codes.md`` is generated from this table (``python -m launchx.codes``); a test keeps it
 current, and checks that every code here is raised somewhere and every code raised is here.

@@ -476,6 +476,8 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"Mismatched NCCL version detected",
             r"connecting to address with family \d+ is neither AF_INET",
+            # torch's library links an NCCL symbol that the libnccl loaded first lacks
+            r"libtorch\w*\.so: undefined symbol: nccl\w+",
             # torch passes an ncclConfig_t of its own NCCL's layout to an older libnccl that
             # another package put first on the library path
             r"Invalid config blocking attribute value",
@@ -492,6 +494,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "nccl_version_mismatch__forgather_docs.log",
             "nccl_version_mismatch__vllm_1726_invalid_config_blocking_attribute.log",
+            "nccl_version_mismatch__airllm_331_import_ncclcommresume.log",
         ),
     ),
     Rule(
@@ -585,10 +588,13 @@ RULES: tuple[Rule, ...] = (
         "Windows wheels have no libuv for the rendezvous store (which torch 2.4+ uses by "
         "default), old Windows builds had no tcp:// or env:// rendezvous, and no wheel has the "
         "MPI backend; every start fails the same way.",
-        fix="on Windows set USE_LIBUV=0 in the environment (or TCPStore(..., use_libuv=False)), "
-        "use init_method='file:///...' on torch builds without tcp://, and choose a backend "
-        "the build has (gloo on Windows and macOS, nccl on Linux with CUDA); or run on Linux "
-        "(WSL2 on Windows).",
+        fix="on Windows set USE_LIBUV=0 where init_process_group builds the store (its env:// "
+        "and tcp:// rendezvous read it; later torch releases default to it on Windows); "
+        "torchrun's own static rendezvous store takes no such setting in some releases, so "
+        "there start the ranks without torchrun, use a torch release whose Windows wheel "
+        "works, or run on Linux (WSL2). Use init_method='file:///...' on builds without "
+        "tcp://, and a backend the build has (gloo on Windows and macOS, nccl on Linux with "
+        "CUDA).",
         fixtures=(
             "nccl_config_error__fluxgym_302_windows_libuv.log",
             "nccl_config_error__insightface_1457_windows_no_tcp_rendezvous_handler.log",
@@ -668,13 +674,9 @@ RULES: tuple[Rule, ...] = (
             # a docker bridge's own host address (docker0 is 172.17.0.1, the networks docker
             # creates next take 172.18-31.0.1): the peer picked its bridge interface
             r"Connect to 172\.(?:1[7-9]|2\d|3[01])\.0\.1<\d+> failed",
-            # a loopback address: the peer bound NCCL to lo, or its host name resolves to
-            # 127.0.1.1 (Debian and Ubuntu's /etc/hosts)
-            r"Connect to 127\.\d+\.\d+\.\d+<\d+> failed",
         ),
         cause="NCCL tried to connect to a peer at a link-local address (IPv6 fe80::, or IPv4 "
-        "169.254.x.x), at a docker bridge's host address (172.17.0.1, 172.18.0.1) or at a "
-        "loopback address (127.x: lo, or a host name mapped to 127.0.1.1): the peer "
+        "169.254.x.x) or at a docker bridge's host address (172.17.0.1, 172.18.0.1): the peer "
         "advertised the address of an interface that only reaches its own network segment or "
         "host (an IB or RoCE port's IPv6 address, a cloud metadata or container link, "
         "docker0), because NCCL took the first interface it found, and it picks the same one "
@@ -686,7 +688,6 @@ RULES: tuple[Rule, ...] = (
             "nccl_config_error__verl_726_link_local_169_254.log",
             "nccl_config_error__nccl_975_h800_bootstrap_ipv6_linklocal_ib1.log",
             "nccl_config_error__pytorch_examples_689_multinode_docker_bridge_ip_refused.log",
-            "nccl_config_error__awsome_distributed_ai_192_socket_connect_abort.log",
         ),
     ),
     Rule(
@@ -817,12 +818,12 @@ RULES: tuple[Rule, ...] = (
             r"CUBLAS_STATUS_ALLOC_FAILED",
             r"Cuda failure (?:\d+ )?'out of memory'",
             r"CUDA error: out of memory",
+            # THC before torch 1.8
+            r"cuda runtime error \(2\) ?: out of memory",
+            r"THCudaCheck FAIL .*error=2 : out of memory",
             r"CUDA driver error: out of memory",
             r"CUDNN_STATUS_ALLOC_FAILED",
             r"HIP out of memory|OutOfMemoryError: HIP|HIP error: out of memory|hipErrorOutOfMemory",
-            # a Ray task that raised torch's OutOfMemoryError (Ray's own memory monitor raises
-            # ray.exceptions.OutOfMemoryError unwrapped: the host's memory, LX563)
-            r"RayTaskError\((?:torch\.)?(?:cuda\.)?OutOfMemoryError\)",
         ),
         cause="a GPU ran out of memory; the same attempt would fail the same way.",
         fix="lower the per-GPU batch size or sequence length, enable activation checkpointing "
@@ -830,6 +831,23 @@ RULES: tuple[Rule, ...] = (
         "when 'reserved but unallocated' is large; check that no other process holds the "
         "GPU (nvidia-smi).",
         fixtures=("cuda_oom__minerva_42_html_table.log", "cuda_oom__pytorch_18853.log"),
+    ),
+    Rule(
+        name="ray_task_oom",
+        category="cuda_oom",
+        code="LX601",
+        # below Ray's memory monitor (LX510, 84): its own ray.exceptions.OutOfMemoryError has
+        # the same class name and reaches the driver wrapped the same way, with the monitor's
+        # message beside it
+        priority=83,
+        patterns=(r"RayTaskError\((?:torch\.)?(?:cuda\.)?OutOfMemoryError\)",),
+        cause="a Ray task or actor method raised OutOfMemoryError: torch's, a GPU that ran out "
+        "of memory (Ray's own memory monitor, which kills tasks for the host's RAM, says so "
+        "in its message, and that is not in this log); the same attempt fails the same way.",
+        fix="lower the per-GPU batch size or sequence length of that worker, enable activation "
+        "checkpointing or sharding, lower the memory given to a colocated inference engine "
+        "(vLLM's gpu_memory_utilization), and check nvidia-smi for other processes on the GPU.",
+        fixtures=("cuda_oom__nemo_rl_3793_ppo_default_yaml_get_logprobs.log",),
     ),
     Rule(
         name="kernel_oom",
@@ -947,7 +965,8 @@ RULES: tuple[Rule, ...] = (
         priority=86,
         retryable=False,
         patterns=(
-            r"^torchrun: error: unrecognized arguments: (?:.* )?--(?:nproc-per-node|node-rank"
+            r"^(?:torchrun|run\.py|launch\.py): error: unrecognized arguments: (?:.* )?--(?:"
+            r"nproc-per-node|node-rank"
             r"|master-addr|master-port|rdzv-(?:backend|endpoint|id|conf)|max-restarts"
             r"|monitor-interval|start-method|log-dir|local-addr)\b",
         ),
@@ -1021,7 +1040,8 @@ RULES: tuple[Rule, ...] = (
             # Horovod stopping after another rank's exception; a spawned child that could not
             # read its arguments because its parent died mid-way
             r"Horovod has been shut down|pickle data was truncated",
-            r"(?i)host not found|name or service not known|name resolution|reachable via ssh",
+            r"(?i)host not found|name or service not known|name resolution|reachable via ssh"
+            r"|launcher '\w+' not installed",
             r"(?i)killed by signal|shared memory|/dev/shm|DataLoader worker",
             # a wrapper script reporting that the launcher it started failed
             r"(?i)exited with (?:a )?non-?zero (?:status|exit code|return code)"
@@ -1324,8 +1344,8 @@ RULES: tuple[Rule, ...] = (
             r"^(?:\S+: )?\S+\.(?:c|cc|cpp|cu|cuh|h|hpp):\d+: .*: Assertion `",
             # glibc's malloc finding its heap corrupted (a native out-of-bounds write or a
             # double free), which aborts the process with this one line
-            r"\b(?:free|malloc|realloc|munmap_chunk|malloc_consolidate)\(\): (?:corrupted|invalid "
-            r"(?:pointer|size|next size|chunk size)|memory corruption)",
+            r"\b(?:free|malloc|realloc|munmap_chunk|malloc_consolidate)\(\): (?:.*corrupt"
+            r"|invalid |double free)",
             r"double free or corruption \((?:out|!prev|fasttop|top)\)",
             r"corrupted size vs\. prev_size|corrupted double-linked list",
             # LLVM's fatal error (Triton's and other JIT compilers' backend), then abort()
@@ -1618,15 +1638,20 @@ RULES: tuple[Rule, ...] = (
             r"|launchx): (?:No such file or directory|Permission denied)",
             r"(?:^|: )(?:torchrun|deepspeed|accelerate|horovodrun|composer|launchx): "
             r"command not found$",
+            # DeepSpeed's runner, when the multi-node launcher it is told to use is missing
+            r"RuntimeError: launcher '\w+' not installed\.",
         ),
-        cause="the launcher was never started: the node that ran the step has no such command "
-        "on its PATH (the environment that installs it was not activated in the batch "
-        "script, a module or container that lacks it, a path that exists only on the login "
-        "node), so no rank ran; every submission fails the same way.",
+        cause="the launcher (or the multi-node launcher it calls: DeepSpeed's pdsh, mpirun) "
+        "was never started: the node that ran the step has no such command on its PATH (the "
+        "environment that installs it was not activated in the batch script, a module or "
+        "container that lacks it, a path that exists only on the login node), so no rank "
+        "ran; every submission fails the same way.",
         fix="activate the environment inside the batch script before the launcher (source "
         ".venv/bin/activate, module load, conda activate), or call it through the interpreter "
         "that has torch (python -m torch.distributed.run ...); check with `srun -N1 which "
-        "torchrun` in the same allocation.",
+        "torchrun` in the same allocation. For DeepSpeed install pdsh on the node that runs "
+        "the deepspeed command (it reaches the others over ssh) or pass an installed "
+        "--launcher (openmpi, slurm).",
         fixtures=("launcher_died__cscfi_ddp_examples_1_torchrun_execve_missing.log",),
     ),
     Rule(
@@ -1772,6 +1797,30 @@ RULES: tuple[Rule, ...] = (
         "(if that works the IB setup is the cause); if it persists, check that every rank "
         "calls the same collectives with the same sizes (TORCH_DISTRIBUTED_DEBUG=DETAIL).",
         fixtures=("ib_error__nccl_615_ib_collective_mismatch.log",),
+    ),
+    Rule(
+        name="nvshmem_ib_connect",
+        category="ib_error",
+        code="LX600",
+        priority=61,
+        retryable=False,
+        patterns=(
+            # NVSHMEM's GPU-initiated (IBGDA) and host (IBRC) transports moving a queue pair
+            # to ready-to-receive: the fabric's addressing (RoCE GID, MTU) is refused
+            r"Error in mlx5dv_devx_obj_modify for \w+_QP",
+            r"ibgda_rc_init2rtr failed",
+        ),
+        cause="NVSHMEM (used by DeepEP and other expert-parallel kernels) could not bring its "
+        "InfiniBand/RoCE queue pairs to the ready state while connecting the ranks: the NIC "
+        "refused the connection's addressing (on RoCE usually the GID index or the MTU, or "
+        "GPU-initiated IBGDA not enabled in the driver), so every start fails the same way.",
+        fix="check the NIC's GID table (show_gids) and on RoCE set NVSHMEM_IB_GID_INDEX (often "
+        "3, as NCCL_IB_GID_INDEX); check that the GPU driver allows IBGDA (DeepEP's NVSHMEM "
+        "notes: options nvidia NVreg_EnableStreamMemOPs=1 "
+        'NVreg_RegistryDwords="PeerMappingOverride=1;") or fall back with '
+        "NVSHMEM_IB_ENABLE_IBGDA=false; and that plain NCCL over the same NICs works (an "
+        "nccl-tests all_reduce across the nodes).",
+        fixtures=("ib_error__deepep_17_h20_roce_ibgda_init2rtr.log",),
     ),
     Rule(
         name="ib_verbs_setup",
@@ -2044,29 +2093,10 @@ RULES: tuple[Rule, ...] = (
         "(it was killed a moment ago, or is still exiting); the error itself says to wait "
         "and start again.",
         fix="wait about 10 s after the last training process is gone (npu-smi info shows no "
-        "process on the device) and start again; launchx retries it with backoff. If it "
+        "process on the device) and start again; launchx retries it after the profile's "
+        "backoff (retry.backoff_min_s, 5 s by default: set 10 or more on Ascend). If it "
         "repeats, find and stop the process that still holds the NPU.",
         fixtures=("nccl_system_error__llamafactory_3839_ascend_hccp_init_busy.log",),
-    ),
-    Rule(
-        name="gloo_loopback_peer",
-        category="socket_error",
-        code="LX597",
-        # above gloo's own connection errors (LX522, LX523) that it explains
-        priority=58,
-        retryable=False,
-        patterns=(
-            r"gloo/transport/tcp/\w+\.cc:\d+\] connect \[127\.\d+\.\d+\.\d+\]:\d+: "
-            r"Connection refused",
-        ),
-        cause="gloo tried to reach a peer at a loopback address (127.x): that peer resolved its "
-        "own host name to 127.0.1.1 or 127.0.0.1 (Debian and Ubuntu write 127.0.1.1 for the "
-        "host name in /etc/hosts) and advertised it, so the other nodes connect to themselves; "
-        "every multi-node start fails the same way.",
-        fix="set GLOO_SOCKET_IFNAME (and NCCL_SOCKET_IFNAME) to the interface the nodes share "
-        "(the profile's env: GLOO_SOCKET_IFNAME=eth0), or map each host name to its real "
-        "address in /etc/hosts; `getent hosts $(hostname)` must not print 127.x.",
-        fixtures=("socket_error__pytorch_examples_812_gloo_connect_127_0_1_1_refused.log",),
     ),
     Rule(
         name="store_server_closed",
@@ -2323,6 +2353,7 @@ ANCHORS: tuple[str, ...] = (
     "command not found",
     "corrupt",
     "(): invalid",
+    "double free",
     "enough slots",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
