@@ -6,7 +6,8 @@ corrected once, when LX561, a device-side assert, moved from user_code_error to 
 to follow the corpus's category list). Ranges: LX1xx the variable catalog (``catalog``),
 LX2xx the host and the launch (``plan``, ``doctor``), LX3xx profiles and resolution
 (``resolve``), LX5xx and then LX6xx failure diagnoses (``failure_rules``: each rule carries
-its own code, category and cause; LX599 is the unknown diagnosis).
+its own code, category and cause; LX599 is the unknown diagnosis; LX597, a gloo peer at a
+loopback address, was withdrawn the day it was written and is never reused).
 
 ``docs/codes.md`` is generated from this table (``python -m launchx.codes``); a test keeps it
 current, and checks that every code here is raised somewhere and every code raised is here.

@@ -77,6 +77,7 @@ def _agrees(expected: str, got: str) -> bool:
 def test_rule_table_is_consistent() -> None:
     codes = [r.code for r in fr.RULES] + [s.code for s in fr.SIGNAL_RULES.values()]
     assert len(codes) == len(set(codes)) and fr.UNKNOWN_CODE not in codes
+    assert "LX597" not in codes  # withdrawn in issue 12's round 24, never reused (codes.py)
     for rule in fr.RULES:
         assert rule.category in fr.CATEGORIES
         assert re.fullmatch(r"LX[56]\d\d", rule.code)
