@@ -34,9 +34,11 @@ def from_watchdog(reports: Iterable[WatchdogSeq], world: Iterable[int] = ()) -> 
     for rep in reports:
         by_pg[rep.pg].append(rep)
     known = set(world)
-    # Ranks count from 0: a report from rank 3 means ranks 0-2 exist too.
+    # Ranks count from 0: a report from rank 3 means ranks 0-2 exist too, and so does a
+    # group of 4 ranks that rank 1's all-gather names (NumelOut = 4 x NumelIn).
     top = max((rep.rank for reps in by_pg.values() for rep in reps), default=-1)
-    known.update(range(top + 1))
+    size = max((rep.group_size or 0 for reps in by_pg.values() for rep in reps), default=0)
+    known.update(range(max(top + 1, size)))
     out: list[Straggler] = []
     for pg, reps in sorted(by_pg.items()):
         found = _group(pg, reps, known)

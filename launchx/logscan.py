@@ -64,6 +64,7 @@ _WD_SEQ = re.compile(
 )
 _WD_DUMP = re.compile(r"Last enqueued NCCL work: (-?\d+), last completed NCCL work: (-?\d+)")
 _WD_WORK = re.compile(r"WorkNCCL\(SeqNum=(\d+), OpType=(\w+)")
+_WD_NUMEL = re.compile(r"OpType=(\w+), NumelIn=(\d+), NumelOut=(\d+)")
 _WD_PG = re.compile(r"\[PG (?:ID )?(\d+)")
 # srun's own report of its tasks' ends (src/srun: "<host>: task(s) <list>: Exited with exit
 # code N", or the signal's strsignal() text): with one task per rank, the first nonzero exit
@@ -113,6 +114,7 @@ class WatchdogSeq:
     completed: int | None
     op: str | None
     line: LogLine
+    group_size: int | None = None  # from an all-gather's or reduce-scatter's element counts
 
 
 @dataclass(frozen=True)
@@ -275,7 +277,12 @@ class _Scanner:
         else:
             return False
         comp = comp if comp is None or abs(comp) < _SANE_SEQ else None
-        self.watchdog[(line.rank, pg)] = WatchdogSeq(line.rank, pg, timed_out, enq, comp, op, line)
+        size = old.group_size if old else None
+        if n := _WD_NUMEL.search(text):
+            size = _group_size(n.group(1), int(n.group(2)), int(n.group(3))) or size
+        self.watchdog[(line.rank, pg)] = WatchdogSeq(
+            line.rank, pg, timed_out, enq, comp, op, line, size
+        )
         return True
 
     # ------------------------------------------------------------------ summary blocks
@@ -419,6 +426,21 @@ def _raw_at(buf: bytes, start: int, end: int, anchor: int) -> str:
         lo = max(start, anchor - _MAX_LINE // 2)
         return _decode(buf[lo : min(end, lo + _MAX_LINE)])
     return _decode(buf[start:end])
+
+
+def _group_size(op: str, numel_in: int, numel_out: int) -> int | None:
+    """The ranks in a collective's group, where its element counts say: an all-gather's
+    output holds every rank's input, a reduce-scatter's input every rank's output."""
+    big, small = (
+        (numel_out, numel_in)
+        if "ALLGATHER" in op
+        else (numel_in, numel_out)
+        if "REDUCE_SCATTER" in op
+        else (0, 0)
+    )
+    if small <= 0 or big % small or not 2 <= big // small <= 1 << 20:
+        return None
+    return big // small
 
 
 def _back_lines(buf: bytes, pos: int, count: int) -> int:

@@ -99,6 +99,27 @@ def test_silent_ranks_are_named_but_not_blamed_when_several() -> None:
     assert report.stragglers[0].ranks == (0, 1, 2)
 
 
+def test_an_all_gathers_element_counts_name_the_ranks_that_never_reported() -> None:
+    # only rank 1's report: its all-gather of 4 elements into 16 says the group has 4 ranks
+    line = (
+        "[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=5, OpType=ALLGATHER, NumelIn=4, NumelOut=16, "
+        "Timeout(ms)=600000) ran for 600081 milliseconds before timing out.\n"
+    )
+    report = failures.diagnose_logs([line])
+    assert report.stragglers[0].ranks == (0, 2, 3)
+    p = report.primary
+    assert p is not None and p.rank == 1  # three silent ranks: none of them is blamed
+    reduce_scatter = line.replace(
+        "ALLGATHER, NumelIn=4, NumelOut=16", "REDUCE_SCATTER, NumelIn=32, NumelOut=4"
+    )
+    assert failures.diagnose_logs([reduce_scatter]).stragglers[0].ranks == (0, 2, 3, 4, 5, 6, 7)
+    all_reduce = line.replace(
+        "ALLGATHER, NumelIn=4, NumelOut=16", "ALLREDUCE, NumelIn=4, NumelOut=4"
+    )
+    assert failures.diagnose_logs([all_reduce]).stragglers[0].ranks == (0,)
+
+
 # ------------------------------------------------------------------ per-rank files
 
 
