@@ -431,13 +431,12 @@ def _raw_at(buf: bytes, start: int, end: int, anchor: int) -> str:
 def _group_size(op: str, numel_in: int, numel_out: int) -> int | None:
     """The ranks in a collective's group, where its element counts say: an all-gather's
     output holds every rank's input, a reduce-scatter's input every rank's output."""
-    big, small = (
-        (numel_out, numel_in)
-        if "ALLGATHER" in op
-        else (numel_in, numel_out)
-        if "REDUCE_SCATTER" in op
-        else (0, 0)
-    )
+    if "ALLGATHER" in op:
+        big, small = numel_out, numel_in
+    elif "REDUCE_SCATTER" in op:
+        big, small = numel_in, numel_out
+    else:
+        return None
     if small <= 0 or big % small or not 2 <= big // small <= 1 << 20:
         return None
     return big // small

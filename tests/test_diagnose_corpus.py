@@ -8,6 +8,9 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,9 +40,15 @@ def _bench() -> ModuleType:
     return module
 
 
-def test_development_corpus_floor() -> None:
+@pytest.fixture(scope="module")
+def dev_score() -> Any:
+    """The development part scored once for both tests (about 2.5 s)."""
     bench = _bench()
-    score = bench.score(bench.load("dev"))
+    return bench.score(bench.load("dev"))
+
+
+def test_development_corpus_floor(dev_score: Any) -> None:
+    score = dev_score
     misses = "\n".join(score.misses)
     assert score.logs >= 150
     assert score.category_lenient / score.logs >= FLOOR_CATEGORY, misses
@@ -48,11 +57,10 @@ def test_development_corpus_floor() -> None:
     assert score.rank / score.ranked >= FLOOR_ROOT_RANK
 
 
-def test_development_misses_are_exactly_the_known_ones() -> None:
+def test_development_misses_are_exactly_the_known_ones(dev_score: Any) -> None:
     """The floors above allow a log of slack; this does not: every development log launchx
     got right stays right, and a fixed one leaves tests/fixtures/dev_misses.txt."""
-    bench = _bench()
-    score = bench.score(bench.load("dev"))
+    score = dev_score
     misses = {m.split(":", 1)[0] for m in score.misses}
     listed = {
         line.strip()
