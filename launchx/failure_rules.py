@@ -450,6 +450,24 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="privileged_port",
+        category="port_in_use",
+        code="LX604",
+        # above the port clash (LX505): the same "failed to listen" line, but its reason is
+        # a port this user may not bind, which no wait frees
+        priority=96,
+        retryable=False,
+        patterns=(r"failed to bind to \S*:\d+ \(errno: 13 - Permission denied\)",),
+        cause="the rendezvous store could not listen on MASTER_PORT because this process may "
+        "not bind it (errno 13): a port below 1024 needs root or CAP_NET_BIND_SERVICE, and on "
+        "a higher port a security policy (SELinux's name_bind, AppArmor) refused it; either "
+        "way the same port fails on every start.",
+        fix="use a port of 1024 or above that the policy allows (--master-port 29500, "
+        "accelerate's --main_process_port, or master_port: auto in the profile); a script that "
+        "draws a random port should draw from 1024-65535.",
+        fixtures=("port_in_use__timellm_20_privileged_master_port_97.log",),
+    ),
+    Rule(
         name="duplicate_gpu",
         category="duplicate_gpu",
         code="LX506",
@@ -755,6 +773,10 @@ RULES: tuple[Rule, ...] = (
             r"You requested (?i:gpus?): \[[\d, ]*\]",
             # the same check in Lightning 1.x, its message on the lines under the exception
             r"MisconfigurationException: ?\s*You requested (?i:gpus?): \[",
+            # YOLOv5/v7-style training scripts check their local rank against the GPUs they
+            # see: the assertion's message, or its source line in a bare AssertionError's frame
+            r"insufficient CUDA devices for DDP command",
+            r"assert torch\.cuda\.device_count\(\) > \w*\.?(?i:local_rank)\b",
             # cuBLAS/cuDNN: the GPU lacks a feature the call needs (bf16, fp8, TF32 on old GPUs)
             r"CUBLAS_STATUS_ARCH_MISMATCH|CUDNN_STATUS_ARCH_MISMATCH",
             # cudaErrorNotSupported: a feature the driver, GPU or platform lacks (multicast
@@ -783,6 +805,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__nccl_1029_deepspeed_workers_no_cuda_env.log",
             "cuda_config_error__lightning_16828_slurm_gpus_per_task.log",
             "cuda_config_error__transformerengine_991_ub_multicast_not_supported.log",
+            "cuda_config_error__yolov7_1463_nproc_exceeds_visible_gpus.log",
         ),
     ),
     Rule(
@@ -1023,7 +1046,8 @@ RULES: tuple[Rule, ...] = (
         patterns=(rf"{EXCEPTION_LINE}(?::|$)",),
         exclude=(
             # (not DDP's reducer, whose errors older torch suffixes with its c10d source path)
-            r"(?i)nccl|gloo|c10d(?!\.\w+\.default|/reducer\.cpp)|ProcessGroup|monitoredBarrier",
+            # (HCCL: Ascend's NCCL, whose errors torch_npu raises as RuntimeErrors too)
+            r"(?i)nccl|hccl|gloo|c10d(?!\.\w+\.default|/reducer\.cpp)|ProcessGroup|monitoredBarrier",
             # cuDNN rejecting its arguments (a layout or size it has no kernel for) is the
             # script's, like any other exception
             r"CUDA error|CUDA driver error|cuda runtime error|HIP error|CUDA out of memory"
@@ -1205,6 +1229,27 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="peer_outside_group",
+        category="user_code_error",
+        code="LX603",
+        priority=82,
+        retryable=False,
+        patterns=(
+            # distributed_c10d's translation of a global rank into a group's (and back): a
+            # collective's src/dst, or get_global_rank's argument, outside the group passed
+            r"(?:The )?[Gg]lobal rank -?\d+ is not part of (?:the )?group",
+            r"Group rank -?\d+ is not part of group",
+        ),
+        cause="the code calls a collective on a subgroup (broadcast, scatter, gather, send) "
+        "with a src or dst that names a global rank outside that group (src=0 on a group "
+        "without rank 0), a bug in the script or the framework that builds the group; every "
+        "start fails the same way.",
+        fix="pass a member's global rank (dist.get_global_rank(group, 0)), or the group-local "
+        "rank as group_src=/group_dst= on torch 2.6 and later; check that the ranks listed in "
+        "new_group()/the device mesh are the ones the collective expects.",
+        fixtures=("user_code_error__fastmoe_119_local_ddp_rank_not_in_group.log",),
+    ),
+    Rule(
         name="mpirun_not_enough_slots",
         category="world_mismatch",
         code="LX598",
@@ -1350,13 +1395,18 @@ RULES: tuple[Rule, ...] = (
             r"corrupted size vs\. prev_size|corrupted double-linked list",
             # LLVM's fatal error (Triton's and other JIT compilers' backend), then abort()
             r"^LLVM ERROR: ",
+            # glog's/absl's CHECK in C++ code (BytePS, XLA, TensorFlow-style extensions):
+            # "F0217 19:29:02.800368 123 file.cc:290] Check failed: ...", then abort(); the
+            # glog header is stripped from the line when it has the standard shape
+            r"\.(?:c|cc|cpp|cu|cuh|h|hpp):\d+\] Check failed: ",
+            r"^Check failed: ",
         ),
         # glibc's own assertions (malloc's, the thread library's) are heap corruption or a
         # fork's aftermath, not an extension's check
         exclude=(r"malloc\.c:|nptl/|sysdeps/|/dl-\w+\.c:",),
         cause="the worker's native code aborted (SIGABRT): a std::bad_alloc (an allocation "
-        "that host memory could not give, often a size computed wrong), a failed assert() in "
-        "an extension's C++ code (the condition and the file are in the message), glibc "
+        "that host memory could not give, often a size computed wrong), a failed assert() or "
+        "CHECK in an extension's C++ code (the condition and the file are in the message), glibc "
         "finding the heap corrupted (an out-of-bounds write or a double free in native code), "
         "an LLVM fatal error in a JIT compiler (Triton) or a C++ thread torn down while "
         "running; a native crash, not a Python exception.",
@@ -1369,6 +1419,7 @@ RULES: tuple[Rule, ...] = (
             "segfault__deepspeed_2006_nvme_aio_pread_assert.log",
             "segfault__diffsynth_studio_1272_free_corrupted_chunks.log",
             "segfault__verl_985_v100_triton_llvm_sigabrt.log",
+            "segfault__byteps_430_two_workers_one_gpu_check_failed_abort.log",
         ),
     ),
     Rule(
@@ -1472,7 +1523,13 @@ RULES: tuple[Rule, ...] = (
         # "shared memory" is an anchor, so the line is kept however long the log; NCCL's
         # shared-memory transport in the crash's backtrace (a line with "nccl" in it) is the
         # same evidence
-        requires=(r"(?i)shared memory", r"\bncclShmOpen\b|nccl\S*/src/misc/shmutils\.cc"),
+        requires=(
+            r"(?i)shared memory",
+            r"\bncclShmOpen\b|nccl\S*/src/misc/shmutils\.cc",
+            # UCX's backtrace of the signal, a frame inside libnccl: a SIGBUS there is almost
+            # always its shared-memory transport touching a /dev/shm page nothing backs
+            r"^\d+ +0x[0-9a-f]+ +(?:nccl\w*\(\)|\S+\(\) +\S*/libnccl\.so[.\d]*:\d+)",
+        ),
         cause="a rank died of SIGBUS while the program keeps data in shared memory (the log "
         "says so): a page of a /dev/shm file that the filesystem could not back was touched, "
         "i.e. /dev/shm is full or too small (containers get 64 MB unless told otherwise); a "
@@ -1484,6 +1541,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "shm_error__openpcdet_1114_waymo_shared_memory_sigbus.log",
             "shm_error__trlx_536_sigbus_ncclshmopen.log",
+            "shm_error__pipedream_76_docker_nccl_sigbus.log",
         ),
     ),
     Rule(
@@ -1600,6 +1658,33 @@ RULES: tuple[Rule, ...] = (
             "launcher_died__transformerengine_1011_torchrun_segfault_rendezvous_py312.log",
             "launcher_died__pytorch_72086.log",
         ),
+    ),
+    Rule(
+        name="launcher_signal_from_shell",
+        category="launcher_died",
+        code="LX605",
+        # above the worker's segfault (LX513), which matches the same shell line
+        priority=78,
+        retryable=False,
+        patterns=(
+            # bash's report of a job it started: the launcher's own command line died of a
+            # signal (a rank's signal reaches the shell only as the launcher's exit status)
+            r": line \d+: +\d+ (?:Segmentation fault|Aborted|Bus error|Floating point exception)"
+            r" +(?:\(core dumped\) +)?(?:\w+=(?:\"[^\"]*\"|'[^']*'|\S)*\s+)*(?:\S*/)?"
+            r"(?:torchrun|deepspeed|accelerate launch"
+            r"|python[\d.]*(?: -\w+)* -m torch\.distributed\.(?:launch|run))\b",
+        ),
+        cause="the launcher process itself (the torchrun agent, torch.distributed.launch, "
+        "the DeepSpeed or accelerate launcher) died of a fatal signal, as the shell that "
+        "started it reports: a worker's crash would have reached the shell as the launcher's "
+        "exit status, not as its signal. Often at exit, after the training itself finished, "
+        "and then on every run with the same installation.",
+        fix="check whether the run's work was done (checkpoints, final logs) before the crash; "
+        "get the launcher's native stack (PYTHONFAULTHANDLER=1 in the environment of the "
+        "launcher, ulimit -c unlimited); suspect mixed libraries in the launcher's process "
+        "(LD_PRELOAD, LD_LIBRARY_PATH, a torch wheel for another Python) and reinstall torch "
+        "in a clean environment.",
+        fixtures=("launcher_died__mmrotate_484_launch_segfault_after_training.log",),
     ),
     Rule(
         name="launcher_code_error",
@@ -2201,6 +2286,29 @@ RULES: tuple[Rule, ...] = (
         "or move that work before init, and make every rank create the same process groups in "
         "the same order.",
         fixtures=("collective_timeout__trl_3119_grpo_6node_nccluniqueid_store_wait.log",),
+    ),
+    Rule(
+        name="hccl_notify_timeout",
+        category="collective_timeout",
+        code="LX602",
+        priority=50,
+        patterns=(
+            # CANN's EI0002 ("Communication Operation Timeout"): the message in newer releases,
+            # and the possible-cause line every release prints under the older one, whose
+            # first line ("The wait execution of the Notify register times out") has no anchor
+            r"An timeout occurs when the Notify register waits for execution",
+            r"too slow to complete a communication operation within the timeout interval",
+        ),
+        cause="a collective on Ascend NPUs (torch_npu's HCCL process group) waited for a peer "
+        "rank longer than HCCL_EXEC_TIMEOUT (about 30 minutes by default, the exact value "
+        "depends on the CANN release): that rank failed earlier, was "
+        "still busy elsewhere (loading, evaluating, an uneven number of samples per rank), or "
+        "its link dropped packets; the rank reporting it is usually not the one at fault.",
+        fix="read the other ranks' logs for an earlier error first (CANN's plog: grep -rn "
+        "'error cqe' for a link fault); give every rank the same number of samples and steps; "
+        "when one rank legitimately works alone for long (evaluation, saving), raise "
+        "HCCL_EXEC_TIMEOUT in the profile's env.",
+        fixtures=("collective_timeout__llamafactory_975_npu_accelerate_ei0002_notify_timeout.log",),
     ),
     Rule(
         name="nccl_desync_diverged",

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 _NOISE = (
-    # a Markdown quote: issue comments paste logs as "> line"
+    # a Markdown quote: issue comments paste logs as "> line"; inline code: "`line`"
     re.compile(r"^>(?:[ \t]+|$)"),
+    re.compile(r"^`(?!``)"),
     re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?(?:\s+[|-]\s+|\s+)"),
     re.compile(r"^\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s*"),
     re.compile(r"^\([^()]*\bpid=\d+[^()]*\)\s*"),
@@ -62,7 +63,7 @@ _HOST_PREFIX = re.compile(
     r"^(?![\w.-]*\.py: )"
     r"((?:localhost|(?=[\w.-]*\d)[a-z][\w-]*(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3})): (?=\S)"
 )
-_PREFIX_STARTS = frozenset(">[(0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
+_PREFIX_STARTS = frozenset(">`[(0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
 _RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")
 
 _ISO = re.compile(
@@ -170,10 +171,10 @@ def torchrun_time(value: str) -> float | None:
 
 # ----------------------------------------------------------------- torchrun's summary
 
-ROOT_HEADER = re.compile(r"^Root Cause(?: \(first observed failure\))?:")
+ROOT_HEADER = re.compile(r"^Root Cause(?: \(first observed failure\))? ?:")
 OTHER_HEADER = re.compile(r"^(?:Other )?Failures:")
 BLOCK_START = re.compile(r"^\[(\d+)\]:$")
-BLOCK_RANK = re.compile(r"^rank\s*:\s*(\d+)\s*\(local_rank:\s*(\d+)\)")
+BLOCK_RANK = re.compile(r"^rank\s*:?\s*(\d+)\s*\(local[_ ]rank\s*:\s*(\d+)\)")
 BLOCK_EXIT = re.compile(r"^exitcode\s*:\s*(-?\d+)")
 BLOCK_HOST = re.compile(r"^host\s*:\s*(\S+)")
 BLOCK_TIME = re.compile(r"^time\s*:\s*(\S+)")
@@ -189,6 +190,10 @@ LAUNCHER_FAILED: tuple[re.Pattern[str], ...] = (
 """The other launchers' word for the first rank that failed, with its exit code, where no
 torchrun summary names one: (local) rank and code, like torchrun's ``FIRST_FAILED``."""
 ROOT_FACTS = re.compile(r"^(?:exitcode|traceback|msg)\s*:|failed \(exitcode")
+HEADLESS_FACT = re.compile(r"^(?:exitcode\s*:\s*-\d+|traceback\s*:\s*Signal \d+ \(SIG\w+\))")
+"""A summary field that says how a rank died, in a paste that starts below the summary's
+headers: with no ``Root Cause``/``Failures`` header or ``[N]:`` block above it, it is the
+one failure the user copied (torchrun lists the root cause last, so pastes keep its end)."""
 
 
 @dataclass(frozen=True)

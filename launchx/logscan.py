@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
@@ -50,6 +51,8 @@ _NCCL_PROC = re.compile(r"^([^\s:]+:\d+):\d+ \[\d+\] ")
 _PROXY_SERVICE = re.compile(r"\[Proxy Service (\d+)\]")
 _NCCL_NRANKS = re.compile(r"\bn[Rr]anks (\d+)")
 _NCCL_NRANKS_B = re.compile(rb"\bn[Rr]anks (\d+)")
+# NCCL INFO's communicator set-up: "comm 0x7fab54002730 rank 1 nranks 2 cudaDev 0 ..."
+_NCCL_COMM_RANK = re.compile(rb"\bcomm 0x[0-9a-f]+ rank (\d+) n[Rr]anks \d+")
 _NCCL_VERSION = re.compile(r"NCCL version (\d+\.\d+\.\d+)")
 # torch.multiprocessing.spawn names the process whose exception it re-raises, and the
 # process that died: its index is the rank on the one node spawn runs on.
@@ -148,6 +151,7 @@ class _Block:
     ts: float | None = None
     line_no: int = 0
     open: bool = False  # the summary runs on into the next chunk
+    headed: bool = False  # a Root Cause/Failures header or an [N]: block was seen
 
 
 @dataclass
@@ -163,6 +167,9 @@ class _Scanner:
     hosts: dict[int | None, str] = field(default_factory=dict)
     versions: dict[tuple[int | None, str], None] = field(default_factory=dict)
     comm_sizes: set[int] = field(default_factory=set)  # NCCL's "nranks N", INFO lines too
+    # host:pid -> the ranks NCCL's communicator set-up ("comm 0x.. rank R nranks N") gave it
+    comm_ranks: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
+    headless: set[int] = field(default_factory=set)  # lines rooted with no header above
     tail: list[LogLine] = field(default_factory=list)
     block: _Block = field(default_factory=_Block)
     truncated: bool = False
@@ -194,9 +201,18 @@ class _Scanner:
         if not st.body:
             return None
         host = st.host or self.info.host
-        in_root = (self.block.in_block and self.block.root) or bool(
+        b = self.block
+        in_root = (b.in_block and b.root) or bool(
             "exitcode" in st.body and ll.FIRST_FAILED.search(st.body)
         )
+        if in_root:
+            # read again by the summary's state machine, inside its Root Cause block
+            self.headless.discard(line_no)
+        elif not b.headed and ll.HEADLESS_FACT.match(st.body):
+            # a paste that begins inside the summary's one block, below its headers; if a
+            # header turns up further down, the paste began among the other failures
+            in_root = True
+            self.headless.add(line_no)
         return LogLine(
             text=st.body,
             rank=self._rank(st, line_no),
@@ -296,10 +312,11 @@ class _Scanner:
         if not body:
             return
         if ll.ROOT_HEADER.match(body):
-            b.root_pending = True
+            b.root_pending = b.headed = True
         elif ll.OTHER_HEADER.match(body):
-            b.root_pending = False
+            b.root_pending, b.headed = False, True
         elif m := ll.BLOCK_START.match(body):
+            b.headed = True
             self._close_block()
             b.in_block, b.root, b.rank, b.local = True, b.root_pending, None, None
             b.exit, b.host, b.ts, b.line_no = None, None, None, line_no
@@ -346,7 +363,11 @@ class _Scanner:
             replace(ln, repeats=n) if n > 1 else ln
             for ln, n in zip(self.lines, self.counts, strict=True)
         ]
-        lines = _nccl_process_ranks(lines, self.comm_sizes)
+        if self.block.headed and self.headless:
+            lines = [
+                replace(ln, in_root=False) if ln.line_no in self.headless else ln for ln in lines
+            ]
+        lines = _nccl_process_ranks(lines, self.comm_sizes, self.comm_ranks)
         if len(ranks_root) == 1:
             (root,) = ranks_root
             lines = [
@@ -583,7 +604,7 @@ def _summary(sc: _Scanner, buf: bytes, span: tuple[int, int, int], line_no: int)
         else:
             body = ll.strip(raw).body
             if ll.ROOT_HEADER.match(body):
-                b.root_pending = True
+                b.root_pending = b.headed = True
         is_summary = b.in_block or b.root_pending or _summary_word(raw)
         quiet = 0 if is_summary else quiet + 1
         pos, no = end + 1, no + 1
@@ -603,6 +624,10 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
     if _NCCL_INFO in raw_bytes and not _strong(raw_bytes):
         if b"ranks " in raw_bytes and (n := _NCCL_NRANKS_B.search(raw_bytes)):
             sc.comm_sizes.add(int(n.group(1)))
+            c = _NCCL_COMM_RANK.search(raw_bytes)
+            p = c and _NCCL_PROC.match(ll.strip(_decode(raw_bytes[:_MAX_LINE])).body)
+            if c and p:
+                sc.comm_ranks[p.group(1)].add(int(c.group(1)))
         return
     if _EXCEPTION_LINE.search(raw_bytes):
         _frames_above(sc, buf, start, line_no)
@@ -630,15 +655,25 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
             sc.keep(line)
 
 
-def _nccl_process_ranks(lines: list[LogLine], comm_sizes: set[int]) -> list[LogLine]:
-    """NCCL's lines of a process whose proxy named its rank get that rank; not when the
-    process named two, nor when the log shows communicators of several sizes (the proxy
-    names its rank within its communicator, a subgroup's rank is not the world's). The sizes
-    come from every NCCL line that prints one, INFO lines included."""
+def _nccl_process_ranks(
+    lines: list[LogLine], comm_sizes: set[int], comm_ranks: Mapping[str, set[int]]
+) -> list[LogLine]:
+    """NCCL's lines of a process whose proxy named its rank, or whose communicator set-up
+    (an INFO line) did, get that rank; not when the process was named two, nor when the log
+    shows communicators of several sizes (a subgroup's rank is not the world's). The sizes
+    come from every NCCL line that prints one, INFO lines included. The set-up lines count
+    only when no two processes were given the same rank and no more processes printed NCCL
+    lines than the size: a world whose own communicator was never printed shows only its
+    subgroups, all of one size, whose ranks repeat across the processes."""
     sizes = comm_sizes | {int(m.group(1)) for ln in lines if (m := _NCCL_NRANKS.search(ln.text))}
     if len(sizes) > 1:  # subgroups: a proxy's rank is its communicator's, not the world's
         return lines
     named: dict[str, set[int]] = defaultdict(set)
+    procs = set(comm_ranks) | {p.group(1) for ln in lines if (p := _NCCL_PROC.match(ln.text))}
+    given = [rank for ranks in comm_ranks.values() for rank in ranks]
+    if sizes and len(procs) <= min(sizes) and len(given) == len(set(given)):
+        for proc, ranks in comm_ranks.items():
+            named[proc] |= ranks
     for ln in lines:
         p = _NCCL_PROC.match(ln.text) if "Proxy Service" in ln.text else None
         if p and (m := _PROXY_SERVICE.search(ln.text)):
@@ -718,14 +753,15 @@ _FRAME_LOOKBACK = 40
 
 def _frames_above(sc: _Scanner, buf: bytes, start: int, line_no: int) -> None:
     """The traceback frames above an exception line: the user's file and line is what
-    they need to fix, and frames hold no anchor of their own."""
+    they need to fix, and frames hold no anchor of their own. The source line under a
+    frame is kept too: a bare ``AssertionError`` says what failed only there."""
     top = _back_lines(buf, start, _FRAME_LOOKBACK)
     if buf.find(_FRAME, top, start) == -1:
         return
-    chunk = buf[top:start]
-    first_no = line_no - chunk.count(b"\n")
-    for i, raw in enumerate(chunk.split(b"\n")):
-        if _FRAME in raw:
+    chunk = buf[top:start].split(b"\n")
+    first_no = line_no - len(chunk) + 1
+    for i, raw in enumerate(chunk):
+        if _FRAME in raw or (i and _FRAME in chunk[i - 1]):
             line = sc.make_line(_decode(raw[:_MAX_LINE]), first_no + i)
             if line is not None:
                 sc.keep(line)
@@ -809,7 +845,7 @@ def _tail(sc: _Scanner, buf: bytes, first_line: int) -> None:
     start = _back_lines(buf, len(buf), _TAIL_LINES + 1)
     no = first_line + buf.count(b"\n", 0, start)
     saved = sc.block
-    sc.block = _Block()
+    sc.block = _Block(headed=True)  # the tail's lines are context, never a headless root
     for raw in _decode(buf[start:]).split("\n"):
         if len(raw) > _MAX_LINE:
             raw = raw[-_MAX_LINE:]

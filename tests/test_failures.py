@@ -177,6 +177,10 @@ FOUND_UNKNOWNS = {
     # ignite 3466: launchx names NCCL's CUDA failure (LX512, not retried); development logs
     # with that error are labelled cuda_error six times, unknown three times
     "unknown__diffusion_pipe_154_dual_5090_unhandled_cuda.log",
+    # round 28 (blind): Open MPI's "*** Process received signal ***" for a Bus error inside
+    # lmdb's C extension on rank 0; the labeller leaves the SIGBUS unexplained (nothing ties
+    # it to /dev/shm), launchx names the native crash (LX513, not retried either way)
+    "unknown__uniter_82_horovod_lmdb_sigbus.log",
 }
 
 
@@ -976,3 +980,34 @@ def test_sigkill_reports_name_killed_rules() -> None:
     by_code = {r.code: r.category for r in fr.RULES}
     by_code.update({sr.code: sr.category for sr in fr.SIGNAL_RULES.values()})
     assert {by_code.get(c) for c in fr.SIGKILL_REPORTS} == {"killed"}
+
+
+def test_the_shell_names_the_launcher_only_when_it_ran_the_launcher() -> None:
+    """bash's report of a job killed by a signal is the launcher's death only when the
+    command it ran is the launcher (after any VAR=value), not a script given a flag of the
+    same name."""
+    launcher = (
+        "./tools/dist_train.sh: line 20: 17182 Segmentation fault      (core dumped) "
+        'PYTHONPATH="$(dirname $0)/..":$PYTHONPATH python -u -m torch.distributed.launch '
+        "--nproc_per_node=4 train.py\n"
+    )
+    p = failures.diagnose_logs([launcher]).primary
+    assert p is not None and (p.category, p.code) == ("launcher_died", "LX605")
+    worker = (
+        "finetune.sh: line 12: 48213 Segmentation fault      (core dumped) python train.py "
+        "--deepspeed zero3.json\n"
+    )
+    p = failures.diagnose_logs([worker]).primary
+    assert p is not None and (p.category, p.code) == ("segfault", "LX513")
+
+
+def test_a_port_this_process_may_not_bind_is_not_retried() -> None:
+    refused = (
+        "[c10d] The server socket has failed to bind to [::]:97 (errno: 13 - Permission denied)."
+    )
+    for text in (refused, refused.replace(":97 ", ":29500 ")):
+        p = failures.diagnose_logs([text + "\n"]).primary
+        assert p is not None and (p.code, p.retryable) == ("LX604", False)
+    clash = refused.replace("13 - Permission denied", "98 - Address already in use")
+    p = failures.diagnose_logs([clash + "\n"]).primary
+    assert p is not None and (p.code, p.retryable) == ("LX505", True)

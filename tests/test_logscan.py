@@ -45,6 +45,36 @@ def test_chunk_boundaries_change_nothing(path: Path, chunk: int) -> None:
     assert _key(_scan(text, chunk)) == _key(_scan(text))
 
 
+def test_a_summary_field_pasted_without_its_headers_is_the_root_failure() -> None:
+    # the user copied only the end of the summary: the one failure there is the root cause
+    p = _primary("> traceback : Signal 9 (SIGKILL) received by PID 492347\n")
+    assert (p.category, p.code) == ("killed", "LX515")
+    # a paste that began among the other failures: the Root Cause block further down is
+    # the root, the headless SIGKILL above it another rank's
+    other = (
+        "  exitcode  : -9 (pid: 12)\n"
+        "  traceback : Signal 9 (SIGKILL) received by PID 12\n"
+        "------------------------------------------------------------\n"
+        "Root Cause (first observed failure):\n[0]:\n"
+        "  time      : 2024-05-01_10:00:00\n  host      : node1\n"
+        "  rank      : 0 (local_rank: 0)\n  exitcode  : 1 (pid: 11)\n"
+        "  error_file: <N/A>\n"
+    )
+    assert all(d.code != "LX515" for d in failures.diagnose_logs([other]).findings)
+
+
+def test_a_summary_retyped_with_loose_spacing_is_still_read() -> None:
+    # a summary copied from a screenshot: a space before the header's colon, the rank's
+    # field glued to its name and "local rank" with a space
+    text = (
+        "Root Cause (first observed failure) :\n[0]:\n"
+        "rank2 (local rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>\n"
+        "traceback : Signal 9 (SIGKILL) received by PID 36071\n"
+    )
+    p = _primary(text)
+    assert (p.code, p.rank) == ("LX515", 2)
+
+
 def test_summary_blocks_read_across_chunks() -> None:
     text = (RUNS / "two_nodes_sigkill" / "node-1" / "launcher.log").read_text()
     scan = _scan(text, chunk=97)
@@ -110,6 +140,21 @@ def test_carriage_return_frames_before_an_error() -> None:
     text = "[rank1]:  50%|#####     | 5/10 [00:01<00:01]\r[rank1]: KeyError: 'labels'\n"
     p = _primary(text)
     assert (p.category, p.rank) == ("user_code_error", 1)
+
+
+def test_the_source_line_under_a_frame_is_kept_for_a_bare_exception() -> None:
+    # a bare AssertionError names its failure only in the source line of the frame above it
+    text = (
+        "noise without any anchor\n"
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 543, in <module>\n'
+        "    assert torch.cuda.device_count() > opt.local_rank\n"
+        "AssertionError\n"
+    )
+    kept = [ln.text.strip() for ln in _scan(text).lines]
+    assert "assert torch.cuda.device_count() > opt.local_rank" in kept
+    assert "noise without any anchor" not in kept
+    assert _primary(text).code == "LX540"
 
 
 def test_an_error_file_message_is_split_where_its_lines_were() -> None:
@@ -307,6 +352,36 @@ def test_nccl_lines_of_a_process_take_the_rank_its_proxy_names() -> None:
         "operation Connect from rank 3, retcode 2\n"
     )
     assert {ln.rank for ln in _scan(two).lines} == {None}
+
+
+def test_nccl_lines_of_a_process_take_the_rank_its_communicator_set_up_names() -> None:
+    """NCCL_DEBUG=INFO's "comm 0x.. rank R nranks N" line names the rank of its process;
+    the INFO line itself is not kept, the process's warning takes the rank."""
+    text = (
+        "host:107848:107879 [0] NCCL INFO comm 0x7fab54002730 rank 1 nranks 2 cudaDev 0 "
+        "nvmlDev 0 - Init COMPLETE\n"
+        "host:107847:107878 [0] NCCL INFO comm 0x7fab54002731 rank 0 nranks 2 cudaDev 0 "
+        "nvmlDev 0 - Init COMPLETE\n"
+        "host:107848:107848 [0] enqueue.cc:197 NCCL WARN Cuda failure 'invalid device "
+        "function'\n"
+    )
+    lines = _scan(text).lines
+    assert [(ln.rank, "WARN" in ln.text) for ln in lines] == [(1, True)]
+    assert _primary(text).rank == 1
+    # a world seen only through subgroups of one size (a 2x2 mesh): ranks repeat across
+    # the processes, so none is named
+    mesh = "".join(
+        f"node:{100 + p}:{100 + p} [{p}] NCCL INFO comm 0x5{p}{g} rank {r} nranks 2 cudaDev {p} "
+        "- Init COMPLETE\n"
+        for g, ranks in enumerate(([0, 1, 0, 1], [0, 0, 1, 1]))
+        for p, r in enumerate(ranks)
+    )
+    mesh += "node:103:103 [3] enqueue.cc:197 NCCL WARN Cuda failure 'invalid device function'\n"
+    assert [ln.rank for ln in _scan(mesh).lines] == [None]
+    # a process that set up communicators as two different ranks is neither
+    two = text.replace("rank 0 nranks 2 cudaDev 0 nvmlDev 0", "rank 0 nranks 2 cudaDev 1 x")
+    two = two.replace("host:107847:107878", "host:107848:107870")
+    assert [ln.rank for ln in _scan(two).lines] == [None]
 
 
 def test_a_proxy_rank_in_a_log_of_several_communicator_sizes_names_nobody() -> None:
