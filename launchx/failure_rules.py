@@ -1325,6 +1325,9 @@ RULES: tuple[Rule, ...] = (
             r"ncclUnhandledCudaError",
             r"CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|MAPPING_ERROR)",
             r"cuDNN error: CUDNN_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|MAPPING_ERROR)",
+            # DeepSpeed's fused kernels print cuBLAS's status as a number: 11, 13 and 14 are
+            # MAPPING_ERROR, EXECUTION_FAILED and INTERNAL_ERROR
+            r"!!!! kernel execution error\. \(m: \d+, n: \d+, k: \d+, error: 1[134]\)",
         ),
         exclude=(r"out of memory",),
         cause="a CUDA kernel failed (illegal memory access, device-side assert, ECC error); "
@@ -1336,6 +1339,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_error__depthawarecnn_12_runtime_error_77.log",
             "cuda_error__flux_40.log",
             "cuda_error__rocm_4021_mi300x_gpu_hang_hw_exception.log",
+            "cuda_error__deepspeed_454_transformer_kernel_error_13.log",
         ),
     ),
     Rule(
@@ -1790,6 +1794,8 @@ RULES: tuple[Rule, ...] = (
             r"NCCL error: internal error",
             # ncclGetErrorString's own text, as libraries other than torch print it
             r"internal error - please report this issue to the NCCL developers",
+            # Habana's HCCL process group (Gaudi), when its collective fails with no detail
+            r"what\(\): Collective call returned error\b",
         ),
         cause="NCCL hit an internal check; in practice often a peer that vanished during "
         "setup ('Socket recv failed') or ranks configured differently.",
@@ -1800,6 +1806,7 @@ RULES: tuple[Rule, ...] = (
             "nccl_internal_error__nccl_1546.log",
             "nccl_internal_error__pytorch_78638_init_barrier.log",
             "nccl_internal_error__tensorrt_llm_213_allreduce_plugin_mpirun.log",
+            "nccl_internal_error__optimum_habana_505_gaudi_ray_multinode_hccl_collective.log",
         ),
     ),
     Rule(
@@ -1961,7 +1968,10 @@ RULES: tuple[Rule, ...] = (
         name="nccl_remote_socket",
         category="socket_error",
         code="LX520",
-        priority=53,
+        # above NCCL's generic "unhandled system error" (55), whose detail this is when a
+        # connection to a peer was closed, refused or aborted: the development logs with both
+        # are labelled socket_error (or a configuration rule's category), never the generic one
+        priority=56,
         patterns=(
             r"ncclRemoteError",
             r"remote process exited or there was a network error",
@@ -1972,6 +1982,9 @@ RULES: tuple[Rule, ...] = (
             r"socket\w*Connect\w*: .*(?:exceeded (?:timeouts|retries|error retry count)|"
             r"Connection timed out)",
             r"NCCL WARN (?:Net : |socketStartConnect: )?Connect to \S+ failed : "
+            r"(?:Connection timed out|Software caused connection abort|Connection reset)",
+            # the same, as torch's DistBackendError quotes it under "Last error:"
+            r"^socketStartConnect: Connect to \S+ failed : "
             r"(?:Connection timed out|Software caused connection abort|Connection reset)",
             r"(?:ConnectionResetError|ConnectionRefusedError|BrokenPipeError)\b",
             # torch.distributed.rpc's TensorPipe agent (tensorpipe_agent.cpp) on a socket error
@@ -1993,6 +2006,8 @@ RULES: tuple[Rule, ...] = (
             "socket_error__nccl_1920.log",
             "socket_error__sglang_5594_nccl_connect_aborted_multinode.log",
             "socket_error__tensorpipe_201_rpc_econnrefused.log",
+            "socket_error__nccl_tests_15_connection_closed_by_remote_peer.log",
+            "socket_error__pytorch_147263_subgroup_allgather_connect_abort.log",
         ),
     ),
     Rule(
@@ -2108,6 +2123,8 @@ RULES: tuple[Rule, ...] = (
             r"RendezvousTimeoutError",
             r"RendezvousConnectionError",
             r"The client socket has timed out after \d+\w* while trying to connect",
+            # TCPStore's client before torch 2.0
+            r"connect\(\) timed out\. Original timeout was \d+ ms",
             r"Timed out initializing process group in store based barrier",
             r"DistStoreError: .*(?:[Tt]imeout|[Tt]imed out)",
             r"waiting for clients\. \d+/\d+ clients joined",
@@ -2126,6 +2143,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "rendezvous_timeout__av_hubert_19_wrapped_json.log",
             "rendezvous_timeout__pytorch_107021.log",
+            "rendezvous_timeout__pytorch_69197_c10d_connect_timed_out.log",
         ),
     ),
     Rule(
@@ -2387,6 +2405,8 @@ RULES: tuple[Rule, ...] = (
             r"Received a dump signal due to a collective timeout from",
             r"Heartbeat monitor timed out!",
             r"ProcessGroupNCCL's watchdog got stuck for \d+ seconds",
+            # the C++ frame that throws the watchdog's timeout, when its message was cut
+            r"c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout\(",
         ),
         cause="an NCCL collective did not finish within the process-group timeout (10 min by "
         "default since torch 2.2, 30 min before) and the watchdog aborted the process: "
@@ -2395,6 +2415,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "nccl_watchdog_timeout__basicsr_737.log",
             "nccl_watchdog_timeout__d_fine_75_gloo_and_nccl.log",
+            "nccl_watchdog_timeout__particleflow_390_rank0_eval_hang.log",
         ),
     ),
     Rule(

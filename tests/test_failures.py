@@ -1011,3 +1011,20 @@ def test_a_port_this_process_may_not_bind_is_not_retried() -> None:
     clash = refused.replace("13 - Permission denied", "98 - Address already in use")
     p = failures.diagnose_logs([clash + "\n"]).primary
     assert p is not None and (p.code, p.retryable) == ("LX505", True)
+
+
+def test_a_system_error_whose_detail_is_a_closed_connection_is_a_socket_error() -> None:
+    log = (
+        "server1:6601:6625 [0] include/socket.h:385 NCCL WARN Net : Connection closed by "
+        "remote peer\n"
+        "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1269, unhandled system error, NCCL "
+        "version 2.14.3\n"
+        "Last error:\n"
+        "socketStartConnect: Connect to 10.0.0.2<48217> failed : Software caused connection "
+        "abort\n"
+    )
+    p = failures.diagnose_logs([log]).primary
+    assert p is not None and (p.category, p.code) == ("socket_error", "LX520")
+    bare = "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1269, unhandled system error\n"
+    p = failures.diagnose_logs([bare]).primary
+    assert p is not None and (p.category, p.code) == ("nccl_system_error", "LX519")
