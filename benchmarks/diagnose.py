@@ -79,6 +79,8 @@ class Score:
     from_checkpoint: dict[str, int] = field(default_factory=dict)  # label -> logs
     ranked: int = 0
     rank: int = 0
+    unlabelled_named: int = 0  # a rank named on a log whose label names none
+    unlabelled: int = 0
     nbytes: int = 0
     seconds: float = 0.0
     misses: list[str] = field(default_factory=list)
@@ -128,6 +130,11 @@ def score(cases: list[Case]) -> Score:
         if case.root_rank is not None:
             s.ranked += 1
             s.rank += p is not None and p.rank == case.root_rank
+        elif report.found:
+            # the label names no root (every rank failed alike, or the log does not say which
+            # was first): a rank named there is not scored right or wrong, only counted
+            s.unlabelled += 1
+            s.unlabelled_named += p is not None and p.rank is not None
         if not (ok_cat and ok_retry):
             s.misses.append(
                 f"{case.name}: expected {case.category}/{case.retryable}, got {got}/"
@@ -151,6 +158,7 @@ def _print(part: str, s: Score, misses: bool) -> None:
     )
     print(f"  retried from a checkpoint  {by_label}")
     print(f"  root rank (where labelled) {s.pct(s.rank, s.ranked)}")
+    print(f"  a rank named, label: none  {s.pct(s.unlabelled_named, s.unlabelled)}")
     print(f"  time                       {s.seconds * 1000 / max(mb, 1e-9):.1f} ms/MB in process")
     if misses:
         for m in s.misses:

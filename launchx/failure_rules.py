@@ -139,15 +139,20 @@ class Rule:
     of ranks torchrun itself terminated are not mistaken for the cause. ``min_hits`` asks for
     the same line to appear that many times (a duplicated rank announcement).
 
-    Four refinements, each read the same way by the matcher:
+    Five refinements, each read the same way by the matcher:
     ``requires``: another line of the same log must match one of these (a fact and its
     consequence: NCCL picked a docker bridge address *and* a socket call failed);
     ``not_after``: a line counts only when no earlier line of the log matches one of these
     (once srun terminates a step itself, every later kill and cancel is its doing);
     ``context``: one of the 60 lines above the match on the same rank (its traceback)
     must match one of these; ``compare=(a, b)``: the pattern's named groups ``a`` and ``b``
-    are numbers and the line counts only when a > b. A named group ``rank`` in a pattern
-    gives the rank the line is about when no prefix does (``process rank 3 ... exited``).
+    are numbers and the line counts only when a > b; ``not_raised_in``: an exception line
+    does not count when the traceback frame nearest above it (the frame that raised it)
+    matches one of these (a spawned child reading its arguments from a dead parent).
+    ``on_progress``: retried by the run loop once a checkpoint exists, as the categories of
+    ``RETRIED_ON_PROGRESS`` are, for a rule whose category is not one of them. A named
+    group ``rank`` in a pattern gives the rank the line is about when no prefix does
+    (``process rank 3 ... exited``).
     ``fixtures``: development-corpus logs (tests/fixtures/logs/dev) whose diagnosis this
     rule is; the tests hold each rule to them."""
 
@@ -166,6 +171,8 @@ class Rule:
     not_after: tuple[str, ...] = ()
     context: tuple[str, ...] = ()
     compare: tuple[str, str] | None = None
+    not_raised_in: tuple[str, ...] = ()
+    on_progress: bool = False
     fixtures: tuple[str, ...] = ()
 
 
@@ -332,6 +339,9 @@ RULES: tuple[Rule, ...] = (
             r"Received Signals\.SIG(?:HUP|INT|TERM) death signal, shutting down workers",
             r"CANCELLED AT \S+ DUE to SIGNAL \w+ \*\*\*",
             r"^KeyboardInterrupt\s*$",
+            # the elastic agent passes the signal it was stopped by on to its workers; its own
+            # clean-up after a worker's failure sends SIGTERM, so only these two say it
+            r"Sending process \d+ closing signal SIG(?:HUP|INT)\b",
             r"\bTERM_(?:OWNER|FORCE_OWNER|ADMIN|FORCE_ADMIN|BUCKET_KILL): [Jj]ob killed",
         ),
         cause="the run was stopped from outside: Ctrl-C (SIGINT), SIGTERM/scancel/bkill from a "
@@ -342,6 +352,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "interrupted__chinese_llama_2_7b_27.log",
             "interrupted__determined_8915_platform_sigterm.log",
+            "interrupted__pytorch_67538_two_3090_sighup.log",
         ),
     ),
     Rule(
@@ -709,6 +720,42 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="nccl_peer_gpu_not_visible",
+        category="nccl_config_error",
+        code="LX608",
+        # the root of the "unhandled system error" (55) that NCCL reports for it a few lines on
+        priority=58,
+        retryable=False,
+        patterns=(r"NCCL WARN nvmlDeviceGetHandleByPciBusId\(\) failed: Not Found",),
+        # the warning is the cause only when NCCL's set-up then failed (ncclSystemError, 2)
+        requires=(r"NCCL INFO init\.cc:\d+ -> 2\b", r"unhandled system error|ncclSystemError"),
+        cause="NCCL took a peer for one on this host (the same host identity) but cannot see "
+        "that peer's GPU through NVML: two containers on one node, each given some of its "
+        "GPUs, look like one host to NCCL, and its topology search fails the same way on "
+        "every start.",
+        fix="give each container its own NCCL_HOSTID (profile env, e.g. the container's "
+        "hostname), or run all of a node's ranks in one container that sees all its GPUs.",
+        fixtures=("nccl_config_error__nccl_1529_two_containers_same_node_nvml.log",),
+    ),
+    Rule(
+        name="nccl_bootstrap_bind",
+        category="nccl_system_error",
+        code="LX609",
+        # the detail of NCCL's "unhandled system error" (55): the bind of its own bootstrap
+        # socket, not torch's master port (LX505 reads c10d's and Python's wordings)
+        priority=57,
+        patterns=(r"NCCL WARN (?:Net : )?Call to bind failed ?: Address already in use",),
+        cause="NCCL could not bind the socket of its own bootstrap (an ephemeral port, or the "
+        "port NCCL_COMM_ID names): the host ran out of ephemeral ports, usually because the "
+        "code creates a new process group or communicator over and over (once per step), or "
+        "a fixed NCCL_COMM_ID port is taken.",
+        fix="create process groups once, outside the training loop; count the sockets in "
+        "TIME_WAIT with `ss -tan state time-wait | wc -l` and widen "
+        "net.ipv4.ip_local_port_range if they fill it; unset NCCL_COMM_ID or give it a free "
+        "port.",
+        fixtures=("nccl_system_error__nccl_293_docker_bootstrap_bind_eaddrinuse.log",),
+    ),
+    Rule(
         name="efa_setup",
         category="nccl_config_error",
         code="LX585",
@@ -847,13 +894,19 @@ RULES: tuple[Rule, ...] = (
             r"CUDA driver error: out of memory",
             r"CUDNN_STATUS_ALLOC_FAILED",
             r"HIP out of memory|OutOfMemoryError: HIP|HIP error: out of memory|hipErrorOutOfMemory",
+            # Intel GPUs: torch's XPU allocator, and Level Zero's status as oneCCL reports it
+            r"XPU out of memory|(?:ZE|UR)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY",
         ),
         cause="a GPU ran out of memory; the same attempt would fail the same way.",
         fix="lower the per-GPU batch size or sequence length, enable activation checkpointing "
         "or sharding (FSDP/ZeRO), and set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
         "when 'reserved but unallocated' is large; check that no other process holds the "
         "GPU (nvidia-smi).",
-        fixtures=("cuda_oom__minerva_42_html_table.log", "cuda_oom__pytorch_18853.log"),
+        fixtures=(
+            "cuda_oom__minerva_42_html_table.log",
+            "cuda_oom__pytorch_18853.log",
+            "cuda_oom__torch_ccl_65_xpu_reduce_scatter_device_oom.log",
+        ),
     ),
     Rule(
         name="ray_task_oom",
@@ -1007,7 +1060,9 @@ RULES: tuple[Rule, ...] = (
         code="LX527",
         priority=85,
         patterns=(
-            r"^[^:]{1,80}: error: (?:unrecognized arguments|the following arguments are required"
+            # the program's name may be cut off by the paste ("error: unrecognized ...")
+            r"^(?:[^:]{1,80}: )?error: (?:unrecognized arguments|the following arguments are "
+            r"required"
             r"|argument [^:]+: (?:expected (?:one|at least one) argument|invalid \w+ value"
             r"|invalid choice|ignored explicit argument|not allowed with argument))",
         ),
@@ -1071,13 +1126,17 @@ RULES: tuple[Rule, ...] = (
             r"(?i)exited with (?:a )?non-?zero (?:status|exit code|return code)"
             r"|returned non-zero exit status",
         ),
+        # an exception raised in multiprocessing's spawn _main itself, where the child reads
+        # its arguments from the parent ("EOFError: Ran out of input"): the parent died, the
+        # child never ran the script (the script's own errors are raised in deeper frames)
+        not_raised_in=(r'multiprocessing[/\\]spawn\.py", line \d+, in _main$',),
         cause="the training script raised an exception on this rank; the other ranks' errors "
         "(connection closed, timeouts) are the consequence.",
         fix="fix the script at the traceback shown for this rank; retrying would run the same "
         "code into the same error.",
         fixtures=(
-            "user_code_error__mmdetection_2377_unused_parameters.log",
             "user_code_error__pixelsplat_112_slurm_nodeid.log",
+            "user_code_error__yolox_1474_default_pg_not_initialized_driver_log.log",
         ),
     ),
     Rule(
@@ -1248,6 +1307,82 @@ RULES: tuple[Rule, ...] = (
         "rank as group_src=/group_dst= on torch 2.6 and later; check that the ranks listed in "
         "new_group()/the device mesh are the ones the collective expects.",
         fixtures=("user_code_error__fastmoe_119_local_ddp_rank_not_in_group.log",),
+    ),
+    Rule(
+        name="ddp_unused_parameters",
+        category="user_code_error",
+        code="LX606",
+        # above the user's exception (LX511), which names the same RuntimeError without what
+        # to change; DDP's reducer raises it on the iteration after the one that left some
+        # parameters without a gradient
+        priority=82,
+        retryable=False,
+        patterns=(
+            r"Expected to have finished reduction in the prior iteration before starting a "
+            r"new one",
+            # the tail of the same message, when a paste or an interleaved rank cut its head
+            r"which particular parameters did not receive gradient on this rank as part of "
+            r"this error",
+        ),
+        cause="DistributedDataParallel found parameters that received no gradient in the "
+        "last backward pass (a head, a branch or a frozen layer that the loss never used), so "
+        "its gradient reduction never finished; it comes back whenever a batch leaves them "
+        "unused.",
+        fix="make every output that holds parameters feed the loss (torch's message says so "
+        "when find_unused_parameters is already on: then return only the outputs the loss "
+        "uses), or pass "
+        "find_unused_parameters=True (HF Trainer: ddp_find_unused_parameters=True; accelerate: "
+        "DistributedDataParallelKwargs(find_unused_parameters=True); Lightning: "
+        "strategy='ddp_find_unused_parameters_true'); TORCH_DISTRIBUTED_DEBUG=DETAIL in the "
+        "profile's env names the parameters.",
+        fixtures=(
+            "user_code_error__mmdetection_2377_unused_parameters.log",
+            "user_code_error__monailabel_492_dynunet_ddp_unused_parameters.log",
+            "user_code_error__tune_a_video_78_accelerate_unused_params.log",
+        ),
+    ),
+    Rule(
+        name="ddp_parameter_ready_twice",
+        category="user_code_error",
+        code="LX607",
+        priority=82,
+        retryable=False,
+        patterns=(r"Expected to mark a variable ready only once",),
+        cause="DistributedDataParallel saw one parameter's gradient become ready twice in one "
+        "backward pass: most often reentrant gradient checkpointing re-running a block's "
+        "forward inside backward (LoRA and PEFT fine-tuning), or a parameter used outside "
+        "forward or shared by concurrent forward-backward passes; every start fails at the "
+        "same step.",
+        fix="turn off reentrant checkpointing (HF: gradient_checkpointing_kwargs="
+        "{'use_reentrant': False}; torch.utils.checkpoint(..., use_reentrant=False)), or wrap "
+        "with DistributedDataParallel(static_graph=True) and leave find_unused_parameters off "
+        "(HF Trainer: ddp_find_unused_parameters=False).",
+        fixtures=(
+            "user_code_error__peft_301_trainer_ddp_gradckpt_ready_once.log",
+            "user_code_error__transformers_23728_lora_ddp_marked_ready_twice.log",
+        ),
+    ),
+    Rule(
+        name="ddp_params_differ",
+        category="user_code_error",
+        code="LX611",
+        priority=82,
+        retryable=False,
+        patterns=(
+            # DDP's construction-time check (reducer.cpp); the logger-backed check puts the
+            # failing rank in front of the message ("[2]: params[4] ...")
+            r"(?:\[(?P<rank>\d+)\]: )?(?:params|replicas\[0\])\[\d+\] in this process with "
+            r"(?:sizes|strides) .*appears not to match (?:sizes|strides) of the same param in "
+            r"process 0",
+        ),
+        cause="DistributedDataParallel found a parameter whose shape (or memory layout) on "
+        "this rank differs from rank 0's: the ranks built different models (a config, a "
+        "random architecture choice or a checkpoint read on one rank only), or one rank's "
+        "weights are channels-last or non-contiguous; every start fails the same way.",
+        fix="build the same model on every rank before wrapping it (the same config and seed, "
+        "the checkpoint loaded on every rank or broadcast from rank 0); make the parameters "
+        "contiguous (p.data = p.data.contiguous()) or give every rank the same memory format.",
+        fixtures=("user_code_error__mcuformer_2_supernet_ddp_param_sizes_mismatch.log",),
     ),
     Rule(
         name="mpirun_not_enough_slots",
@@ -1716,6 +1851,77 @@ RULES: tuple[Rule, ...] = (
         fixtures=("launcher_died__deepspeed_4459_elastic_agent_torch2_typeerror.log",),
     ),
     Rule(
+        name="launcher_nproc_value",
+        category="launcher_died",
+        code="LX612",
+        # above the user's exception (LX511): torchrun's own ValueError, raised before any rank
+        priority=84,
+        retryable=False,
+        patterns=(
+            r"ValueError: Unsupported nproc_per_node value",
+            # the int() that fails first, where a paste ran the frame and the error together
+            r"in determine_local_world_size\b.*invalid literal for int\(\)",
+        ),
+        cause="torchrun (or python -m torch.distributed.launch) could not read its "
+        "--nproc_per_node: the value is not a number, gpu, cpu or auto. Usually a wrapper "
+        "script's variable that was never set (dist_train.sh run without its GPU count leaves "
+        "--nproc_per_node empty), so the launcher stops before starting any rank, every time.",
+        fix="pass the count the wrapper expects (bash tools/dist_train.sh CONFIG 8), or give "
+        "--nproc_per_node a number (or gpu/auto); `launchx run` counts the visible GPUs itself.",
+        fixtures=("launcher_died__bevdet_77_empty_nproc_per_node.log",),
+    ),
+    Rule(
+        name="colossalai_remote_command_failed",
+        category="launcher_died",
+        code="LX615",
+        # a symptom's tier: the runner prints the same line when torchrun did start and a rank
+        # failed; any rank's own error in the log is the better cause
+        priority=30,
+        retryable=False,
+        patterns=(
+            r"Error: failed to run torchrun .* exception: Encountered a bad command exit code!",
+        ),
+        # torchrun ran when a rank's traceback or torchrun's own summary came first
+        not_after=(
+            r"^Root Cause",
+            r"failed \(exitcode: -?\d+\) local_rank",
+            r"ChildFailedError",
+            r"^Traceback \(most recent call last\)",
+        ),
+        cause="colossalai run's ssh runner reports that its remote command (an export of the "
+        "whole environment, a cd, then torchrun) exited non-zero, and no rank's error is in the "
+        "log: the chain most likely stopped before torchrun started. The usual reason is bash "
+        "refusing to overwrite a readonly variable (UID, SSH_CONNECTION) that the runner "
+        "exports, which fails the same way on every start.",
+        fix="look above this line for the shell's error (`bash: NAME: readonly variable`); "
+        "start torchrun on each node yourself (or `launchx run`, or `launchx sbatch`) instead "
+        "of colossalai run's ssh runner, which exports every variable of the launching shell.",
+        fixtures=("launcher_died__colossalai_4781_uid_readonly_export.log",),
+    ),
+    Rule(
+        name="windows_launcher_stub",
+        category="launcher_died",
+        code="LX616",
+        priority=70,
+        retryable=False,
+        patterns=(
+            # setuptools' (and conda's) stub, which starts the #! line of <name>-script.py
+            r"^failed to create process\.$",
+            # pip's (distlib's) stub, which carries the interpreter's path itself
+            r"^Fatal error in launcher: Unable to create process using",
+        ),
+        cause="a Windows console-script stub (torchrun.exe, accelerate.exe, a CLI's .exe) "
+        "could not start the Python interpreter it names: the environment was moved or renamed "
+        "after the package was installed, or the package was built elsewhere (conda's torch "
+        "once shipped a torchrun-script.py whose #! line named its build machine's path). No "
+        "rank ran, and every start fails the same way.",
+        fix="start it through the interpreter: python -m torch.distributed.run ... instead of "
+        "torchrun (python -m accelerate.commands.launch for accelerate); or correct the #! line "
+        "of Scripts\\<name>-script.py, or reinstall the package with the package manager that "
+        "installed it.",
+        fixtures=("launcher_died__llamafactory_5719_windows_failed_to_create_process.log",),
+    ),
+    Rule(
         name="launcher_not_found",
         category="launcher_died",
         code="LX589",
@@ -1808,6 +2014,28 @@ RULES: tuple[Rule, ...] = (
             "nccl_internal_error__tensorrt_llm_213_allreduce_plugin_mpirun.log",
             "nccl_internal_error__optimum_habana_505_gaudi_ray_multinode_hccl_collective.log",
         ),
+    ),
+    Rule(
+        name="nccl_remote_error",
+        category="nccl_internal_error",
+        code="LX614",
+        # below every rule that reads the remote error's detail (a reset or closed socket,
+        # LX520; an IB completion, LX518): ncclRemoteError alone says only "a peer or the
+        # network", which is the category list's "remote error with no better cause"
+        priority=54,
+        # how a run died, not why, like a closed socket: retried once a checkpoint exists
+        on_progress=True,
+        patterns=(
+            r"ncclRemoteError",
+            r"remote process exited or there was a network error",
+        ),
+        cause="NCCL reported a remote error: a peer's process exited in the middle of a "
+        "collective, or the network between them failed; without NCCL_DEBUG=WARN output the "
+        "log does not say which.",
+        fix="read the other ranks' and nodes' output for the first failure (a crash, an OOM, a "
+        "kill is the cause); if none is there, rerun with NCCL_DEBUG=WARN (or INFO with "
+        "NCCL_DEBUG_SUBSYS=INIT,NET) in the profile's env to see the failing connection.",
+        fixtures=("nccl_internal_error__nccl_934_remote_error_no_detail.log",),
     ),
     Rule(
         name="ib_qp_rejected",
@@ -1973,8 +2201,6 @@ RULES: tuple[Rule, ...] = (
         # are labelled socket_error (or a configuration rule's category), never the generic one
         priority=56,
         patterns=(
-            r"ncclRemoteError",
-            r"remote process exited or there was a network error",
             r"NCCL WARN (?:NET/Socket|socketProgress|Net : Connection closed|Socket recv failed)",
             r"socketProgress\w*: (?:Connection closed by remote peer|Call to \w+ .*failed)",
             r"NCCL WARN .*Connection (?:reset|refused|closed)",
@@ -2202,6 +2428,31 @@ RULES: tuple[Rule, ...] = (
         fixtures=("nccl_system_error__llamafactory_3839_ascend_hccp_init_busy.log",),
     ),
     Rule(
+        name="socket_system_error",
+        category="socket_error",
+        code="LX613",
+        # a symptom's tier, like a store connection that closed (LX529): the socket's peer
+        # may have died of a cause printed elsewhere
+        priority=44,
+        patterns=(
+            # C++'s terminate handler, the line after "terminate called after throwing an
+            # instance of 'std::system_error'": the errno text of a socket call (c10d's
+            # store client, a transport thread) that no Python code could catch
+            r"^what\(\):\s+(?:Transport endpoint is not connected|Connection reset by peer"
+            r"|Broken pipe)\s*$",
+        ),
+        cause="an open socket between this process and a peer or the rendezvous store failed "
+        "inside torch's C++ code (not connected, reset, broken pipe) and the process was "
+        "terminated: "
+        "the peer or the store's host went away, or the network between them dropped the "
+        "connection.",
+        fix="read the other ranks' and nodes' output for a first error (that is the cause); if "
+        "there is none, the link is at fault: check the interface the ranks use "
+        "(GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME in the profile) and save checkpoints often "
+        "enough that a retry resumes (launchx run retries it from a checkpoint).",
+        fixtures=("socket_error__moco_25_transport_endpoint_not_connected.log",),
+    ),
+    Rule(
         name="store_server_closed",
         category="socket_error",
         code="LX529",
@@ -2261,6 +2512,25 @@ RULES: tuple[Rule, ...] = (
             "gloo_error__ray_49252_macos_uv_accept_sigabrt.log",
             "gloo_error__rvc_webui_1551_windows_makeuvdevice_empty_host.log",
         ),
+    ),
+    Rule(
+        name="gloo_no_transport",
+        category="gloo_error",
+        code="LX610",
+        # a root cause, not a lost peer (LX522/LX523 sit in the symptoms' tier): the process
+        # group is never built, on any rank
+        priority=60,
+        retryable=False,
+        patterns=(r"makeDeviceFor(?:Hostname|Interface)\(\): unsupported gloo device",),
+        cause="this torch build has no gloo transport for the device it was asked for: "
+        "ProcessGroupGloo found no TCP or libuv transport compiled in (the Windows wheels of "
+        "some torch releases ship gloo without one; Lightning's own tests expect this error "
+        "on Windows with torch 2.8 and 2.9), or GLOO_DEVICE_TRANSPORT names one the build "
+        "lacks. No rank can start a gloo group with it.",
+        fix="run on Linux or WSL, or install a torch release whose wheel for this platform has "
+        "the transport; unset GLOO_DEVICE_TRANSPORT or set it to one the build has; on a single "
+        "GPU, run without init_process_group (one process, no DDP).",
+        fixtures=("gloo_error__applio_1019_windows_unsupported_gloo_device.log",),
     ),
     Rule(
         name="gloo_timeout",

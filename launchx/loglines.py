@@ -30,6 +30,9 @@ _NOISE = (
     re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:[\d.]+ \d+ [\w./-]+:\d+\]\s*"),
     re.compile(r"^\[(?:INFO|WARNING|ERROR|CRITICAL|DEBUG)\|[\w./-]+:\d+\] (?:[\d:, -]+>> )?"),
     re.compile(r"^\S+ \[std(?:err|out)\]:? ?"),
+    # a bracketed level, alone or before a one-word component: "[INFO] [Driver] msg" (not
+    # "[Errno 98]" or "[Rank 3]", which belong to the message or name its rank)
+    re.compile(r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]\s+(?:\[[A-Z][a-z]+\]\s+)?"),
     # horovodrun --timestamp-output / mpirun --timestamp-output: "Tue Apr 21 18:22:53 2020"
     # glued to the rank tag that follows
     re.compile(r"^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} +\d{1,2} \d{2}:\d{2}:\d{2} \d{4}(?=\[)"),

@@ -41,8 +41,13 @@ _BLOCK_ANCHORS = (b"error_file", b"root cause", b"failures:", b"exitcode  :", b"
 _NCCL_INFO = b"NCCL INFO"
 # Markers whose next line carries what matters and often holds no anchor of its own: NCCL
 # puts the reason of an error on the line after "Last error:" (torch's DistBackendError
-# block); faulthandler's "(most recent call first):" is followed by the frame that crashed.
-_NEXT_LINE_MARKERS = (b"last error:", b"(most recent call first):")
+# block); faulthandler's "(most recent call first):" is followed by the frame that crashed;
+# C++'s terminate handler prints the exception's what() on the line after its own.
+_NEXT_LINE_MARKERS = (
+    b"last error:",
+    b"(most recent call first):",
+    b"terminate called after throwing an instance of",
+)
 _NCCL_HOST = re.compile(r"^([\w.-]+):\d+:\d+ \[\d+\] NCCL (?:INFO|WARN)", re.MULTILINE)
 # NCCL's line header names the process ("host:pid:tid [dev]"), not the rank; its proxy
 # thread's warnings name the rank that process is ("[Proxy Service 11] Failed to execute

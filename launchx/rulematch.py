@@ -44,6 +44,7 @@ class Compiled:
     requires: tuple[re.Pattern[str], ...] = ()
     context: tuple[re.Pattern[str], ...] = ()
     not_after: tuple[re.Pattern[str], ...] = ()
+    not_raised_in: tuple[re.Pattern[str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,7 @@ def compiled() -> tuple[Compiled, ...]:
             many(r.requires),
             many(r.context),
             many(r.not_after),
+            many(r.not_raised_in),
         )
         for r in fr.RULES
     )
@@ -199,8 +201,11 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
         matched: list[LogLine] = []
         for ln, own, variants in candidates:
             got = match_line(comp, ln, own, variants)
-            if got is not None and (not comp.context or _in_context(comp, lines, ln)):
-                matched.append(got)
+            if got is None or (comp.context and not _in_context(comp, lines, ln)):
+                continue
+            if comp.not_raised_in and _raised_in(comp.not_raised_in, lines, ln):
+                continue
+            matched.append(got)
         if matched and comp.not_after:
             after = _first_index(lines, comp.not_after)
             matched = [ln for ln in matched if after is None or ln.index < after]
@@ -213,6 +218,12 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
             hit = _with_frame(lines, hit)
         hits.append(hit)
     return hits
+
+
+def _raised_in(patterns: Sequence[re.Pattern[str]], lines: Sequence[LogLine], at: LogLine) -> bool:
+    """``Rule.not_raised_in``: the traceback frame nearest above ``at`` on its rank matches."""
+    frame = next(iter(_frames_above(lines, at)), None)
+    return frame is not None and any(p.search(frame.text) for p in patterns)
 
 
 def _first_index(lines: Sequence[LogLine], patterns: Sequence[re.Pattern[str]]) -> int | None:
@@ -239,23 +250,26 @@ def _in_context(comp: Compiled, lines: Sequence[LogLine], at: LogLine) -> bool:
 _FRAME = re.compile(r'^\s*File "([^"]+)", line \d+')
 
 
-def _with_frame(lines: Sequence[LogLine], hit: Hit) -> Hit:
-    """Put the traceback frame that raised the error before it: the user's own file and
-    line (the innermost frame outside site-packages), which is what they need to fix."""
-    first = hit.lines[0]
-    frames = sorted(
+def _frames_above(lines: Sequence[LogLine], at: LogLine) -> list[LogLine]:
+    """The traceback frames within 200 lines above ``at`` on its rank, nearest first."""
+    return sorted(
         (
             ln
             for ln in lines
-            if ln.source == first.source
-            and ln.rank == first.rank
-            and first.index - 200 < ln.index < first.index
+            if ln.source == at.source
+            and ln.rank == at.rank
+            and at.index - 200 < ln.index < at.index
             and _FRAME.match(ln.text)
         ),
         key=lambda ln: -ln.index,
     )
+
+
+def _with_frame(lines: Sequence[LogLine], hit: Hit) -> Hit:
+    """Put the traceback frame that raised the error before it: the user's own file and
+    line (the innermost frame outside site-packages), which is what they need to fix."""
     fallback: LogLine | None = None
-    for ln in frames:
+    for ln in _frames_above(lines, hit.lines[0]):
         m = _FRAME.match(ln.text)
         assert m is not None
         path = m.group(1)
@@ -284,15 +298,15 @@ def retryable(category: str, rule: fr.Rule | None, policy: RetryPolicyLike | Non
 
 def retry_on_progress(category: str, rule: fr.Rule | None, policy: RetryPolicyLike | None) -> bool:
     """Not retryable on the log's word, but retried by the run loop once a checkpoint
-    exists (``failure_rules.RETRIED_ON_PROGRESS``). False when the policy or a rule that
-    read the failure's own numbers has already decided."""
+    exists (``failure_rules.RETRIED_ON_PROGRESS``, or a rule's own ``on_progress``). False
+    when the policy or a rule that read the failure's own numbers has already decided."""
     if retryable(category, rule, policy) or category in fr.NEVER_RETRIED:
         return False
     if policy is not None and category in policy.never:
         return False
     if rule is not None and rule.retryable is not None:
         return False
-    return category in fr.RETRIED_ON_PROGRESS
+    return category in fr.RETRIED_ON_PROGRESS or (rule is not None and rule.on_progress)
 
 
 def evidence(

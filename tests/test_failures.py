@@ -1028,3 +1028,101 @@ def test_a_system_error_whose_detail_is_a_closed_connection_is_a_socket_error() 
     bare = "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1269, unhandled system error\n"
     p = failures.diagnose_logs([bare]).primary
     assert p is not None and (p.category, p.code) == ("nccl_system_error", "LX519")
+
+
+_SPAWN_CHILD = (
+    "Traceback (most recent call last):\n"
+    '  File "<string>", line 1, in <module>\n'
+    '  File "/usr/lib/python3.10/multiprocessing/spawn.py", line 116, in spawn_main\n'
+    "    exitcode = _main(fd, parent_sentinel)\n"
+    '  File "/usr/lib/python3.10/multiprocessing/spawn.py", line 126, in _main\n'
+    "    self = reduction.pickle.load(from_parent)\n"
+    "EOFError: Ran out of input\n"
+)
+
+
+def test_a_spawned_childs_eof_is_its_parents_collateral_a_scripts_is_its_own() -> None:
+    # the child read its arguments from a parent that had died: not the user's exception
+    report = failures.diagnose_logs([_SPAWN_CHILD])
+    assert all(f.code != "LX511" for f in report.findings)
+    # the same exception raised by the script's own torch.load of a truncated file is
+    script = (
+        "Traceback (most recent call last):\n"
+        '  File "/data/train.py", line 40, in <module>\n'
+        "    state = torch.load(path)\n"
+        '  File "/opt/venv/lib/python3.10/site-packages/torch/serialization.py", line 1040, '
+        "in load\n"
+        "    return _legacy_load(opened_file, map_location, pickle_module)\n"
+        '  File "/opt/venv/lib/python3.10/site-packages/torch/serialization.py", line 1258, '
+        "in _legacy_load\n"
+        "    magic_number = pickle_module.load(f, **pickle_load_args)\n"
+        "EOFError: Ran out of input\n"
+    )
+    p = failures.diagnose_logs([script]).primary
+    assert p is not None and (p.code, p.category) == ("LX511", "user_code_error")
+    # and below the child's collateral, the socket that ended the parent is the cause
+    parent = (
+        "terminate called after throwing an instance of 'std::system_error'\n"
+        "  what():  Transport endpoint is not connected\n"
+    )
+    p = failures.diagnose_logs([parent + _SPAWN_CHILD]).primary
+    assert p is not None and (p.code, p.category) == ("LX613", "socket_error")
+
+
+def test_colossalai_runner_failure_is_the_launchers_only_when_torchrun_never_ran() -> None:
+    runner = (
+        "Error: failed to run torchrun --nproc_per_node=8 --nnodes=2 --node_rank=0 "
+        "--master_addr=10.0.0.1 --master_port=29500 train.py on 10.0.0.1, is localhost: "
+        "True, exception: Encountered a bad command exit code!\n"
+    )
+    p = failures.diagnose_logs(["bash: UID: readonly variable\n" + runner]).primary
+    assert p is not None and (p.code, p.category) == ("LX615", "launcher_died")
+    ran = (
+        "[2024-01-01 00:00:00,000] torch.distributed.elastic.multiprocessing.api: [ERROR] "
+        "failed (exitcode: 1) local_rank: 1 (pid: 4242) of binary: /usr/bin/python\n"
+    )
+    report = failures.diagnose_logs([ran + runner])
+    assert report.primary is None or report.primary.code != "LX615"
+
+
+def test_the_agents_own_clean_up_signal_is_not_an_interrupt() -> None:
+    crash = "[rank1]: KeyError: 'labels'\n"
+    for sig, code in (("SIGTERM", "LX511"), ("SIGHUP", "LX502"), ("SIGINT", "LX502")):
+        log = (
+            crash + "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process "
+            f"4242 closing signal {sig}\n"
+        )
+        p = failures.diagnose_logs([log]).primary
+        assert p is not None and p.code == code, sig
+
+
+def test_a_bare_remote_error_is_internal_and_retried_from_a_checkpoint() -> None:
+    bare = (
+        "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1347, remote "
+        "process exited or there was a network error, NCCL version 2.18.5\n"
+        "ncclRemoteError: A call failed possibly due to a network error or a remote process "
+        "exiting prematurely.\n"
+    )
+    p = failures.diagnose_logs([bare]).primary
+    assert p is not None and (p.code, p.category) == ("LX614", "nccl_internal_error")
+    assert (p.retryable, p.retry_on_progress) == (False, True)
+    detail = "node1:77:90 [0] NCCL WARN NET/Socket : peer 10.0.0.2<5123> connection reset\n"
+    p = failures.diagnose_logs([bare + detail]).primary
+    assert p is not None and (p.code, p.category) == ("LX520", "socket_error")
+
+
+def test_an_nvml_warning_is_the_cause_only_when_nccl_set_up_then_failed() -> None:
+    warn = (
+        "h1:10:20 [2] misc/nvmlwrap.cc:187 NCCL WARN nvmlDeviceGetHandleByPciBusId() failed: "
+        "Not Found\n"
+    )
+    failed = "h1:10:20 [2] NCCL INFO init.cc:1012 -> 2\n"
+    p = failures.diagnose_logs([warn + failed]).primary
+    assert p is not None and (p.code, p.category) == ("LX608", "nccl_config_error")
+    later = (
+        "[rank2]:[E ProcessGroupNCCL.cpp:616] [Rank 2] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=3000, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+        "Timeout(ms)=600000) ran for 600051 milliseconds before timing out.\n"
+    )
+    p = failures.diagnose_logs([warn + later]).primary
+    assert p is not None and p.category == "nccl_watchdog_timeout"

@@ -259,6 +259,28 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         (">  [rank10]: RuntimeError: x", "RuntimeError: x", 10, None),
         (">\t[rank4]: x", "x", 4, None),
         (">>> dist.barrier()", ">>> dist.barrier()", None, None),
+        # a platform driver's bracketed level and component; DeepSpeed's "[launch.py:N:f]"
+        # is a source location, not a component, and stays
+        (
+            "2022-08-11 16:58:36.000 [INFO] [Driver] RuntimeError: x",
+            "RuntimeError: x",
+            None,
+            None,
+        ),
+        (
+            "[ERROR] [launch.py:325:sigkill_handler] x",
+            "[launch.py:325:sigkill_handler] x",
+            None,
+            None,
+        ),
+        # the message's own brackets, and a rank tag after a level, stay
+        (
+            "[ERROR] [Errno 98] Address already in use",
+            "[Errno 98] Address already in use",
+            None,
+            None,
+        ),
+        ("[INFO] [Rank 3] RuntimeError: x", "RuntimeError: x", 3, None),
     ],
 )
 def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
