@@ -1318,6 +1318,10 @@ RULES: tuple[Rule, ...] = (
         priority=82,
         retryable=False,
         patterns=(
+            # the rank the check names, on the line before the tail below (a wrapped message
+            # whose lines hold no anchor of their own)
+            r"did not receive grad for rank (?P<rank>\d+):[\d ,]*\s?In addition, you can set "
+            r"the environment variable TORCH_DISTRIBUTED_DEBUG",
             r"Expected to have finished reduction in the prior iteration before starting a "
             r"new one",
             # the tail of the same message, when a paste or an interleaved rank cut its head
@@ -2191,6 +2195,27 @@ RULES: tuple[Rule, ...] = (
             "nccl_system_error__lightning_8139_gpu_index_gap.log",
             "nccl_system_error__deepep_143_ibv_create_cq.log",
         ),
+    ),
+    Rule(
+        name="oneccl_worker_thread",
+        category="nccl_system_error",
+        code="LX617",
+        # above the user's exception (LX511), which would read oneCCL's RuntimeError as the
+        # script's
+        priority=82,
+        retryable=False,
+        patterns=(
+            r"\|CCL_ERROR\| .*error while creating worker thread #\d+ pthread_create returns \d+",
+            r"oneCCL: .*start_workers: EXCEPTION: failed to start worker",
+        ),
+        cause="Intel oneCCL (the ccl/xccl backend) could not start its worker thread: "
+        "pthread_create failed (22 is EINVAL), which it does when the thread's CPU pinning "
+        "names cores this process may not run on (a cgroup, taskset or container with fewer "
+        "cores than oneCCL assumes); every start fails the same way.",
+        fix="give oneCCL cores the process owns: set CCL_WORKER_AFFINITY in the profile's env "
+        "to CPU ids inside the process's allowed set (`grep Cpus_allowed_list "
+        "/proc/self/status`), one per local rank, or start fewer ranks per node.",
+        fixtures=("nccl_system_error__torch_ccl_54_oneccl_pthread_create_einval.log",),
     ),
     Rule(
         name="nccl_remote_socket",

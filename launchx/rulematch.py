@@ -171,11 +171,21 @@ def match_line(
     if m is not None:
         if any(x.search(line.text) for x in comp.exclude):
             return None
-        return _with_rank(line, m, line.text)
+        got = _with_rank(line, m, line.text)
+        if got.rank is None and line.joined is not None and _ranked(comp):
+            # the message names its rank in another fragment of the same wrapped message
+            s = _spanning(comp, variants if variants is not None else _variants(line.joined))
+            if s is not None and s.groupdict().get("rank") is not None:
+                return _with_rank(line, s, s.string)
+        return got
     if line.joined is None:
         return None
     m = _spanning(comp, variants if variants is not None else _variants(line.joined))
     return None if m is None else _with_rank(line, m, m.string)
+
+
+def _ranked(comp: Compiled) -> bool:
+    return any("rank" in p.groupindex for p in comp.patterns)
 
 
 def _with_rank(line: LogLine, m: re.Match[str], text: str) -> LogLine:

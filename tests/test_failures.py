@@ -1126,3 +1126,19 @@ def test_an_nvml_warning_is_the_cause_only_when_nccl_set_up_then_failed() -> Non
     )
     p = failures.diagnose_logs([warn + later]).primary
     assert p is not None and p.category == "nccl_watchdog_timeout"
+
+
+def test_a_rank_named_in_another_line_of_the_same_message_is_the_lines_rank() -> None:
+    # DDP's message: the rank sits on a line with no anchor of its own, one line above the
+    # tail the rule reads
+    log = (
+        "RuntimeError: Expected to have finished reduction in the prior iteration before "
+        "starting a new one. This error indicates that your module has parameters that were "
+        "not used in producing loss.\n"
+        "Parameter indices which did not receive grad for rank 3: 35 36 37\n"
+        " In addition, you can set the environment variable TORCH_DISTRIBUTED_DEBUG to either "
+        "INFO or DETAIL to print out information about which particular parameters did not "
+        "receive gradient on this rank as part of this error\n"
+    )
+    p = failures.diagnose_logs([log]).primary
+    assert p is not None and (p.code, p.rank) == ("LX606", 3)
