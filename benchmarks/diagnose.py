@@ -258,6 +258,23 @@ def _write_dir(path: Path, mb: int, ranks: int = 8) -> None:
                 fh.write(_FAILURE.splitlines()[4] + "\n")
 
 
+def _write_dense(path: Path, mb: int) -> None:
+    """A log made of tracebacks: a data error every few lines, each with its own numbers
+    (the worst case for the frame look-back above every exception line)."""
+    target = mb * 1_000_000
+    with path.open("w", encoding="utf-8") as fh:
+        i = 0
+        while fh.tell() < target:
+            fh.write(
+                f"[rank{i % 8}]: Traceback (most recent call last):\n"
+                f'[rank{i % 8}]:   File "/data/train.py", line {100 + i % 50}, in collate\n'
+                f"[rank{i % 8}]:     x = index[key]\n"
+                f"[rank{i % 8}]: KeyError: 'sample-{i}'\n"
+            )
+            i += 1
+        fh.write(_FAILURE)
+
+
 def _run(args: list[str]) -> tuple[float, float, int, int]:
     """Wall seconds, CPU seconds (user + system), peak RSS (KiB) and exit code of
     ``launchx diagnose ARGS``. CPU time is what a loaded machine cannot inflate."""
@@ -290,9 +307,11 @@ def streams(big_mb: int, runs: int) -> None:
         small = t / "small.log"
         small.write_text(_FAILURE)
         quarter, big, folder = t / "quarter.log", t / "big.log", t / "run"
+        dense = t / "dense.log"
         _write_big(quarter, max(1, big_mb // 4))
         _write_big(big, big_mb)
         _write_dir(folder, big_mb)
+        _write_dense(dense, max(1, big_mb // 10))
         load = " ".join(f"{x:.2f}" for x in __import__("os").getloadavg())
         print(f"\nstreams (launchx diagnose --json in a subprocess, median of {runs}; load {load})")
         base_t, base_cpu, base_rss, _ = _median_run([str(small)], runs)
@@ -304,6 +323,7 @@ def streams(big_mb: int, runs: int) -> None:
             (f"{max(1, big_mb // 4)} MB log", quarter),
             (f"{big_mb} MB log", big),
             (f"{big_mb} MB in 8 rank files", folder),
+            (f"{max(1, big_mb // 10)} MB of tracebacks", dense),
         ]
         for label, path in rows:
             dt, cpu, rss, rc = _median_run([str(path)], runs)

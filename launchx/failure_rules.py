@@ -1389,6 +1389,24 @@ RULES: tuple[Rule, ...] = (
         fixtures=("user_code_error__mcuformer_2_supernet_ddp_param_sizes_mismatch.log",),
     ),
     Rule(
+        name="process_group_url_none",
+        category="user_code_error",
+        code="LX618",
+        priority=82,
+        retryable=False,
+        # detectron2's launch() (and maskrcnn-benchmark's, and the many copies of it) logs
+        # the URL only when init_process_group raised; None means no URL ever reached it
+        patterns=(r"Process group URL: None\s*$",),
+        cause="the script's launch helper (detectron2's launch(), maskrcnn-benchmark's or a "
+        "copy of it) called init_process_group with no init_method: no --dist-url reached "
+        "it, so torch fell back to env:// and found no MASTER_ADDR; every start fails the "
+        "same way.",
+        fix="pass the URL as the script's --dist-url argument (tcp://127.0.0.1:<free port>, or "
+        "auto for detectron2), not as a config option; or start the ranks with `launchx run` "
+        "and give the helper env:// so it reads MASTER_ADDR and MASTER_PORT.",
+        fixtures=("user_code_error__detectron2_753_launch_dist_url_none.log",),
+    ),
+    Rule(
         name="mpirun_not_enough_slots",
         category="world_mismatch",
         code="LX598",

@@ -182,6 +182,7 @@ class _Scanner:
     prelude: tuple[str, ...] | None = None
     task_exits: list[FailureEntry] = field(default_factory=list)
     spawned: tuple[int, int] | None = None  # (process, line) of spawn's "-- Process N"
+    framed_to: int = 0  # the last line the frame look-back above an exception has read
 
     # ------------------------------------------------------------------ lines
 
@@ -760,12 +761,20 @@ def _frames_above(sc: _Scanner, buf: bytes, start: int, line_no: int) -> None:
     """The traceback frames above an exception line: the user's file and line is what
     they need to fix, and frames hold no anchor of their own. The source line under a
     frame is kept too: a bare ``AssertionError`` says what failed only there."""
+    if sc.truncated:
+        return  # no room for another line: the frames would only be counted, not kept
     top = _back_lines(buf, start, _FRAME_LOOKBACK)
     if buf.find(_FRAME, top, start) == -1:
         return
     chunk = buf[top:start].split(b"\n")
     first_no = line_no - len(chunk) + 1
+    # exceptions close together share their look-back: a line read once is not read (and
+    # counted) again, so a log dense with tracebacks costs one pass, not forty
+    done = sc.framed_to
+    sc.framed_to = max(done, line_no - 1)
     for i, raw in enumerate(chunk):
+        if first_no + i <= done:
+            continue
         if _FRAME in raw or (i and _FRAME in chunk[i - 1]):
             line = sc.make_line(_decode(raw[:_MAX_LINE]), first_no + i)
             if line is not None:

@@ -10,6 +10,7 @@ match, not the joined message's.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 import signal as _signal
@@ -207,14 +208,18 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
         if own or (variants is not None and any(quick.search(v) for v, _b in variants)):
             candidates.append((ln, own, variants))
     hits: list[Hit] = []
+    frames: _Frames | None = None
     for comp in compiled():
         matched: list[LogLine] = []
         for ln, own, variants in candidates:
             got = match_line(comp, ln, own, variants)
             if got is None or (comp.context and not _in_context(comp, lines, ln)):
                 continue
-            if comp.not_raised_in and _raised_in(comp.not_raised_in, lines, ln):
-                continue
+            if comp.not_raised_in:
+                frames = frames or _Frames(lines)
+                raiser = frames.nearest_above(ln)
+                if raiser is not None and any(p.search(raiser.text) for p in comp.not_raised_in):
+                    continue
             matched.append(got)
         if matched and comp.not_after:
             after = _first_index(lines, comp.not_after)
@@ -230,10 +235,23 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
     return hits
 
 
-def _raised_in(patterns: Sequence[re.Pattern[str]], lines: Sequence[LogLine], at: LogLine) -> bool:
-    """``Rule.not_raised_in``: the traceback frame nearest above ``at`` on its rank matches."""
-    frame = next(iter(_frames_above(lines, at)), None)
-    return frame is not None and any(p.search(frame.text) for p in patterns)
+class _Frames:
+    """The log's traceback frames by source and rank, in order: the frame nearest above a
+    line (the one that raised it) is a bisection away, however many exceptions a log has."""
+
+    def __init__(self, lines: Sequence[LogLine]) -> None:
+        self._by: dict[tuple[str, int | None], list[LogLine]] = {}
+        for ln in sorted((x for x in lines if _FRAME.match(x.text)), key=lambda x: x.index):
+            self._by.setdefault((ln.source, ln.rank), []).append(ln)
+        self._at = {key: [f.index for f in frames] for key, frames in self._by.items()}
+
+    def nearest_above(self, at: LogLine) -> LogLine | None:
+        """``Rule.not_raised_in``'s frame: the nearest within 200 lines above ``at``."""
+        key = (at.source, at.rank)
+        i = bisect.bisect_left(self._at.get(key, []), at.index)
+        if i == 0 or self._by[key][i - 1].index <= at.index - 200:
+            return None
+        return self._by[key][i - 1]
 
 
 def _first_index(lines: Sequence[LogLine], patterns: Sequence[re.Pattern[str]]) -> int | None:

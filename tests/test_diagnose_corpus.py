@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Measured when the floor was set (README "Diagnosing a failed run"), 997 logs (issue 12,
 # after the thirty-fourth round; rounds 30-34 added 87 development logs, scored 65/87 on
 # category and 85/87 on the retry decision before any rule was written from them):
-# category 874 (889 counting `killed` for a thread-proven host_oom_killed, the figure held
+# category 875 (890 counting `killed` for a thread-proven host_oom_killed, the figure held
 # here); retry decision 948 (what the log alone says: a timeout, a closed socket,
 # an InfiniBand transfer error or a bare SIGKILL is retried by `launchx run` only from a
 # checkpoint); five deterministic failures called retryable (ports held by launchers the

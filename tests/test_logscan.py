@@ -418,3 +418,18 @@ def test_a_proxy_rank_in_a_log_of_several_communicator_sizes_names_nobody() -> N
         "remote peer node-b<53735>\n"
     )
     assert {ln.rank for ln in _scan(text).lines} == {None}
+
+
+def test_exceptions_close_together_read_their_frames_once() -> None:
+    # each exception looks back for its traceback's frames; neighbours share that window,
+    # and a frame read twice would be counted as printed twice (and cost a second pass)
+    text = "".join(
+        f'  File "/data/train.py", line {i}, in step\n    x = d[k]\nKeyError: {i}\n'
+        for i in range(5)
+    )
+    sc = logscan.scan_text(text, SourceInfo(name="r0.log"))
+    frames = [ln for ln in sc.lines if ln.text.startswith('File "/data/train.py"')]
+    assert len(frames) == 5
+    assert all(ln.repeats == 1 for ln in frames)
+    sources = [ln for ln in sc.lines if ln.text == "x = d[k]"]
+    assert len(sources) == 1 and sources[0].repeats == 5
