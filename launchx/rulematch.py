@@ -217,7 +217,7 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
                 continue
             if comp.not_raised_in:
                 frames = frames or _Frames(lines)
-                raiser = frames.nearest_above(ln)
+                raiser = next(iter(frames.above(ln)), None)
                 if raiser is not None and any(p.search(raiser.text) for p in comp.not_raised_in):
                     continue
             matched.append(got)
@@ -230,14 +230,16 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
             continue
         hit = Hit(comp.rule, tuple(matched), timestamp, tuple(ln.text for ln in matched))
         if comp.rule.category == "user_code_error":
-            hit = _with_frame(lines, hit)
+            frames = frames or _Frames(lines)
+            hit = _with_frame(frames, hit)
         hits.append(hit)
     return hits
 
 
 class _Frames:
-    """The log's traceback frames by source and rank, in order: the frame nearest above a
-    line (the one that raised it) is a bisection away, however many exceptions a log has."""
+    """The log's traceback frames by source and rank, in order, so that the frames above a
+    line (the nearest is the one that raised it) are a bisection away, however many
+    exceptions a log has."""
 
     def __init__(self, lines: Sequence[LogLine]) -> None:
         self._by: dict[tuple[str, int | None], list[LogLine]] = {}
@@ -245,13 +247,14 @@ class _Frames:
             self._by.setdefault((ln.source, ln.rank), []).append(ln)
         self._at = {key: [f.index for f in frames] for key, frames in self._by.items()}
 
-    def nearest_above(self, at: LogLine) -> LogLine | None:
-        """``Rule.not_raised_in``'s frame: the nearest within 200 lines above ``at``."""
+    def above(self, at: LogLine) -> list[LogLine]:
+        """The frames within ``_FRAME_WINDOW`` lines above ``at`` on its rank, nearest
+        first."""
         key = (at.source, at.rank)
-        i = bisect.bisect_left(self._at.get(key, []), at.index)
-        if i == 0 or self._by[key][i - 1].index <= at.index - 200:
-            return None
-        return self._by[key][i - 1]
+        at_ = self._at.get(key, [])
+        lo = bisect.bisect_right(at_, at.index - _FRAME_WINDOW)
+        hi = bisect.bisect_left(at_, at.index)
+        return self._by[key][lo:hi][::-1] if hi > lo else []
 
 
 def _first_index(lines: Sequence[LogLine], patterns: Sequence[re.Pattern[str]]) -> int | None:
@@ -276,28 +279,14 @@ def _in_context(comp: Compiled, lines: Sequence[LogLine], at: LogLine) -> bool:
 
 
 _FRAME = re.compile(r'^\s*File "([^"]+)", line \d+')
+_FRAME_WINDOW = 200  # lines above an exception where the frames that raised it may be
 
 
-def _frames_above(lines: Sequence[LogLine], at: LogLine) -> list[LogLine]:
-    """The traceback frames within 200 lines above ``at`` on its rank, nearest first."""
-    return sorted(
-        (
-            ln
-            for ln in lines
-            if ln.source == at.source
-            and ln.rank == at.rank
-            and at.index - 200 < ln.index < at.index
-            and _FRAME.match(ln.text)
-        ),
-        key=lambda ln: -ln.index,
-    )
-
-
-def _with_frame(lines: Sequence[LogLine], hit: Hit) -> Hit:
+def _with_frame(frames: _Frames, hit: Hit) -> Hit:
     """Put the traceback frame that raised the error before it: the user's own file and
     line (the innermost frame outside site-packages), which is what they need to fix."""
     fallback: LogLine | None = None
-    for ln in _frames_above(lines, hit.lines[0]):
+    for ln in frames.above(hit.lines[0]):
         m = _FRAME.match(ln.text)
         assert m is not None
         path = m.group(1)
