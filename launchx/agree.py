@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from launchx.failure_rules import WAITING_ON_PEER
 from launchx.run.decide import AttemptRecord
 
 
@@ -99,12 +100,17 @@ class Outcome:
         )
 
 
-def _weight(o: Outcome) -> tuple[bool, int, bool, int]:
+def _weight(o: Outcome) -> tuple[bool, int, bool, bool, int]:
     """Higher explains the attempt better: a failure over a success, a root cause (tier 1)
     or an outside stop (tier 2) over a symptom (tier 0), and, between equals, a failure
     that is not transient, not even from a checkpoint (never retry a deterministic bug),
-    then the lowest node."""
-    return (o.failed, o.tier, not (o.retryable or o.on_progress), -o.node)
+    then one read from a rank's own words over one inferred from an exit status alone (a
+    rank that raised KeyError explains its peer's crash in the closed connection, not the
+    other way round), unless those words only say that a peer went away (an OOM kill or a
+    dead launcher on one node explains the other's closed connection), then the lowest
+    node."""
+    read = o.signature is not None and bool(o.signature[2]) and o.category not in WAITING_ON_PEER
+    return (o.failed, o.tier, not (o.retryable or o.on_progress), read, -o.node)
 
 
 def combine(outcomes: Iterable[Outcome], progress_of: int = 0) -> Outcome:

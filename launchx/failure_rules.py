@@ -129,6 +129,14 @@ configuration fault from the error itself (LX563, LX567, LX569, LX558) are final
 NEVER_RETRIED: frozenset[str] = frozenset({"interrupted"})
 """A user's Ctrl-C or kill is an instruction, not a failure (house rule 6)."""
 
+WAITING_ON_PEER: frozenset[str] = frozenset(
+    {"nccl_watchdog_timeout", "collective_timeout", "gloo_error", "socket_error", "unknown"}
+)
+"""Categories whose cause is "someone else was late or gone": what a rank says when a peer
+stopped answering. A straggler that the watchdog or the flight recorder names is that
+someone (``runview``); across nodes, such a report never outweighs a peer's own end, even
+one known only from its exit status (``agree``)."""
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -201,6 +209,16 @@ _PG_TIMEOUT_FIX = (
     "timeout in code: init_process_group(timeout=timedelta(seconds=int(os.environ["
     "'LAUNCHX_PG_TIMEOUT_S']))) and the profile's timeouts.pg_timeout_s. NCCL_TIMEOUT and "
     "TORCH_DISTRIBUTED_TIMEOUT are read by nothing."
+)
+
+_NO_NCCL_CAUSE = (
+    "this torch build has no NCCL (the Windows and macOS wheels, and CPU-only ones), yet the "
+    "process group asked for the nccl backend; every start fails the same way."
+)
+_NO_NCCL_FIX = (
+    "use the gloo backend on these hosts (init_process_group('gloo'), launchx's local "
+    "profile), or run on Linux with a CUDA build of torch (torch.cuda.nccl.version() prints "
+    "NCCL's version there)."
 )
 
 _SIGNAL_NAMES = {4: "ILL", 7: "BUS", 8: "FPE", 9: "KILL", 11: "SEGV"}
@@ -593,12 +611,26 @@ RULES: tuple[Rule, ...] = (
         priority=88,
         retryable=False,
         patterns=(r"Distributed package doesn't have NCCL built in",),
-        cause="this torch build has no NCCL (the Windows and macOS wheels, and CPU-only ones), "
-        "yet the process group asked for the nccl backend; every start fails the same way.",
-        fix="use the gloo backend on these hosts (init_process_group('gloo'), launchx's local "
-        "profile), or run on Linux with a CUDA build of "
-        "torch (torch.cuda.nccl.version() prints NCCL's version there).",
+        cause=_NO_NCCL_CAUSE,
+        fix=_NO_NCCL_FIX,
         fixtures=("nccl_config_error__kohya_ss_1347_windows_no_nccl_built_in.log",),
+    ),
+    Rule(
+        name="nccl_not_built_warning",
+        category="nccl_config_error",
+        code="LX622",
+        # a symptom's tier: init_process_group warns before it raises LX577's error, but a
+        # script that catches that error and falls back to gloo prints the warning too; any
+        # other error in the log is then the better cause
+        priority=40,
+        retryable=False,
+        patterns=(
+            r"Attempted to get default timeout for nccl backend, but NCCL support is not "
+            r"compiled",
+        ),
+        cause=_NO_NCCL_CAUSE,
+        fix=_NO_NCCL_FIX,
+        fixtures=("nccl_config_error__llama_1132_windows_10049_no_nccl.log",),
     ),
     Rule(
         name="torch_build_lacks_transport",
@@ -612,21 +644,30 @@ RULES: tuple[Rule, ...] = (
             # old Windows builds registered no tcp:// (or env://) rendezvous
             r"No rendezvous handler for (?:tcp|env)://",
             r"Distributed package doesn't have (?:Gloo|MPI|UCC) built in",
+            # builds without torch.distributed at all (Windows before torch 1.7, some macOS
+            # and ARM ones): the functions every build with it has are missing
+            r"module 'torch\.distributed' has no attribute '(?:init_process_group|"
+            r"is_initialized|get_rank|get_world_size|barrier|all_reduce|broadcast|new_group|"
+            r"destroy_process_group)'",
         ),
         cause="this torch build lacks a piece of the distributed stack the run asks for: the "
         "Windows wheels have no libuv for the rendezvous store (which torch 2.4+ uses by "
-        "default), old Windows builds had no tcp:// or env:// rendezvous, and no wheel has the "
-        "MPI backend; every start fails the same way.",
+        "default), old Windows builds had no tcp:// or env:// rendezvous (and before torch 1.7 "
+        "no torch.distributed at all: torch.distributed.is_available() is False), and no "
+        "wheel has the MPI backend; every start fails the same way.",
         fix="on Windows set USE_LIBUV=0 where init_process_group builds the store (its env:// "
         "and tcp:// rendezvous read it; later torch releases default to it on Windows); "
         "torchrun's own static rendezvous store takes no such setting in some releases, so "
         "there start the ranks without torchrun, use a torch release whose Windows wheel "
         "works, or run on Linux (WSL2). Use init_method='file:///...' on builds without "
         "tcp://, and a backend the build has (gloo on Windows and macOS, nccl on Linux with "
-        "CUDA).",
+        "CUDA). A build without torch.distributed at all has no backend to choose: install "
+        "one where torch.distributed.is_available() is True (Windows: torch 1.7 or later), "
+        "or run one process without init_process_group.",
         fixtures=(
             "nccl_config_error__fluxgym_302_windows_libuv.log",
             "nccl_config_error__insightface_1457_windows_no_tcp_rendezvous_handler.log",
+            "nccl_config_error__detr_43_windows_no_distributed.log",
         ),
     ),
     Rule(
@@ -810,6 +851,8 @@ RULES: tuple[Rule, ...] = (
             r"with CUDA capability sm_\d+ is not compatible with the current PyTorch",
             r"the provided PTX was compiled with an unsupported toolchain",
             r"CUDA error: system not yet initialized",
+            # the same status (cudaErrorSystemNotReady, 802) as NCCL's "Last error:" words it
+            r"Cuda failure (?:802 )?'system not yet initialized'",
             r"Cuda failure 'initialization error'",
             r"Torch not compiled with CUDA enabled",
             r"CUDA driver initialization failed",
@@ -839,7 +882,9 @@ RULES: tuple[Rule, ...] = (
         "GPUs (invalid device ordinal), a torch build without this GPU's architecture (no "
         "kernel image), a driver older than the CUDA runtime, GPUs in exclusive-process "
         "mode, a feature this driver, GPU or platform does not have (operation not "
-        "supported), or no GPU at all. Not the training code, and not transient.",
+        "supported), an NVSwitch machine whose fabric manager is not running or not of the "
+        "driver's version (system not yet initialized), or no GPU at all. Not the training "
+        "code, and not transient.",
         fix="match --nproc-per-node to the GPUs visible (nvidia-smi -L, CUDA_VISIBLE_DEVICES); "
         "install a torch wheel built for this GPU and driver (torch.cuda.get_arch_list(), "
         "the driver's CUDA version in nvidia-smi); set the compute mode to Default "
@@ -853,6 +898,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__lightning_16828_slurm_gpus_per_task.log",
             "cuda_config_error__transformerengine_991_ub_multicast_not_supported.log",
             "cuda_config_error__yolov7_1463_nproc_exceeds_visible_gpus.log",
+            "cuda_config_error__llamafactory_8968_b200_cuda_802_fabricmanager.log",
         ),
     ),
     Rule(
@@ -896,16 +942,20 @@ RULES: tuple[Rule, ...] = (
             r"HIP out of memory|OutOfMemoryError: HIP|HIP error: out of memory|hipErrorOutOfMemory",
             # Intel GPUs: torch's XPU allocator, and Level Zero's status as oneCCL reports it
             r"XPU out of memory|(?:ZE|UR)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY",
+            # Ascend NPUs: torch_npu's caching allocator, worded like CUDA's
+            r"NPU out of memory\. Tried to allocate",
         ),
         cause="a GPU ran out of memory; the same attempt would fail the same way.",
         fix="lower the per-GPU batch size or sequence length, enable activation checkpointing "
         "or sharding (FSDP/ZeRO), and set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
         "when 'reserved but unallocated' is large; check that no other process holds the "
-        "GPU (nvidia-smi).",
+        "GPU (nvidia-smi). On Ascend NPUs the same knobs are PYTORCH_NPU_ALLOC_CONF and "
+        "npu-smi.",
         fixtures=(
             "cuda_oom__minerva_42_html_table.log",
             "cuda_oom__pytorch_18853.log",
             "cuda_oom__torch_ccl_65_xpu_reduce_scatter_device_oom.log",
+            "cuda_oom__vllm_ascend_1127_ray_npu_oom_deepseek_2x8.log",
         ),
     ),
     Rule(
@@ -1108,7 +1158,10 @@ RULES: tuple[Rule, ...] = (
             r"CUDA error|CUDA driver error|cuda runtime error|HIP error|CUDA out of memory"
             r"|OutOfMemoryError|CUBLAS_"
             r"|CUDNN_STATUS_(?!NOT_SUPPORTED|BAD_PARAM)"
-            r"|illegal memory access|device-side assert",
+            r"|illegal memory access|device-side assert"
+            # torch_npu's report of a device call that timed out (507046: a stream sync,
+            # 507048: a device task), not the script's own error
+            r"|NPU function error: \w+, error code is 50704[68]",
             r"(?i)out of memory|timed? ?out|timeout",
             r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98",
             r"(?i)rendezvous|ChildFailedError|SignalException|DistBackendError|DistNetworkError"
@@ -1775,16 +1828,29 @@ RULES: tuple[Rule, ...] = (
             r"pdsh@\S+: \S+: ssh exited with exit code 255",
             # the runner's own error after that check
             r"but host=\S+ was not reachable via ssh",
+            # its ssh to the first host for a master address (`hostname -I`), when no
+            # --master_addr was given: a string command in older releases, a list in newer
+            # (two spaces after ssh in some releases)
+            r"Command '\['ssh +(?:-p \d+ +)?\S+ hostname -I'\]' returned non-zero exit "
+            r"status 255",
+            r"Command '\['ssh', (?:'-p', '\d+', )?'[^']+', 'hostname', '-I'\]' returned "
+            r"non-zero exit status 255",
         ),
         cause="the launcher could not start the ranks of another host: its ssh to that host "
         "failed (ssh's exit 255: no passwordless key for this user, an unknown host key, a "
         "name that does not resolve or a port 22 that does not answer), so no rank ran there; "
         "every launch fails the same way.",
-        fix="from this node, `ssh -o PasswordAuthentication=no <host> hostname` must print the "
+        fix="when the failing command is `ssh <host> hostname -I`, the runner only wanted a "
+        "master address: pass --master_addr <node0's address>. Otherwise, from this node, "
+        "`ssh -o PasswordAuthentication=no <host> hostname` must print the "
         "host name for every host of the hostfile (ssh-copy-id, accept the host keys, the same "
         "user); or start each node's ranks on that node instead (launchx run --nnodes N "
         "--node-rank R --master-addr <node0>, or srun), with no ssh at all.",
-        fixtures=("launcher_died__deepspeed_4907_runner_ssh_check.log",),
+        fixtures=(
+            "launcher_died__deepspeed_4907_runner_ssh_check.log",
+            "launcher_died__thu_coai_eva_4_hostfile_ssh_unresolved.log",
+            "launcher_died__eva_3_deepspeed_runner_ssh_no_route.log",
+        ),
     ),
     Rule(
         name="launcher_native_crash",
@@ -1802,10 +1868,9 @@ RULES: tuple[Rule, ...] = (
             r'File "[^"]*torch/distributed/(?:run|launch'
             r'|elastic/(?:rendezvous|agent)/[^"]*)\.py", line \d+ in \w+',
         ),
-        context=(
-            r"Fatal Python error: (?:Segmentation fault|Aborted|Bus error"
-            r"|Floating point exception|Illegal instruction)",
-        ),
+        # a fatal signal, or the interpreter's own fatal error (Py_FatalError: a C extension
+        # that broke the interpreter's rules, e.g. allocating without the GIL)
+        context=(r"Fatal Python error: ",),
         cause="the launcher itself (the torchrun agent, not a rank) crashed in native code: "
         "the Python stack under 'Fatal Python error' is the agent's own (its rendezvous or "
         "its worker supervision), so the ranks were never started or were orphaned; it "
@@ -1818,6 +1883,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "launcher_died__transformerengine_1011_torchrun_segfault_rendezvous_py312.log",
             "launcher_died__pytorch_72086.log",
+            "launcher_died__pytorch_78061_torchrun_agent_gil_abort.log",
         ),
     ),
     Rule(
@@ -1871,6 +1937,56 @@ RULES: tuple[Rule, ...] = (
         "it was built against), or start the ranks with torchrun (launchx run) instead of the "
         "launcher's own elastic agent.",
         fixtures=("launcher_died__deepspeed_4459_elastic_agent_torch2_typeerror.log",),
+    ),
+    Rule(
+        name="deepspeed_no_slot",
+        category="cuda_config_error",
+        code="LX620",
+        # above the launcher's other argument errors (LX621) and the user's exception (LX511)
+        priority=85,
+        retryable=False,
+        patterns=(r"No slot '\d+' specified on host '[^']+'",),
+        cause="DeepSpeed's runner was asked for a GPU slot its host does not have: with a "
+        "hostfile a host has the slots its slots=N line gives (0..N-1); without one, "
+        "localhost has the GPUs the runner counted, and the runner turns CUDA_VISIBLE_DEVICES "
+        "itself into --include localhost:<ids>, so ids beyond the visible count ask for "
+        "slots that are not there. No rank started; every launch fails the same way.",
+        fix="choose GPUs with the runner's own --include localhost:<ids> (or --num_gpus N) and "
+        "leave CUDA_VISIBLE_DEVICES unset for it; with a hostfile give each host slots= its "
+        "GPU count; or start the ranks with torchrun (launchx run), which takes "
+        "CUDA_VISIBLE_DEVICES as it is.",
+        fixtures=("cuda_config_error__deepseek_coder_167_deepspeed_no_slot_4.log",),
+    ),
+    Rule(
+        name="deepspeed_runner_arguments",
+        category="launcher_died",
+        code="LX621",
+        # above the user's exception (LX511): the runner's own ValueError, before any rank
+        priority=84,
+        retryable=False,
+        patterns=(
+            # --include/--exclude that is not NAME[:SLOT[,SLOT...]][@...]
+            r"ValueError: invalid literal for int\(\) with base 10",
+            r"ValueError: Hostname '[^']+' not found in hostfile",
+            r"ValueError: Hostfile (?:contains a bad entry|contains multiple entries for"
+            r"|is empty or not formatted correctly)",
+            r"ValueError: Cannot specify num_nodes/gpus with include/exclude",
+            r"ValueError: include_str and exclude_str are mutually exclusive",
+            r"ValueError: Num nodes is >1 but no extra nodes available via hostfile",
+        ),
+        # raised while the runner reads its hostfile and resource filters
+        context=(r'File "[^"]*deepspeed/launcher/runner\.py", line \d+, in ',),
+        cause="DeepSpeed's runner rejected its own arguments or hostfile before starting any "
+        "rank: an --include/--exclude that is not NAME[:SLOT,...][@NAME...] (an empty slot "
+        "list, a stray separator, or GPU UUIDs: without a hostfile the runner turns "
+        "CUDA_VISIBLE_DEVICES itself into --include localhost:<its value>), a host the "
+        "hostfile does not list, a hostfile line that is not 'host slots=N', or "
+        "--num_gpus/--num_nodes beside --include/--exclude; every launch fails the same way.",
+        fix="write --include as host:0,1@host2 (integer indices, no spaces, no empty slot), or "
+        "leave CUDA_VISIBLE_DEVICES unset (or set to integer indices) for the runner; name only "
+        "hosts of the hostfile, give each hostfile line as '<host> slots=<gpus>', and choose "
+        "GPUs either with --include/--exclude or with --num_gpus/--num_nodes, not both.",
+        fixtures=("launcher_died__deepspeed_2601_runner_include_parse_empty_slot.log",),
     ),
     Rule(
         name="launcher_nproc_value",
@@ -2595,6 +2711,31 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="store_wait_in_collective",
+        category="collective_timeout",
+        code="LX619",
+        priority=50,
+        patterns=(r"RuntimeError: Socket Timeout",),
+        context=(
+            # raised under a collective (the store wait of an NCCL communicator's first
+            # use), not in the rendezvous; the elastic agent's own store barrier is a
+            # rendezvous step
+            r'^File "(?!.*elastic)[^"]*", line \d+, in (?:all_reduce|all_gather(?:_object|'
+            r"_into_tensor)?|broadcast(?:_object_list)?|barrier|monitored_barrier|reduce"
+            r"(?:_scatter(?:_tensor)?)?|gather(?:_object)?|scatter(?:_object_list)?|"
+            r"all_to_all(?:_single)?)$",
+        ),
+        cause="a collective waited on the process group's store for peers that never came "
+        "(an NCCL communicator's first use exchanges its id there): another rank was "
+        "elsewhere (still loading or evaluating alone, stuck, or dead) past the timeout. "
+        "Unlike a rendezvous timeout, every rank had joined the process group.",
+        fix="read the other ranks' output for where they were; when one rank legitimately "
+        "works alone (evaluation, preprocessing on rank 0), let the others wait in a barrier "
+        "with a long enough init_process_group(timeout=...), or share the work; make every "
+        "rank reach the same collectives in the same order.",
+        fixtures=("collective_timeout__dgl_3629_launch_allreduce_socket_timeout.log",),
+    ),
+    Rule(
         name="nccl_id_wait_timeout",
         category="collective_timeout",
         code="LX584",
@@ -2629,17 +2770,29 @@ RULES: tuple[Rule, ...] = (
             # first line ("The wait execution of the Notify register times out") has no anchor
             r"An timeout occurs when the Notify register waits for execution",
             r"too slow to complete a communication operation within the timeout interval",
+            # EI0006: the links of a group's first collective were not built in time
+            r"EI0006: .*Getting socket times out",
+            # the device's stream sync gave up (EE1002, ACL's 507046) while a collective on
+            # the stream still waited (a long kernel can say the same, far less often)
+            r"EE1002: .*Stream synchronize timeout",
         ),
         cause="a collective on Ascend NPUs (torch_npu's HCCL process group) waited for a peer "
         "rank longer than HCCL_EXEC_TIMEOUT (about 30 minutes by default, the exact value "
-        "depends on the CANN release): that rank failed earlier, was "
-        "still busy elsewhere (loading, evaluating, an uneven number of samples per rank), or "
-        "its link dropped packets; the rank reporting it is usually not the one at fault.",
+        "depends on the CANN release; a stream sync that gives up on it says EE1002), or, "
+        "building a group's links at its first collective, longer than HCCL_CONNECT_TIMEOUT "
+        "(EI0006): that rank failed earlier, was still busy elsewhere (loading, evaluating, "
+        "an uneven number of samples per rank), or its link dropped packets; the rank "
+        "reporting it is usually not the one at fault.",
         fix="read the other ranks' logs for an earlier error first (CANN's plog: grep -rn "
         "'error cqe' for a link fault); give every rank the same number of samples and steps; "
-        "when one rank legitimately works alone for long (evaluation, saving), raise "
-        "HCCL_EXEC_TIMEOUT in the profile's env.",
-        fixtures=("collective_timeout__llamafactory_975_npu_accelerate_ei0002_notify_timeout.log",),
+        "when one rank legitimately works alone for long (evaluation, saving, tokenizing on "
+        "the main process), raise HCCL_EXEC_TIMEOUT (HCCL_CONNECT_TIMEOUT for EI0006) in the "
+        "profile's env.",
+        fixtures=(
+            "collective_timeout__llamafactory_975_npu_accelerate_ei0002_notify_timeout.log",
+            "collective_timeout__vllm_ascend_486_hccl_ei0006_allreduce.log",
+            "collective_timeout__llamafactory_5551_npu_tokenize_stream_sync_timeout.log",
+        ),
     ),
     Rule(
         name="nccl_desync_diverged",
@@ -2762,6 +2915,7 @@ ANCHORS: tuple[str, ...] = (
     "kill",
     "timeout",
     "timed out",
+    "times out",
     "nccl",
     "abort",
     "fault",

@@ -182,7 +182,10 @@ BLOCK_EXIT = re.compile(r"^exitcode\s*:\s*(-?\d+)")
 BLOCK_HOST = re.compile(r"^host\s*:\s*(\S+)")
 BLOCK_TIME = re.compile(r"^time\s*:\s*(\S+)")
 BORDER = re.compile(r"^(?:={8,}|-{8,}|\*{8,})$")
-FIRST_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+)")
+# the agent's line for the first rank that failed (another wording names the binary first)
+FIRST_FAILED = re.compile(
+    r"failed \(exitcode: (-?\d+)\) (?:for binary located at .*? with )?local_rank: (\d+)"
+)
 LAUNCHER_FAILED: tuple[re.Pattern[str], ...] = (
     # composer's launcher, DeepSpeed's (the rank whose exit made it kill the others),
     # horovodrun's driver (its first line is the first process to exit)

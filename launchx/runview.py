@@ -44,9 +44,7 @@ Event = Mapping[str, object]
 
 # Categories whose cause is "someone else was late or gone": a straggler found by the
 # watchdog or the flight recorder names that someone.
-_WAITING = frozenset(
-    {"nccl_watchdog_timeout", "collective_timeout", "gloo_error", "socket_error", "unknown"}
-)
+_WAITING = fr.WAITING_ON_PEER
 _TIMEOUTS = frozenset({"nccl_watchdog_timeout", "collective_timeout"})
 _LAUNCHER_STOP = frozenset({-15, 143, -6, 134})  # SIGTERM from the launcher, abort after it
 # Categories the run loop decides itself (``run.decide``), by the signal rule that names

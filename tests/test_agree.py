@@ -59,6 +59,18 @@ GLOO_ON_1 = outcome(1, "gloo_error", tier=0, retryable=True)
         ([outcome(0), GLOO_ON_1], GLOO_ON_1),
         # Symptoms only, on both nodes: the lowest node (both say the same anyway).
         ([GLOO_ON_1, SYMPTOM_ON_0], SYMPTOM_ON_0),
+        # Two deterministic root causes: the one a rank's output shows beats a crash
+        # known only from its exit status (a peer's abort after the other's exception).
+        ([outcome(0, "segfault", tier=1, signature=("segfault", 0, "")), BUG_ON_1], BUG_ON_1),
+        # ... but not when those words only say a peer went away: node 0's OOM kill, known
+        # from its exit status and cgroup, explains node 1's closed connection.
+        (
+            [
+                outcome(0, "host_oom_killed", tier=1, signature=("host_oom_killed", 0, "")),
+                outcome(1, "socket_error", tier=1, signature=("socket_error", 8, "closed")),
+            ],
+            outcome(0, "host_oom_killed"),
+        ),
     ],
 )
 def test_combine_picks_the_best_explanation(pool: list[Outcome], winner: Outcome) -> None:

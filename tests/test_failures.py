@@ -181,6 +181,11 @@ FOUND_UNKNOWNS = {
     # lmdb's C extension on rank 0; the labeller leaves the SIGBUS unexplained (nothing ties
     # it to /dev/shm), launchx names the native crash (LX513, not retried either way)
     "unknown__uniter_82_horovod_lmdb_sigbus.log",
+    # round 36 (blind): a one-line paste of the watchdog's "Some NCCL operations have failed
+    # or timed out" on rank 2; the labeller says it names neither a timeout nor an error,
+    # launchx reads the line as the watchdog's (LX525, retried only from a checkpoint), as in
+    # every development log with it, all of which show the timeout beside it
+    "unknown__open_r1_multimodal_20_nccl_failed_or_timed_out.log",
 }
 
 

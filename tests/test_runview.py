@@ -322,6 +322,18 @@ def test_srun_task_numbers_are_not_ranks_under_torchrun() -> None:
     assert p is not None and p.rank == 1
 
 
+def test_the_agents_other_wording_of_the_first_failure_names_the_rank() -> None:
+    """ "failed (exitcode: -9) for binary located at ... with local_rank: 0": the same line
+    with the binary first (round 38, a PAI-DLC pod) still names the rank that failed."""
+    text = (
+        "[2026-03-30 19:24:42,731] torch.distributed.elastic.multiprocessing.api: [ERROR] "
+        "failed (exitcode: -9) for binary located at /opt/conda/bin/python3.10 with "
+        "local_rank: 2 (process ID: 71)\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.category, p.rank, p.exit_code) == ("killed", 2, -9)
+
+
 def test_srun_task_lists() -> None:
     assert logscan._task_list("0,2-4,9") == [0, 2, 3, 4, 9]
     assert logscan._task_list("3-1") == []
