@@ -42,9 +42,6 @@ from launchx.rulematch import Hit, RetryPolicyLike
 
 Event = Mapping[str, object]
 
-# Categories whose cause is "someone else was late or gone": a straggler found by the
-# watchdog or the flight recorder names that someone.
-_WAITING = fr.WAITING_ON_PEER
 _TIMEOUTS = frozenset({"nccl_watchdog_timeout", "collective_timeout"})
 _LAUNCHER_STOP = frozenset({-15, 143, -6, 134})  # SIGTERM from the launcher, abort after it
 # Categories the run loop decides itself (``run.decide``), by the signal rule that names
@@ -547,7 +544,7 @@ def _with_stragglers(
             where=(s.where,),
         )
         return made, (made,)
-    if primary.category not in _WAITING or primary.tier >= 2:
+    if primary.category not in fr.WAITING_ON_PEER or primary.tier >= 2:
         return primary, findings
     if s.ranks == (0,) and s.waiting and rank0_work and primary.category != "unknown":
         # Rank 0 alone kept everyone waiting: rank-0-only work longer than the timeout.
