@@ -211,6 +211,14 @@ _PG_TIMEOUT_FIX = (
     "TORCH_DISTRIBUTED_TIMEOUT are read by nothing."
 )
 
+# DeepEP's dispatch/combine kernels count clock cycles while they wait for their peers'
+# tokens and give up (NUM_TIMEOUT_CYCLES, about 100 s), each wait in its own words ("DeepEP
+# timeout for dispatch senders", "DeepEP timeout check failed", "DeepEP RDMA sender
+# coordinator timeout", "DeepEP dispatch NVL receiver timeout"), then call trap(); not the
+# "Warning: DeepEP timeout ..." of its low-latency kernels, which mask the peer and go on
+# when fault tolerance is on.
+_DEEPEP_TIMEOUT = r"^DeepEP (?:[\w-]+ ){0,4}timeout\b"
+
 _NO_NCCL_CAUSE = (
     "this torch build has no NCCL (the Windows and macOS wheels, and CPU-only ones), yet the "
     "process group asked for the nccl backend; every start fails the same way."
@@ -685,21 +693,29 @@ RULES: tuple[Rule, ...] = (
             r"transport/p2p\.cc:\d+ NCCL WARN (?:Cuda|HIP) failure '(?:invalid argument"
             r"|peer access is not supported between these two devices"
             r"|peer mapping resources exhausted)'",
+            # vLLM's custom all-reduce (sglang, verl) opening the peers' buffers itself, and
+            # the same status as NCCL's "Last error:" words it
+            r"(?:Cuda error \S+:\d+ |^Cuda failure (?:\d+ )?)'peer access is not supported "
+            r"between these two devices'",
             # accelerate refuses to start NCCL P2P/IB on GeForce cards
             r"Using RTX (?:3090 or )?4000 series doesn't support faster communication",
         ),
-        cause="NCCL's P2P transport could not map one GPU's memory into another on this node: "
-        "these GPUs cannot reach each other directly (consumer cards, PCIe ACS or an IOMMU in "
-        "a VM), or the ranks run in containers without a shared IPC namespace; NCCL then "
-        "reports an 'unhandled cuda error', and it repeats on every start. accelerate refuses "
-        "up front on GeForce RTX 3090/4000 cards for the same reason.",
+        cause="NCCL's P2P transport (or an inference engine's own all-reduce) could not map "
+        "one GPU's memory into another on this node: these GPUs cannot reach each other "
+        "directly (consumer cards, PCIe ACS or an IOMMU in a VM), or the ranks run in "
+        "containers without a shared IPC namespace; NCCL then reports an 'unhandled cuda "
+        "error', and it repeats on every start. accelerate refuses up front on GeForce RTX "
+        "3090/4000 cards for the same reason.",
         fix="set NCCL_P2P_DISABLE=1 in the profile's env (NCCL then goes through host shared "
         "memory; accelerate's check also wants NCCL_IB_DISABLE=1 on a single node), or "
-        "NCCL_P2P_LEVEL=NVL (P2P over NVLink only); on bare metal disable PCIe ACS (or boot "
+        "NCCL_P2P_LEVEL=NVL (P2P over NVLink only); vLLM's and sglang's custom all-reduce "
+        "reads none of these: start them with --disable-custom-all-reduce (and delete a "
+        "stale gpu_p2p_access_cache_for_*.json); on bare metal disable PCIe ACS (or boot "
         "with iommu=pt); run containers with --ipc=host.",
         fixtures=(
             "nccl_config_error__ray_lightning_24_p2p_ipc_peer_access_not_supported.log",
             "nccl_config_error__rccl_1454_mi100_p2p_invalid_argument_torchrun.log",
+            "nccl_config_error__sglang_531_rtx4090_custom_allreduce_p2p_unsupported.log",
         ),
     ),
     Rule(
@@ -779,6 +795,28 @@ RULES: tuple[Rule, ...] = (
         fixtures=("nccl_config_error__nccl_1529_two_containers_same_node_nvml.log",),
     ),
     Rule(
+        name="nccl_open_files_limit",
+        category="nccl_system_error",
+        code="LX625",
+        # the detail of NCCL's "unhandled system error", as LX609
+        priority=57,
+        retryable=False,
+        patterns=(
+            # NCCL's socket calls and the NCCL-derived bootstraps of other collectives
+            # libraries (AWS Neuron's CCOM) print EMFILE's text after their own words
+            r"(?:NCCL|CCOM) WARN .*: Too many open files$",
+        ),
+        cause="a collective library's bootstrap could not open or accept another socket: the "
+        "process hit its open-file limit (ulimit -n, EMFILE). Every rank opens sockets to its "
+        "peers, so a limit that suits 8 ranks per node fails at 32 or more; the same launch "
+        "fails the same way.",
+        fix="raise the open-file limit where the ranks start (`ulimit -n $(ulimit -Hn)` in "
+        "the job script; the hard limit itself: /etc/security/limits.conf, LimitNOFILE for a "
+        "service, --ulimit nofile=1048576:1048576 for docker), then check it inside the job "
+        "with `ulimit -n`.",
+        fixtures=("nccl_system_error__aws_neuron_sdk_713_ccom_accept_too_many_open_files.log",),
+    ),
+    Rule(
         name="nccl_bootstrap_bind",
         category="nccl_system_error",
         code="LX609",
@@ -832,6 +870,12 @@ RULES: tuple[Rule, ...] = (
         priority=88,
         patterns=(
             r"invalid device ordinal",
+            # c10's own check of a device index against the GPUs this process's CUDA runtime
+            # can open: NVML lists more (a second MIG instance in one process, a GPU that
+            # failed), or CUDA_VISIBLE_DEVICES / a GPU binding is narrower than the ranks'
+            # local indices (older torch prints the numbers as characters, so they may look
+            # empty)
+            r"device >= 0 && device < num_gpus INTERNAL ASSERT FAILED",
             r"no kernel image is available for execution on the device",
             r"CUDA-capable device\(s\) is/are busy or unavailable",
             r"all CUDA-capable devices are busy or unavailable",
@@ -853,6 +897,8 @@ RULES: tuple[Rule, ...] = (
             r"CUDA error: system not yet initialized",
             # the same status (cudaErrorSystemNotReady, 802) as NCCL's "Last error:" words it
             r"Cuda failure (?:802 )?'system not yet initialized'",
+            # (NCCL 2.19+'s numbered "Cuda failure 3 'initialization error'" comes from its
+            # NVLS set-up, a runtime fault: LX512)
             r"Cuda failure 'initialization error'",
             r"Torch not compiled with CUDA enabled",
             r"CUDA driver initialization failed",
@@ -867,6 +913,10 @@ RULES: tuple[Rule, ...] = (
             # see: the assertion's message, or its source line in a bare AssertionError's frame
             r"insufficient CUDA devices for DDP command",
             r"assert torch\.cuda\.device_count\(\) > \w*\.?(?i:local_rank)\b",
+            # the same check of the world against the GPUs (text-generation-inference's
+            # shards: "Each process is one gpu")
+            r"assert torch\.cuda\.device_count\(\) >= \w*\.?(?i:world_size)\b",
+            r"assert \w*\.?(?i:world_size) <= torch\.cuda\.device_count\(\)",
             # cuBLAS/cuDNN: the GPU lacks a feature the call needs (bf16, fp8, TF32 on old GPUs)
             r"CUBLAS_STATUS_ARCH_MISMATCH|CUDNN_STATUS_ARCH_MISMATCH",
             # cudaErrorNotSupported: a feature the driver, GPU or platform lacks (multicast
@@ -874,7 +924,10 @@ RULES: tuple[Rule, ...] = (
             r"CUDA [Ee]rror: operation not supported",
             r"Cuda failure (?:\d+ )?'operation not supported'",
             # ROCm: no kernels for this GPU's gfx architecture in the build, or no GPU
-            r"HIP error: invalid device function|(?:Cuda|HIP) failure 'invalid device function'",
+            r"HIP error: invalid device function",
+            # NCCL's and RCCL's check macros: "Cuda failure 98 '...'", "HIP failure: '...'"
+            r"(?:Cuda|HIP) failure:? (?:\d+ )?'(?:invalid device function"
+            r"|no ROCm-capable device is detected)'",
             r"hipErrorNoBinaryForGpu",
             r"No HIP GPUs are available",
         ),
@@ -883,14 +936,17 @@ RULES: tuple[Rule, ...] = (
         "kernel image), a driver older than the CUDA runtime, GPUs in exclusive-process "
         "mode, a feature this driver, GPU or platform does not have (operation not "
         "supported), an NVSwitch machine whose fabric manager is not running or not of the "
-        "driver's version (system not yet initialized), or no GPU at all. Not the training "
-        "code, and not transient.",
+        "driver's version (system not yet initialized), NVML listing a GPU that the CUDA "
+        "runtime cannot open (a second MIG instance in one process, a GPU that failed: "
+        "device < num_gpus), or no GPU at all. Not the training code, and not transient.",
         fix="match --nproc-per-node to the GPUs visible (nvidia-smi -L, CUDA_VISIBLE_DEVICES); "
         "install a torch wheel built for this GPU and driver (torch.cuda.get_arch_list(), "
         "the driver's CUDA version in nvidia-smi); set the compute mode to Default "
         "(nvidia-smi -c 0) or run one process per GPU; on NVSwitch systems start "
-        "nvidia-fabricmanager. ROCm: a wheel built for this gfx architecture (rocminfo), "
-        "or HSA_OVERRIDE_GFX_VERSION for a GPU close to a supported one.",
+        "nvidia-fabricmanager; with MIG give each process one instance "
+        "(CUDA_VISIBLE_DEVICES=MIG-<uuid>); a GPU that vanished: check nvidia-smi and dmesg "
+        "for Xid and drain the node. ROCm: a wheel built for this gfx architecture "
+        "(rocminfo), or HSA_OVERRIDE_GFX_VERSION for a GPU close to a supported one.",
         fixtures=(
             "cuda_config_error__llama_946_garbled.log",
             "cuda_config_error__ms_swift_5118_exclusive_process.log",
@@ -899,6 +955,9 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__transformerengine_991_ub_multicast_not_supported.log",
             "cuda_config_error__yolov7_1463_nproc_exceeds_visible_gpus.log",
             "cuda_config_error__llamafactory_8968_b200_cuda_802_fabricmanager.log",
+            "cuda_config_error__tgi_425_each_process_is_one_gpu.log",
+            "cuda_config_error__mace_1197_h200_mig_num_gpus_assert.log",
+            "cuda_config_error__mace_1504_torchrun_deferred_cuda_init.log",
         ),
     ),
     Rule(
@@ -940,6 +999,7 @@ RULES: tuple[Rule, ...] = (
             r"CUDA driver error: out of memory",
             r"CUDNN_STATUS_ALLOC_FAILED",
             r"HIP out of memory|OutOfMemoryError: HIP|HIP error: out of memory|hipErrorOutOfMemory",
+            r"HIP failure: 'out of memory'",
             # Intel GPUs: torch's XPU allocator, and Level Zero's status as oneCCL reports it
             r"XPU out of memory|(?:ZE|UR)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY",
             # Ascend NPUs: torch_npu's caching allocator, worded like CUDA's
@@ -1085,6 +1145,25 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="local_rank_flag_not_passed",
+        category="deprecated_env",
+        code="LX626",
+        # above the parser's generic rejection (LX527) that it refines
+        priority=86,
+        retryable=False,
+        patterns=(r"error: the following arguments are required: (?:.*, )?--local[_-]rank\b",),
+        cause="the script declares --local_rank as a required argument, which only "
+        "python -m torch.distributed.launch before torch 2.0 (and DeepSpeed's launcher) "
+        "passed; torchrun passes no such flag and sets LOCAL_RANK in each rank's environment "
+        "instead, and torch.distributed.launch since 2.0 passes it as --local-rank, so the "
+        "parser exits on every rank before training, on every start.",
+        fix="read the local rank from the environment: "
+        "parser.add_argument('--local-rank', '--local_rank', type=int, "
+        "default=int(os.environ.get('LOCAL_RANK', 0))) and drop required=True; then start it "
+        "with `launchx run train.py` (or torchrun).",
+        fixtures=("deprecated_env__swin_transformer_313_torchrun_local_rank_required.log",),
+    ),
+    Rule(
         name="torchrun_flag_spelling",
         category="deprecated_env",
         code="LX596",
@@ -1167,8 +1246,9 @@ RULES: tuple[Rule, ...] = (
             r"(?i)rendezvous|ChildFailedError|SignalException|DistBackendError|DistNetworkError"
             r"|DistStoreError|DistError|KeyboardInterrupt|SystemExit|CalledProcessError"
             r"|ProcessRaisedException|ProcessExitedException",
-            # Ray's word that a worker process died: the cause is that process's, not this one
-            r"ActorDiedError|RayActorError|WorkerCrashedError",
+            # Ray's word that a worker process died, and Ray Train's that the run failed: the
+            # cause is a worker's, not the driver's
+            r"ActorDiedError|RayActorError|WorkerCrashedError|TrainingFailedError",
             # Horovod stopping after another rank's exception; a spawned child that could not
             # read its arguments because its parent died mid-way
             r"Horovod has been shut down|pickle data was truncated",
@@ -1191,6 +1271,24 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__pixelsplat_112_slurm_nodeid.log",
             "user_code_error__yolox_1474_default_pg_not_initialized_driver_log.log",
         ),
+    ),
+    Rule(
+        name="init_method_unknown_scheme",
+        category="user_code_error",
+        code="LX627",
+        # above the user's exception rule (LX511), which leaves rendezvous words alone; a
+        # build without tcp:// or env:// is LX528's
+        priority=82,
+        retryable=False,
+        patterns=(r"No rendezvous handler for (?!tcp://|env://)[\w+.-]*://",),
+        cause="init_process_group was given an init_method whose scheme torch does not know: "
+        "'://' alone is an empty URL (a --dist-url or a variable that was never set, or "
+        "pasted together from empty parts), anything else is a typo or a scheme this torch "
+        "has no handler for; it fails on every rank before any communication, on every start.",
+        fix="pass init_method='env://' under a launcher (MASTER_ADDR, MASTER_PORT, RANK and "
+        "WORLD_SIZE come from it) or a full 'tcp://host:port'; print the URL the script builds "
+        "before init_process_group to find the part that is empty.",
+        fixtures=("user_code_error__swav_10_no_rendezvous_handler_colab.log",),
     ),
     Rule(
         name="http_request_failed",
@@ -1475,6 +1573,48 @@ RULES: tuple[Rule, ...] = (
         fixtures=("world_mismatch__bevfusion_277_torchpack_mpirun_slots.log",),
     ),
     Rule(
+        name="sampler_rank_outside_world",
+        category="world_mismatch",
+        code="LX624",
+        priority=83,
+        retryable=False,
+        patterns=(
+            # torch.utils.data.DistributedSampler's own check of rank < num_replicas
+            r"ValueError: Invalid rank (?P<rank>\d+), rank should be in the interval "
+            r"\[0, \d+\]",
+        ),
+        cause="a DistributedSampler was built with fewer replicas than the launch has ranks "
+        "(num_replicas computed from a node or device count that differs from the launcher's "
+        "world size, or passed by hand), so a rank beyond it was refused; the same launch "
+        "fails the same way.",
+        fix="build the sampler with num_replicas=dist.get_world_size() and "
+        "rank=dist.get_rank() (or leave both out); in Lightning make num_nodes and devices "
+        "match what the launcher starts (`launchx explain` shows the world it will launch).",
+        fixtures=("world_mismatch__lightning_19961_sampler_invalid_rank.log",),
+    ),
+    Rule(
+        name="mpi_world_unlike_torch",
+        category="world_mismatch",
+        code="LX628",
+        priority=82,
+        retryable=False,
+        patterns=(
+            # DeepSpeed's mpi_discovery: the ranks mpirun started against the world the
+            # script's own init_process_group built
+            r"MPI world size \d+ does not match torch world size \d+",
+            r"MPI rank \d+ does not match torch rank \d+",
+        ),
+        cause="the job was started by mpirun, and DeepSpeed's MPI discovery found another "
+        "world (or rank) than torch.distributed had already been set up with: the script "
+        "initialised the process group itself from its own WORLD_SIZE/RANK (or its launcher "
+        "script's), not from the MPI ranks; it fails the same way on every start.",
+        fix="let one launcher own the world: start the script with the deepspeed launcher "
+        "(or `launchx run`) instead of mpirun, or drop the script's own "
+        "init_process_group and call deepspeed.init_distributed() so it reads the MPI "
+        "ranks; check that -np equals nodes x GPUs per node.",
+        fixtures=("world_mismatch__deepspeed_461_mpirun_mpi_world_size.log",),
+    ),
+    Rule(
         name="deepspeed_batch_world",
         category="world_mismatch",
         code="LX578",
@@ -1521,6 +1661,8 @@ RULES: tuple[Rule, ...] = (
             r"cuda runtime error \(\d+\) ?: ",
             # ROCm's wordings: torch's HIP errors, the HSA runtime's page fault and queue abort
             r"HIP error: ",
+            # RCCL's and HIP samples' check macro ("[FATAL ERROR]: HIP failure: '...'")
+            r"HIP failure: '",
             r"Memory access fault by GPU node-\d+",
             r"aborting with error : HSA_STATUS_ERROR_(?:MEMORY_APERTURE_VIOLATION|MEMORY_FAULT"
             r"|EXCEPTION|ILLEGAL_INSTRUCTION)",
@@ -1531,6 +1673,10 @@ RULES: tuple[Rule, ...] = (
             r"GPU has fallen off the bus",
             r"NVRM: Xid \([^)]*\): \d+",
             r"NCCL WARN Cuda failure",
+            # NCCL's detail under "Last error:", or printed alone by its CUDACHECK
+            r"^Cuda failure (?:\d+ )?'",
+            # the driver's word that a GPU dropped out, as slurmstepd's NVML probe prints it
+            r"NVML: Failed to [\w ]+(?:\(\d+\))?: GPU is lost",
             r"unhandled cuda error",
             r"ncclUnhandledCudaError",
             r"CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|MAPPING_ERROR)",
@@ -1539,7 +1685,8 @@ RULES: tuple[Rule, ...] = (
             # MAPPING_ERROR, EXECUTION_FAILED and INTERNAL_ERROR
             r"!!!! kernel execution error\. \(m: \d+, n: \d+, k: \d+, error: 1[134]\)",
         ),
-        exclude=(r"out of memory",),
+        # a kernel's launch failure is LX631's, which yields to a DeepEP timeout before it
+        exclude=(r"out of memory|unspecified launch failure|CUDA_ERROR_LAUNCH_FAILED",),
         cause="a CUDA kernel failed (illegal memory access, device-side assert, ECC error); "
         "CUDA reports it asynchronously, often at a later call or in the NCCL watchdog.",
         fix="rerun with CUDA_LAUNCH_BLOCKING=1 to get the failing line, check indices and "
@@ -1550,6 +1697,33 @@ RULES: tuple[Rule, ...] = (
             "cuda_error__flux_40.log",
             "cuda_error__rocm_4021_mi300x_gpu_hang_hw_exception.log",
             "cuda_error__deepspeed_454_transformer_kernel_error_13.log",
+            "cuda_error__rocm_systems_8178_rccl_intermittent_invalid_device_pointer.log",
+            "cuda_error__physicsnemo_539_graphcast_mpirun_np3.log",
+            "cuda_error__plmfit_40_slurmstepd_nvml_gpu_is_lost.log",
+        ),
+    ),
+    Rule(
+        name="cuda_launch_failure",
+        category="cuda_error",
+        code="LX631",
+        priority=78,
+        patterns=(
+            r"unspecified launch failure",
+            r"CUDA_ERROR_LAUNCH_FAILED",
+        ),
+        # DeepEP's kernels call trap() once their wait for a peer gives up (LX623): the
+        # launch failure that follows on that rank is the timeout's doing
+        not_after=(_DEEPEP_TIMEOUT,),
+        cause="a CUDA kernel aborted while it ran (cudaErrorLaunchFailure, 'unspecified launch "
+        "failure'): a kernel that faulted or called trap(), a driver fault or a failing GPU; "
+        "CUDA reports it asynchronously, often at a later call or in the NCCL watchdog.",
+        fix="rerun with CUDA_LAUNCH_BLOCKING=1 to find the kernel (a custom or fused "
+        "extension's, usually); look for Xid messages in `dmesg` on the node (13, 31 or 43: "
+        "a kernel fault; 79 or 48: hardware, drain the node); the same kernel on every "
+        "start is a bug or a build for another GPU.",
+        fixtures=(
+            "cuda_error__deepseek_moe_47_watchdog_unspecified_launch_failure_rank1.log",
+            "cuda_error__llamafactory_8871_multinode_unspecified_launch_failure.log",
         ),
     ),
     Rule(
@@ -1566,6 +1740,8 @@ RULES: tuple[Rule, ...] = (
             r"|deallocating None|Floating point exception|Illegal instruction)",
             r"received signal SIGSEGV",
             r"\*\*\* SIG(?:SEGV|FPE|ILL) \(@0x[0-9a-f]+\) received by PID",
+            # absl's failure-signal handler (Ray's workers, JAX, TensorFlow)
+            r"(?:^|logging\.cc:\d+\]?:? )\*\*\* SIGSEGV received at time=\d+",
             # the shell's report of a child's SIGFPE ("Illegal instruction" has no anchor)
             r"^Floating point exception(?: \(core dumped\))?$",
             r"Caught signal 11 \(Segmentation fault",
@@ -1586,6 +1762,8 @@ RULES: tuple[Rule, ...] = (
             "segfault__ms_swift_4353_none_dealloc.log",
             "segfault__nccl_1669_ras_crash_during_init.log",
             "segfault__nccl_2106_cumemcreate_host_numa.log",
+            "segfault__ray_49998_torchtrainer_npu_sigsegv.log",
+            "segfault__ray_54580_raytrainworker_amd_segfault.log",
         ),
     ),
     Rule(
@@ -2102,6 +2280,9 @@ RULES: tuple[Rule, ...] = (
             r"ncclInvalidArgument",
             r"\binvalid argument\b.*NCCL version",
             r"NCCL Error 4\b",
+            # extensions' own check macros print the result's number: 4 ncclInvalidArgument,
+            # 5 ncclInvalidUsage
+            r"NCCL Error at \S+:\d+ value [45]\b",
             r"Trying to (?:send|recv) to self without a matching (?:recv|send)",
             r"NCCL WARN \w+ : invalid root -?\d+ \(root should be in the",
             r"NCCL WARN \w+ : invalid (?:type|reduction operation) -?\d+",
@@ -2124,6 +2305,7 @@ RULES: tuple[Rule, ...] = (
             "nccl_invalid_usage__fairseq_2924_interleaved.log",
             "nccl_invalid_usage__nccl_296_mismatched_collective.log",
             "nccl_invalid_usage__fastmoe_149_null_comm_single_gpu.log",
+            "nccl_invalid_usage__fastmoe_27_distributed_expert_value4.log",
         ),
     ),
     Rule(
@@ -2193,6 +2375,28 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "ib_error__nccl_302_ibv_modify_qp_invalid_argument_regression.log",
             "ib_error__nccl_1657_vllm_pod_ibv_modify_qp_no_such_device.log",
+        ),
+    ),
+    Rule(
+        name="tensorpipe_ibv",
+        category="ib_error",
+        code="LX630",
+        # above the user's exception rule (LX511): TensorPipe raises it as a RuntimeError
+        priority=82,
+        retryable=False,
+        patterns=(r"at tensorpipe/common/ibv\.h:\d+ \"[^\"]*\": \w",),
+        cause="torch.distributed.rpc's TensorPipe agent could not start its InfiniBand (ibv) "
+        "transport: the verbs device it found refuses what it asks for (EFA and other "
+        "devices without reliable-connected queue pairs, a libibverbs unlike the one "
+        "TensorPipe was built against, a port that is down) or cannot register memory with "
+        "it (a locked-memory limit); it fails the same way on every start.",
+        fix="keep the RPC agent off InfiniBand: init_rpc(..., rpc_backend_options="
+        "rpc.TensorPipeRpcBackendOptions(_transports=['uv'])) (TCP; add _channels=['basic'] "
+        "if a channel fails too); check the device with ibv_devinfo and the memlock limit "
+        "(ulimit -l unlimited; launchx doctor checks it on every node).",
+        fixtures=(
+            "ib_error__tensorpipe_413_init_rpc_ibv_invalid_argument.log",
+            "ib_error__pytorch_73885_fairscale_pytest_ibv_not_supported.log",
         ),
     ),
     Rule(
@@ -2734,6 +2938,42 @@ RULES: tuple[Rule, ...] = (
         "with a long enough init_process_group(timeout=...), or share the work; make every "
         "rank reach the same collectives in the same order.",
         fixtures=("collective_timeout__dgl_3629_launch_allreduce_socket_timeout.log",),
+    ),
+    Rule(
+        name="deepep_kernel_timeout",
+        category="collective_timeout",
+        code="LX623",
+        priority=50,
+        patterns=(_DEEPEP_TIMEOUT,),
+        cause="DeepEP's expert-parallel dispatch or combine kernel waited for tokens from its "
+        "peers (over NVLink within a node, RDMA across nodes) longer than its in-kernel "
+        "timeout: a peer rank never launched the same kernel (it failed, or took another "
+        "branch), or the RDMA path between nodes drops or stalls traffic; the ranks that "
+        "report it are the ones that waited.",
+        fix="read the other ranks' output for an error or a different code path first; run "
+        "DeepEP's tests/test_internode.py (and test_intranode.py) on the same nodes to tell a "
+        "network fault from the script; check the NICs' counters (ibv_devinfo, "
+        "`launchx doctor`) and NVSHMEM's IBGDA set-up when only inter-node runs fail.",
+        fixtures=("collective_timeout__deepep_274_internode_4x8_h800_timeout.log",),
+    ),
+    Rule(
+        name="rpc_timeout",
+        category="collective_timeout",
+        code="LX629",
+        priority=50,
+        patterns=(
+            # torch.distributed.rpc's kRpcTimeoutErrorStr, for rpc_sync/rpc_async/remote (the
+            # ProcessGroup agent of torch < 1.8 printed no number)
+            r"RPC ran for more than set timeout (?:\(\d+ ms\) )?and will now be marked",
+        ),
+        cause="a torch.distributed.rpc call (rpc_sync, rpc_async, a remote module's forward) "
+        "got no answer from its callee within the RPC timeout (60 s by default): the callee "
+        "was still busy with earlier requests, stuck, or gone.",
+        fix="read the callee worker's own output for an error first; raise the timeout "
+        "(init_rpc(rpc_backend_options=TensorPipeRpcBackendOptions(rpc_timeout=...)) or "
+        "rpc_sync(..., timeout=...)) when the callee legitimately works longer, and give it "
+        "more worker threads (num_worker_threads) when many calls queue on it.",
+        fixtures=("collective_timeout__pytorch_53901_flaky_remote_module_rpc_timeout.log",),
     ),
     Rule(
         name="nccl_id_wait_timeout",
