@@ -2687,6 +2687,54 @@ RULES: tuple[Rule, ...] = (
         fixtures=("socket_error__nccl_1514_lightning_closed_by_peer.log",),
     ),
     Rule(
+        name="xla_mesh_master_unreachable",
+        category="rendezvous_timeout",
+        code="LX632",
+        priority=46,
+        patterns=(
+            # torch_xla before PJRT: xmp.spawn's children meet at a "mesh master" service
+            # that the parent process (or the first TPU host) runs. (Its client's own check,
+            # "Check failed: impl_->channel->WaitForConnected(", stays the script's exception:
+            # an xm.rendezvous called after the spawned processes ended says it too.)
+            r"Failed to connect to client mesh master: \S+",
+        ),
+        cause="an xmp.spawn process of torch_xla (the XRT runtime, before PJRT) could not "
+        "reach the mesh master, the rendezvous service that the parent process or the "
+        "first TPU host runs, before its connect wait ended: the parent had already "
+        "exited or was stuck, the master's address (XRT_MESH_SERVICE_ADDRESS, the TPU "
+        "config) points elsewhere, or a firewall sits between the TPU hosts.",
+        fix="check that the spawned function does not return before the others reach it "
+        "and that the parent stays up; check XRT_TPU_CONFIG / XRT_MESH_SERVICE_ADDRESS and "
+        "that every host reaches the master's port; torch_xla 2.x (PJRT: PJRT_DEVICE=TPU) "
+        "has no mesh service.",
+        fixtures=("rendezvous_timeout__xla_2676_tpu_mesh_master_connect_failed.log",),
+    ),
+    Rule(
+        name="xla_mesh_socket",
+        category="socket_error",
+        code="LX633",
+        priority=46,
+        patterns=(
+            r"^(?:Exception in device=TPU:(?P<rank>\d+): |RuntimeError: )?(?:\S*/)?"
+            r"mesh_service\.cc:\d+ : "
+            r"Failed to (?:meet rendezvous '[^']*'|retrieve mesh configuration): "
+            r"(?:Socket closed|Connection reset by peer|Connection refused)",
+        ),
+        cause="an xmp.spawn process of torch_xla (the XRT runtime, before PJRT) lost its "
+        "connection to the mesh service while the processes met (xm.rendezvous) or fetched "
+        "the mesh configuration: the service's process (the parent, or another replica) "
+        "died or closed the socket first; read the other processes' output for the first "
+        "error.",
+        fix="look for the process that failed first (an exception, an OOM kill of the "
+        "notebook's host, a TPU runtime restart) and fix that; on a hosted notebook "
+        "(Colab, Kaggle) restart the runtime so that no process of an earlier run holds "
+        "the TPU; torch_xla 2.x (PJRT) has no mesh service.",
+        fixtures=(
+            "socket_error__xla_2119_colab_tpu_rendezvous_socket_closed.log",
+            "socket_error__xla_2341_kaggle_tpu_mesh_connection_reset.log",
+        ),
+    ),
+    Rule(
         name="store_no_route",
         category="rendezvous_timeout",
         code="LX562",

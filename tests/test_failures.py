@@ -186,6 +186,14 @@ FOUND_UNKNOWNS = {
     # launchx reads the line as the watchdog's (LX525, retried only from a checkpoint), as in
     # every development log with it, all of which show the timeout beside it
     "unknown__open_r1_multimodal_20_nccl_failed_or_timed_out.log",
+    # round 42 (blind): the deepspeed launcher's one line that rank 0 "exits with return
+    # code = -8"; the labeller leaves the SIGFPE unexplained, launchx names the native crash
+    # from the signal (not retried either way)
+    "unknown__diffusion_pipe_50_h20_return_code_8.log",
+    # round 42 (blind): torch_xla's "RuntimeError: Aborted: Session ... is not found" on one
+    # TPU core of a Colab notebook; the labeller calls the vanished XRT session unknown,
+    # launchx reads the RuntimeError as the script's exception (not retried either way)
+    "unknown__xla_3122_colab_tpu_session_not_found.log",
 }
 
 
