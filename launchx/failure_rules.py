@@ -897,8 +897,8 @@ RULES: tuple[Rule, ...] = (
             r"CUDA error: system not yet initialized",
             # the same status (cudaErrorSystemNotReady, 802) as NCCL's "Last error:" words it
             r"Cuda failure (?:802 )?'system not yet initialized'",
-            # (NCCL 2.19+'s numbered "Cuda failure 3 'initialization error'" comes from its
-            # NVLS set-up, a runtime fault: LX512)
+            # (not the numbered "Cuda failure 3 'initialization error'" of newer NCCL, which
+            # the corpus shows from its NVLS set-up at run time: LX512)
             r"Cuda failure 'initialization error'",
             r"Torch not compiled with CUDA enabled",
             r"CUDA driver initialization failed",
