@@ -243,18 +243,20 @@ class _Frames:
 
     def __init__(self, lines: Sequence[LogLine]) -> None:
         self._by: dict[tuple[str, int | None], list[LogLine]] = {}
-        for ln in sorted((x for x in lines if _FRAME.match(x.text)), key=lambda x: x.index):
+        for ln in sorted((x for x in lines if _FRAME.match(x.text)), key=_index):
             self._by.setdefault((ln.source, ln.rank), []).append(ln)
-        self._at = {key: [f.index for f in frames] for key, frames in self._by.items()}
 
     def above(self, at: LogLine) -> list[LogLine]:
         """The frames within ``_FRAME_WINDOW`` lines above ``at`` on its rank, nearest
         first."""
-        key = (at.source, at.rank)
-        at_ = self._at.get(key, [])
-        lo = bisect.bisect_right(at_, at.index - _FRAME_WINDOW)
-        hi = bisect.bisect_left(at_, at.index)
-        return self._by[key][lo:hi][::-1] if hi > lo else []
+        frames = self._by.get((at.source, at.rank), [])
+        lo = bisect.bisect_right(frames, at.index - _FRAME_WINDOW, key=_index)
+        hi = bisect.bisect_left(frames, at.index, key=_index)
+        return frames[lo:hi][::-1]
+
+
+def _index(line: LogLine) -> int:
+    return line.index
 
 
 def _first_index(lines: Sequence[LogLine], patterns: Sequence[re.Pattern[str]]) -> int | None:
