@@ -160,7 +160,9 @@ class Rule:
     ``on_progress``: retried by the run loop once a checkpoint exists, as the categories of
     ``RETRIED_ON_PROGRESS`` are, for a rule whose category is not one of them. A named
     group ``rank`` in a pattern gives the rank the line is about when no prefix does
-    (``process rank 3 ... exited``).
+    (``process rank 3 ... exited``); a group ``named_rank`` is a rank the message names
+    that may be a subgroup's (``[7] is setting up NCCL communicator``): the diagnosis names
+    it only when neither a prefix nor the launcher names a rank.
     ``fixtures``: development-corpus logs (tests/fixtures/logs/dev) whose diagnosis this
     rule is; the tests hold each rule to them."""
 
@@ -622,6 +624,47 @@ RULES: tuple[Rule, ...] = (
         cause=_NO_NCCL_CAUSE,
         fix=_NO_NCCL_FIX,
         fixtures=("nccl_config_error__kohya_ss_1347_windows_no_nccl_built_in.log",),
+    ),
+    Rule(
+        name="turbomind_backend_not_built",
+        category="nccl_config_error",
+        code="LX635",
+        priority=88,
+        retryable=False,
+        patterns=(
+            # lmdeploy's TurboMind engine (comm/device_comm.cc) asked for a communication
+            # backend its build left out: nccl needs USE_NCCL, native/cuda-ipc BUILD_MULTI_GPU
+            r"Unknown communication backend: (?:nccl|native|cuda[-_]ipc)\b",
+        ),
+        cause="lmdeploy's TurboMind engine was built without the communication backend a "
+        "tensor-parallel run needs (NCCL, or its own CUDA-IPC one): a Windows wheel, or a "
+        "source build without multi-GPU support or without NCCL; every start with tp > 1 "
+        "fails the same way.",
+        fix="install lmdeploy's Linux CUDA wheel, or rebuild it on Linux with multi-GPU "
+        "support (BUILD_MULTI_GPU) and NCCL installed; on Windows serve with tp=1 (torch has "
+        "no NCCL there either), on Linux the PyTorch engine (--backend pytorch) is the "
+        "other way.",
+        fixtures=("nccl_config_error__lmdeploy_v100_2_turbomind_unknown_backend_nccl.log",),
+    ),
+    Rule(
+        name="torch_nccl_before_send_recv",
+        category="nccl_config_error",
+        code="LX636",
+        priority=88,
+        retryable=False,
+        patterns=(
+            # ProcessGroupNCCL.cpp and csrc/cuda/nccl.cpp compiled against an NCCL without
+            # ncclSend/ncclRecv (before 2.7): all-to-all and point-to-point raise at once
+            r"ProcessGroupNCCL only supports \w+\*? for NCCL lib version >= 2\.7\.0",
+            r"all2all is only supported for NCCL lib version >= 2\.7\.0",
+        ),
+        cause="this torch was compiled against an NCCL older than 2.7, which has no "
+        "send/receive, so all_to_all and point-to-point calls on the nccl backend always "
+        "fail; which NCCL is loaded at run time does not matter, the check was compiled in.",
+        fix="install a torch build made with NCCL 2.7 or later (every official wheel since "
+        "torch 1.8; torch.cuda.nccl.version() prints the one it was built with), or rebuild "
+        "from source with USE_SYSTEM_NCCL=1 against NCCL >= 2.7.",
+        fixtures=("nccl_config_error__pytorch_47291_param_dlrm_alltoall_nccl_lib_version.log",),
     ),
     Rule(
         name="nccl_not_built_warning",
@@ -1615,6 +1658,28 @@ RULES: tuple[Rule, ...] = (
         fixtures=("world_mismatch__deepspeed_461_mpirun_mpi_world_size.log",),
     ),
     Rule(
+        name="trtllm_engine_world",
+        category="world_mismatch",
+        code="LX634",
+        priority=82,
+        retryable=False,
+        patterns=(
+            # TensorRT-LLM's runners check the engine's tp x pp against the MPI world they
+            # run in (examples/run.py, runtime/model_runner.py, the older per-model scripts)
+            r"Engine world size \(\d+(?: \* \d+)?\) != Runtime world size \(\d+\)",
+        ),
+        cause="the TensorRT-LLM engine was built for one number of GPUs (tensor x pipeline "
+        "parallel) and runs in an MPI world of another: it was started without mpirun or "
+        "with another -n, or mpi4py was built against a different MPI than the mpirun that "
+        "started it, so every process sees a world of 1. It fails the same way on every start.",
+        fix="start it with `mpirun -n <tp x pp>` (the numbers in the message; under Slurm "
+        "`srun --mpi=pmix`, since srun without an MPI plugin gives each process a world of "
+        "1); when that already is the command, check that `mpirun -n 2 python -c 'from "
+        "mpi4py import MPI; print(MPI.COMM_WORLD.size)'` prints 2 twice, and reinstall "
+        "mpi4py against that MPI if not; or rebuild the engine for the GPUs the run has.",
+        fixtures=("world_mismatch__tensorrt_llm_753_engine_world_size_vs_mpi_world_size.log",),
+    ),
+    Rule(
         name="deepspeed_batch_world",
         category="world_mismatch",
         code="LX578",
@@ -1685,8 +1750,12 @@ RULES: tuple[Rule, ...] = (
             # MAPPING_ERROR, EXECUTION_FAILED and INTERNAL_ERROR
             r"!!!! kernel execution error\. \(m: \d+, n: \d+, k: \d+, error: 1[134]\)",
         ),
-        # a kernel's launch failure is LX631's, which yields to a DeepEP timeout before it
-        exclude=(r"out of memory|unspecified launch failure|CUDA_ERROR_LAUNCH_FAILED",),
+        # a kernel's launch failure is LX631's, which yields to a DeepEP timeout before it;
+        # a CUDA call at interpreter exit is LX637's
+        exclude=(
+            r"out of memory|unspecified launch failure|CUDA_ERROR_LAUNCH_FAILED"
+            r"|driver shutting down",
+        ),
         cause="a CUDA kernel failed (illegal memory access, device-side assert, ECC error); "
         "CUDA reports it asynchronously, often at a later call or in the NCCL watchdog.",
         fix="rerun with CUDA_LAUNCH_BLOCKING=1 to get the failing line, check indices and "
@@ -1744,7 +1813,9 @@ RULES: tuple[Rule, ...] = (
             r"(?:^|logging\.cc:\d+\]?:? )\*\*\* SIGSEGV received at time=\d+",
             # the shell's report of a child's SIGFPE ("Illegal instruction" has no anchor)
             r"^Floating point exception(?: \(core dumped\))?$",
-            r"Caught signal 11 \(Segmentation fault",
+            # UCX's handler (HPC-X, NGC containers): SIGSEGV, SIGFPE or SIGILL
+            r"Caught signal (?:11 \(Segmentation fault|8 \(Floating point exception"
+            r"|4 \(Illegal instruction)",
             # the native-stack printer of vLLM/sglang workers (and TRT-LLM)
             r"^!+ Segfault encountered !+",
             # Open MPI's and UCX's handler, for a fatal signal (which one follows, if kept)
@@ -1756,7 +1827,10 @@ RULES: tuple[Rule, ...] = (
         fix="get the native stack: PYTHONFAULTHANDLER=1 (or `import faulthandler; "
         "faulthandler.enable()`), allow core dumps (ulimit -c unlimited). Common causes: "
         "an extension built against another torch/CUDA, mixed NCCL/CUDA libraries on "
-        "LD_LIBRARY_PATH, init_process_group before torch.cuda.set_device.",
+        "LD_LIBRARY_PATH, init_process_group before torch.cuda.set_device. A SIGFPE inside "
+        "cuBLAS/cuBLASLt: a cuBLAS older than the GPU (install the nvidia-cublas build of "
+        "the GPU's CUDA release); a SIGILL: a binary built for CPU instructions this host "
+        "lacks (AVX-512, -march=native).",
         fixtures=(
             "segfault__torchrun_faulthandler.log",
             "segfault__ms_swift_4353_none_dealloc.log",
@@ -2899,6 +2973,30 @@ RULES: tuple[Rule, ...] = (
         fixtures=("gloo_error__pytorch_75512.log", "gloo_error__pytorch_78514_isend_no_wait.log"),
     ),
     Rule(
+        name="cuda_unloading_at_exit",
+        category="segfault",
+        code="LX637",
+        # above gloo's EnforceNotMet (LX523), which this error is thrown as in gloo's CUDA
+        # code, but in the symptoms' tier: a crash at exit after another failure is not its
+        # cause
+        priority=45,
+        retryable=False,
+        patterns=(
+            # cudaErrorCudartUnloading's string (29 in CUDA < 10.1, 4 since), however the
+            # caller prints it: "CUDA error: ...", NCCL's "Cuda failure '...'", gloo's
+            # "error == cudaSuccess. 29 vs 0. Error at: ...: ..."
+            r"\bdriver shutting down\b",
+        ),
+        cause="a CUDA call ran while the process was exiting, after the CUDA runtime had "
+        "been unloaded (a process group, a communicator or a background thread still alive "
+        "at interpreter shutdown), and the C++ error it raised aborted the process: the "
+        "training itself had ended; it happens at every exit until the teardown is fixed.",
+        fix="call dist.destroy_process_group() (and stop DataLoader workers and other "
+        "threads that use the GPU) before the script returns, instead of leaving them to "
+        "interpreter shutdown; a newer torch tears its process groups down in order.",
+        fixtures=("segfault__diux_cluster_47_gloo_driver_shutting_down_at_exit.log",),
+    ),
+    Rule(
         name="gloo_setup",
         category="gloo_error",
         code="LX523",
@@ -2953,6 +3051,8 @@ RULES: tuple[Rule, ...] = (
             r"gloo/transport/tcp/\w+\.cc:\d+\] Timed out",
             r"Timed out waiting for \w+ operation to complete",
             r"failed to pass monitoredBarrier in \d+ ms",
+            # ProcessGroupGloo's checkRemainingTime, when the barrier's time ran out
+            r"timed out in monitoredBarrier after \d+ ms",
         ),
         cause="a collective on the gloo (or another non-NCCL) backend did not finish within the "
         "process-group timeout (30 min by default): a peer was stuck or gone.",
@@ -3029,8 +3129,10 @@ RULES: tuple[Rule, ...] = (
         code="LX584",
         priority=51,
         patterns=(
-            # torch before 2.3 spelled it "retreiving"
-            r"is setting up NCCL communicator and retr(?:ie|ei)ving ncclUniqueId from "
+            # torch before 2.3 spelled it "retreiving"; the waiting rank opens the message
+            # (its rank in the group: the global one only in the default group)
+            r"(?:\[(?P<named_rank>\d+)\] )?is setting up NCCL communicator and "
+            r"retr(?:ie|ei)ving ncclUniqueId from "
             r"\[\d+\] "
             r"via c10d key-value store by key '[^']*', but store->get\('[^']*'\) got error: "
             r"(?:wait timeout|Socket Timeout|Timeout)",
@@ -3045,7 +3147,10 @@ RULES: tuple[Rule, ...] = (
         "alone first (loading, tokenizing, downloading), raise init_process_group(timeout=...) "
         "or move that work before init, and make every rank create the same process groups in "
         "the same order.",
-        fixtures=("collective_timeout__trl_3119_grpo_6node_nccluniqueid_store_wait.log",),
+        fixtures=(
+            "collective_timeout__trl_3119_grpo_6node_nccluniqueid_store_wait.log",
+            "collective_timeout__finetune_chatglm2_13_tokenizer_barrier_socket_timeout.log",
+        ),
     ),
     Rule(
         name="hccl_notify_timeout",

@@ -68,6 +68,9 @@ _HOST_PREFIX = re.compile(
 )
 _PREFIX_STARTS = frozenset(">`[(0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
 _RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")
+# torch_npu's own header on Ascend: "(PID:2671581, Device:2, RankID:2) ERR00100 ...", where
+# RankID is the process's RANK variable (-1 when it is unset, and Device -1 before one is set)
+_ASCEND_RANK = re.compile(r"\(PID:\d+, Device:-?\d+, RankID:(\d+)\)")
 
 _ISO = re.compile(
     r"(?<!\d)(\d{4})-(\d{2})-(\d{2})[T _](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(?!\d)"
@@ -141,8 +144,8 @@ def strip(raw: str) -> Stripped:
         if text == before:
             break
     rank = label if rank is None else rank
-    if rank is None and "Rank " in text:
-        m = _RANK_IN_TEXT.search(text)
+    if rank is None and "Rank" in text:
+        m = _RANK_IN_TEXT.search(text) or _ASCEND_RANK.search(text)
         if m:
             rank = int(m.group(1))
     return Stripped(text.strip(), rank, host)

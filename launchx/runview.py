@@ -23,6 +23,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 
 from launchx import collectives, flightrec
 from launchx import failure_rules as fr
@@ -446,6 +447,10 @@ def _choose(
         code = facts.exits.get(owner)
         top = replace(top, rank=owner, exit_code=code, signal=rm.signal_of(code))
         findings = (top, *findings[1:])
+    if top.rank is None and root_rank is None and (named := _named_rank(best[0])) is not None:
+        code = facts.exits.get(named)
+        top = replace(top, rank=named, exit_code=code, signal=rm.signal_of(code))
+        findings = (top, *findings[1:])
     if (
         fr.tier(best[0].rule.priority) == 0
         and root_rank is not None
@@ -486,6 +491,21 @@ def _killed_after_exception(
             killed = rm.diagnosis(replace(h, lines=lines, shown=shown), policy, rank, -9)
             return (killed, *(f for f in findings if f.category != "killed"))
     return findings
+
+
+def _named_rank(hit: Hit) -> int | None:
+    """The rank the matched message names in its ``named_rank`` group (failure_rules.Rule):
+    a group's rank, so it is believed only where nothing else in the log names one."""
+    for ln in hit.lines:
+        for m in (p.search(ln.text) for p in _named_rank_patterns(hit.rule.patterns)):
+            if m is not None and m.group("named_rank") is not None:
+                return int(m.group("named_rank"))
+    return None
+
+
+@cache
+def _named_rank_patterns(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p) for p in patterns if "(?P<named_rank>" in p)
 
 
 def _nccl_caller(hits: Sequence[Hit]) -> int | None:

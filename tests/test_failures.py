@@ -194,6 +194,10 @@ FOUND_UNKNOWNS = {
     # TPU core of a Colab notebook; the labeller calls the vanished XRT session unknown,
     # launchx reads the RuntimeError as the script's exception (not retried either way)
     "unknown__xla_3122_colab_tpu_session_not_found.log",
+    # round 44 (blind): sglang's tensor-parallel workers see gloo's "Connection closed by
+    # peer" when TP0 goes away; the labeller calls that collateral unknown, launchx names the
+    # gloo transport error it is (not retried either way)
+    "unknown__sglang_1127_tp_workers_gloo_closed_by_peer.log",
 }
 
 
@@ -1155,3 +1159,24 @@ def test_a_rank_named_in_another_line_of_the_same_message_is_the_lines_rank() ->
     )
     p = failures.diagnose_logs([log]).primary
     assert p is not None and (p.code, p.rank) == ("LX606", 3)
+
+
+def test_a_rank_the_message_names_counts_only_where_nothing_else_names_one() -> None:
+    # the NCCL id wait opens with the waiting rank's number in its process group: the
+    # global rank in the default group, not in a subgroup, so torchrun's summary outvotes it
+    wait = (
+        "RuntimeError: [7] is setting up NCCL communicator and retrieving ncclUniqueId from "
+        "[0] via c10d key-value store by key '0', but store->get('0') got error: Socket "
+        "Timeout\n"
+    )
+    p = failures.diagnose_logs([wait]).primary
+    assert p is not None and (p.code, p.rank) == ("LX584", 7)
+    summary = (
+        "Root Cause (first observed failure):\n[0]:\n  time      : 2024-01-01_00:00:00\n"
+        "  host      : node2\n  rank      : 9 (local_rank: 1)\n  exitcode  : 1 (pid: 12)\n"
+    )
+    p = failures.diagnose_logs([wait + summary]).primary
+    assert p is not None and (p.code, p.rank, p.host) == ("LX584", 9, "node2")
+    prefixed = "[rank3]: " + wait
+    p = failures.diagnose_logs([prefixed]).primary
+    assert p is not None and (p.code, p.rank) == ("LX584", 3)

@@ -281,6 +281,19 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
             None,
         ),
         ("[INFO] [Rank 3] RuntimeError: x", "RuntimeError: x", 3, None),
+        # torch_npu's header names the process's RANK; -1 (RANK unset) names nobody
+        (
+            "[ERROR] 2024-09-26-16:06:40 (PID:26, Device:2, RankID:2) ERR00100 x",
+            "2024-09-26-16:06:40 (PID:26, Device:2, RankID:2) ERR00100 x",
+            2,
+            None,
+        ),
+        (
+            "[ERROR] 2024-09-26-16:06:40 (PID:26, Device:0, RankID:-1) ERR00100 x",
+            "2024-09-26-16:06:40 (PID:26, Device:0, RankID:-1) ERR00100 x",
+            None,
+            None,
+        ),
     ],
 )
 def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
