@@ -13,10 +13,12 @@ detail (``flightrec``); both produce a ``Straggler``.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 from launchx.diagnosis import Straggler
+from launchx.loglines import LogLine
 from launchx.logscan import WatchdogSeq
 from launchx.spans import spans
 
@@ -45,6 +47,45 @@ def from_watchdog(reports: Iterable[WatchdogSeq], world: Iterable[int] = ()) -> 
         if found is not None:
             out.append(found)
     return out
+
+
+# ProcessGroupGloo::monitoredBarrier (TORCH_DISTRIBUTED_DEBUG=DETAIL wraps every collective
+# in one): rank 0 waits for each rank in turn and names those that did not answer in time
+# ("Ranks 1, 3 ..." when told to wait for all of them)
+_BARRIER_MISSED = re.compile(
+    r"\bRanks? (\d+(?:, \d+)*) failed to pass monitoredBarrier in (\d+) ms"
+)
+
+
+def from_monitored_barrier(lines: Iterable[LogLine]) -> list[Straggler]:
+    """The ranks a monitored barrier names as never having reached it, from its first
+    report (rank 0 logs it, then raises it). The barrier runs on its group's rank 0 and
+    numbers the ranks within the group: a report printed by a global rank other than 0
+    comes from a subgroup, whose numbers name other processes, and is left out."""
+    for ln in lines:
+        m = _BARRIER_MISSED.search(ln.text)
+        if m is None or ln.rank not in (None, 0):
+            continue
+        missed = tuple(sorted({int(r) for r in m.group(1).split(", ")}))
+        held = "rank 0" if ln.rank == 0 else "its group's rank 0"
+        text = (
+            f"{_plural(missed)} never reached the monitored barrier that {held} waited in "
+            f"for {m.group(2)} ms."
+        )
+        return [
+            Straggler(
+                source="monitored_barrier",
+                kind="behind",
+                ranks=missed,
+                waiting=(0,) if ln.rank == 0 else (),
+                seq=None,
+                op="monitoredBarrier",
+                group="",
+                text=text,
+                where=ln.where(),
+            )
+        ]
+    return []
 
 
 def mismatched(reports: Iterable[WatchdogSeq]) -> tuple[int, dict[str, list[int]]] | None:

@@ -94,9 +94,9 @@ class AttemptView:
 @dataclass(frozen=True)
 class Straggler:
     """A rank that did not reach the collective its peers were in: from the NCCL watchdog's
-    sequence numbers or from flight-recorder dumps."""
+    sequence numbers, flight-recorder dumps or gloo's monitored barrier."""
 
-    source: Literal["watchdog", "flight_recorder"]
+    source: Literal["watchdog", "flight_recorder", "monitored_barrier"]
     # "behind": their own reports show they never reached the collective; "silent": they
     # said nothing (no watchdog report, no dump), so they may as well have died first.
     kind: Literal["behind", "silent"]

@@ -1516,6 +1516,9 @@ RULES: tuple[Rule, ...] = (
             # whose lines hold no anchor of their own)
             r"did not receive grad for rank (?P<rank>\d+):[\d ,]*\s?In addition, you can set "
             r"the environment variable TORCH_DISTRIBUTED_DEBUG",
+            # the same rank at the message's end when TORCH_DISTRIBUTED_DEBUG is set, lines
+            # below the exception line
+            r"^Parameter(?:s| indices) which did not receive grad for rank (?P<rank>\d+):",
             r"Expected to have finished reduction in the prior iteration before starting a "
             r"new one",
             # the tail of the same message, when a paste or an interleaved rank cut its head
@@ -3328,7 +3331,6 @@ ANCHORS: tuple[str, ...] = (
     "launchx: hang",
     "nvrm: xid",
     "out_of_memory",
-    "node_fail",
     "not produced any output",
     "sigsegv",
     "resolve",
@@ -3344,6 +3346,7 @@ ANCHORS: tuple[str, ...] = (
     "(): invalid",
     "double free",
     "enough slots",
+    "did not receive grad",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against
@@ -3352,7 +3355,8 @@ the rules (slow), so a rule whose lines hold none of them is never seen in a log
 per 100 MB (whole words search faster than fragments: "error" is three times faster than
 "rror"). Traceback frames need no anchor: they are picked up above an exception line, and
 NCCL's detail under ``Last error:`` needs none either, nor the frame under faulthandler's
-``(most recent call first):``: the line after each is kept too."""
+``(most recent call first):``: the line after each is kept too. An anchor that holds another
+is a second pass for nothing (``test_no_anchor_holds_another``)."""
 
 SIGKILL_REPORTS: frozenset[str] = frozenset({"LX515", "LX533", "LX547"})
 """The rules that say a rank ended by SIGKILL: torchrun's summary (LX515), the signal rule

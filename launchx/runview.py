@@ -130,6 +130,7 @@ def attempt_report(
     stragglers = [
         *flightrec.stragglers(dumps),
         *collectives.from_watchdog((w for s in scans for w in s.watchdog), facts.world),
+        *collectives.from_monitored_barrier(lines),
     ]
     root_rank = _first_failed(facts, hits)
     primary, findings = _choose(hits, root_rank, facts, lines, policy)

@@ -22,11 +22,12 @@ ROOT = Path(__file__).resolve().parent.parent
 # an InfiniBand transfer error or a bare SIGKILL is retried by `launchx run` only from a
 # checkpoint); six deterministic failures called retryable (ports held by launchers the
 # user started once too often, by processes that all took rank 0, or hard-coded); root
-# rank 207/253. About one log of slack each.
+# rank 212/253 (207 before the monitored barrier's straggler and DDP's unused-parameter
+# tail). About one log of slack each.
 FLOOR_CATEGORY = 0.891
 FLOOR_DECISION = 0.958
 MAX_DETERMINISTIC_RETRIED = 7
-FLOOR_ROOT_RANK = 0.814
+FLOOR_ROOT_RANK = 0.833
 
 
 def _bench() -> ModuleType:

@@ -94,6 +94,12 @@ def test_rule_table_is_consistent() -> None:
     assert tuple(a.lower() for a in fr.ANCHORS) == fr.ANCHORS
 
 
+def test_no_anchor_holds_another() -> None:
+    # a line holding "node_fail" already holds "fail": each anchor is a pass over the log
+    held = [(a, b) for a in fr.ANCHORS for b in fr.ANCHORS if a != b and b in a]
+    assert not held
+
+
 RULE_FIXTURES = [(r, name) for r in fr.RULES for name in r.fixtures]
 
 
@@ -934,6 +940,65 @@ def test_nccl_desync_report_naming_several_ranks() -> None:
     )
     p = failures.diagnose_logs([text]).primary
     assert p is not None and (p.code, p.rank) == ("LX560", 3)
+
+
+def test_ddp_unused_parameters_name_the_rank_at_the_message_end() -> None:
+    # with TORCH_DISTRIBUTED_DEBUG set the message ends on the rank's lines, below the
+    # exception line and wrapped away from it
+    log = (
+        "RuntimeError: Expected to have finished reduction in the prior iteration before "
+        "starting a new one. This error indicates that your module has parameters that were "
+        "not used in producing loss. You can enable unused parameter detection by passing "
+        "the keyword argument `find_unused_parameters=True`, and by \n"
+        "making sure all `forward` function outputs participate in calculating loss. \n"
+        "If you already have done the above, then the distributed data parallel module "
+        "wasn't able to locate the output tensors in the return value of your module's "
+        "`forward` function.\n"
+        "Parameters which did not receive grad for rank 5: head.bias, head.weight\n"
+        "Parameter indices which did not receive grad for rank 5: 282 283\n"
+    )
+    tail = "".join(log.splitlines(keepends=True)[-2:])
+    for text in (log, tail):
+        for every in (False, True):
+            scan = logscan.scan_text(text, SourceInfo(name="r.log"), every_line=every)
+            p = runview.analyse([scan]).primary
+            assert p is not None and (p.code, p.rank) == ("LX606", 5)
+
+
+def test_a_monitored_barrier_names_the_ranks_that_never_reached_it() -> None:
+    # gloo's monitored barrier runs on rank 0 and names the rank(s) that did not answer;
+    # the others only say they waited for rank 0
+    one = (
+        "[E ProcessGroupGloo.cpp:138] Rank 3 successfully reached monitoredBarrier, but "
+        "received errors while waiting for send/recv from rank 0. Please check rank 0 logs "
+        "for faulty rank.\n"
+        "[E ProcessGroupGloo.cpp:138] [Rank 0]: Rank 2 failed to pass monitoredBarrier in "
+        "30000 ms\n"
+    )
+    report = failures.diagnose_logs([one])
+    p = report.primary
+    assert p is not None and (p.code, p.rank) == ("LX524", 2)
+    assert p.cause.startswith("rank 2 never reached the monitored barrier that rank 0 waited")
+    (s,) = report.stragglers
+    assert (s.source, s.kind, s.ranks, s.waiting) == ("monitored_barrier", "behind", (2,), (0,))
+    roles = {v.rank: v.role for v in report.ranks}
+    assert roles[2] == "root" and roles[0] == "collateral"
+    several = "[Rank 0]: Ranks 1, 3 failed to pass monitoredBarrier in 30000 ms\n"
+    report = failures.diagnose_logs([several])
+    # several ranks named: the diagnosis stays with the rank that reported, as for the
+    # watchdog's several stragglers, and its cause names them
+    assert report.primary is not None and report.primary.rank == 0
+    assert report.stragglers[0].ranks == (1, 3)
+    assert report.primary.cause.startswith("ranks 1,3 never reached")
+    # what TORCH_DISTRIBUTED_DEBUG=DETAIL prints names one rank in the plural's words
+    detail = "[Rank 0]: Ranks 2 failed to pass monitoredBarrier in 1800000 ms\n"
+    p = failures.diagnose_logs([detail]).primary
+    assert p is not None and p.rank == 2
+    # a subgroup's barrier numbers its own ranks: printed by global rank 4, it blames nobody
+    sub = "[rank4]: RuntimeError: [Rank 0]: Rank 1 failed to pass monitoredBarrier in 30 ms\n"
+    report = failures.diagnose_logs([sub])
+    assert report.stragglers == () and report.primary is not None
+    assert report.primary.rank == 4
 
 
 def test_an_unreachable_peer_beats_the_system_error_that_reports_it() -> None:
