@@ -2090,6 +2090,10 @@ RULES: tuple[Rule, ...] = (
             r"status 255",
             r"Command '\['ssh', (?:'-p', '\d+', )?'[^']+', 'hostname', '-I'\]' returned "
             r"non-zero exit status 255",
+            # ssh's own words when the host does not answer (pdsh prefixes the host): the
+            # runner's check, or pdsh starting the ranks (it ssh-es even to localhost)
+            r"ssh: connect to host \S+ port \d+: (?:Connection refused|No route to host"
+            r"|Connection timed out|Network is unreachable)",
         ),
         cause="the launcher could not start the ranks of another host: its ssh to that host "
         "failed (ssh's exit 255: no passwordless key for this user, an unknown host key, a "
@@ -2105,6 +2109,7 @@ RULES: tuple[Rule, ...] = (
             "launcher_died__deepspeed_4907_runner_ssh_check.log",
             "launcher_died__thu_coai_eva_4_hostfile_ssh_unresolved.log",
             "launcher_died__eva_3_deepspeed_runner_ssh_no_route.log",
+            "launcher_died__deepspeedexamples_894_autotuning_pdsh_ssh_localhost_refused.log",
         ),
     ),
     Rule(
@@ -3045,6 +3050,27 @@ RULES: tuple[Rule, ...] = (
         fixtures=("gloo_error__applio_1019_windows_unsupported_gloo_device.log",),
     ),
     Rule(
+        name="horovod_stall",
+        category="collective_timeout",
+        code="LX638",
+        priority=50,
+        patterns=(
+            # Horovod's stall inspector (horovod/common/stall_inspector.cc), followed by its
+            # "Missing ranks:" list of which rank lacks which tensor
+            r"One or more tensors were submitted to be reduced, gathered or broadcasted by "
+            r"subset of ranks and are waiting for remainder of ranks",
+        ),
+        cause="Horovod's stall inspector found collectives that some ranks submitted and the "
+        "others did not for its check time (60 s by default): the ranks run different code "
+        "paths (a rank-dependent branch, uneven data, a tensor named differently per rank) or "
+        "the missing ones are stuck; the lines under it name which rank lacks which tensor.",
+        fix="read the 'Missing ranks' list: make every rank submit the same collectives in "
+        "the same order and under the same names (hvd.join() for uneven data); "
+        "HOROVOD_STALL_CHECK_TIME_SECONDS and HOROVOD_STALL_SHUTDOWN_TIME_SECONDS set when "
+        "it warns and when it gives up.",
+        fixtures=("collective_timeout__horovod_2662_join_broadcast_stall.log",),
+    ),
+    Rule(
         name="gloo_timeout",
         category="collective_timeout",
         code="LX524",
@@ -3347,6 +3373,8 @@ ANCHORS: tuple[str, ...] = (
     "double free",
     "enough slots",
     "did not receive grad",
+    "ssh: connect to host",
+    "stall_inspector",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

@@ -42,12 +42,14 @@ _NCCL_INFO = b"NCCL INFO"
 # Markers whose next line carries what matters and often holds no anchor of its own: NCCL
 # puts the reason of an error on the line after "Last error:" (torch's DistBackendError
 # block); faulthandler's "(most recent call first):" is followed by the frame that crashed;
-# C++'s terminate handler prints the exception's what() on the line after its own.
-_NEXT_LINE_MARKERS = (
-    b"last error:",
-    b"(most recent call first):",
-    b"terminate called after throwing an instance of",
-)
+# C++'s terminate handler prints the exception's what() on the line after its own. A marker
+# that holds an anchor is looked for only in the lines that anchor found (no pass of its
+# own over the log); the others are searched for like anchors.
+_NEXT_LINE_MARKERS = (b"(most recent call first):",)
+_ANCHORED_MARKERS = {
+    b"error": b"last error:",
+    b"terminate": b"terminate called after throwing an instance of",
+}
 _NCCL_HOST = re.compile(r"^([\w.-]+):\d+:\d+ \[\d+\] NCCL (?:INFO|WARN)", re.MULTILINE)
 # NCCL's line header names the process ("host:pid:tid [dev]"), not the rank; its proxy
 # thread's warnings name the rank that process is ("[Proxy Service 11] Failed to execute
@@ -500,7 +502,9 @@ def _anchor_lines(low: bytes, lo: int, hi: int, every: bool = False) -> dict[int
                 break
             pos = nl + 1
         return found
+    after: list[int] = []
     for a in _ANCHORS:
+        marker = _ANCHORED_MARKERS.get(a)
         i = low.find(a, lo, hi)
         while i != -1:
             start = low.rfind(b"\n", 0, i) + 1
@@ -508,6 +512,8 @@ def _anchor_lines(low: bytes, lo: int, hi: int, every: bool = False) -> dict[int
             nl = low.find(b"\n", i)
             if nl == -1 or nl >= hi:
                 break
+            if marker is not None and nl + 1 < hi and low.find(marker, start, nl) != -1:
+                after.append(nl + 1)
             i = low.find(a, nl, hi)
     for marker in _NEXT_LINE_MARKERS:
         i = low.find(marker, lo, hi)
@@ -515,8 +521,10 @@ def _anchor_lines(low: bytes, lo: int, hi: int, every: bool = False) -> dict[int
             nl = low.find(b"\n", i)
             if nl == -1 or nl + 1 >= hi:
                 break
-            found.setdefault(nl + 1, nl + 1)
+            after.append(nl + 1)
             i = low.find(marker, nl, hi)
+    for pos in after:
+        found.setdefault(pos, pos)
     return found
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from launchx import failure_rules as fr
 from launchx import failures, loglines, logscan, runview
 from launchx.logscan import SourceInfo
 
@@ -446,3 +447,27 @@ def test_exceptions_close_together_read_their_frames_once() -> None:
     assert all(ln.repeats == 1 for ln in frames)
     sources = [ln for ln in sc.lines if ln.text == "x = d[k]"]
     assert len(sources) == 1 and sources[0].repeats == 5
+
+
+def test_a_marker_looked_for_in_its_anchors_lines_holds_that_anchor() -> None:
+    # a marker found only inside the lines of an anchor must hold that anchor, or some of
+    # its lines would never be looked at
+    for anchor, marker in logscan._ANCHORED_MARKERS.items():
+        assert anchor.decode() in fr.ANCHORS and anchor in marker
+
+
+def test_the_line_after_a_marker_is_read_whatever_it_holds() -> None:
+    text = (
+        "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1, unhandled cuda error\n"
+        "ncclUnhandledCudaError: Call to CUDA function failed.\n"
+        "Last error:\n"
+        "Cuda failure 'out of memory'\n"
+    )
+    p = runview.analyse([logscan.scan_text(text, SourceInfo(name="a.log"))]).primary
+    assert p is not None and p.category == "cuda_oom"
+    what = (
+        "terminate called after throwing an instance of 'std::bad_alloc'\n"
+        "  what():  std::bad_alloc\n"
+    )
+    scan = logscan.scan_text(what, SourceInfo(name="b.log"))
+    assert any("what():" in ln.text for ln in scan.lines)
