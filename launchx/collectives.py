@@ -1,4 +1,5 @@
-"""Which rank kept the others waiting in a collective, from the NCCL watchdog's reports.
+"""Which rank kept the others waiting in a collective, from the NCCL watchdog's reports
+(and from gloo's monitored barrier, which names that rank itself).
 
 On a collective timeout every rank's watchdog prints its process group's counters:
 ``Timeout at NCCL work: 57, last enqueued NCCL work: 57, last completed NCCL work: 56``
@@ -8,7 +9,7 @@ below 57 never reached it: that rank is behind, and the others are its collatera
 
 Groups are compared separately (``[PG 1 Rank 3]``); sequence numbers of different groups
 have nothing to do with each other. Flight-recorder dumps say the same thing in more
-detail (``flightrec``); both produce a ``Straggler``.
+detail (``flightrec``); all three produce a ``Straggler``.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def from_monitored_barrier(lines: Iterable[LogLine]) -> list[Straggler]:
     numbers the ranks within the group: a report printed by a global rank other than 0
     comes from a subgroup, whose numbers name other processes, and is left out."""
     for ln in lines:
-        m = _BARRIER_MISSED.search(ln.text)
+        m = _BARRIER_MISSED.search(ln.text) if "monitoredBarrier" in ln.text else None
         if m is None or ln.rank not in (None, 0):
             continue
         missed = tuple(sorted({int(r) for r in m.group(1).split(", ")}))
