@@ -100,17 +100,24 @@ class Outcome:
         )
 
 
-def _weight(o: Outcome) -> tuple[bool, int, bool, bool, int]:
+# A native crash can be how a rank ends when its peer vanished (gloo's and NCCL's teardown
+# of a broken connection), while a peer's death never raises a KeyError: between two
+# deterministic failures a rank's words show, the Python exception is the likelier cause.
+_CRASH_IN_TEARDOWN = frozenset({"segfault"})
+
+
+def _weight(o: Outcome) -> tuple[bool, int, bool, bool, bool, int]:
     """Higher explains the attempt better: a failure over a success, a root cause (tier 1)
     or an outside stop (tier 2) over a symptom (tier 0), and, between equals, a failure
     that is not transient, not even from a checkpoint (never retry a deterministic bug),
     then one read from a rank's own words over one inferred from an exit status alone (a
     rank that raised KeyError explains its peer's crash in the closed connection, not the
     other way round), unless those words only say that a peer went away (an OOM kill or a
-    dead launcher on one node explains the other's closed connection), then the lowest
-    node."""
+    dead launcher on one node explains the other's closed connection), then an exception
+    over a native crash, then the lowest node."""
     read = o.signature is not None and bool(o.signature[2]) and o.category not in WAITING_ON_PEER
-    return (o.failed, o.tier, not (o.retryable or o.on_progress), read, -o.node)
+    crash = o.category in _CRASH_IN_TEARDOWN
+    return (o.failed, o.tier, not (o.retryable or o.on_progress), read, not crash, -o.node)
 
 
 def combine(outcomes: Iterable[Outcome], progress_of: int = 0) -> Outcome:

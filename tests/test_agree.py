@@ -62,6 +62,23 @@ GLOO_ON_1 = outcome(1, "gloo_error", tier=0, retryable=True)
         # Two deterministic root causes: the one a rank's output shows beats a crash
         # known only from its exit status (a peer's abort after the other's exception).
         ([outcome(0, "segfault", tier=1, signature=("segfault", 0, "")), BUG_ON_1], BUG_ON_1),
+        # ... and even when node 0's rank printed its crash: a native crash can be gloo's
+        # teardown of the connection node 1's exception broke, never the other way round.
+        (
+            [
+                outcome(0, "segfault", tier=1, signature=("segfault", 0, "Fatal Python error")),
+                BUG_ON_1,
+            ],
+            BUG_ON_1,
+        ),
+        # A crash a rank printed still explains the other node's closed connection.
+        (
+            [
+                outcome(0, "segfault", tier=1, signature=("segfault", 0, "Segmentation fault")),
+                outcome(1, "gloo_error", tier=1, signature=("gloo_error", 1, "closed")),
+            ],
+            outcome(0, "segfault"),
+        ),
         # ... but not when those words only say a peer went away: node 0's OOM kill, known
         # from its exit status and cgroup, explains node 1's closed connection.
         (
