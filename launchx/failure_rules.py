@@ -960,6 +960,9 @@ RULES: tuple[Rule, ...] = (
             # shards: "Each process is one gpu")
             r"assert torch\.cuda\.device_count\(\) >= \w*\.?(?i:world_size)\b",
             r"assert \w*\.?(?i:world_size) <= torch\.cuda\.device_count\(\)",
+            # ... and the launcher of text-generation-inference (and its fork LoRAX) before
+            # any shard starts: fewer GPUs visible than --num-shard or --sharded asks for
+            r"NotEnoughCUDADevices\(",
             # cuBLAS/cuDNN: the GPU lacks a feature the call needs (bf16, fp8, TF32 on old GPUs)
             r"CUBLAS_STATUS_ARCH_MISMATCH|CUDNN_STATUS_ARCH_MISMATCH",
             # cudaErrorNotSupported: a feature the driver, GPU or platform lacks (multicast
@@ -1001,6 +1004,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__tgi_425_each_process_is_one_gpu.log",
             "cuda_config_error__mace_1197_h200_mig_num_gpus_assert.log",
             "cuda_config_error__mace_1504_torchrun_deferred_cuda_init.log",
+            "cuda_config_error__lorax_150_sharded_only_one_cuda_device.log",
         ),
     ),
     Rule(
@@ -1047,18 +1051,26 @@ RULES: tuple[Rule, ...] = (
             r"XPU out of memory|(?:ZE|UR)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY",
             # Ascend NPUs: torch_npu's caching allocator, worded like CUDA's
             r"NPU out of memory\. Tried to allocate",
+            # Intel Gaudi (HPU): the device-memory allocator's fatal error
+            r"MODULE:PT_DEVMEM Allocation failed",
+            # NVSHMEM (DeepEP, Triton-distributed) reserving its symmetric heap: CUresult 2
+            # is CUDA_ERROR_OUT_OF_MEMORY
+            r"non-zero status: 2 cuMemCreate failed",
         ),
         cause="a GPU ran out of memory; the same attempt would fail the same way.",
         fix="lower the per-GPU batch size or sequence length, enable activation checkpointing "
         "or sharding (FSDP/ZeRO), and set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
         "when 'reserved but unallocated' is large; check that no other process holds the "
         "GPU (nvidia-smi). On Ascend NPUs the same knobs are PYTORCH_NPU_ALLOC_CONF and "
-        "npu-smi.",
+        "npu-smi; on Gaudi, hl-smi shows the device memory. NVSHMEM's heap is sized by "
+        "NVSHMEM_SYMMETRIC_SIZE (DeepEP: its buffer's num_rdma_bytes / num_nvl_bytes).",
         fixtures=(
             "cuda_oom__minerva_42_html_table.log",
             "cuda_oom__pytorch_18853.log",
             "cuda_oom__torch_ccl_65_xpu_reduce_scatter_device_oom.log",
             "cuda_oom__vllm_ascend_1127_ray_npu_oom_deepseek_2x8.log",
+            "cuda_oom__optimum_habana_2214_gpt_oss_ep_pt_devmem_alloc.log",
+            "cuda_oom__deepep_157_nvshmem_cumemcreate_failed.log",
         ),
     ),
     Rule(
@@ -1264,6 +1276,24 @@ RULES: tuple[Rule, ...] = (
         "launchx run (and in the sbatch script); on several nodes put the code at the same "
         "path everywhere (a shared filesystem).",
         fixtures=("user_code_error__3d_speaker_36_train_py_not_a_directory_exitcode2.log",),
+    ),
+    Rule(
+        name="module_not_runnable",
+        category="user_code_error",
+        code="LX640",
+        priority=85,
+        retryable=False,
+        patterns=(r"Error while finding module specification for '[^']+' \(\w+Error",),
+        cause="Python could not run the module it was asked to run with -m: it is not "
+        "installed or not on the path from where the ranks start (ModuleNotFoundError), or a "
+        "rank was relaunched from a console-script executable rather than a module or a "
+        "script (__main__.__spec__ is None: on Windows, Lightning's DDP restarts each rank "
+        "with the command that started the first, and an entry point's .exe is not one "
+        "Python can rerun); every rank fails the same way before training.",
+        fix="install the package in the ranks' environment, or start from the directory "
+        "that holds it; for __spec__ None start training with `python -m <package>` or "
+        "`python path/to/train.py` rather than the console command.",
+        fixtures=("user_code_error__so_vits_svc_fork_501_windows_ddp_main_spec_none.log",),
     ),
     Rule(
         name="user_exception",
@@ -2482,6 +2512,28 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="ascend_rdma_init",
+        category="ib_error",
+        code="LX639",
+        priority=62,
+        retryable=False,
+        patterns=(
+            # HCCL on Ascend NPUs, when the device's RoCE NIC will not start: "[Init][RaRdma]
+            # ... rdma init fail" and "ra rdma init failed, devid[0] ip[...]"
+            r"\[Init\]\[RaRdma\].*rdma init fail",
+            r"\bra rdma init failed, devid\[\d+\]",
+        ),
+        cause="HCCL could not start RDMA (RoCE) on an NPU's own network port, so the ranks "
+        "cannot link across devices or nodes: the port is down (no cable, a switch port "
+        "shut), or has no IP address, or another process still holds the device; HCCL then "
+        "fails to listen on that address. Nothing changes by itself before the next attempt.",
+        fix="check each NPU's port with hccn_tool (`hccn_tool -i <dev> -link -g` for the "
+        "link, `-ip -g` for its address, `-net_health -g` for its reach), bring the link up "
+        "or configure the address, and make sure no earlier job still holds the device "
+        "(npu-smi info).",
+        fixtures=("ib_error__vllm_ascend_1815_npu_rdma_init_port_down.log",),
+    ),
+    Rule(
         name="ib_memory_registration",
         category="ib_error",
         code="LX567",
@@ -3375,6 +3427,7 @@ ANCHORS: tuple[str, ...] = (
     "did not receive grad",
     "ssh: connect to host",
     "stall_inspector",
+    "already in use",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

@@ -33,6 +33,9 @@ _NOISE = (
     # a bracketed level, alone or before a one-word component: "[INFO] [Driver] msg" (not
     # "[Errno 98]" or "[Rank 3]", which belong to the message or name its rank)
     re.compile(r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]\s+(?:\[[A-Z][a-z]+\]\s+)?"),
+    # pytest's report of a failed test: "E       RuntimeError: ..." (the test's traceback and
+    # exception, indented under the E that marks them)
+    re.compile(r"^E {3,}(?=\S)"),
     # horovodrun --timestamp-output / mpirun --timestamp-output: "Tue Apr 21 18:22:53 2020"
     # glued to the rank tag that follows
     re.compile(r"^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} +\d{1,2} \d{2}:\d{2}:\d{2} \d{4}(?=\[)"),
@@ -66,6 +69,9 @@ _HOST_PREFIX = re.compile(
     r"^(?![\w.-]*\.py: )"
     r"((?:localhost|(?=[\w.-]*\d)[a-z][\w-]*(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3})): (?=\S)"
 )
+# torch_xla's xla_dist (TPU pods): after its timestamp, the VM's address and the worker's
+# index among the VMs ("10.164.0.29 [3] "), which is not a rank
+_XLA_DIST_PREFIX = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){3}) \[\d+\] (?=\S)")
 _PREFIX_STARTS = frozenset(">`[(0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
 _RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")
 # torch_npu's own header on Ascend: "(PID:2671581, Device:2, RankID:2) ERR00100 ...", where
@@ -137,7 +143,9 @@ def strip(raw: str) -> Stripped:
             if t := _LOCAL_PREFIX.match(stripped) or _TASK_LABEL.match(stripped):
                 label = int(t.group(1)) if label is None else label
                 stripped = stripped[t.end() :]
-            elif host is None and (h := _HOST_PREFIX.match(stripped)):
+            elif host is None and (
+                h := _HOST_PREFIX.match(stripped) or _XLA_DIST_PREFIX.match(stripped)
+            ):
                 host = h.group(1)
                 stripped = stripped[h.end() :]
         text = stripped

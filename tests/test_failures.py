@@ -204,6 +204,13 @@ FOUND_UNKNOWNS = {
     # peer" when TP0 goes away; the labeller calls that collateral unknown, launchx names the
     # gloo transport error it is (not retried either way)
     "unknown__sglang_1127_tp_workers_gloo_closed_by_peer.log",
+    # round 48 (blind): milabench's report of a torchtune run across two nodes whose only
+    # exception is the torchrun agent's SignalException for SIGTERM; the labeller calls the
+    # unseen sender unknown, launchx names the stop from outside (LX502, not retried)
+    "unknown__milabench_289_torchtune_lora_ddp_nodes_sigterm.log",
+    # round 49 (blind): a lone gloo "Connection closed by peer" in an Applio worker's
+    # backward on Kaggle, as in pfedsd 3 (LX522, not retried either way)
+    "unknown__applio_824_kaggle_gloo_closed_by_peer.log",
 }
 
 

@@ -282,6 +282,16 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
             None,
         ),
         ("[INFO] [Rank 3] RuntimeError: x", "RuntimeError: x", 3, None),
+        # pytest's failure report; glog's E-prefixed header is not one
+        ("E       RuntimeError: x", "RuntimeError: x", None, None),
+        ("E0216 12:00:00.1 1 f.cc:3] x", "x", None, None),
+        # torch_xla's xla_dist: the VM's address, then the worker's index (not a rank)
+        (
+            "2021-04-23 18:14:43 10.164.0.29 [3] MisconfigurationException: x",
+            "MisconfigurationException: x",
+            None,
+            "10.164.0.29",
+        ),
         # torch_npu's header names the process's RANK; -1 (RANK unset) names nobody
         (
             "[ERROR] 2024-09-26-16:06:40 (PID:26, Device:2, RankID:2) ERR00100 x",
