@@ -3347,6 +3347,9 @@ RULES: tuple[Rule, ...] = (
             r"ProcessGroupNCCL's watchdog got stuck for \d+ seconds",
             # the C++ frame that throws the watchdog's timeout, when its message was cut
             r"c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout\(",
+            # the watchdog's desync report, which it prints only after a timeout, failing (torch
+            # spells it "rerieve" when the failure is not a std::exception)
+            r"Failed to ret?rieve (?:TORCH_)?NCCL_DESYNC_DEBUG report",
         ),
         cause="an NCCL collective did not finish within the process-group timeout (10 min by "
         "default since torch 2.2, 30 min before) and the watchdog aborted the process: "
@@ -3356,6 +3359,7 @@ RULES: tuple[Rule, ...] = (
             "nccl_watchdog_timeout__basicsr_737.log",
             "nccl_watchdog_timeout__d_fine_75_gloo_and_nccl.log",
             "nccl_watchdog_timeout__particleflow_390_rank0_eval_hang.log",
+            "nccl_watchdog_timeout__pytorch_pr109611_pp_recv_timeout_desync.log",
         ),
     ),
     Rule(

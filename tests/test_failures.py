@@ -211,6 +211,11 @@ FOUND_UNKNOWNS = {
     # round 49 (blind): a lone gloo "Connection closed by peer" in an Applio worker's
     # backward on Kaggle, as in pfedsd 3 (LX522, not retried either way)
     "unknown__applio_824_kaggle_gloo_closed_by_peer.log",
+    # round 50 (blind): the agent's "failed (exitcode: -9)" above a Root Cause block that
+    # says -6 (SIGABRT), with the middle of the paste cut; the labeller leaves the two
+    # signals unexplained, launchx names the SIGKILL the agent reported (not retried
+    # either way)
+    "unknown__real_esrgan_302_exit_minus9_vs_sigabrt.log",
 }
 
 
