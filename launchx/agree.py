@@ -100,24 +100,34 @@ class Outcome:
         )
 
 
-# A native crash can be how a rank ends when its peer vanished (gloo's and NCCL's teardown
-# of a broken connection), while a peer's death never raises a KeyError: between two
-# deterministic failures a rank's words show, the Python exception is the likelier cause.
-_CRASH_IN_TEARDOWN = frozenset({"segfault"})
-
-
-def _weight(o: Outcome) -> tuple[bool, int, bool, bool, bool, int]:
+def _weight(o: Outcome) -> tuple[bool, int, bool, bool, int]:
     """Higher explains the attempt better: a failure over a success, a root cause (tier 1)
     or an outside stop (tier 2) over a symptom (tier 0), and, between equals, a failure
     that is not transient, not even from a checkpoint (never retry a deterministic bug),
     then one read from a rank's own words over one inferred from an exit status alone (a
     rank that raised KeyError explains its peer's crash in the closed connection, not the
     other way round), unless those words only say that a peer went away (an OOM kill or a
-    dead launcher on one node explains the other's closed connection), then an exception
-    over a native crash, then the lowest node."""
+    dead launcher on one node explains the other's closed connection), then the lowest
+    node."""
     read = o.signature is not None and bool(o.signature[2]) and o.category not in WAITING_ON_PEER
-    crash = o.category in _CRASH_IN_TEARDOWN
-    return (o.failed, o.tier, not (o.retryable or o.on_progress), read, not crash, -o.node)
+    return (o.failed, o.tier, not (o.retryable or o.on_progress), read, -o.node)
+
+
+def _exception_over_crash(best: Outcome, pool: list[Outcome]) -> Outcome:
+    """A native crash can be how a rank ends when its peer vanished (gloo's teardown of the
+    broken connection segfaults), while a peer's death does not raise the script's own
+    KeyError: between a segfault and the script's exception that explain the attempt
+    equally well otherwise, the exception is the cause. Only that pair: a crash still
+    outweighs another node's world-size complaint or rendezvous error, which are what a
+    surviving node's agent says after a peer died. (An exception that a dead peer can
+    cause, an EOFError from its closed pipe, reads as the script's too; the lowest node
+    decided such a tie before, and neither order is right every time.)"""
+    if best.category != "segfault":
+        return best
+    even = [
+        o for o in pool if o.category == "user_code_error" and _weight(o)[:4] == _weight(best)[:4]
+    ]
+    return max(even, key=_weight) if even else best
 
 
 def combine(outcomes: Iterable[Outcome], progress_of: int = 0) -> Outcome:
@@ -126,7 +136,7 @@ def combine(outcomes: Iterable[Outcome], progress_of: int = 0) -> Outcome:
     pool = list(outcomes)
     if not pool:
         raise ValueError("combine needs at least one outcome")
-    best = max(pool, key=_weight)
+    best = _exception_over_crash(max(pool, key=_weight), pool)
     steps = next((o for o in pool if o.node == progress_of), best)
     # A failure retried only from a checkpoint: whether one exists is the progress node's
     # word too (the failed node may not see the checkpoint directory).

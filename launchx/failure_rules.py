@@ -468,15 +468,12 @@ RULES: tuple[Rule, ...] = (
             r"errno: 98 - Address already in use",
             r"\[Errno 98\] Address already in use",
             r"RuntimeError: Address already in use",
-            r"\bbind(?:\(\))?: Address already in use",
             r"Tried to launch distributed communication on port `?\d+`?, but another process "
             r"is utilizing it",
             r"failed to bind to .*\(system error: 10048\b",  # Windows' WSAEADDRINUSE
             # alone on its line (c10d's log); followed by its reason, the reason decides
             r"The server socket has failed to listen on any local network address\.?\s*$",
         ),
-        # gloo's pair sockets bind ephemeral ports of their own, not the master port.
-        exclude=(r"gloo/transport/tcp/pair\.cc:\d+\] bind",),
         cause="MASTER_PORT (or the rendezvous port) is already held by another process: usually "
         "another torchrun/job on the same node using the default 29500, or a previous run "
         "that has not exited yet.",
@@ -487,6 +484,24 @@ RULES: tuple[Rule, ...] = (
             "port_in_use__dlrover_443_tcpstore.log",
             "port_in_use__drivelm_40_srun_launch.log",
         ),
+    ),
+    Rule(
+        name="port_in_use_side_process",
+        category="port_in_use",
+        code="LX641",
+        # a symptom's tier: the bare perror line of any process beside the ranks (a parameter
+        # server's scheduler, an exporter, a sidecar), which a rank's own exception outweighs
+        priority=45,
+        patterns=(r"\bbind(?:\(\))?: Address already in use",),
+        # gloo's pair sockets bind ephemeral ports of their own, not a port of the job's
+        exclude=(r"gloo/transport/tcp/pair\.cc:\d+\] bind",),
+        cause="a process of the job could not bind its port because another process holds it "
+        "(the C library's own words, so not torch's store: a parameter server or scheduler "
+        "such as BytePS's ps-lite, or a helper started beside the ranks); often a process of "
+        "an earlier run that has not exited yet.",
+        fix="find the holder with `ss -ltnp | grep <port>` and stop it, or give that process "
+        "another port (BytePS: DMLC_PS_ROOT_PORT); the port variables of the job name it.",
+        fixtures=("port_in_use__byteps_353_scheduler_bind_eaddrinuse.log",),
     ),
     Rule(
         name="privileged_port",
@@ -961,7 +976,7 @@ RULES: tuple[Rule, ...] = (
             r"assert torch\.cuda\.device_count\(\) >= \w*\.?(?i:world_size)\b",
             r"assert \w*\.?(?i:world_size) <= torch\.cuda\.device_count\(\)",
             # ... and the launcher of text-generation-inference (and its fork LoRAX) before
-            # any shard starts: fewer GPUs visible than --num-shard or --sharded asks for
+            # any shard starts: --sharded true with fewer than two GPUs visible
             r"NotEnoughCUDADevices\(",
             # cuBLAS/cuDNN: the GPU lacks a feature the call needs (bf16, fp8, TF32 on old GPUs)
             r"CUBLAS_STATUS_ARCH_MISMATCH|CUDNN_STATUS_ARCH_MISMATCH",
@@ -1063,7 +1078,8 @@ RULES: tuple[Rule, ...] = (
         "when 'reserved but unallocated' is large; check that no other process holds the "
         "GPU (nvidia-smi). On Ascend NPUs the same knobs are PYTORCH_NPU_ALLOC_CONF and "
         "npu-smi; on Gaudi, hl-smi shows the device memory. NVSHMEM's heap is sized by "
-        "NVSHMEM_SYMMETRIC_SIZE (DeepEP: its buffer's num_rdma_bytes / num_nvl_bytes).",
+        "NVSHMEM_SYMMETRIC_SIZE (DeepEP: its buffer's num_rdma_bytes; num_nvl_bytes is a "
+        "separate allocation that takes device memory too).",
         fixtures=(
             "cuda_oom__minerva_42_html_table.log",
             "cuda_oom__pytorch_18853.log",
@@ -1283,13 +1299,16 @@ RULES: tuple[Rule, ...] = (
         code="LX640",
         priority=85,
         retryable=False,
-        patterns=(r"Error while finding module specification for '[^']+' \(\w+Error",),
+        patterns=(
+            r"Error while finding module specification for '[^']+' \((?:ModuleNotFoundError"
+            r"|ValueError: __main__\.__spec__ is None)",
+        ),
         cause="Python could not run the module it was asked to run with -m: it is not "
-        "installed or not on the path from where the ranks start (ModuleNotFoundError), or a "
-        "rank was relaunched from a console-script executable rather than a module or a "
-        "script (__main__.__spec__ is None: on Windows, Lightning's DDP restarts each rank "
-        "with the command that started the first, and an entry point's .exe is not one "
-        "Python can rerun); every rank fails the same way before training.",
+        "installed or not on the path from where the ranks start (ModuleNotFoundError), or "
+        "the ranks were relaunched as `python -m __main__` from a program that a console "
+        "script's .exe started, which has no module spec (__main__.__spec__ is None: "
+        "Lightning's DDP relaunches ranks 1 and up that way on Windows, and rank 0 waits "
+        "for them); it fails the same way on every start.",
         fix="install the package in the ranks' environment, or start from the directory "
         "that holds it; for __spec__ None start training with `python -m <package>` or "
         "`python path/to/train.py` rather than the console command.",
@@ -2212,21 +2231,27 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(r"^(?:TypeError|AttributeError|NameError|ImportError|ModuleNotFoundError):",),
         # the traceback's frames are the launcher's own: torch's elastic agent (which DeepSpeed's
-        # and other elastic agents subclass) or DeepSpeed's runner; a worker's stack never
-        # holds them
+        # and other elastic agents subclass), DeepSpeed's runner, or `accelerate launch`'s
+        # command; a worker's stack never holds them
         context=(
             r'File "[^"]*(?:torch/distributed/elastic/agent/|deepspeed/elasticity/elastic_agent'
-            r'\.py|deepspeed/launcher/)[^"]*", line \d+, in ',
+            r'\.py|deepspeed/launcher/|accelerate/commands/)[^"]*", line \d+, in ',
         ),
         cause="the launcher itself failed in its own code before or while starting the "
         "ranks: its agent called torch with arguments this torch no longer takes, or imported "
         "something that is not there (a launcher release older or newer than the installed "
-        "torch), so no rank ran; every start fails the same way.",
+        "torch), or it read a setting it expects and found none (an `accelerate launch` "
+        "release that needs `accelerate config` first), so no rank ran; every start fails "
+        "the same way.",
         fix="install launcher and torch versions made for each other (the launcher's release "
         "notes name the torch it supports: upgrade the launcher, or pin torch to the release "
         "it was built against), or start the ranks with torchrun (launchx run) instead of the "
-        "launcher's own elastic agent.",
-        fixtures=("launcher_died__deepspeed_4459_elastic_agent_torch2_typeerror.log",),
+        "launcher's own elastic agent; for accelerate, run `accelerate config` (or pass the "
+        "setting it names, such as --mixed_precision) or upgrade it.",
+        fixtures=(
+            "launcher_died__deepspeed_4459_elastic_agent_torch2_typeerror.log",
+            "launcher_died__diffusers_125_accelerate_launch_simple_launcher_nonetype_lower.log",
+        ),
     ),
     Rule(
         name="deepspeed_no_slot",
@@ -2525,12 +2550,11 @@ RULES: tuple[Rule, ...] = (
         ),
         cause="HCCL could not start RDMA (RoCE) on an NPU's own network port, so the ranks "
         "cannot link across devices or nodes: the port is down (no cable, a switch port "
-        "shut), or has no IP address, or another process still holds the device; HCCL then "
-        "fails to listen on that address. Nothing changes by itself before the next attempt.",
+        "shut) or has no IP address; HCCL then fails to listen on that address. Nothing "
+        "changes by itself before the next attempt.",
         fix="check each NPU's port with hccn_tool (`hccn_tool -i <dev> -link -g` for the "
-        "link, `-ip -g` for its address, `-net_health -g` for its reach), bring the link up "
-        "or configure the address, and make sure no earlier job still holds the device "
-        "(npu-smi info).",
+        "link, `-ip -g` for its address, `-net_health -g` for its reach), then bring the "
+        "link up or configure the address.",
         fixtures=("ib_error__vllm_ascend_1815_npu_rdma_init_port_down.log",),
     ),
     Rule(
@@ -2903,6 +2927,9 @@ RULES: tuple[Rule, ...] = (
             r"(?:refused|timed out)",
             r"The client socket has failed to connect to any network address",
             r"Socket Timeout",
+            # the file or TCP store's wait before torch 1.x's longer wordings, alone on the
+            # exception line: a peer never wrote its key (it never started, or hung first)
+            r"^RuntimeError: Wait timeout$",
         ),
         cause="not every node/rank joined the rendezvous (or reached MASTER_ADDR:MASTER_PORT) "
         "before the timeout: a node started late or not at all, or cannot reach the "
@@ -2915,6 +2942,7 @@ RULES: tuple[Rule, ...] = (
             "rendezvous_timeout__av_hubert_19_wrapped_json.log",
             "rendezvous_timeout__pytorch_107021.log",
             "rendezvous_timeout__pytorch_69197_c10d_connect_timed_out.log",
+            "rendezvous_timeout__pytorch_13583_gloo_filestore_samba_wait_timeout.log",
         ),
     ),
     Rule(

@@ -71,6 +71,15 @@ GLOO_ON_1 = outcome(1, "gloo_error", tier=0, retryable=True)
             ],
             BUG_ON_1,
         ),
+        # ... but not another node's world-size complaint, which is what a surviving
+        # node's agent says once a peer died.
+        (
+            [
+                outcome(0, "segfault", tier=1, signature=("segfault", 0, "Fatal Python error")),
+                outcome(1, "world_mismatch", tier=1, signature=("world_mismatch", 1, "closed")),
+            ],
+            outcome(0, "segfault"),
+        ),
         # A crash a rank printed still explains the other node's closed connection.
         (
             [
