@@ -905,7 +905,6 @@ RULES: tuple[Rule, ...] = (
             r"NET/OFI OFI fi_getinfo\(\) call failed",
             r"NET/OFI Couldn't open a fabric (?:provider|access domain)",
             r"NET/OFI (?:CM: )?Unable to insert (?:remote|local) address into address vector",
-            r"NET/OFI (?:CM: )?Unable to register memory",
             # EFA drops packets that the security groups do not allow (FI_EHOSTUNREACH)
             r"NET/OFI Request \S+ \(\w+\) completed with error: err: 113\b",
             r"This error indicates that the security group on either this instance or the peer",
@@ -913,13 +912,41 @@ RULES: tuple[Rule, ...] = (
         cause="NCCL's AWS EFA plugin (aws-ofi-nccl) could not set up the EFA transport: no "
         "EFA provider or device is visible (a container without /dev/infiniband, a libfabric "
         "without EFA), a peer's EFA address could not be used or its packets are dropped (the "
-        "security group must allow all traffic to and from itself), or memory could not be "
-        "registered with the device (a locked-memory limit); every start fails the same way.",
+        "security group must allow all traffic to and from itself); every start fails the "
+        "same way.",
         fix="check `fi_info -p efa -t FI_EP_RDM` on the host and in the container; pass the "
         "EFA devices in (docker --device=/dev/infiniband/uverbs0 ..., the EFA device plugin on "
         "Kubernetes); allow all inbound and outbound traffic within the instances' security "
-        "group; raise memlock (ulimit -l unlimited; launchx doctor checks it on every node).",
+        "group.",
         fixtures=("nccl_config_error__aws_ofi_nccl_1020_p5_container_no_efa_devices.log",),
+    ),
+    Rule(
+        name="net_plugin_memory_registration",
+        category="nccl_system_error",
+        code="LX642",
+        # with the details of NCCL's system errors (LX609, LX625), above its bare wording
+        priority=57,
+        retryable=False,
+        patterns=(
+            # aws-ofi-nccl (EFA) and Google's GPUDirect-TCPXO plugin (FasTrak): the network
+            # plugin could not register a buffer with the device or its driver
+            r"NET/OFI (?:CM: )?Unable to register memory",
+            r"NET/FasTrak .*Buffer registration request does not have a valid fd set",
+        ),
+        cause="NCCL's network plugin could not register a communication buffer with the "
+        "NIC: the locked-memory limit is too low for the pinned buffers (RC -12, ENOMEM), the "
+        "GPU memory cannot be registered without GPUDirect RDMA or dma-buf (RC -22, EINVAL), "
+        "or the plugin and the driver stack under it do not match (FasTrak: no dma-buf fd "
+        "for the buffer); the host's set-up, so every attempt fails alike.",
+        fix="raise memlock (ulimit -l unlimited; containers: --ulimit memlock=-1; launchx "
+        "doctor checks it on every node); on EFA use a libfabric and aws-ofi-nccl release "
+        "that supports this GPU's memory registration (FI_EFA_USE_DEVICE_RDMA=1 on p4d/p5), "
+        "or set NCCL_NET_GDR_LEVEL=LOC to keep the traffic in host memory and confirm; on "
+        "GCP's TCPXO use the plugin version the machine image documents with its driver.",
+        fixtures=(
+            "nccl_system_error__awsome_distributed_ai_203_efa_register_mr_einval.log",
+            "nccl_system_error__megatron_lm_4660_gcp_fastrak_buffer_registration.log",
+        ),
     ),
     Rule(
         name="cuda_config",
@@ -991,6 +1018,10 @@ RULES: tuple[Rule, ...] = (
             r"|no ROCm-capable device is detected)'",
             r"hipErrorNoBinaryForGpu",
             r"No HIP GPUs are available",
+            # TensorFlow's placer (torch_xla's XRT runtime runs on it): an op pinned to a
+            # device index this process cannot see, the XLA counterpart of an invalid ordinal
+            r"Cannot assign a device for operation \S+: (?:\{\{node \S+\}\} |Operation )?was "
+            r"explicitly\b",
         ),
         cause="CUDA cannot run this job on this machine as configured: more ranks than visible "
         "GPUs (invalid device ordinal), a torch build without this GPU's architecture (no "
@@ -1020,6 +1051,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__mace_1197_h200_mig_num_gpus_assert.log",
             "cuda_config_error__mace_1504_torchrun_deferred_cuda_init.log",
             "cuda_config_error__lorax_150_sharded_only_one_cuda_device.log",
+            "cuda_config_error__ray_39128_neuron_core_not_visible.log",
         ),
     ),
     Rule(
@@ -1315,15 +1347,49 @@ RULES: tuple[Rule, ...] = (
         fixtures=("user_code_error__so_vits_svc_fork_501_windows_ddp_main_spec_none.log",),
     ),
     Rule(
+        name="triton_out_of_resources",
+        category="user_code_error",
+        code="LX643",
+        # above the user's exception (LX511), which leaves it out for the OutOfMemoryError
+        # class name inductor gives it
+        priority=82,
+        retryable=False,
+        patterns=(
+            # Triton's OutOfResources, as Triton words it and as inductor re-raises it ("No
+            # valid triton configs. OutOfMemoryError: out of resource: ...")
+            r"\bout of resource: [\w ]+?,? Required: \d+,? Hardware limit: ?\d+",
+        ),
+        cause="a Triton kernel (one of torch.compile's, or a library's) needs more shared "
+        "memory or registers than this GPU has: its block sizes or pipeline stages were "
+        "tuned for a larger GPU (an H100's 228 KB of shared memory against an A10's or a "
+        "consumer card's 100 KB); not device memory, and it fails the same way every time.",
+        fix="let inductor pick smaller configs (torch._inductor.config.max_autotune=False, or "
+        "mode='default' instead of 'max-autotune'), lower the kernel's BLOCK sizes or "
+        "num_stages in the library that ships it, or run on the GPU it was tuned for.",
+        fixtures=("user_code_error__specforge_194_inductor_triton_out_of_resource.log",),
+    ),
+    Rule(
         name="user_exception",
         category="user_code_error",
         code="LX511",
         priority=80,
-        patterns=(rf"{EXCEPTION_LINE}(?::|$)",),
+        patterns=(
+            rf"{EXCEPTION_LINE}(?::|$)",
+            # pytest's short test summary ("FAILED path::test[id] - AssertionError: ...")
+            r"^(?:FAILED|ERROR) \S+::\S+ - (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):",
+            # torch's view/reshape error quoted by a wrapper that logs it without the class
+            r"\bshape '\[[-\d, ]*\]' is invalid for input of size \d+",
+            # a framework's check of its parallel layout against the launched world, logged
+            # without the class ("World size 2 must be divisible by the product of ...")
+            r"\b[Ww]orld[ _]size \(?\d+\)? must be divisible by\b",
+        ),
         exclude=(
             # (not DDP's reducer, whose errors older torch suffixes with its c10d source path)
             # (HCCL: Ascend's NCCL, whose errors torch_npu raises as RuntimeErrors too)
-            r"(?i)nccl|hccl|gloo|c10d(?!\.\w+\.default|/reducer\.cpp)|ProcessGroup|monitoredBarrier",
+            # (nor init_process_group's "Unknown c10d backend type", a backend the script names
+            # that nothing registered)
+            r"(?i)nccl|hccl|gloo|c10d(?!\.\w+\.default|/reducer\.cpp| backend type)|ProcessGroup"
+            r"|monitoredBarrier",
             # cuDNN rejecting its arguments (a layout or size it has no kernel for) is the
             # script's, like any other exception
             r"CUDA error|CUDA driver error|cuda runtime error|HIP error|CUDA out of memory"
@@ -1362,6 +1428,10 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "user_code_error__pixelsplat_112_slurm_nodeid.log",
             "user_code_error__yolox_1474_default_pg_not_initialized_driver_log.log",
+            "user_code_error__transformerlens_356_multi_gpu_tests_assert.log",
+            "user_code_error__vlmevalkit_975_torchrun_qwen25vl_shape.log",
+            "user_code_error__finetrainers_408_world_size_not_divisible_by_degrees.log",
+            "user_code_error__pytorch_92573_unknown_c10d_backend_mpi.log",
         ),
     ),
     Rule(
@@ -2459,6 +2529,10 @@ RULES: tuple[Rule, ...] = (
             r"internal error - please report this issue to the NCCL developers",
             # Habana's HCCL process group (Gaudi), when its collective fails with no detail
             r"what\(\): Collective call returned error\b",
+            # the Neuron runtime's collectives (ENC) on Trainium/Inferentia failing to build a
+            # replica group's rings, before the process aborts
+            r"ENC:\w+ +.*(?:failed to reuse global comm devmem reservation"
+            r"|has less channels than this replica group)",
         ),
         cause="NCCL hit an internal check; in practice often a peer that vanished during "
         "setup ('Socket recv failed') or ranks configured differently.",
@@ -2470,6 +2544,7 @@ RULES: tuple[Rule, ...] = (
             "nccl_internal_error__pytorch_78638_init_barrier.log",
             "nccl_internal_error__tensorrt_llm_213_allreduce_plugin_mpirun.log",
             "nccl_internal_error__optimum_habana_505_gaudi_ray_multinode_hccl_collective.log",
+            "nccl_internal_error__optimum_neuron_761_trn1_32proc_enc_replica_group_assert.log",
         ),
     ),
     Rule(
@@ -2810,6 +2885,28 @@ RULES: tuple[Rule, ...] = (
         fixtures=("socket_error__ms_swift_6368_dlc_master_name_not_resolved.log",),
     ),
     Rule(
+        name="bracketed_master_addr",
+        category="rendezvous_timeout",
+        code="LX644",
+        priority=60,
+        retryable=False,
+        patterns=(
+            # c10d's socket.cpp prints the host as it was given: brackets there came with the
+            # address (MASTER_ADDR "[2605:...]", a URL's form), and no resolver accepts them
+            r"The (?:IPv[46] )?network addresses of \(\[[0-9A-Fa-f:.]+(?:%\w+)?\], \d+\) "
+            r"cannot be retrieved",
+        ),
+        cause="the master address is an IPv6 address written with its URL brackets "
+        '("[2605:...]"): getaddrinfo cannot resolve that string in either family, so the '
+        "ranks never reach the store and wait until the rendezvous times out; a framework "
+        "that copies a node address it got in bracketed form (Ray prints them so) does the "
+        "same. Every start waits alike.",
+        fix="pass the IPv6 address without brackets as MASTER_ADDR (or --master-addr), or a "
+        "host name that resolves to it; keep brackets only inside a URL with a port "
+        "(tcp://[addr]:port, --rdzv-endpoint [addr]:port).",
+        fixtures=("rendezvous_timeout__verl_2550_ipv6_bracketed_master_addr_hang.log",),
+    ),
+    Rule(
         name="nccl_connect_refused",
         category="socket_error",
         code="LX553",
@@ -2834,7 +2931,12 @@ RULES: tuple[Rule, ...] = (
         code="LX559",
         priority=66,
         retryable=False,
-        patterns=(r"^(?:Net|socketProgress\w*) ?: Connection closed by remote peer",),
+        patterns=(
+            r"^(?:Net|socketProgress\w*) ?: Connection closed by remote peer",
+            # NCCL 2.12-2.17's detail of a refused or reset socket to a peer under "Last
+            # error:" (not the start-up "Call to connect returned ..., retrying")
+            r"^Net : Call to (?:recv|send) from \S+ failed : Connection (?:refused|reset by peer)",
+        ),
         cause="NCCL failed (it calls it an internal error) because a peer closed its "
         "connection: the detail under 'Last error:' says so. The peer process most likely "
         "died or gave up first; its own log holds the cause, and this one cannot tell "
@@ -2842,7 +2944,10 @@ RULES: tuple[Rule, ...] = (
         fix="read the other ranks' output for the first failure; if none failed, check that "
         "the hosts reach each other on the interface NCCL uses (NCCL_SOCKET_IFNAME, prefix "
         "match; '=eth0' for exact) and that no firewall resets connections between them.",
-        fixtures=("socket_error__nccl_1514_lightning_closed_by_peer.log",),
+        fixtures=(
+            "socket_error__nccl_1514_lightning_closed_by_peer.log",
+            "socket_error__gpt_neox_1147_pdsh_node2_recv_connection_refused.log",
+        ),
     ),
     Rule(
         name="xla_mesh_master_unreachable",

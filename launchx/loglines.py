@@ -23,6 +23,10 @@ _NOISE = (
     # a Markdown quote: issue comments paste logs as "> line"; inline code: "`line`"
     re.compile(r"^>(?:[ \t]+|$)"),
     re.compile(r"^`(?!``)"),
+    # a CI log viewer's column bar (Buildkite): "  | line"
+    re.compile(r"^\|[ \t]+(?=\S)"),
+    # docker compose's service prefix: "project-worker-1     | line"
+    re.compile(r"^[a-z][\w.-]*[-_]\d+ +\| "),
     re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?(?:\s+[|-]\s+|\s+)"),
     re.compile(r"^\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s*"),
     re.compile(r"^\([^()]*\bpid=\d+[^()]*\)\s*"),
@@ -72,7 +76,7 @@ _HOST_PREFIX = re.compile(
 # torch_xla's xla_dist (TPU pods): after its timestamp, the VM's address and the worker's
 # index among the VMs ("10.164.0.29 [3] "), which is not a rank
 _XLA_DIST_PREFIX = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){3}) \[\d+\] (?=\S)")
-_PREFIX_STARTS = frozenset(">`[(0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
+_PREFIX_STARTS = frozenset("|>`[(0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
 _RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")
 # torch_npu's own header on Ascend: "(PID:2671581, Device:2, RankID:2) ERR00100 ...", where
 # RankID is the process's RANK variable (-1 when it is unset, and Device -1 before one is set)
