@@ -113,11 +113,15 @@ def _weight(o: Outcome) -> tuple[bool, int, bool, bool, int]:
     return (o.failed, o.tier, not (o.retryable or o.on_progress), read, -o.node)
 
 
+# What a rank's own script raises and a peer's death cannot cause: a KeyError, a CUDA OOM.
+_RAISED_BY_THE_SCRIPT = frozenset({"user_code_error", "cuda_oom"})
+
+
 def _exception_over_crash(best: Outcome, pool: list[Outcome]) -> Outcome:
     """A native crash can be how a rank ends when its peer vanished (gloo's teardown of the
     broken connection segfaults), while a peer's death does not raise the script's own
-    KeyError: between a segfault and the script's exception that explain the attempt
-    equally well otherwise, the exception is the cause. Only that pair: a crash still
+    KeyError or run a GPU out of memory: between a segfault and such an error that explain
+    the attempt equally well otherwise, the error is the cause. Only those: a crash still
     outweighs another node's world-size complaint or rendezvous error, which are what a
     surviving node's agent says after a peer died. (An exception that a dead peer can
     cause, an EOFError from its closed pipe, reads as the script's too; the lowest node
@@ -125,7 +129,9 @@ def _exception_over_crash(best: Outcome, pool: list[Outcome]) -> Outcome:
     if best.category != "segfault":
         return best
     even = [
-        o for o in pool if o.category == "user_code_error" and _weight(o)[:4] == _weight(best)[:4]
+        o
+        for o in pool
+        if o.category in _RAISED_BY_THE_SCRIPT and _weight(o)[:4] == _weight(best)[:4]
     ]
     return max(even, key=_weight) if even else best
 

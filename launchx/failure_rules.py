@@ -147,7 +147,7 @@ class Rule:
     of ranks torchrun itself terminated are not mistaken for the cause. ``min_hits`` asks for
     the same line to appear that many times (a duplicated rank announcement).
 
-    Five refinements, each read the same way by the matcher:
+    Six refinements, each read the same way by the matcher:
     ``requires``: another line of the same log must match one of these (a fact and its
     consequence: NCCL picked a docker bridge address *and* a socket call failed);
     ``not_after``: a line counts only when no earlier line of the log matches one of these
@@ -156,7 +156,9 @@ class Rule:
     must match one of these; ``compare=(a, b)``: the pattern's named groups ``a`` and ``b``
     are numbers and the line counts only when a > b; ``not_raised_in``: an exception line
     does not count when the traceback frame nearest above it (the frame that raised it)
-    matches one of these (a spawned child reading its arguments from a dead parent).
+    matches one of these (a spawned child reading its arguments from a dead parent);
+    ``raised_in``: an exception line counts only when that frame matches one of these (a
+    launcher's own code, not a script it runs in its own process).
     ``on_progress``: retried by the run loop once a checkpoint exists, as the categories of
     ``RETRIED_ON_PROGRESS`` are, for a rule whose category is not one of them. A named
     group ``rank`` in a pattern gives the rank the line is about when no prefix does
@@ -182,6 +184,7 @@ class Rule:
     context: tuple[str, ...] = ()
     compare: tuple[str, str] | None = None
     not_raised_in: tuple[str, ...] = ()
+    raised_in: tuple[str, ...] = ()
     on_progress: bool = False
     fixtures: tuple[str, ...] = ()
 
@@ -934,15 +937,18 @@ RULES: tuple[Rule, ...] = (
             r"NET/FasTrak .*Buffer registration request does not have a valid fd set",
         ),
         cause="NCCL's network plugin could not register a communication buffer with the "
-        "NIC: the locked-memory limit is too low for the pinned buffers (RC -12, ENOMEM), the "
-        "GPU memory cannot be registered without GPUDirect RDMA or dma-buf (RC -22, EINVAL), "
-        "or the plugin and the driver stack under it do not match (FasTrak: no dma-buf fd "
-        "for the buffer); the host's set-up, so every attempt fails alike.",
-        fix="raise memlock (ulimit -l unlimited; containers: --ulimit memlock=-1; launchx "
-        "doctor checks it on every node); on EFA use a libfabric and aws-ofi-nccl release "
-        "that supports this GPU's memory registration (FI_EFA_USE_DEVICE_RDMA=1 on p4d/p5), "
-        "or set NCCL_NET_GDR_LEVEL=LOC to keep the traffic in host memory and confirm; on "
-        "GCP's TCPXO use the plugin version the machine image documents with its driver.",
+        "NIC. aws-ofi-nccl prints libfabric's answer (RC) and the memory's type (1 host, 2 "
+        "CUDA, 4 Neuron): EINVAL (-22) for CUDA memory is known from EFA installers before "
+        "1.29.1 with NCCL 2.19 or later; ENOMEM (-12) is a registration limit (for host "
+        "memory the locked-memory limit). GCP's GPUDirect-TCPXO plugin (FasTrak) reports a "
+        "registration request that reached its host daemon without the buffer's file "
+        "descriptor. The host's software stack, so every attempt fails alike.",
+        fix="on EFA: upgrade the EFA installer (libfabric) to 1.29.1 or later, or set "
+        "FI_EFA_SET_CUDA_SYNC_MEMOPS=0 with the older one; for ENOMEM raise memlock (ulimit "
+        "-l unlimited; containers: --ulimit memlock=-1; launchx doctor checks it) and check "
+        "the GPU's BAR and peer-memory set-up; NCCL_NET_GDR_LEVEL=LOC keeps traffic in host "
+        "memory to confirm. On TCPXO: match the plugin, its receive-datapath daemon and the "
+        "machine image; NCCL_NET=Socket avoids the plugin (slowly) until they do.",
         fixtures=(
             "nccl_system_error__awsome_distributed_ai_203_efa_register_mr_einval.log",
             "nccl_system_error__megatron_lm_4660_gcp_fastrak_buffer_registration.log",
@@ -1355,17 +1361,21 @@ RULES: tuple[Rule, ...] = (
         priority=82,
         retryable=False,
         patterns=(
-            # Triton's OutOfResources, as Triton words it and as inductor re-raises it ("No
-            # valid triton configs. OutOfMemoryError: out of resource: ...")
-            r"\bout of resource: [\w ]+?,? Required: \d+,? Hardware limit: ?\d+",
+            # Triton's OutOfResources raised, as Triton names it and as inductor re-raises it
+            # ("No valid triton configs. OutOfMemoryError: out of resource: ..."); not the
+            # bare warning max-autotune logs for a config it then skips
+            r"(?:OutOfResources|OutOfMemoryError): out of resource: [\w ]+?,? Required: \d+,? "
+            r"Hardware limit: ?\d+",
         ),
-        cause="a Triton kernel (one of torch.compile's, or a library's) needs more shared "
-        "memory or registers than this GPU has: its block sizes or pipeline stages were "
-        "tuned for a larger GPU (an H100's 228 KB of shared memory against an A10's or a "
-        "consumer card's 100 KB); not device memory, and it fails the same way every time.",
-        fix="let inductor pick smaller configs (torch._inductor.config.max_autotune=False, or "
-        "mode='default' instead of 'max-autotune'), lower the kernel's BLOCK sizes or "
-        "num_stages in the library that ships it, or run on the GPU it was tuned for.",
+        cause="a Triton kernel (one of torch.compile's templates, such as flex_attention's, "
+        "or a library's) needs more shared memory per block than this GPU allows: its block "
+        "sizes or pipeline stages were chosen for a larger GPU (an H100 allows 227 KB per "
+        "block, an A10 or a consumer card 99 KB); not device memory, and it fails the same "
+        "way every time.",
+        fix="give the kernel smaller tiles: lower BLOCK_M/BLOCK_N or num_stages (for "
+        "flex_attention through its kernel_options), or in the library that ships the "
+        "kernel; a newer torch or Triton may pick configs that fit; or run on the GPU it was "
+        "tuned for.",
         fixtures=("user_code_error__specforge_194_inductor_triton_out_of_resource.log",),
     ),
     Rule(
@@ -1376,12 +1386,7 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             rf"{EXCEPTION_LINE}(?::|$)",
             # pytest's short test summary ("FAILED path::test[id] - AssertionError: ...")
-            r"^(?:FAILED|ERROR) \S+::\S+ - (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):",
-            # torch's view/reshape error quoted by a wrapper that logs it without the class
-            r"\bshape '\[[-\d, ]*\]' is invalid for input of size \d+",
-            # a framework's check of its parallel layout against the launched world, logged
-            # without the class ("World size 2 must be divisible by the product of ...")
-            r"\b[Ww]orld[ _]size \(?\d+\)? must be divisible by\b",
+            r"^FAILED \S+::\S+ - (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):",
         ),
         exclude=(
             # (not DDP's reducer, whose errors older torch suffixes with its c10d source path)
@@ -1429,9 +1434,37 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__pixelsplat_112_slurm_nodeid.log",
             "user_code_error__yolox_1474_default_pg_not_initialized_driver_log.log",
             "user_code_error__transformerlens_356_multi_gpu_tests_assert.log",
+            "user_code_error__pytorch_92573_unknown_c10d_backend_mpi.log",
+        ),
+    ),
+    Rule(
+        name="user_error_logged",
+        category="user_code_error",
+        code="LX646",
+        # a symptom's tier, below every other reading: these words sit anywhere in a line,
+        # and a wrapper that logs them may go on (a fallback path), so any other failure in
+        # the log decides first
+        priority=39,
+        retryable=False,
+        patterns=(
+            # torch's view/reshape error quoted by a wrapper that logs it without the class
+            r"\bshape '\[[-\d, ]*\]' is invalid for input of size \d+",
+            # a framework's check of its parallel layout against the launched world, logged
+            # without the class ("World size 2 must be divisible by the product of ...")
+            r"\b[Ww]orld[ _]size \(?\d+\)? must be divisible by\b",
+        ),
+        cause="the script (or its framework) logged one of torch's own errors without its "
+        "exception line: a tensor reshaped to a size its data does not have (a model and "
+        "its inputs or checkpoint that disagree), or a parallel layout whose degrees do not "
+        "divide the number of ranks launched; nothing else in the log explains the failure "
+        "better, and the same run fails the same way.",
+        fix="for the reshape, check that the model, its config and its inputs agree (a "
+        "processor or checkpoint of another model version); for the layout, launch a number "
+        "of ranks that the product of the tensor, pipeline, context and data-parallel "
+        "degrees divides, or change the degrees to fit the ranks.",
+        fixtures=(
             "user_code_error__vlmevalkit_975_torchrun_qwen25vl_shape.log",
             "user_code_error__finetrainers_408_world_size_not_divisible_by_degrees.log",
-            "user_code_error__pytorch_92573_unknown_c10d_backend_mpi.log",
         ),
     ),
     Rule(
@@ -2301,25 +2334,42 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(r"^(?:TypeError|AttributeError|NameError|ImportError|ModuleNotFoundError):",),
         # the traceback's frames are the launcher's own: torch's elastic agent (which DeepSpeed's
-        # and other elastic agents subclass), DeepSpeed's runner, or `accelerate launch`'s
-        # command; a worker's stack never holds them
+        # and other elastic agents subclass) or DeepSpeed's runner; a worker's stack never
+        # holds them
         context=(
             r'File "[^"]*(?:torch/distributed/elastic/agent/|deepspeed/elasticity/elastic_agent'
-            r'\.py|deepspeed/launcher/|accelerate/commands/)[^"]*", line \d+, in ',
+            r'\.py|deepspeed/launcher/)[^"]*", line \d+, in ',
         ),
         cause="the launcher itself failed in its own code before or while starting the "
         "ranks: its agent called torch with arguments this torch no longer takes, or imported "
         "something that is not there (a launcher release older or newer than the installed "
-        "torch), or it read a setting it expects and found none (an `accelerate launch` "
-        "release that needs `accelerate config` first), so no rank ran; every start fails "
-        "the same way.",
+        "torch), so no rank ran; every start fails the same way.",
         fix="install launcher and torch versions made for each other (the launcher's release "
         "notes name the torch it supports: upgrade the launcher, or pin torch to the release "
         "it was built against), or start the ranks with torchrun (launchx run) instead of the "
-        "launcher's own elastic agent; for accelerate, run `accelerate config` (or pass the "
-        "setting it names, such as --mixed_precision) or upgrade it.",
+        "launcher's own elastic agent.",
+        fixtures=("launcher_died__deepspeed_4459_elastic_agent_torch2_typeerror.log",),
+    ),
+    Rule(
+        name="accelerate_launch_code_error",
+        category="launcher_died",
+        code="LX645",
+        priority=84,
+        retryable=False,
+        patterns=(r"^(?:TypeError|AttributeError|NameError|ImportError|ModuleNotFoundError):",),
+        # raised in `accelerate launch`'s own command code; its TPU launcher runs the script
+        # in the same process (xmp.spawn), so a frame of it above the script's error is not
+        # enough
+        raised_in=(r'accelerate[/\\]commands[/\\][^"]*", line \d+, in ',),
+        cause="`accelerate launch` failed in its own code before starting any process: it "
+        "read a setting it expects and found none (releases that need `accelerate config` "
+        "first fail on a None mixed_precision or num_processes), or it calls a torch or "
+        "deepspeed API that the installed version does not have; every start fails the "
+        "same way.",
+        fix="run `accelerate config` once (or pass the setting it names on the command line, "
+        "such as --mixed_precision no --num_processes 2), and install an accelerate release "
+        "made for the installed torch (pip install -U accelerate).",
         fixtures=(
-            "launcher_died__deepspeed_4459_elastic_agent_torch2_typeerror.log",
             "launcher_died__diffusers_125_accelerate_launch_simple_launcher_nonetype_lower.log",
         ),
     ),

@@ -25,8 +25,6 @@ _NOISE = (
     re.compile(r"^`(?!``)"),
     # a CI log viewer's column bar (Buildkite): "  | line"
     re.compile(r"^\|[ \t]+(?=\S)"),
-    # docker compose's service prefix: "project-worker-1     | line"
-    re.compile(r"^[a-z][\w.-]*[-_]\d+ +\| "),
     re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?(?:\s+[|-]\s+|\s+)"),
     re.compile(r"^\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s*"),
     re.compile(r"^\([^()]*\bpid=\d+[^()]*\)\s*"),
@@ -76,6 +74,8 @@ _HOST_PREFIX = re.compile(
 # torch_xla's xla_dist (TPU pods): after its timestamp, the VM's address and the worker's
 # index among the VMs ("10.164.0.29 [3] "), which is not a rank
 _XLA_DIST_PREFIX = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){3}) \[\d+\] (?=\S)")
+# docker compose's service prefix, the container's name: "project-worker-1     | line"
+_COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+) +\| ")
 _PREFIX_STARTS = frozenset("|>`[(0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
 _RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")
 # torch_npu's own header on Ascend: "(PID:2671581, Device:2, RankID:2) ERR00100 ...", where
@@ -148,7 +148,9 @@ def strip(raw: str) -> Stripped:
                 label = int(t.group(1)) if label is None else label
                 stripped = stripped[t.end() :]
             elif host is None and (
-                h := _HOST_PREFIX.match(stripped) or _XLA_DIST_PREFIX.match(stripped)
+                h := _HOST_PREFIX.match(stripped)
+                or _XLA_DIST_PREFIX.match(stripped)
+                or _COMPOSE_PREFIX.match(stripped)
             ):
                 host = h.group(1)
                 stripped = stripped[h.end() :]

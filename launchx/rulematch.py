@@ -46,6 +46,7 @@ class Compiled:
     context: tuple[re.Pattern[str], ...] = ()
     not_after: tuple[re.Pattern[str], ...] = ()
     not_raised_in: tuple[re.Pattern[str], ...] = ()
+    raised_in: tuple[re.Pattern[str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ def compiled() -> tuple[Compiled, ...]:
             many(r.context),
             many(r.not_after),
             many(r.not_raised_in),
+            many(r.raised_in),
         )
         for r in fr.RULES
     )
@@ -215,10 +217,14 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
             got = match_line(comp, ln, own, variants)
             if got is None or (comp.context and not _in_context(comp, lines, ln)):
                 continue
-            if comp.not_raised_in:
+            if comp.not_raised_in or comp.raised_in:
                 frames = frames or _Frames(lines)
                 raiser = next(iter(frames.above(ln)), None)
                 if raiser is not None and any(p.search(raiser.text) for p in comp.not_raised_in):
+                    continue
+                if comp.raised_in and not (
+                    raiser is not None and any(p.search(raiser.text) for p in comp.raised_in)
+                ):
                     continue
             matched.append(got)
         if matched and comp.not_after:

@@ -71,6 +71,14 @@ GLOO_ON_1 = outcome(1, "gloo_error", tier=0, retryable=True)
             ],
             BUG_ON_1,
         ),
+        # ... and over another node's CUDA OOM, which no peer's death causes either.
+        (
+            [
+                outcome(0, "segfault", tier=1, signature=("segfault", 0, "Fatal Python error")),
+                outcome(1, "cuda_oom", tier=1, signature=("cuda_oom", 1, "out of memory")),
+            ],
+            outcome(1, "cuda_oom"),
+        ),
         # ... but not another node's world-size complaint, which is what a surviving
         # node's agent says once a peer died.
         (

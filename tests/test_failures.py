@@ -227,6 +227,61 @@ def test_unknown_logs_are_not_found() -> None:
         assert report.found == (path.name in FOUND_UNKNOWNS), path.name
 
 
+_WATCHDOG_LINE = (
+    "[rank0]:[E1129 10:00:00.000000 7 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught "
+    "collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, "
+    "NumelOut=1, Timeout(ms)=600000) ran for 600001 milliseconds before timing out.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # max-autotune logs Triton's out-of-resource for a config it skips, and goes on
+        "W1129 09:59:00.000000 7 torch/_inductor/select_algorithm.py:1500] out of resource: "
+        "shared memory, Required: 262144, Hardware limit: 232448. Reducing block sizes or "
+        "`num_stages` may help.\n",
+        # a wrapper that logs torch's reshape error and falls back
+        "[WARN] fused path failed: shape '[-1, 8, 64]' is invalid for input of size 1000, "
+        "falling back\n",
+        "parallel check failed: World size 6 must be divisible by 4; using data parallel only\n",
+    ],
+)
+def test_words_a_run_survives_yield_to_the_timeout_beside_them(line: str) -> None:
+    """LX643 reads only Triton's raised exception, and LX646's wordings sit in the
+    symptoms' tier: a warning that quotes them does not hide a watchdog timeout."""
+    report = failures.diagnose_logs([line + _WATCHDOG_LINE])
+    assert report.primary is not None
+    assert report.primary.category == "nccl_watchdog_timeout", report.primary.code
+    alone = failures.diagnose_logs([line + "step 100 loss 1.2\n"])
+    assert alone.primary is None or alone.primary.code != "LX643"
+
+
+def test_a_script_run_inside_accelerate_launch_is_not_the_launcher() -> None:
+    """`accelerate launch --tpu` runs the script in its own process: a TypeError raised in
+    the script's frame under accelerate's is the script's (LX645 reads only one that a
+    frame of accelerate's commands raised)."""
+    frames = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/site-packages/accelerate/commands/launch.py", line 990, '
+        "in launch_command\n    tpu_launcher(args)\n"
+        '  File "/usr/lib/python3/site-packages/torch_xla/distributed/xla_multiprocessing.py",'
+        " line 38, in spawn\n    return fn(0, *args)\n"
+    )
+    script = '  File "/home/u/train.py", line 12, in main\n    model = Model(foo=1)\n'
+    error = "TypeError: Model.__init__() got an unexpected keyword argument 'foo'\n"
+    inside = failures.diagnose_logs([frames + script + error]).primary
+    assert inside is not None and inside.code == "LX511"
+    launcher = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/site-packages/accelerate/commands/launch.py", line 280, '
+        "in simple_launcher\n    mixed_precision = PrecisionType(args.mixed_precision.lower())\n"
+        "AttributeError: 'NoneType' object has no attribute 'lower'\n"
+    )
+    own = failures.diagnose_logs([launcher]).primary
+    assert own is not None and own.code == "LX645"
+
+
 def test_watchdog_timeout_fix_names_the_real_knob_not_the_myth() -> None:
     rule = next(r for r in fr.RULES if r.name == "nccl_watchdog_timeout")
     assert "init_process_group(timeout=" in rule.fix

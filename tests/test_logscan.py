@@ -284,7 +284,7 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("[INFO] [Rank 3] RuntimeError: x", "RuntimeError: x", 3, None),
         # a CI viewer's column bar and docker compose's service prefix
         ("  | RuntimeError: x", "RuntimeError: x", None, None),
-        ("daskcluster-worker-1     | [rank2]: boom", "boom", 2, None),
+        ("daskcluster-worker-1     | [rank2]: boom", "boom", 2, "daskcluster-worker-1"),
         # pytest's failure report; glog's E-prefixed header is not one
         ("E       RuntimeError: x", "RuntimeError: x", None, None),
         ("E0216 12:00:00.1 1 f.cc:3] x", "x", None, None),
