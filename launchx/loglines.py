@@ -15,6 +15,7 @@ the lines of one run, which never spans a new year's night in practice.
 from __future__ import annotations
 
 import re
+import signal
 from dataclasses import dataclass
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -209,9 +210,42 @@ LAUNCHER_FAILED: tuple[re.Pattern[str], ...] = (
     re.compile(r"Rank (?P<rank>\d+) crashed with exit code (?P<code>-?\d+)"),
     re.compile(r"--local_rank=(?P<rank>\d+)'.*\] exits with return code = (?P<code>-?\d+)"),
     re.compile(r"^Process (?P<rank>\d+) exit with status code (?P<code>\d+)"),
+    # torch.distributed.launch before torchrun (torch < 1.9): it waits on its children in
+    # order and raises for the first one it finds failed, naming its --local_rank
+    re.compile(
+        r"CalledProcessError: Command '\[.*?'--local_rank=(?P<rank>\d+)'.*?\]' (?:returned "
+        r"non-zero exit status (?P<code>\d+)|died with <Signals\.SIG\w+: (?P<sig>\d+)>)"
+    ),
+    # torch.multiprocessing.spawn's join, for the first child it finds dead without an
+    # exception of its own
+    re.compile(
+        r"ProcessExitedException: process (?P<rank>\d+) terminated with (?:exit code "
+        r"(?P<code>-?\d+)|signal SIG(?P<signame>[A-Z]+\d*))"
+    ),
+    # torch's own multi-process test harness (MultiProcessTestCase)
+    re.compile(
+        r"(?:^|\d{2}:\d{2}:\d{2} )Process (?P<rank>\d+) terminated with exit code "
+        r"(?P<code>-?\d+), terminating remaining processes"
+    ),
 )
-"""The other launchers' word for the first rank that failed, with its exit code, where no
-torchrun summary names one: (local) rank and code, like torchrun's ``FIRST_FAILED``."""
+"""The other launchers' word for the first rank that failed, with its exit code (or the
+signal that ended it), where no torchrun summary names one: (local) rank and code, like
+torchrun's ``FIRST_FAILED``."""
+
+
+def launcher_exit_code(m: re.Match[str]) -> int:
+    """The exit code a ``LAUNCHER_FAILED`` match names: a signal as its negative number, as
+    torchrun's summary writes it."""
+    groups = m.groupdict()
+    if groups.get("code") is not None:
+        return int(groups["code"])
+    if groups.get("sig") is not None:
+        return -int(groups["sig"])
+    name = groups.get("signame")
+    sig = getattr(signal.Signals, f"SIG{name}", None) if name else None
+    return -sig.value if sig is not None else 0
+
+
 ROOT_FACTS = re.compile(r"^(?:exitcode|traceback|msg)\s*:|failed \(exitcode")
 HEADLESS_FACT = re.compile(r"^(?:exitcode\s*:\s*-\d+|traceback\s*:\s*Signal \d+ \(SIG\w+\))")
 """A summary field that says how a rank died, in a paste that starts below the summary's

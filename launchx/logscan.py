@@ -255,10 +255,10 @@ class _Scanner:
             self.hosts.setdefault(line.rank, line.host)
         if m := ll.FIRST_FAILED.search(text):
             self.first_failed.append((int(m.group(2)), int(m.group(1)), line))
-        elif "exit" in text:
+        elif "exit" in text or "died with" in text or "with signal" in text:
             for pat in ll.LAUNCHER_FAILED:
                 if m := pat.search(text):
-                    self.first_failed.append((int(m["rank"]), int(m["code"]), line))
+                    self.first_failed.append((int(m["rank"]), ll.launcher_exit_code(m), line))
                     break
         if "NCCL work" in text or "WorkNCCL(" in text:
             self._watchdog(line)

@@ -437,7 +437,25 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
         "[2023-07-04 17:31:27,755] [ERROR] [launch.py:321:sigkill_handler] ['python', '-u', "
         "'train.py', '--local_rank=1'] exits with return code = 3\n": (1, 3),
         "Process 3 exit with status code 1.\nProcess 0 exit with status code 143.\n": (3, 1),
+        # torch.distributed.launch before torchrun; torch.multiprocessing.spawn's join;
+        # torch's own multi-process test harness
+        "subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'train.py', "
+        "'--local_rank=7', '--cfg', 'a.py']' returned non-zero exit status 1.\n": (7, 1),
+        "torch.multiprocessing.spawn.ProcessExitedException: process 2 terminated with exit "
+        "code 17\n": (2, 17),
+        "Jul 13 21:22:34 Process 2 terminated with exit code 10, terminating remaining "
+        "processes.\n": (2, 10),
     }
     for log, (rank, code) in cases.items():
         p = failures.diagnose_logs([log]).primary
         assert p is not None and (p.category, p.rank, p.exit_code) == ("unknown", rank, code)
+    # ... and the signal the first two name instead of an exit code
+    killed = {
+        "subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'train.py', "
+        "'--local_rank=1']' died with <Signals.SIGKILL: 9>.\n": 1,
+        "torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with "
+        "signal SIGKILL\n": 3,
+    }
+    for log, rank in killed.items():
+        p = failures.diagnose_logs([log]).primary
+        assert p is not None and (p.category, p.rank, p.exit_code) == ("killed", rank, -9)
