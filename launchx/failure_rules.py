@@ -985,7 +985,9 @@ RULES: tuple[Rule, ...] = (
             r"no CUDA-capable device is detected",
             r"with CUDA capability sm_\d+ is not compatible with the current PyTorch",
             r"the provided PTX was compiled with an unsupported toolchain",
-            r"CUDA error: system not yet initialized",
+            # the runtime's and the driver API's words (torch's symmetric memory calls the
+            # driver: "CUDA driver error: ...")
+            r"CUDA (?:driver )?error: system not yet initialized",
             # the same status (cudaErrorSystemNotReady, 802) as NCCL's "Last error:" words it
             r"Cuda failure (?:802 )?'system not yet initialized'",
             # (not the numbered "Cuda failure 3 'initialization error'" of newer NCCL, which
@@ -1058,6 +1060,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__mace_1504_torchrun_deferred_cuda_init.log",
             "cuda_config_error__lorax_150_sharded_only_one_cuda_device.log",
             "cuda_config_error__ray_39128_neuron_core_not_visible.log",
+            "cuda_config_error__vllm_omni_241_symm_mem_system_not_initialized.log",
         ),
     ),
     Rule(
@@ -1406,7 +1409,9 @@ RULES: tuple[Rule, ...] = (
             r"|NPU function error: \w+, error code is 50704[68]",
             r"(?i)out of memory|timed? ?out|timeout",
             r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98",
-            r"(?i)rendezvous|ChildFailedError|SignalException|DistBackendError|DistNetworkError"
+            # (torch's symmetric-memory allocator calls its own exchange "rendezvous" too)
+            r"(?i)(?<!allocator::)rendezvous|ChildFailedError|SignalException|DistBackendError"
+            r"|DistNetworkError"
             r"|DistStoreError|DistError|KeyboardInterrupt|SystemExit|CalledProcessError"
             r"|ProcessRaisedException|ProcessExitedException",
             # Ray's word that a worker process died, and Ray Train's that the run failed: the
@@ -1435,6 +1440,7 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__yolox_1474_default_pg_not_initialized_driver_log.log",
             "user_code_error__transformerlens_356_multi_gpu_tests_assert.log",
             "user_code_error__pytorch_92573_unknown_c10d_backend_mpi.log",
+            "user_code_error__verl_4503_vllm_symm_mem_overlapping_devices_ray.log",
         ),
     ),
     Rule(

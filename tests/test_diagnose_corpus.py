@@ -14,11 +14,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Measured when the floor was set (README "Diagnosing a failed run"), 1,377 logs (issue 12,
-# after the fifty-first round and a reading of the development misses; rounds 48-51 added
-# 82 development logs, scored 55/82 on category and 80/82 on the retry decision before any
-# rule was written from them): category 1,221 (1,236 counting `killed` for a thread-proven
-# host_oom_killed, the figure held here); retry decision 1,321 (what the log alone says: a
+# Measured when the floor was set (README "Diagnosing a failed run"), 1,380 logs (issue 12,
+# after the fifty-second round and a reading of the development misses; rounds 48-52 added
+# 85 development logs, scored 56/85 on category and 83/85 on the retry decision before any
+# rule was written from them): category 1,224 (1,239 counting `killed` for a thread-proven
+# host_oom_killed, the figure held here); retry decision 1,324 (what the log alone says: a
 # timeout, a closed socket, an InfiniBand transfer error or a bare SIGKILL is retried by
 # `launchx run` only from a checkpoint); six deterministic failures called retryable (ports
 # held by launchers the user started once too often, by processes that all took rank 0, or
