@@ -372,16 +372,26 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[1])
+
+
 def test_sigkill_of_launchx_still_ends_every_rank(worker: Path, tmp_path: Path) -> None:
     """launchx cannot catch SIGKILL (the OOM killer, SLURM's KillWait): the kernel's
-    parent-death signal makes torchrun stop its ranks anyway."""
+    parent-death signal makes torchrun stop its ranks anyway, and torchrun itself is gone
+    soon after (a grace period of 2 s here), even where its exit would hang."""
     out = tmp_path / "out"
     out.mkdir()
-    proc = launchx(["run", str(worker), str(out), "sleep"])
+    proc = launchx(
+        ["run", str(worker), str(out), "sleep"], dict(clean_env(), LAUNCHX_ORPHAN_GRACE_S="2")
+    )
     pids = _wait_for_pids(out, 2, proc)
+    agents = {_parent(pid) for pid in pids}
+    assert proc.pid not in agents and len(agents) == 1  # torchrun, below launchx
     proc.kill()
     proc.communicate(timeout=30)
     deadline = time.monotonic() + 40
-    while time.monotonic() < deadline and any(_alive(pid) for pid in pids):
+    while time.monotonic() < deadline and any(_alive(pid) for pid in [*pids, *agents]):
         time.sleep(0.1)
     assert not any(_alive(pid) for pid in pids), "a rank outlived a SIGKILLed launchx"
+    assert not any(_alive(pid) for pid in agents), "torchrun outlived a SIGKILLed launchx"

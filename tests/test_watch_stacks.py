@@ -241,6 +241,33 @@ def test_importing_the_hook_as_launchx_code_does_nothing(monkeypatch: pytest.Mon
     assert signal.getsignal(STACK_SIGNAL) == signal.SIG_DFL
 
 
+def test_the_agent_leaves_a_grace_period_after_launchx_died() -> None:
+    """The guard in torchrun's agent: nothing while its parent lives, then the grace
+    period, then it leaves (the loop, with a fake clock and parent)."""
+    import importlib
+
+    hook = importlib.import_module("launchx.watch._hook.sitecustomize")
+    parents = iter([100, 100, 100, 1])
+    slept: list[float] = []
+    left: list[int] = []
+    hook._launchx_watch_parent(100, 7.5, lambda: next(parents), slept.append, left.append)
+    assert slept == [1.0, 1.0, 1.0, 7.5] and left == [1]
+
+
+def test_the_orphan_guard_runs_only_in_torchruns_agent(tmp_path: Path) -> None:
+    """A rank (RANK set) or a process that is not torchrun starts no guard thread."""
+    code = (
+        "import threading; print(sorted(t.name for t in threading.enumerate() "
+        "if t.name.startswith('launchx')))"
+    )
+    for rank in ("0", None):
+        env = _hooked_env(tmp_path, rank)
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        assert out.stdout.strip() == "[]"
+
+
 # -- the flight recorder ------------------------------------------------------------------
 
 

@@ -8,11 +8,13 @@ while the rank sits in a C call (a collective, a lock, time.sleep) or holds the 
 ``chain=False``: a real-time signal whose default action would end the process; launchx
 signals only processes whose /proc status shows the handler installed. With
 LAUNCHX_PTRACER_PID set it also declares launchx its tracer (prctl PR_SET_PTRACER), so
-py-spy works under Yama ptrace_scope 1. Then it runs the sitecustomize it shadows.
+py-spy works under Yama ptrace_scope 1. In torchrun's own agent it guards against
+outliving launchx: see ``_launchx_orphan_guard``. Then it runs the sitecustomize it shadows.
 """
 
 import os
 import sys
+from collections.abc import Callable
 from typing import IO
 
 
@@ -61,6 +63,52 @@ def _launchx_tidy_at_exit(path: str) -> None:
     atexit.register(tidy)
 
 
+ORPHAN_GRACE_VAR = "LAUNCHX_ORPHAN_GRACE_S"
+
+
+def _launchx_orphan_guard() -> None:
+    """In torchrun's agent (no RANK of its own): when launchx dies without stopping the run
+    (SIGKILL, the OOM killer), the kernel's parent-death signal makes torchrun stop its
+    ranks, but torchrun itself can then hang at exit joining its ``--tee`` log threads,
+    and an agent left that way holds the store's port for good. If it is still alive a
+    grace period after its parent went, it leaves."""
+    if os.environ.get("RANK") is not None or not os.environ.get("LAUNCHX_STACK_DIR"):
+        return
+    argv = getattr(sys, "orig_argv", [])
+    module = argv[1:3] == ["-m", "torch.distributed.run"]
+    if not module and not (len(argv) > 1 and os.path.basename(argv[1]) == "torchrun"):
+        return
+    try:
+        grace = float(os.environ.get(ORPHAN_GRACE_VAR, "60"))
+        import threading
+        import time
+
+        parent = os.getppid()
+        threading.Thread(
+            target=_launchx_watch_parent,
+            args=(parent, grace, os.getppid, time.sleep, os._exit),
+            name="launchx-orphan-guard",
+            daemon=True,
+        ).start()
+    except Exception:
+        pass
+
+
+def _launchx_watch_parent(
+    parent: int,
+    grace: float,
+    getppid: Callable[[], int],
+    sleep: Callable[[float], None],
+    leave: Callable[[int], None],
+) -> None:
+    """Poll for the parent's death, then give torchrun ``grace`` seconds to stop its ranks
+    and exit on its own (its SIGTERM handling waits 30 s before SIGKILL) before leaving."""
+    while getppid() == parent:
+        sleep(1.0)
+    sleep(grace)
+    leave(1)
+
+
 def _launchx_chain() -> None:
     """Import the sitecustomize this file shadows (a distro's or a conda env's)."""
     import importlib.machinery
@@ -84,4 +132,5 @@ def _launchx_chain() -> None:
 
 if __name__ == "sitecustomize":  # imported by site at start-up, not as launchx's module
     _launchx_stack_file = _launchx_stack_hook()
+    _launchx_orphan_guard()
     _launchx_chain()
