@@ -210,12 +210,10 @@ LAUNCHER_FAILED: tuple[re.Pattern[str], ...] = (
     re.compile(r"Rank (?P<rank>\d+) crashed with exit code (?P<code>-?\d+)"),
     re.compile(r"--local_rank=(?P<rank>\d+)'.*\] exits with return code = (?P<code>-?\d+)"),
     re.compile(r"^Process (?P<rank>\d+) exit with status code (?P<code>\d+)"),
-    # torch.distributed.launch before torchrun (torch < 1.9): it waits on its children in
-    # order and raises for the first one it finds failed, naming its --local_rank
-    re.compile(
-        r"CalledProcessError: Command '\[.*?'--local_rank=(?P<rank>\d+)'.*?\]' (?:returned "
-        r"non-zero exit status (?P<code>\d+)|died with <Signals\.SIG\w+: (?P<sig>\d+)>)"
-    ),
+)
+"""The other launchers' word for the first rank that failed, with its exit code, where no
+torchrun summary names one: (local) rank and code, like torchrun's ``FIRST_FAILED``."""
+SPAWNER_FAILED: tuple[re.Pattern[str], ...] = (
     # torch.multiprocessing.spawn's join, for the first child it finds dead without an
     # exception of its own
     re.compile(
@@ -228,22 +226,19 @@ LAUNCHER_FAILED: tuple[re.Pattern[str], ...] = (
         r"(?P<code>-?\d+), terminating remaining processes"
     ),
 )
-"""The other launchers' word for the first rank that failed, with its exit code (or the
-signal that ended it), where no torchrun summary names one: (local) rank and code, like
-torchrun's ``FIRST_FAILED``."""
+"""The same word from a spawner that a rank's own code can run too (a rank's mp.spawn of
+helpers): counted only on lines that no rank printed. The exit code or the signal; not
+torch.distributed.launch's CalledProcessError before torchrun, which names the lowest
+failed local rank (it waits on its children in order), not the first to fail."""
 
 
-def launcher_exit_code(m: re.Match[str]) -> int:
-    """The exit code a ``LAUNCHER_FAILED`` match names: a signal as its negative number, as
-    torchrun's summary writes it."""
-    groups = m.groupdict()
-    if groups.get("code") is not None:
-        return int(groups["code"])
-    if groups.get("sig") is not None:
-        return -int(groups["sig"])
-    name = groups.get("signame")
-    sig = getattr(signal.Signals, f"SIG{name}", None) if name else None
-    return -sig.value if sig is not None else 0
+def spawner_exit_code(m: re.Match[str]) -> int | None:
+    """The exit code a ``SPAWNER_FAILED`` match names, a signal as its negative number as
+    torchrun writes it; None for a signal this host does not know by that name."""
+    if m["code"] is not None:
+        return int(m["code"])
+    sig = getattr(signal.Signals, f"SIG{m['signame']}", None)
+    return -sig.value if sig is not None else None
 
 
 ROOT_FACTS = re.compile(r"^(?:exitcode|traceback|msg)\s*:|failed \(exitcode")

@@ -255,11 +255,20 @@ class _Scanner:
             self.hosts.setdefault(line.rank, line.host)
         if m := ll.FIRST_FAILED.search(text):
             self.first_failed.append((int(m.group(2)), int(m.group(1)), line))
-        elif "exit" in text or "died with" in text or "with signal" in text:
+        elif "exit" in text:
             for pat in ll.LAUNCHER_FAILED:
                 if m := pat.search(text):
-                    self.first_failed.append((int(m["rank"]), ll.launcher_exit_code(m), line))
+                    self.first_failed.append((int(m["rank"]), int(m["code"]), line))
                     break
+        if "terminated with" in text and self.info.rank is None:
+            for pat in ll.SPAWNER_FAILED:
+                m = pat.search(text)
+                # a rank's own line (its prefix names another rank) reports its helpers
+                if m is None or line.rank not in (None, int(m["rank"])):
+                    continue
+                if (code := ll.spawner_exit_code(m)) is not None:
+                    self.first_failed.append((int(m["rank"]), code, line))
+                break
         if "NCCL work" in text or "WorkNCCL(" in text:
             self._watchdog(line)
         if line.text.startswith("srun: error: ") and (m := _SRUN_TASKS.match(line.text)):

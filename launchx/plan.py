@@ -755,10 +755,11 @@ def _watch_env(res: Resolution, run: RunDecisions, log_dir: str | None) -> dict[
     from launchx.watch import flight, hook
 
     why = Origin.launchx("the hang watch's stacks without ptrace (faulthandler)")
-    env = {
-        k: EnvEntry(k, v, why)
-        for k, v in hook.hook_env(log_dir, res.facts.environ.get("PYTHONPATH")).items()
-    }
+    # the PYTHONPATH the ranks would get without the hook: a profile's or --set's, else
+    # the shell's
+    given = res.env.get("PYTHONPATH")
+    pythonpath = given.value if given is not None else res.facts.environ.get("PYTHONPATH")
+    env = {k: EnvEntry(k, v, why) for k, v in hook.hook_env(log_dir, pythonpath).items()}
     if res.launch["backend"].value == "nccl":
         fr = Origin.launchx("the flight recorder names the rank missing from a collective")
         env.update(

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -376,22 +377,38 @@ def _parent(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[1])
 
 
+# A sitecustomize that the hook chains: it makes torchrun's agent hang at exit, as its
+# --tee log threads were seen to after launchx was SIGKILLed.
+HANG_AT_EXIT = """
+import atexit, os, sys, time
+if os.environ.get("RANK") is None and sys.orig_argv[1:3] == ["-m", "torch.distributed.run"]:
+    atexit.register(time.sleep, 3600)
+"""
+
+
 def test_sigkill_of_launchx_still_ends_every_rank(worker: Path, tmp_path: Path) -> None:
     """launchx cannot catch SIGKILL (the OOM killer, SLURM's KillWait): the kernel's
     parent-death signal makes torchrun stop its ranks anyway, and torchrun itself is gone
-    soon after (a grace period of 2 s here), even where its exit would hang."""
+    soon after (a grace period of 2 s here), even when its exit hangs."""
     out = tmp_path / "out"
     out.mkdir()
-    proc = launchx(
-        ["run", str(worker), str(out), "sleep"], dict(clean_env(), LAUNCHX_ORPHAN_GRACE_S="2")
-    )
+    chained = tmp_path / "chained"
+    chained.mkdir()
+    (chained / "sitecustomize.py").write_text(HANG_AT_EXIT)
+    environ = dict(clean_env(), LAUNCHX_ORPHAN_GRACE_S="2", PYTHONPATH=str(chained))
+    proc = launchx(["run", str(worker), str(out), "sleep"], environ)
     pids = _wait_for_pids(out, 2, proc)
     agents = {_parent(pid) for pid in pids}
     assert proc.pid not in agents and len(agents) == 1  # torchrun, below launchx
     proc.kill()
     proc.communicate(timeout=30)
-    deadline = time.monotonic() + 40
-    while time.monotonic() < deadline and any(_alive(pid) for pid in [*pids, *agents]):
-        time.sleep(0.1)
-    assert not any(_alive(pid) for pid in pids), "a rank outlived a SIGKILLed launchx"
-    assert not any(_alive(pid) for pid in agents), "torchrun outlived a SIGKILLed launchx"
+    try:
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline and any(_alive(pid) for pid in [*pids, *agents]):
+            time.sleep(0.1)
+        assert not any(_alive(pid) for pid in pids), "a rank outlived a SIGKILLed launchx"
+        assert not any(_alive(pid) for pid in agents), "torchrun outlived a SIGKILLed launchx"
+    finally:  # a failed check leaves nothing behind
+        for pid in [*pids, *agents]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

@@ -122,3 +122,12 @@ def test_dry_run_json_shows_the_flight_recorder_in_the_log_dir(tmp_path: Path) -
     )
     assert code == 0, err
     assert not set(FLIGHT_VARS) & set(json.loads(out)["env"])
+
+
+def test_the_hook_keeps_a_pythonpath_the_profile_or_set_gives() -> None:
+    """The hook's directory goes first on the ranks' PYTHONPATH, before the one they would
+    have had: --set's (or a profile's), not only the shell's."""
+    from launchx.watch.hook import HOOK_DIR
+
+    env, _dir = _env_of(_resolved("local", "PYTHONPATH=/opt/mine"), "/logs/run")
+    assert env["PYTHONPATH"].split(":") == [HOOK_DIR, "/opt/mine"]

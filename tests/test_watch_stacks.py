@@ -250,8 +250,27 @@ def test_the_agent_leaves_a_grace_period_after_launchx_died() -> None:
     parents = iter([100, 100, 100, 1])
     slept: list[float] = []
     left: list[int] = []
-    hook._launchx_watch_parent(100, 7.5, lambda: next(parents), slept.append, left.append)
+    hook._launchx_watch_parent(
+        100, 7.5, lambda: next(parents), slept.append, lambda: left.append(1)
+    )
     assert slept == [1.0, 1.0, 1.0, 7.5] and left == [1]
+
+
+def test_the_guard_knows_torchruns_agent_and_its_grace() -> None:
+    import importlib
+
+    hook = importlib.import_module("launchx.watch._hook.sitecustomize")
+    env = {"LAUNCHX_STACK_DIR": "/tmp/s"}
+    assert hook._launchx_is_agent(["/py", "-m", "torch.distributed.run", "t.py"], env)
+    assert hook._launchx_is_agent(["/py", "/venv/bin/torchrun", "t.py"], env)
+    assert not hook._launchx_is_agent(["/py", "-m", "torch.distributed.run"], {**env, "RANK": "0"})
+    assert not hook._launchx_is_agent(["/py", "-m", "torch.distributed.run"], {})
+    assert not hook._launchx_is_agent(["/py", "train.py", "torch.distributed.run"], env)
+    # its own variable, else torchrun's shutdown timeout and 30 s, else 60 s; nonsense ignored
+    assert hook._launchx_orphan_grace({"LAUNCHX_ORPHAN_GRACE_S": "2"}) == 2.0
+    assert hook._launchx_orphan_grace({"PET_SHUTDOWN_TIMEOUT": "65"}) == 95.0
+    assert hook._launchx_orphan_grace({"LAUNCHX_ORPHAN_GRACE_S": "nan"}) == 60.0
+    assert hook._launchx_orphan_grace({"LAUNCHX_ORPHAN_GRACE_S": "-1"}) == 60.0
 
 
 def test_the_orphan_guard_runs_only_in_torchruns_agent(tmp_path: Path) -> None:

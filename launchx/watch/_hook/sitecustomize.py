@@ -66,27 +66,49 @@ def _launchx_tidy_at_exit(path: str) -> None:
 ORPHAN_GRACE_VAR = "LAUNCHX_ORPHAN_GRACE_S"
 
 
+def _launchx_is_agent(argv: "list[str]", environ: "dict[str, str]") -> bool:
+    """torchrun's own agent under launchx: no RANK of its own (its ranks have one), the
+    hook's variables set, started as ``python -m torch.distributed.run`` or ``torchrun``."""
+    if environ.get("RANK") is not None or not environ.get("LAUNCHX_STACK_DIR"):
+        return False
+    if argv[1:3] == ["-m", "torch.distributed.run"]:
+        return True
+    return len(argv) > 1 and os.path.basename(argv[1]) == "torchrun"
+
+
+def _launchx_orphan_grace(environ: "dict[str, str]") -> float:
+    """LAUNCHX_ORPHAN_GRACE_S, else torchrun's own shutdown timeout (launchx sets it from
+    --grace-period) and 30 s more for its exit, else 60 s."""
+    for name, extra in ((ORPHAN_GRACE_VAR, 0.0), ("PET_SHUTDOWN_TIMEOUT", 30.0)):
+        try:
+            value = float(environ.get(name, "")) + extra
+        except ValueError:
+            continue
+        if 0 <= value < 86400:
+            return value
+    return 60.0
+
+
 def _launchx_orphan_guard() -> None:
-    """In torchrun's agent (no RANK of its own): when launchx dies without stopping the run
-    (SIGKILL, the OOM killer), the kernel's parent-death signal makes torchrun stop its
-    ranks, but torchrun itself can then hang at exit joining its ``--tee`` log threads,
-    and an agent left that way holds the store's port for good. If it is still alive a
-    grace period after its parent went, it leaves."""
-    if os.environ.get("RANK") is not None or not os.environ.get("LAUNCHX_STACK_DIR"):
-        return
-    argv = getattr(sys, "orig_argv", [])
-    module = argv[1:3] == ["-m", "torch.distributed.run"]
-    if not module and not (len(argv) > 1 and os.path.basename(argv[1]) == "torchrun"):
+    """In torchrun's agent: when launchx dies without stopping the run (SIGKILL, the OOM
+    killer), the kernel's parent-death signal makes torchrun stop its ranks, but torchrun
+    itself can then hang at exit joining its ``--tee`` log threads, and an agent left that
+    way holds the store's port for good. If it is still alive a grace period after launchx
+    went, it ends what is left below it and leaves."""
+    if not _launchx_is_agent(getattr(sys, "orig_argv", []), dict(os.environ)):
         return
     try:
-        grace = float(os.environ.get(ORPHAN_GRACE_VAR, "60"))
+        parent = os.getppid()
+        with open(f"/proc/{parent}/cmdline", "rb") as f:
+            if b"launchx" not in f.read():
+                return  # started by something else: its parent is not launchx's to watch
         import threading
         import time
 
-        parent = os.getppid()
         threading.Thread(
             target=_launchx_watch_parent,
-            args=(parent, grace, os.getppid, time.sleep, os._exit),
+            args=(parent, _launchx_orphan_grace(dict(os.environ)), os.getppid, time.sleep),
+            kwargs={"leave": _launchx_leave},
             name="launchx-orphan-guard",
             daemon=True,
         ).start()
@@ -97,16 +119,35 @@ def _launchx_orphan_guard() -> None:
 def _launchx_watch_parent(
     parent: int,
     grace: float,
-    getppid: Callable[[], int],
-    sleep: Callable[[float], None],
-    leave: Callable[[int], None],
+    getppid: "Callable[[], int]",
+    sleep: "Callable[[float], None]",
+    leave: "Callable[[], None]",
 ) -> None:
     """Poll for the parent's death, then give torchrun ``grace`` seconds to stop its ranks
-    and exit on its own (its SIGTERM handling waits 30 s before SIGKILL) before leaving."""
+    and exit on its own before leaving."""
     while getppid() == parent:
         sleep(1.0)
     sleep(grace)
-    leave(1)
+    leave()
+
+
+def _launchx_leave() -> None:
+    """SIGKILL this process's children (ranks torchrun did not stop, in sessions of their
+    own), then exit without the interpreter's shutdown, which is what hangs."""
+    import signal
+
+    me = str(os.getpid())
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = f.read().rsplit(")", 1)[1].split()[1]
+            if ppid == me:
+                os.kill(int(entry), signal.SIGKILL)
+        except (OSError, IndexError):
+            continue
+    os._exit(1)
 
 
 def _launchx_chain() -> None:
