@@ -275,12 +275,14 @@ def _write_dense(path: Path, mb: int) -> None:
         fh.write(_FAILURE)
 
 
-def _run(args: list[str]) -> tuple[float, float, int, int]:
-    """Wall seconds, CPU seconds (user + system), peak RSS (KiB) and exit code of
-    ``launchx diagnose ARGS``. CPU time is what a loaded machine cannot inflate."""
+def _run(args: list[str], one_core: bool = False) -> tuple[float, float, int, int]:
+    """Wall seconds, CPU seconds (user + system, the helper process's too), peak RSS (KiB)
+    and exit code of ``launchx diagnose ARGS``. CPU time is what a loaded machine cannot
+    inflate. ``one_core``: pinned to one core, where launchx starts no helper."""
     code = (
-        "import resource, subprocess, sys, time\n"
-        "t = time.perf_counter()\n"
+        "import os, resource, subprocess, sys, time\n"
+        + ("os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n" if one_core else "")
+        + "t = time.perf_counter()\n"
         "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
         "dt = time.perf_counter() - t\n"
         "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
@@ -291,8 +293,10 @@ def _run(args: list[str]) -> tuple[float, float, int, int]:
     return float(out[0]), float(out[1]), int(out[2]), int(out[3])
 
 
-def _median_run(args: list[str], runs: int) -> tuple[float, float, int, int]:
-    results = [_run(args) for _ in range(runs)]
+def _median_run(
+    args: list[str], runs: int, one_core: bool = False
+) -> tuple[float, float, int, int]:
+    results = [_run(args, one_core) for _ in range(runs)]
     return (
         statistics.median(r[0] for r in results),
         statistics.median(r[1] for r in results),
@@ -325,8 +329,10 @@ def streams(big_mb: int, runs: int) -> None:
             (f"{big_mb} MB in 8 rank files", folder),
             (f"{max(1, big_mb // 10)} MB of tracebacks", dense),
         ]
+        walls = {}
         for label, path in rows:
             dt, cpu, rss, rc = _median_run([str(path)], runs)
+            walls[path] = dt
             size = sum(p.stat().st_size for p in ([path] if path.is_file() else path.iterdir()))
             per_mb = (cpu - base_cpu) * 1e3 / (size / 1e6)
             print(
@@ -334,6 +340,14 @@ def streams(big_mb: int, runs: int) -> None:
                 f"MiB (+{(rss - base_rss) / 1024:5.1f})  {per_mb:5.1f} cpu ms/MB over start-up"
                 f"  exit {rc}"
             )
+        if hasattr(__import__("os"), "sched_setaffinity"):
+            # the same logs on one core, where no helper process searches half the anchors
+            for label, path in ((f"{big_mb} MB log", big), ("8 rank files", folder)):
+                dt, cpu, _, _ = _median_run([str(path)], runs, one_core=True)
+                print(
+                    f"  {label + ', one core':<26} {dt:6.2f} s wall {cpu:5.2f} s cpu  "
+                    f"two cores take {walls[path] / dt:.2f}x its time"
+                )
 
 
 def main() -> None:

@@ -3,8 +3,9 @@
 A failed run's log can be gigabytes of progress lines around a few lines that matter. The
 scanner reads fixed-size chunks of bytes and looks for the anchors of
 ``failure_rules.ANCHORS`` with ``bytes.find`` on a lower-cased copy (a few C passes per
-chunk); only the lines holding an anchor are decoded and stripped, so the cost per MB is a
-handful of memory scans. What it keeps is bounded whatever the log's size: distinct
+chunk; in a long file on two cores a helper process searches for half of them at the same
+time, ``anchorfind``); only the lines holding an anchor are decoded and stripped, so the
+cost per MB is a handful of memory scans. What it keeps is bounded whatever the log's size: distinct
 candidate lines (with a repeat count), torchrun's failure summary, the NCCL watchdog's
 sequence numbers, NCCL versions, hosts, and the last lines of the log.
 
@@ -17,12 +18,14 @@ matcher accepts a pattern there only where it spans a break.
 from __future__ import annotations
 
 import io
+import os
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
+from launchx import anchorfind
 from launchx import failure_rules as fr
 from launchx import loglines as ll
 from launchx.loglines import FailureEntry, LogLine
@@ -37,6 +40,9 @@ _MIN_WRAPPED = 60  # a raw line this long or longer may continue on the next lin
 _HEAD_BYTES = 256 << 10
 
 _ANCHORS = tuple(a.lower().encode() for a in fr.ANCHORS)
+# With a helper process (``anchorfind``), the scanner searches for the first anchors and the
+# helper for the rest: the first ones (short words, found often) cost the most per pass, and
+# the scanner has its other work besides. Those with a next-line marker must be searched here.
 _BLOCK_ANCHORS = (b"error_file", b"root cause", b"failures:", b"exitcode  :", b"exitcode:")
 _NCCL_INFO = b"NCCL INFO"
 # Markers whose next line carries what matters and often holds no anchor of its own: NCCL
@@ -50,6 +56,11 @@ _ANCHORED_MARKERS = {
     b"error": b"last error:",
     b"terminate": b"terminate called after throwing an instance of",
 }
+# the anchors with a marker come first in ANCHORS, so that searching them first keeps the
+# order ("first anchor of the line") the same
+_MARKED = tuple((a, _ANCHORED_MARKERS[a]) for a in _ANCHORS[: len(_ANCHORED_MARKERS)])
+_NEAR = 15
+_NEAR_ANCHORS, _FAR_ANCHORS = _ANCHORS[len(_MARKED) : _NEAR], _ANCHORS[_NEAR:]
 _NCCL_HOST = re.compile(r"^([\w.-]+):\d+:\d+ \[\d+\] NCCL (?:INFO|WARN)", re.MULTILINE)
 # NCCL's line header names the process ("host:pid:tid [dev]"), not the rank; its proxy
 # thread's warnings name the rank that process is ("[Proxy Service 11] Failed to execute
@@ -498,9 +509,14 @@ def _forward_lines(buf: bytes, pos: int, count: int) -> int:
     return pos
 
 
-def _anchor_lines(low: bytes, lo: int, hi: int, every: bool = False) -> dict[int, int]:
+def _anchor_lines(
+    low: bytes, span: tuple[int, int], every: bool = False, far: list[tuple[int, int]] | None = None
+) -> dict[int, int]:
     """Line start -> first anchor position, for every line in ``[lo, hi)`` with an anchor
-    (``every``: every line, the slow reference the tests compare against)."""
+    (``every``: every line, the slow reference the tests compare against). ``far``: the
+    lines a helper found holding the anchors after the first ``_NEAR`` (offsets into
+    ``low``); without it, all anchors are searched here."""
+    lo, hi = span
     found: dict[int, int] = {}
     if every:
         pos = lo
@@ -512,8 +528,7 @@ def _anchor_lines(low: bytes, lo: int, hi: int, every: bool = False) -> dict[int
             pos = nl + 1
         return found
     after: list[int] = []
-    for a in _ANCHORS:
-        marker = _ANCHORED_MARKERS.get(a)
+    for a, marker in _MARKED:
         i = low.find(a, lo, hi)
         while i != -1:
             start = low.rfind(b"\n", 0, i) + 1
@@ -521,9 +536,15 @@ def _anchor_lines(low: bytes, lo: int, hi: int, every: bool = False) -> dict[int
             nl = low.find(b"\n", i)
             if nl == -1 or nl >= hi:
                 break
-            if marker is not None and nl + 1 < hi and low.find(marker, start, nl) != -1:
+            if nl + 1 < hi and low.find(marker, start, nl) != -1:
                 after.append(nl + 1)
             i = low.find(a, nl, hi)
+    anchorfind.first_anchors(low, lo, hi, _NEAR_ANCHORS, found)
+    if far is None:
+        anchorfind.first_anchors(low, lo, hi, _FAR_ANCHORS, found)
+    else:
+        for start, pos in far:
+            found.setdefault(start, pos)
     for marker in _NEXT_LINE_MARKERS:
         i = low.find(marker, lo, hi)
         while i != -1:
@@ -578,12 +599,13 @@ def _process(
     low: bytes,
     span: tuple[int, int, int],
     first_line: int,
+    far: list[tuple[int, int]] | None = None,
 ) -> int:
     """Handle the lines starting in ``[lo, hi)`` of ``buf`` (whose line ``first_line``
     starts at offset 0); a summary block may run on to ``limit``. Returns where the next
     call must start."""
     lo, hi, limit = span
-    cands = _anchor_lines(low, lo, hi, sc.every_line)
+    cands = _anchor_lines(low, (lo, hi), sc.every_line, far)
     if sc.block.open:
         cands.setdefault(lo, lo)
     line_at = first_line
@@ -805,6 +827,24 @@ def _strong(raw: bytes) -> bool:
 # --------------------------------------------------------------------------- entry points
 
 
+def far_helper(
+    paths: Sequence[str], force: bool | None = None, chunk: int = anchorfind.CHUNK
+) -> anchorfind.Helper | None:
+    """A helper process searching the log files ``paths``, in the order they will be
+    scanned, for the anchors after the first ``_NEAR``; None where it would not pay (short
+    logs, one core). ``force`` starts one or not whatever the logs (the tests)."""
+    if force is None:
+        force = anchorfind.usable(sum(_size(p) for p in paths))
+    return anchorfind.Helper(paths, _FAR_ANCHORS, chunk) if force and paths else None
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
 def scan_stream(
     stream: BinaryIO,
     info: SourceInfo,
@@ -812,14 +852,17 @@ def scan_stream(
     base_index: int = 0,
     chunk: int = CHUNK,
     every_line: bool = False,
+    far: anchorfind.FileView | None = None,
 ) -> SourceScan:
     """Scan a binary stream to its end; memory stays bounded by ``chunk`` and the caps.
     ``every_line`` matches every line instead of only anchored ones (slow; the reference
-    the tests hold the anchored scan to)."""
+    the tests hold the anchored scan to). ``far``: a helper's answers for the same bytes
+    (``far_helper``); where it has none, the scanner searches them itself."""
     sc = _Scanner(info, base_index, every_line=every_line)
     carry = b""
     start = 0  # where unprocessed lines begin in carry
     first_line = 1  # line number of carry[0]
+    offset = 0  # of carry[0] in the stream
     total = 0
     head_done = False
     while True:
@@ -839,9 +882,15 @@ def scan_stream(
                     carry = buf
                     continue
                 hi = len(buf) - _MAX_LINE  # one enormous line: process it in pieces
+                far = None  # its pieces do not start lines: search them here
         low = buf.lower()
         limit = len(buf) if final else buf.rfind(b"\n") + 1
-        nxt = _process(sc, buf, low, (start, hi, limit), first_line)
+        found = None if far is None or every_line else far.lines(offset + start, offset + hi)
+        if found is None:
+            far = None
+        elif found:
+            found = [(s - offset, p - offset) for s, p in found]
+        nxt = _process(sc, buf, low, (start, hi, limit), first_line, found)
         if final:
             _tail(sc, buf, first_line)
             lines_total = first_line + buf.count(b"\n")
@@ -850,6 +899,7 @@ def scan_stream(
             return sc.finish(total, lines_total - 1)
         keep_from = _back_lines(buf, min(nxt, len(buf)), _CONTEXT_LINES)
         first_line += buf.count(b"\n", 0, keep_from)
+        offset += keep_from
         start = min(nxt, len(buf)) - keep_from
         carry = buf[keep_from:]
 

@@ -305,18 +305,6 @@ def _host_token(fields: Sequence[str], i: int) -> str:
 # --------------------------------------------------------------------------- reading
 
 
-def open_log(lf: LogFile, stdin: BinaryIO) -> BinaryIO:
-    if lf.path is None:
-        return stdin
-    try:
-        return lf.path.open("rb")
-    except OSError as exc:
-        raise LaunchxError(
-            f"cannot read log {str(lf.path)!r}: {exc.strerror or exc}",
-            "pass an existing, readable log file or directory, or '-' for stdin",
-        ) from None
-
-
 def read_events(path: Path) -> list[dict[str, object]]:
     """The run's events, one JSON object per line; lines that are not objects are ignored
     (a run killed mid-write leaves half a line)."""
@@ -345,27 +333,41 @@ def read_dump(df: DumpFile, name: str | None = None) -> flightrec.Dump | None:
         return None
 
 
+def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO) -> list[logscan.SourceScan]:
+    files = [str(lf.path) for lf in logs if lf.path is not None]
+    helper = logscan.far_helper(files)
+    scans = []
+    k = 0  # the index of the next file in ``files``
+    try:
+        for n, lf in enumerate(logs):
+            base = n * _STRIDE
+            try:
+                if lf.path is None:
+                    scans.append(logscan.scan_stream(stdin, lf.info, base_index=base))
+                    continue
+                view = None if helper is None else helper.view(k)
+                k += 1
+                with lf.path.open("rb") as fh:
+                    scans.append(logscan.scan_stream(fh, lf.info, base_index=base, far=view))
+            except OSError as exc:
+                raise LaunchxError(
+                    f"cannot read log {str(lf.path or lf.info.name)!r}: {exc.strerror or exc}",
+                    "pass an existing, readable log file or directory, or '-' for stdin",
+                ) from None
+    finally:
+        if helper is not None:
+            helper.close()
+    return scans
+
+
 def diagnose_paths(
     paths: Sequence[str], stdin: BinaryIO, policy: RetryPolicyLike | None = None
 ) -> Report:
     """Read every log, dump and event under ``paths`` and diagnose the run they belong to.
     Each log is streamed (bounded memory, whatever its size)."""
     found = discover(paths)
-    scans = []
-    n = 0
-    for lf in found.logs:
-        fh = open_log(lf, stdin)
-        try:
-            scans.append(logscan.scan_stream(fh, lf.info, base_index=n * _STRIDE))
-        except OSError as exc:
-            raise LaunchxError(
-                f"cannot read log {lf.info.name!r}: {exc.strerror or exc}",
-                "pass an existing, readable log file or directory",
-            ) from None
-        finally:
-            if lf.path is not None:
-                fh.close()
-        n += 1
+    scans = _scan_logs(found.logs, stdin)
+    n = len(scans)
     for ef in found.error_files:
         try:
             raw = ef.path.read_bytes()[:_MAX_EVENTS_BYTES].decode("utf-8", errors="replace")
