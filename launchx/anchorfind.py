@@ -2,14 +2,16 @@
 
 Searching a long log for the anchors is most of what ``launchx diagnose`` spends on it: one
 ``bytes.find`` pass per anchor, 20-50 ms each per 100 MB, on one core. A file on disk can be
-read twice, so a helper process (``python -m launchx.anchorfind``) searches the same file for
+read twice, so a helper process (a second interpreter running ``serve``) searches it for
 the anchors at the end of the list while the scanner searches for the others and reads the
 lines it found; on two cores a 100 MB log is read in about two thirds of the time.
 
 The helper's answer is the same as the scanner's own search would be (the tests hold them
 to it): for each line, the first of its anchors that the line holds, in the anchors' order,
-and where. When the helper cannot answer for a part of the file (it died, the file grew or
-changed under it, a line too long to hold), the scanner searches that part itself.
+and where. When the helper cannot answer for a part of a file (it died, it could not open
+the file, the file grew after it read it, a line too long to hold), the scanner searches
+that part itself. Only regular files are given to it: a FIFO read twice would split its
+data between the two readers.
 
 This module imports only the standard library: the helper starts in tens of milliseconds.
 """
@@ -34,6 +36,11 @@ interpreter, about 30 ms of a core) costs more than it saves below a few MB."""
 # (file index, covered, n): the lines of that file starting before ``covered`` are answered
 _HEADER = struct.Struct("<qqq")
 _GAVE_UP = -1
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_BOOT = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from launchx.anchorfind import main; "
+    "sys.exit(main(sys.argv[2:]))"
+)
 
 
 def first_anchors(
@@ -70,7 +77,10 @@ class Helper:
 
     def __init__(self, paths: Sequence[str], anchors: Sequence[bytes], chunk: int = CHUNK) -> None:
         hexed = ",".join(a.hex() for a in anchors)
-        args = [sys.executable, "-m", "launchx.anchorfind", hexed, str(chunk), *paths]
+        # isolated (-I: no PYTHON* variables, no current directory on the path) and without
+        # site-packages (-S, which it does not need): it imports this very module, never a
+        # launchx that happens to sit in the current directory
+        args = [sys.executable, "-I", "-S", "-c", _BOOT, _PACKAGE_ROOT, hexed, str(chunk), *paths]
         self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
             args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
         )

@@ -334,10 +334,12 @@ def read_dump(df: DumpFile, name: str | None = None) -> flightrec.Dump | None:
 
 
 def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO) -> list[logscan.SourceScan]:
-    files = [str(lf.path) for lf in logs if lf.path is not None]
-    helper = logscan.far_helper(files)
+    # only regular files go to the helper: it reads each file again, and a FIFO read twice
+    # would split its data between the two readers
+    regular = [n for n, lf in enumerate(logs) if lf.path is not None and lf.path.is_file()]
+    helper = logscan.far_helper([str(logs[n].path) for n in regular])
+    views = {n: helper.view(k) for k, n in enumerate(regular)} if helper is not None else {}
     scans = []
-    k = 0  # the index of the next file in ``files``
     try:
         for n, lf in enumerate(logs):
             base = n * _STRIDE
@@ -345,8 +347,7 @@ def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO) -> list[logscan.SourceS
                 if lf.path is None:
                     scans.append(logscan.scan_stream(stdin, lf.info, base_index=base))
                     continue
-                view = None if helper is None else helper.view(k)
-                k += 1
+                view = views.get(n)
                 with lf.path.open("rb") as fh:
                     scans.append(logscan.scan_stream(fh, lf.info, base_index=base, far=view))
             except OSError as exc:

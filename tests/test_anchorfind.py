@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import os
 import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -217,3 +218,55 @@ def test_the_scanner_leaves_the_far_anchors_to_the_helper() -> None:
     )
     assert scan.lines == ()
     assert len(_serial(data.encode(), logscan.CHUNK).lines) == len(logscan._FAR_ANCHORS)
+
+
+def test_the_helper_runs_this_launchx_not_one_in_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "launchx").mkdir()
+    (tmp_path / "launchx" / "__init__.py").write_text("raise SystemExit('another launchx')\n")
+    log = tmp_path / "r.log"
+    log.write_bytes(_bodies(20))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    helper = logscan.far_helper([str(log)], force=True, chunk=1024)
+    assert helper is not None
+    try:
+        assert helper.view(0).lines(0, 1024) is not None
+    finally:
+        helper.close()
+
+
+def test_a_fifo_among_the_logs_is_read_by_the_scanner_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = _bodies(30)
+    fifo, regular = tmp_path / "rank-0.log", tmp_path / "rank-1.log"
+    regular.write_bytes(_bodies(30, start=30))
+    logs = [
+        logsource.LogFile(fifo, SourceInfo(name="rank-0.log", rank=0)),
+        logsource.LogFile(regular, SourceInfo(name="rank-1.log", rank=1)),
+    ]
+
+    def scan() -> list[logscan.SourceScan]:
+        os.mkfifo(fifo)
+        writer = threading.Thread(target=fifo.write_bytes, args=(body,), daemon=True)
+        writer.start()
+        try:
+            return logsource._scan_logs(logs, io.BytesIO())
+        finally:
+            writer.join(timeout=30)
+            fifo.unlink()
+
+    serial = scan()
+    started: list[list[str]] = []
+    real = logscan.far_helper
+
+    def spy(paths: list[str], force: bool | None = None) -> anchorfind.Helper | None:
+        started.append(list(paths))
+        return real(paths, force=True, chunk=1024)
+
+    monkeypatch.setattr(logscan, "far_helper", spy)
+    assert scan() == serial
+    assert started == [[str(regular)]]
+    assert serial[0].bytes_read == len(body)  # the scanner read all of the FIFO
