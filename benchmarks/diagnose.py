@@ -29,7 +29,9 @@ Then a synthetic 100 MB log (eight ranks of progress lines, tqdm frames, an NCCL
 a KeyError with its collateral and torchrun's summary at the end) and the same bytes as a
 directory of eight per-rank files go through the real ``launchx diagnose`` in a subprocess:
 wall time and peak RSS, against ``launchx diagnose`` of a 1 KB log measured in the same run
-(start-up and imports), and a quarter-size log to show memory does not grow with the log.
+(start-up and imports), and a quarter-size log to show memory does not grow with the log;
+then the 100 MB log and its rank files pinned to one core, where no helper process
+searches half the anchors (the two-core search's baseline).
 
 ``--misses`` lists the development part's misses. The held-out part is only ever counted:
 its logs measure rules that were not written from them, so its misses are not printed

@@ -196,9 +196,15 @@ def tier(priority: int) -> int:
     return 1 if priority >= 50 else 0
 
 
-EXCEPTION_LINE = r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
-"""The start of a Python exception line ("RuntimeError", "requests.exceptions.ConnectionError"):
-the line that ended a process, as opposed to a warning that quotes the same words."""
+EXCEPTION_LINE = (
+    r"^(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception)"
+    # a bare Exception raised by the script; (not old torch.multiprocessing.spawn's own, for
+    # a process that died of a signal or an exit code, which the launcher rules read)
+    r"|Exception(?=: (?!process \d+ terminated)))"
+)
+"""The start of a Python exception line ("RuntimeError", "requests.exceptions.ConnectionError",
+a bare "Exception: ..."): the line that ended a process, as opposed to a warning that quotes
+the same words."""
 
 SRUN_TERMINATES_STEP = r"(?:_step_signal: |^srun: )Terminating (?:StepId=|job step )"
 """srun ends a step itself after a task failed, before the step's CANCELLED line: Slurm 25
@@ -955,6 +961,27 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="cuda_too_many_peers",
+        category="cuda_config_error",
+        code="LX650",
+        priority=88,
+        retryable=False,
+        patterns=(
+            # cudaErrorTooManyPeers (60): THC's words, and the runtime's own name for it
+            r"peer mapping resources exhausted",
+            r"cudaErrorTooManyPeers",
+        ),
+        cause="CUDA refused to enable peer-to-peer access between one more pair of GPUs: a "
+        "GPU can map the memory of at most 8 peers (fewer on some systems), and one process "
+        "driving many GPUs (nn.DataParallel, a model split over devices) or NCCL's P2P "
+        "transport asked for more; it fails the same way on every start with these GPUs.",
+        fix="run one process per GPU (`launchx run` or torchrun with "
+        "DistributedDataParallel, not nn.DataParallel over all the GPUs), or use at most 8 "
+        "GPUs per process; NCCL_P2P_LEVEL=NVL (profile env) keeps NCCL's P2P to "
+        "NVLink-connected pairs.",
+        fixtures=("cuda_config_error__pytorch_25019_peer_mapping_resources_exhausted.log",),
+    ),
+    Rule(
         name="cuda_config",
         category="cuda_config_error",
         code="LX540",
@@ -1257,6 +1284,23 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="use_env_flag_passed_to_script",
+        category="deprecated_env",
+        code="LX649",
+        # above the parser's generic rejection (LX527) that it refines
+        priority=86,
+        retryable=False,
+        patterns=(r"error: unrecognized arguments: (?:.* )?--use[-_]env\b",),
+        cause="--use_env (--use-env) is a flag of python -m torch.distributed.launch, "
+        "deprecated since torch 1.10, telling it to set LOCAL_RANK instead of passing "
+        "--local_rank; here it reached the script (written after the script's name, or given "
+        "to torchrun, which has no such flag because it always sets LOCAL_RANK), whose "
+        "parser rejects it on every rank, on every start.",
+        fix="drop --use_env: torchrun (and `launchx run train.py`) always sets LOCAL_RANK, "
+        "which the script reads from os.environ; launcher flags go before the script's name.",
+        fixtures=("deprecated_env__satlas_super_resolution_19_use_env_flag.log",),
+    ),
+    Rule(
         name="local_rank_flag_not_passed",
         category="deprecated_env",
         code="LX626",
@@ -1380,6 +1424,73 @@ RULES: tuple[Rule, ...] = (
         "kernel; a newer torch or Triton may pick configs that fit; or run on the GPU it was "
         "tuned for.",
         fixtures=("user_code_error__specforge_194_inductor_triton_out_of_resource.log",),
+    ),
+    Rule(
+        name="spawn_main_not_guarded",
+        category="user_code_error",
+        code="LX648",
+        # above the user's exception (LX511): the same RuntimeError, with the fix in it; a
+        # logger may print the message without its class (mteb's "Error while evaluating")
+        priority=81,
+        retryable=False,
+        patterns=(r"current process has finished its bootstrapping phase",),
+        cause="a process started with the spawn start method (DataLoader workers with "
+        "multiprocessing_context='spawn', mp.spawn, a multi-GPU encode pool, any process on "
+        "macOS or Windows) imports the main script again, and the script starts its processes "
+        "at import time, outside an if __name__ == '__main__': block: Python's multiprocessing "
+        "refuses, on every start.",
+        fix="move the script's top-level code into a main() called under "
+        "if __name__ == '__main__': main(); torchrun and `launchx run` start ranks as fresh "
+        "interpreters, so each rank runs main() once and its spawned helpers do not.",
+        fixtures=(
+            "user_code_error__llm2vec_140_mteb_multigpu_spawn_bootstrap.log",
+            "user_code_error__sentence_transformers_2331_encode_multi_process_spawn_main.log",
+        ),
+    ),
+    Rule(
+        name="ddp_module_not_on_one_gpu",
+        category="user_code_error",
+        code="LX655",
+        # above the user's exception (LX511): the same ValueError, with its reason; read
+        # wherever it sits in the line (a message pasted after the reporter's own words)
+        priority=81,
+        retryable=False,
+        patterns=(
+            r"DistributedDataParallel device_ids and output_device arguments only work with "
+            r"single-device",
+        ),
+        cause="DistributedDataParallel was given device_ids for a model whose parameters "
+        "are not all on that one GPU: still on the CPU (the model was wrapped before "
+        ".to(device)), or spread over several GPUs (device_map='auto', a model split by "
+        "hand); every rank stops there, on every start.",
+        fix="move the model to the rank's GPU before wrapping it: model.to(f'cuda:{local_rank}') "
+        "then DDP(model, device_ids=[local_rank]) (LOCAL_RANK is in the environment under "
+        "torchrun and `launchx run`); a model split over GPUs is wrapped without device_ids, "
+        "and one process per GPU needs no device_map='auto'.",
+        fixtures=(
+            "user_code_error__openstereo_278_ddp_module_on_cpu.log",
+            "user_code_error__chatglm6b_finetuning_11_ddp_model_split_two_gpus.log",
+        ),
+    ),
+    Rule(
+        name="hydra_instantiate_error",
+        category="user_code_error",
+        code="LX653",
+        priority=80,
+        retryable=False,
+        patterns=(
+            # Hydra prints the exception as its repr on the next line (TypeError("..."))
+            r"^Error in call to target '[\w.]+':",
+            r"^Error locating target '[\w.]+'",
+        ),
+        cause="Hydra could not build an object the config names (hydra.utils.instantiate): "
+        "importing its _target_ failed, or calling it raised (the exception follows, as "
+        "TypeError(...) for an argument the installed library does not take); every rank "
+        "builds the same config, so every start fails the same way.",
+        fix="set HYDRA_FULL_ERROR=1 for the whole traceback; check the config's _target_ "
+        "and its arguments against the installed library version (pin the version the "
+        "config was written for).",
+        fixtures=("user_code_error__diffusion_29_composer_rank3_unet_dual_cross_attention.log",),
     ),
     Rule(
         name="user_exception",
@@ -1957,6 +2068,26 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="intel_gpu_runtime_abort",
+        category="segfault",
+        code="LX652",
+        priority=76,
+        retryable=False,
+        patterns=(
+            # Intel's GPU compute runtime (NEO, under Level Zero and SYCL): its own abort,
+            # naming the source file of the check that failed
+            r"^Abort was called at \d+ line in file:",
+        ),
+        cause="Intel's GPU compute runtime (the Level Zero / OpenCL driver under "
+        "intel-extension-for-pytorch and torch's xpu device) failed one of its own checks "
+        "and aborted the process (SIGABRT, exit code -6); the next line names the driver's "
+        "source file, such as memory_manager.cpp.",
+        fix="install matching versions of the GPU driver (intel-compute-runtime / "
+        "level-zero), oneAPI and intel-extension-for-pytorch or torch's xpu build; with the "
+        "driver's file and line, search or report the failure at intel/compute-runtime.",
+        fixtures=("segfault__streaming_331_composer_rank4_abort_memory_manager.log",),
+    ),
+    Rule(
         name="segfault",
         category="segfault",
         code="LX513",
@@ -2098,6 +2229,29 @@ RULES: tuple[Rule, ...] = (
         "or extension built for a newer CPU (AVX-512) than this node's; SIGFPE: an integer "
         "division by zero in native code (a library bug on this GPU or these shapes).",
         fixtures=("segfault__hallo2_75.log", "segfault__ifseg_7.log"),
+    ),
+    Rule(
+        name="streaming_shared_memory_left_behind",
+        category="shm_error",
+        code="LX651",
+        # above the user's exception (LX511) that the FileExistsError also is
+        priority=82,
+        retryable=False,
+        patterns=(
+            # mosaicml streaming names its shared-memory objects by a six-digit prefix and a
+            # role: /dev/shm/000000_barrier, 000001_locals, 000000_filelock, ...
+            r"FileExistsError: \[Errno 17\] File exists: '/\d{6}_\w+'",
+        ),
+        cause="mosaicml streaming (StreamingDataset) found its shared-memory object (a "
+        "/dev/shm/000000_barrier, _locals or _filelock) already there: a run that died left "
+        "it behind, or two datasets on this node took the same prefix because the ranks "
+        "disagree about the node (LOCAL_WORLD_SIZE, RANK unset where the dataset is built); "
+        "it fails the same way until the objects are gone.",
+        fix="remove the leftovers before the run (python -c 'import streaming.base.util as "
+        "u; u.clean_stale_shared_memory()', or rm /dev/shm/0000*_*), give each dataset its "
+        "own local directory, and build the datasets after the ranks' environment is set "
+        "(`launchx run` sets RANK, LOCAL_RANK and LOCAL_WORLD_SIZE before the script starts).",
+        fixtures=("shm_error__lightning_20140_streaming_000001_locals_file_exists.log",),
     ),
     Rule(
         name="torchrun_root_sigbus_in_container",
@@ -2444,9 +2598,11 @@ RULES: tuple[Rule, ...] = (
         cause="torchrun (or python -m torch.distributed.launch) could not read its "
         "--nproc_per_node: the value is not a number, gpu, cpu or auto. Usually a wrapper "
         "script's variable that was never set (dist_train.sh run without its GPU count leaves "
-        "--nproc_per_node empty), so the launcher stops before starting any rank, every time.",
+        "--nproc_per_node empty; SLURM's $SLURM_TASKS_PER_NODE reads '4(x2)' on two nodes of "
+        "four tasks), so the launcher stops before starting any rank, every time.",
         fix="pass the count the wrapper expects (bash tools/dist_train.sh CONFIG 8), or give "
-        "--nproc_per_node a number (or gpu/auto); `launchx run` counts the visible GPUs itself.",
+        "--nproc_per_node a number (or gpu/auto; under SLURM $SLURM_GPUS_ON_NODE); "
+        "`launchx run` counts the visible GPUs itself.",
         fixtures=("launcher_died__bevdet_77_empty_nproc_per_node.log",),
     ),
     Rule(
@@ -2476,6 +2632,27 @@ RULES: tuple[Rule, ...] = (
         "start torchrun on each node yourself (or `launchx run`, or `launchx sbatch`) instead "
         "of colossalai run's ssh runner, which exports every variable of the launching shell.",
         fixtures=("launcher_died__colossalai_4781_uid_readonly_export.log",),
+    ),
+    Rule(
+        name="colossalai_ssh_failed",
+        category="launcher_died",
+        code="LX654",
+        priority=70,
+        retryable=False,
+        patterns=(
+            # the runner's exception is its SSH library's (fabric/paramiko), not the remote
+            # command's exit status, which LX615 reads
+            r"Error: failed to run torchrun .* on \S+, is localhost: False, exception: "
+            r"(?!Encountered a bad command exit code)",
+        ),
+        cause="colossalai run could not start torchrun on another host: its SSH connection "
+        "(fabric/paramiko) to that host failed (no key it may use, authentication refused, "
+        "host unreachable), so that node never joined and the run cannot start.",
+        fix="make `ssh HOST true` work from the launching node without a prompt for every "
+        "host of the hostfile (an SSH key in ~/.ssh/authorized_keys there, the right user and "
+        "port in ~/.ssh/config); or start torchrun on each node yourself (`launchx run` per "
+        "node, or `launchx sbatch`), which needs no SSH between the nodes.",
+        fixtures=("launcher_died__colossalai_3066_ssh_no_authentication_methods.log",),
     ),
     Rule(
         name="windows_launcher_stub",
@@ -2913,6 +3090,34 @@ RULES: tuple[Rule, ...] = (
         "NCCL_SOCKET_FAMILY=AF_INET; check with `ip route get <peer address>` and "
         "`nc -zv <peer> <port>` from each node, and open the ports between the nodes.",
         fixtures=("socket_error__wenet_1891_multinode_ipv6_link_local_unreachable.log",),
+    ),
+    Rule(
+        name="nccl_bootstrap_connect_stalled",
+        category="socket_error",
+        code="LX647",
+        # Above NCCL's generic "unhandled system error" (55) that reports it; below the
+        # rules that name why a peer is unreachable (a link-local address: LX580, 58; no
+        # route: LX575, 66), after which the same connect stalls
+        priority=57,
+        retryable=False,
+        patterns=(
+            r"NCCL INFO misc/socket\.cc:\d+ -> 2 \(Operation now in progress\)",
+            # NCCL 2.19+: the same connect, as the "Last error:" of torch's DistBackendError
+            r"socketPollConnect poll\(\) returned \d+, no POLLOUT events",
+        ),
+        cause="NCCL's bootstrap could not connect to a peer's socket: the connect() never "
+        "completed (its SYN went unanswered) until NCCL gave up, and the communicator's set-up "
+        "failed on the ranks that waited for it. A firewall dropping the port, or an address "
+        "the other node cannot reach (NCCL took an interface that only this node's segment "
+        "sees), keeps it so; a node that was rebooting or overloaded would not.",
+        fix="set NCCL_SOCKET_IFNAME (profile env) to the interface every node shares (=eth0, "
+        "=ib0, ^docker,lo); from each node check `nc -zv <peer> <port>` to the address in "
+        "NCCL's 'Bootstrap : Using' line, and open the ports between the nodes; "
+        "`launchx doctor --nodes` tests the paths.",
+        fixtures=(
+            "socket_error__pytorch_131781_bootstrap_connect_inprogress.log",
+            "socket_error__veomni_131_multinode_socketpollconnect.log",
+        ),
     ),
     Rule(
         name="name_not_resolved",
