@@ -1,19 +1,18 @@
-"""Find the lines of a log that hold an anchor, and let a second process search half of them.
+"""A helper process that searches long log files for half the anchors, on a second core.
 
 Searching a long log for the anchors is most of what ``launchx diagnose`` spends on it: one
 ``bytes.find`` pass per anchor, 20-50 ms each per 100 MB, on one core. A file on disk can be
-read twice, so a helper process (a second interpreter running ``serve``) searches it for
-the anchors at the end of the list while the scanner searches for the others and reads the
-lines it found; on two cores a 100 MB log is read in about two thirds of the time.
+read twice, so a helper process (a second interpreter running ``serve``) searches the files
+for the anchors at the end of the list while the scanner searches for the others and reads
+the lines it found; on two cores a 100 MB log is read in about 0.7 of one core's time.
 
-The helper's answer is the same as the scanner's own search would be (the tests hold them
-to it): for each line, the first of its anchors that the line holds, in the anchors' order,
-and where. When the helper cannot answer for a part of a file (it died, it could not open
-the file, the file grew after it read it, a line too long to hold), the scanner searches
-that part itself. Only regular files are given to it: a FIFO read twice would split its
-data between the two readers.
-
-This module imports only the standard library: the helper starts in tens of milliseconds.
+The helper's answer is the scanner's own search (``anchorlines.first_anchors``): for each
+line, the first of its anchors that the line holds, in the anchors' order, and where. When
+the helper cannot answer for a part of a file (it died or could not start, it could not
+open the file, the file grew or shrank between its read and the scanner's, a line too long
+to hold), the scanner searches that part itself. Only regular files are given to it: a FIFO
+read twice would split its data between the two readers. The helper imports nothing but
+the standard library and ``anchorlines``.
 """
 
 from __future__ import annotations
@@ -28,12 +27,14 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import IO, BinaryIO
 
+from launchx.anchorlines import first_anchors
+
 CHUNK = 4 << 20
 MIN_BYTES = 8 << 20
-"""A file shorter than this is searched in one process: starting the helper (a Python
-interpreter, about 30 ms of a core) costs more than it saves below a few MB."""
+"""Files shorter than this together are searched in one process: starting the helper (a
+Python interpreter, about 30 ms of a core) costs more than it saves below a few MB."""
 
-# (file index, covered, n): the lines of that file starting before ``covered`` are answered
+# (file index, covered, n): the file's lines starting before ``covered`` are answered
 _HEADER = struct.Struct("<qqq")
 _GAVE_UP = -1
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -43,32 +44,34 @@ _BOOT = (
 )
 
 
-def first_anchors(
-    low: bytes, lo: int, hi: int, anchors: Sequence[bytes], found: dict[int, int]
-) -> None:
-    """Add ``line start -> position`` to ``found`` for each line in ``[lo, hi)`` of the
-    lower-cased ``low`` holding one of ``anchors``: the first such anchor in their order,
-    at its first place in the line. Lines already in ``found`` keep what they have."""
-    for a in anchors:
-        i = low.find(a, lo, hi)
-        while i != -1:
-            start = low.rfind(b"\n", 0, i) + 1
-            found.setdefault(start, i)
-            nl = low.find(b"\n", i)
-            if nl == -1 or nl >= hi:
-                break
-            i = low.find(a, nl, hi)
-
-
-def usable(size: int) -> bool:
-    """Whether a helper is worth starting for a file of ``size`` bytes on this machine."""
-    if size < MIN_BYTES:
-        return False
+def _cores() -> int:
     try:
-        cores = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
-    return cores >= 2
+        return os.cpu_count() or 1
+
+
+def start(
+    paths: Sequence[str], anchors: Sequence[bytes], *, force: bool = False, chunk: int = CHUNK
+) -> Helper | None:
+    """A helper searching ``paths`` (regular files, in the order they will be scanned) for
+    ``anchors``; None where it would not pay (short logs, one core, a frozen executable that
+    is not a Python interpreter) or cannot start. ``force``: whatever the logs (the tests)."""
+    if not paths or getattr(sys, "frozen", False):
+        return None
+    if not force and (_cores() < 2 or sum(_size(p) for p in paths) < MIN_BYTES):
+        return None
+    try:
+        return Helper(paths, anchors, chunk)
+    except OSError:  # no interpreter to start, no process to spare
+        return None
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 class Helper:
@@ -78,37 +81,58 @@ class Helper:
     def __init__(self, paths: Sequence[str], anchors: Sequence[bytes], chunk: int = CHUNK) -> None:
         hexed = ",".join(a.hex() for a in anchors)
         # isolated (-I: no PYTHON* variables, no current directory on the path) and without
-        # site-packages (-S, which it does not need): it imports this very module, never a
-        # launchx that happens to sit in the current directory
-        args = [sys.executable, "-I", "-S", "-c", _BOOT, _PACKAGE_ROOT, hexed, str(chunk), *paths]
-        self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
-            args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        # site-packages (-S, which it does not need): it imports this very package, never a
+        # launchx that happens to sit in the current directory. The paths go on its stdin
+        # (any number of them, any bytes but NUL), not its command line.
+        args = [sys.executable, "-I", "-S", "-c", _BOOT, _PACKAGE_ROOT, hexed, str(chunk)]
+        proc = subprocess.Popen(
+            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
         )
+        self._proc: subprocess.Popen[bytes] | None = proc
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write(b"\0".join(os.fsencode(p) for p in paths))
+            proc.stdin.close()
+        except OSError:
+            self.close()
+            raise
         self._file = -1  # the file the buffered answers are for
         self._covered = 0  # they cover the lines starting before this offset
         self._starts = array("q")
         self._places = array("q")
+        # windows answered, and refused (the tests' evidence of which happened)
+        self.answered = self.refused = 0
 
     def view(self, index: int) -> FileView:
         """The answers for the file at ``index`` of ``paths``."""
         return FileView(self, index)
 
-    def lines(self, index: int, lo: int, hi: int) -> list[tuple[int, int]] | None:
+    def lines(
+        self, index: int, lo: int, hi: int, final: bool = False
+    ) -> list[tuple[int, int]] | None:
         """The helper's ``(line start, anchor position)`` pairs, offsets in file
         ``index``, for lines starting in ``[lo, hi)``; None when it cannot answer for all
-        of that range (the caller searches the rest of that file itself)."""
+        of that range (the caller searches the rest of that file itself). ``final``: ``hi``
+        is where the scanner's read of the file ended, which must be where the helper's
+        did (a file that grew between the two reads has a last line the helper saw longer)."""
         while self._file != index or self._covered < hi:
-            if self._file > index or not self._read():
+            if self._file > index or not self._read(index):
+                self.refused += 1
                 return None
+        if final and self._covered != hi:
+            self.refused += 1
+            return None
         first = bisect_left(self._starts, lo)
         last = bisect_left(self._starts, hi)
         out = list(zip(self._starts[first:last], self._places[first:last], strict=True))
         del self._starts[:last]
         del self._places[:last]
+        self.answered += 1
         return out
 
-    def _read(self) -> bool:
-        """Take the helper's next answer; False when there is none (it ended or died)."""
+    def _read(self, wanted: int) -> bool:
+        """Take the helper's next answer (an earlier file's is read and dropped: the
+        scanner stopped asking for it); False when there is none (it ended or died)."""
         out = None if self._proc is None else self._proc.stdout
         head = None if out is None else _read_exactly(out, _HEADER.size)
         if out is None or head is None:
@@ -123,11 +147,12 @@ class Helper:
             self._file = index
             del self._starts[:]
             del self._places[:]
-        pairs = array("q")
-        pairs.frombytes(body)
-        self._starts.extend(pairs[:n])
-        self._places.extend(pairs[n:])
         self._covered = covered
+        if index >= wanted:
+            pairs = array("q")
+            pairs.frombytes(body)
+            self._starts.extend(pairs[:n])
+            self._places.extend(pairs[n:])
         return True
 
     def close(self) -> None:
@@ -137,20 +162,22 @@ class Helper:
             return
         if proc.poll() is None:
             proc.kill()
-        if proc.stdout is not None:
-            proc.stdout.close()
+        for pipe in (proc.stdin, proc.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
         proc.wait()
 
 
 class FileView:
-    """One file's answers from a ``Helper`` (what ``logscan.scan_stream`` asks)."""
+    """One file's answers from a ``Helper`` (``logscan.FarAnswers``)."""
 
     def __init__(self, helper: Helper, index: int) -> None:
         self._helper = helper
         self._index = index
 
-    def lines(self, lo: int, hi: int) -> list[tuple[int, int]] | None:
-        return self._helper.lines(self._index, lo, hi)
+    def lines(self, lo: int, hi: int, final: bool = False) -> list[tuple[int, int]] | None:
+        return self._helper.lines(self._index, lo, hi, final)
 
 
 def _read_exactly(fh: IO[bytes], n: int) -> bytes | None:
@@ -200,8 +227,10 @@ def _serve_file(index: int, fh: BinaryIO, how: tuple[Sequence[bytes], int], out:
 
 
 def main(argv: Sequence[str]) -> int:
-    hexed, chunk, *paths = argv
+    hexed, chunk = argv
     anchors = [bytes.fromhex(h) for h in hexed.split(",")]
+    raw = sys.stdin.buffer.read()
+    paths = [os.fsdecode(p) for p in raw.split(b"\0")] if raw else []
     with contextlib.suppress(OSError):  # BrokenPipeError: the scanner stopped listening
         serve(paths, anchors, sys.stdout.buffer, int(chunk))
     return 0

@@ -18,16 +18,15 @@ matcher accepts a pattern there only where it spans a break.
 from __future__ import annotations
 
 import io
-import os
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
-from launchx import anchorfind
 from launchx import failure_rules as fr
 from launchx import loglines as ll
+from launchx.anchorlines import first_anchors
 from launchx.loglines import FailureEntry, LogLine
 
 CHUNK = 4 << 20
@@ -60,7 +59,19 @@ _ANCHORED_MARKERS = {
 # order ("first anchor of the line") the same
 _MARKED = tuple((a, _ANCHORED_MARKERS[a]) for a in _ANCHORS[: len(_ANCHORED_MARKERS)])
 _NEAR = 15
-_NEAR_ANCHORS, _FAR_ANCHORS = _ANCHORS[len(_MARKED) : _NEAR], _ANCHORS[_NEAR:]
+_NEAR_ANCHORS, FAR_ANCHORS = _ANCHORS[len(_MARKED) : _NEAR], _ANCHORS[_NEAR:]
+"""The anchors a helper process may search for instead of the scanner (``FarAnswers``)."""
+
+
+class FarAnswers(Protocol):
+    """Another searcher's lines holding ``FAR_ANCHORS`` in the same bytes (``anchorfind``'s
+    helper process): ``(line start, anchor position)`` for lines starting in ``[lo, hi)``,
+    offsets from the stream's start, or None when it has no answer for all of them (the
+    scanner then searches the rest itself). ``final``: ``hi`` is the end of the stream."""
+
+    def lines(self, lo: int, hi: int, final: bool = False) -> list[tuple[int, int]] | None: ...
+
+
 _NCCL_HOST = re.compile(r"^([\w.-]+):\d+:\d+ \[\d+\] NCCL (?:INFO|WARN)", re.MULTILINE)
 # NCCL's line header names the process ("host:pid:tid [dev]"), not the rank; its proxy
 # thread's warnings name the rank that process is ("[Proxy Service 11] Failed to execute
@@ -539,9 +550,9 @@ def _anchor_lines(
             if nl + 1 < hi and low.find(marker, start, nl) != -1:
                 after.append(nl + 1)
             i = low.find(a, nl, hi)
-    anchorfind.first_anchors(low, lo, hi, _NEAR_ANCHORS, found)
+    first_anchors(low, lo, hi, _NEAR_ANCHORS, found)
     if far is None:
-        anchorfind.first_anchors(low, lo, hi, _FAR_ANCHORS, found)
+        first_anchors(low, lo, hi, FAR_ANCHORS, found)
     else:
         for start, pos in far:
             found.setdefault(start, pos)
@@ -789,7 +800,8 @@ _STRONG = (
     b"Connection",
     b" -> ",
 )
-_EXCEPTION_LINE = re.compile(rb"[A-Z]\w*(?:Error|Exception)\b")
+# (a bare "Exception: ..." too: LX656 reads it beside the raise in its frames)
+_EXCEPTION_LINE = re.compile(rb"[A-Z]\w*(?:Error|Exception)\b|\bException: ")
 _FRAME = b'File "'
 _TIMEOUT = re.compile(rb"[Tt]imeout|[Tt]imed out")
 _PRELUDE_LINES = 6
@@ -827,24 +839,6 @@ def _strong(raw: bytes) -> bool:
 # --------------------------------------------------------------------------- entry points
 
 
-def far_helper(
-    paths: Sequence[str], force: bool | None = None, chunk: int = anchorfind.CHUNK
-) -> anchorfind.Helper | None:
-    """A helper process searching the log files ``paths``, in the order they will be
-    scanned, for the anchors after the first ``_NEAR``; None where it would not pay (short
-    logs, one core). ``force`` starts one or not whatever the logs (the tests)."""
-    if force is None:
-        force = anchorfind.usable(sum(_size(p) for p in paths))
-    return anchorfind.Helper(paths, _FAR_ANCHORS, chunk) if force and paths else None
-
-
-def _size(path: str) -> int:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0
-
-
 def scan_stream(
     stream: BinaryIO,
     info: SourceInfo,
@@ -852,12 +846,12 @@ def scan_stream(
     base_index: int = 0,
     chunk: int = CHUNK,
     every_line: bool = False,
-    far: anchorfind.FileView | None = None,
+    far: FarAnswers | None = None,
 ) -> SourceScan:
     """Scan a binary stream to its end; memory stays bounded by ``chunk`` and the caps.
     ``every_line`` matches every line instead of only anchored ones (slow; the reference
     the tests hold the anchored scan to). ``far``: a helper's answers for the same bytes
-    (``far_helper``); where it has none, the scanner searches them itself."""
+    (``anchorfind``); where it has none, the scanner searches them itself."""
     sc = _Scanner(info, base_index, every_line=every_line)
     carry = b""
     start = 0  # where unprocessed lines begin in carry
@@ -885,7 +879,9 @@ def scan_stream(
                 far = None  # its pieces do not start lines: search them here
         low = buf.lower()
         limit = len(buf) if final else buf.rfind(b"\n") + 1
-        found = None if far is None or every_line else far.lines(offset + start, offset + hi)
+        found = None
+        if far is not None and not every_line:
+            found = far.lines(offset + start, offset + hi, final)
         if found is None:
             far = None
         elif found:

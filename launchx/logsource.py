@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from launchx import failures, flightrec, logscan, runview
+from launchx import anchorfind, failures, flightrec, logscan, runview
 from launchx.diagnosis import Report
 from launchx.errors import LaunchxError
 from launchx.logscan import SourceInfo
@@ -337,7 +337,7 @@ def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO) -> list[logscan.SourceS
     # only regular files go to the helper: it reads each file again, and a FIFO read twice
     # would split its data between the two readers
     regular = [n for n, lf in enumerate(logs) if lf.path is not None and lf.path.is_file()]
-    helper = logscan.far_helper([str(logs[n].path) for n in regular])
+    helper = anchorfind.start([str(logs[n].path) for n in regular], logscan.FAR_ANCHORS)
     views = {n: helper.view(k) for k, n in enumerate(regular)} if helper is not None else {}
     scans = []
     try:

@@ -20,6 +20,7 @@ PKG = Path(__file__).resolve().parent.parent / "launchx"
 # Functions of their arguments: no processes, sockets, torch or environment.
 PURE = {
     "__init__",
+    "anchorlines",  # which lines hold an anchor (the scanner's and its helper's search)
     "autovalues",
     "catalog",
     "catalog_data",
@@ -73,6 +74,7 @@ PURE = {
 # Allowed to touch the world, each for the reason given.
 IMPURE = {
     "__main__": "the entry point",
+    "anchorfind": "starts (and is) the helper process that searches long logs on a second core",
     "channel": "the nodes' authenticated message channel (sockets, threads)",
     "checkpoints": "reads checkpoint directories",
     "cli": "the command line",
