@@ -196,15 +196,10 @@ def tier(priority: int) -> int:
     return 1 if priority >= 50 else 0
 
 
-EXCEPTION_LINE = (
-    r"^(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception)"
-    # a bare Exception raised by the script; (not old torch.multiprocessing.spawn's own, for
-    # a process that died of a signal or an exit code, which the launcher rules read)
-    r"|Exception(?=: (?!process \d+ terminated)))"
-)
-"""The start of a Python exception line ("RuntimeError", "requests.exceptions.ConnectionError",
-a bare "Exception: ..."): the line that ended a process, as opposed to a warning that quotes
-the same words."""
+EXCEPTION_LINE = r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
+"""The start of a Python exception line ("RuntimeError", "requests.exceptions.ConnectionError"):
+the line that ended a process, as opposed to a warning that quotes the same words. A bare
+``Exception: ...`` is one only beside its ``raise`` (LX656): a script prints the same words."""
 
 SRUN_TERMINATES_STEP = r"(?:_step_signal: |^srun: )Terminating (?:StepId=|job step )"
 """srun ends a step itself after a task failed, before the step's CANCELLED line: Slurm 25
@@ -967,18 +962,21 @@ RULES: tuple[Rule, ...] = (
         priority=88,
         retryable=False,
         patterns=(
-            # cudaErrorTooManyPeers (60): THC's words, and the runtime's own name for it
+            # cudaErrorTooManyPeers (60 before CUDA 10.1, 711 since): THC's words, and the
+            # runtime's own name for it
             r"peer mapping resources exhausted",
             r"cudaErrorTooManyPeers",
         ),
-        cause="CUDA refused to enable peer-to-peer access between one more pair of GPUs: a "
-        "GPU can map the memory of at most 8 peers (fewer on some systems), and one process "
-        "driving many GPUs (nn.DataParallel, a model split over devices) or NCCL's P2P "
-        "transport asked for more; it fails the same way on every start with these GPUs.",
+        cause="CUDA refused to enable peer-to-peer access between one more pair of GPUs: "
+        "without NVSwitch a GPU supports at most eight peer connections system-wide, counted "
+        "over every process on the node (fewer where the platform's hardware runs out "
+        "sooner), and one process driving many GPUs (nn.DataParallel, a model split over "
+        "devices) or NCCL's P2P transport asked for more; it fails the same way on every "
+        "start with these GPUs.",
         fix="run one process per GPU (`launchx run` or torchrun with "
-        "DistributedDataParallel, not nn.DataParallel over all the GPUs), or use at most 8 "
-        "GPUs per process; NCCL_P2P_LEVEL=NVL (profile env) keeps NCCL's P2P to "
-        "NVLink-connected pairs.",
+        "DistributedDataParallel, not nn.DataParallel over all the GPUs); NCCL_P2P_LEVEL=NVL "
+        "(profile env) keeps NCCL's P2P to NVLink-connected pairs, NCCL_P2P_DISABLE=1 turns "
+        "it off (at some speed).",
         fixtures=("cuda_config_error__pytorch_25019_peer_mapping_resources_exhausted.log",),
     ),
     Rule(
@@ -1293,9 +1291,9 @@ RULES: tuple[Rule, ...] = (
         patterns=(r"error: unrecognized arguments: (?:.* )?--use[-_]env\b",),
         cause="--use_env (--use-env) is a flag of python -m torch.distributed.launch, "
         "deprecated since torch 1.10, telling it to set LOCAL_RANK instead of passing "
-        "--local_rank; here it reached the script (written after the script's name, or given "
-        "to torchrun, which has no such flag because it always sets LOCAL_RANK), whose "
-        "parser rejects it on every rank, on every start.",
+        "--local_rank; here it reached the script (written after the script's name), whose "
+        "parser rejects it on every rank, on every start; torchrun has no such flag either "
+        "(it always sets LOCAL_RANK) and rejects it itself.",
         fix="drop --use_env: torchrun (and `launchx run train.py`) always sets LOCAL_RANK, "
         "which the script reads from os.environ; launcher flags go before the script's name.",
         fixtures=("deprecated_env__satlas_super_resolution_19_use_env_flag.log",),
@@ -1476,7 +1474,9 @@ RULES: tuple[Rule, ...] = (
         name="hydra_instantiate_error",
         category="user_code_error",
         code="LX653",
-        priority=80,
+        # below the rules that read the wrapped exception's repr on the next line (a CUDA,
+        # NCCL or socket error: 55 and up), above the timeouts (53 and below)
+        priority=54,
         retryable=False,
         patterns=(
             # Hydra prints the exception as its repr on the next line (TypeError("..."))
@@ -1491,6 +1491,28 @@ RULES: tuple[Rule, ...] = (
         "and its arguments against the installed library version (pin the version the "
         "config was written for).",
         fixtures=("user_code_error__diffusion_29_composer_rank3_unet_dual_cross_attention.log",),
+    ),
+    Rule(
+        name="bare_exception_raised",
+        category="user_code_error",
+        code="LX656",
+        priority=80,
+        retryable=False,
+        # a bare Exception (no Error or Exception in its own name, which LX511 reads) is
+        # the script's only where its traceback shows the raise, or a task runner reports
+        # the task failed (dask's "Compute Failed"): a script prints "Exception: ..." itself
+        # for errors it skips; (old torch.multiprocessing.spawn's "Exception:" with nothing
+        # after it announces the traceback below, which the launcher rules read)
+        patterns=(r"^Exception: \S",),
+        context=(r"^\s*raise Exception\b", r"\bCompute Failed\b"),
+        cause="the training script (or a library it calls) raised a bare Exception on this "
+        "rank; the other ranks' errors (connection closed, timeouts) are its consequence.",
+        fix="fix the script at the traceback shown for this rank; retrying would run the "
+        "same code into the same error.",
+        fixtures=(
+            "user_code_error__llava_114_mpt_fsdp_wrap_class.log",
+            "user_code_error__dask_pytorch_ddp_17_compute_failed_assertion.log",
+        ),
     ),
     Rule(
         name="user_exception",
@@ -2072,7 +2094,6 @@ RULES: tuple[Rule, ...] = (
         category="segfault",
         code="LX652",
         priority=76,
-        retryable=False,
         patterns=(
             # Intel's GPU compute runtime (NEO, under Level Zero and SYCL): its own abort,
             # naming the source file of the check that failed
@@ -2081,10 +2102,14 @@ RULES: tuple[Rule, ...] = (
         cause="Intel's GPU compute runtime (the Level Zero / OpenCL driver under "
         "intel-extension-for-pytorch and torch's xpu device) failed one of its own checks "
         "and aborted the process (SIGABRT, exit code -6); the next line names the driver's "
-        "source file, such as memory_manager.cpp.",
-        fix="install matching versions of the GPU driver (intel-compute-runtime / "
-        "level-zero), oneAPI and intel-extension-for-pytorch or torch's xpu build; with the "
-        "driver's file and line, search or report the failure at intel/compute-runtime.",
+        "source file (memory_manager.cpp: often an allocation it could not make). It also "
+        "runs on machines without an Intel GPU, when an OpenCL loader picks Intel's driver "
+        "up from /etc/OpenCL/vendors/intel.icd.",
+        fix="on an Intel GPU: install matching versions of the driver (intel-compute-runtime, "
+        "level-zero), oneAPI and intel-extension-for-pytorch or torch's xpu build, and with "
+        "the driver's file and line search or report it at intel/compute-runtime; without "
+        "one: remove or hide /etc/OpenCL/vendors/intel.icd (OCL_ICD_VENDORS) so nothing "
+        "loads Intel's driver.",
         fixtures=("segfault__streaming_331_composer_rank4_abort_memory_manager.log",),
     ),
     Rule(
@@ -2239,16 +2264,17 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(
             # mosaicml streaming names its shared-memory objects by a six-digit prefix and a
-            # role: /dev/shm/000000_barrier, 000001_locals, 000000_filelock, ...
+            # role: /dev/shm/000000_barrier, 000001_locals, ...
             r"FileExistsError: \[Errno 17\] File exists: '/\d{6}_\w+'",
         ),
         cause="mosaicml streaming (StreamingDataset) found its shared-memory object (a "
-        "/dev/shm/000000_barrier, _locals or _filelock) already there: a run that died left "
+        "/dev/shm/000000_barrier or 000001_locals) already there: a run that died left "
         "it behind, or two datasets on this node took the same prefix because the ranks "
         "disagree about the node (LOCAL_WORLD_SIZE, RANK unset where the dataset is built); "
         "it fails the same way until the objects are gone.",
         fix="remove the leftovers before the run (python -c 'import streaming.base.util as "
-        "u; u.clean_stale_shared_memory()', or rm /dev/shm/0000*_*), give each dataset its "
+        "u; u.clean_stale_shared_memory()', or rm /dev/shm/[0-9][0-9][0-9][0-9][0-9][0-9]_*), "
+        "give each dataset its "
         "own local directory, and build the datasets after the ranks' environment is set "
         "(`launchx run` sets RANK, LOCAL_RANK and LOCAL_WORLD_SIZE before the script starts).",
         fixtures=("shm_error__lightning_20140_streaming_000001_locals_file_exists.log",),
@@ -3099,21 +3125,22 @@ RULES: tuple[Rule, ...] = (
         # rules that name why a peer is unreachable (a link-local address: LX580, 58; no
         # route: LX575, 66), after which the same connect stalls
         priority=57,
-        retryable=False,
         patterns=(
             r"NCCL INFO misc/socket\.cc:\d+ -> 2 \(Operation now in progress\)",
             # NCCL 2.19+: the same connect, as the "Last error:" of torch's DistBackendError
             r"socketPollConnect poll\(\) returned \d+, no POLLOUT events",
         ),
-        cause="NCCL's bootstrap could not connect to a peer's socket: the connect() never "
-        "completed (its SYN went unanswered) until NCCL gave up, and the communicator's set-up "
-        "failed on the ranks that waited for it. A firewall dropping the port, or an address "
-        "the other node cannot reach (NCCL took an interface that only this node's segment "
-        "sees), keeps it so; a node that was rebooting or overloaded would not.",
+        cause="NCCL's bootstrap connection to a peer failed while it was being made: poll() "
+        "reported an error or a hang-up on the connecting socket (the 'Operation now in "
+        "progress' is the non-blocking connect()'s own errno, left over), and the "
+        "communicator's set-up failed on the ranks that waited for it. An address the other "
+        "node cannot reach (NCCL took an interface only this node's segment sees) or a "
+        "firewall keeps it so; a peer that was restarting would not, so it is retried only "
+        "from a checkpoint.",
         fix="set NCCL_SOCKET_IFNAME (profile env) to the interface every node shares (=eth0, "
-        "=ib0, ^docker,lo); from each node check `nc -zv <peer> <port>` to the address in "
-        "NCCL's 'Bootstrap : Using' line, and open the ports between the nodes; "
-        "`launchx doctor --nodes` tests the paths.",
+        "=ib0, ^docker,lo), and allow all TCP between the nodes on that interface (NCCL's "
+        "bootstrap and socket ports are ephemeral, not one port to open); `launchx doctor "
+        "--nodes` tests the paths.",
         fixtures=(
             "socket_error__pytorch_131781_bootstrap_connect_inprogress.log",
             "socket_error__veomni_131_multinode_socketpollconnect.log",
