@@ -1254,6 +1254,46 @@ RULES: tuple[Rule, ...] = (
         fixtures=("dataloader_killed__megatron_878_semlock_interleaved.log",),
     ),
     Rule(
+        name="mpich_rejects_open_mpi_flags",
+        category="deprecated_env",
+        code="LX657",
+        priority=86,
+        retryable=False,
+        patterns=(
+            # MPICH's Hydra mpiexec, after its match_arg line names the flag it does not know
+            # ("unrecognized argument allow-run-as-root")
+            r"^\[mpiexec@\S+\] (?:main \(ui/mpich/mpiexec\.c:\d+\): error parsing "
+            r"parameters|HYDU_parse_array \(utils/args/args\.c:\d+\): argument matching "
+            r"returned error)",
+        ),
+        cause="the mpirun on this PATH is MPICH's (Hydra's mpiexec), and it rejected a flag "
+        "it does not have: the command line was written for Open MPI (--allow-run-as-root, "
+        "-x VAR, -bind-to none, --mca), as torchpack's dist-run and horovodrun write it, so "
+        "no rank starts, on every start.",
+        fix="put Open MPI's mpirun first on PATH (or install Open MPI: `mpirun --version` "
+        "must say Open MPI), or start the ranks without MPI (`launchx run`, torchrun).",
+        fixtures=("deprecated_env__torchpack_36_mpich_hydra_unrecognized_allow_run_as_root.log",),
+    ),
+    Rule(
+        name="mpi_initialised_twice",
+        category="user_code_error",
+        code="LX658",
+        priority=75,
+        retryable=False,
+        # Open MPI's help text, whose next lines are the abort ("An error occurred in
+        # MPI_Init_thread ... on a NULL communicator"): that abort alone has other causes
+        # (no PMIx server to reach, a network it cannot set up), so it is not read alone
+        patterns=(r"^MPI \(via MPI_INIT or MPI_INIT_THREAD\) more than once\.",),
+        cause="this process initialised MPI a second time, which Open MPI aborts as "
+        "erroneous: typically mpi4py's MPI.Init() (or its import, which initialises MPI) "
+        "before init_process_group('mpi') of a torch release that calls MPI_Init_thread "
+        "without asking whether MPI is initialised; it fails the same way on every start.",
+        fix="initialise MPI once: leave it to init_process_group('mpi') (set "
+        "mpi4py.rc.initialize = False before importing mpi4py.MPI, and call no MPI.Init()), "
+        "or use mpi4py alone with another backend (nccl, gloo) for torch.distributed.",
+        fixtures=("user_code_error__pytorch_33943_mpi4py_then_mpi_backend_double_init.log",),
+    ),
+    Rule(
         name="launcher_flag_renamed",
         category="deprecated_env",
         code="LX593",
@@ -3853,6 +3893,7 @@ ANCHORS: tuple[str, ...] = (
     "ssh: connect to host",
     "stall_inspector",
     "already in use",
+    "more than once",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against
