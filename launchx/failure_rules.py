@@ -1339,6 +1339,27 @@ RULES: tuple[Rule, ...] = (
         fixtures=("deprecated_env__satlas_super_resolution_19_use_env_flag.log",),
     ),
     Rule(
+        name="launcher_flag_older_than_script",
+        category="deprecated_env",
+        code="LX659",
+        # above the parser's generic rejection (LX527) that it refines
+        priority=86,
+        retryable=False,
+        patterns=(r"error: unrecognized arguments: (?:.* )?--local_rank=\d+",),
+        # the script's usage line shows it declares only the new spelling
+        requires=(r"\[--local-rank LOCAL_RANK\]",),
+        cause="the script declares only --local-rank, the spelling torch 2.0's launcher "
+        "passes, and was started by a launcher that passes the old --local_rank=N (python -m "
+        "torch.distributed.launch of a torch before 2.0, DeepSpeed's runner, a wrapper such "
+        "as mim that calls either); its parser rejects the command line on every rank, on "
+        "every start.",
+        fix="start it with `launchx run train.py` (or torchrun), which passes no flag: the "
+        "script reads os.environ['LOCAL_RANK']; a script that must run under both launchers "
+        "declares both spellings: parser.add_argument('--local-rank', '--local_rank', "
+        "type=int, default=0).",
+        fixtures=("deprecated_env__mim_122_local_rank_underscore.log",),
+    ),
+    Rule(
         name="local_rank_flag_not_passed",
         category="deprecated_env",
         code="LX626",
@@ -3894,6 +3915,7 @@ ANCHORS: tuple[str, ...] = (
     "stall_inspector",
     "already in use",
     "more than once",
+    "--local-rank local_rank",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

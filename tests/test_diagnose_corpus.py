@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Measured when the floor was set (README "Diagnosing a failed run"), 1,457 logs (issue 12,
 # after the fifty-sixth round; rounds 53-56 added 77 development logs, scored 55/77 on
 # category and 76/77 on the retry decision before any rule was written from them):
-# category 1,293 (1,308 counting `killed` for a thread-proven host_oom_killed, the figure
+# category 1,294 (1,309 counting `killed` for a thread-proven host_oom_killed, the figure
 # held here); retry decision 1,400 (what the log alone says: a timeout, a closed socket, an
 # InfiniBand transfer error or a bare SIGKILL is retried by `launchx run` only from a
 # checkpoint); six deterministic failures called retryable (ports held by launchers the user
