@@ -103,6 +103,11 @@ def discover(paths: Sequence[str]) -> Found:
                     "or the log files themselves",
                 )
             continue
+        if path.exists() and not path.is_file():
+            # a pipe (`launchx diagnose <(kubectl logs ...)`), a FIFO, a device: read once,
+            # as stdin is, for sniffing it first would consume what it holds
+            logs.append(LogFile(path, _info(path, path.name, {})))
+            continue
         kind = _kind(path, explicit=True)
         if kind == "dump":
             dumps.append(_dump(path, path.name, None))

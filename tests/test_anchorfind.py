@@ -339,6 +339,7 @@ def test_diagnose_paths_uses_the_helper_and_closes_it(
     assert helped == serial
 
 
+@pytest.mark.timeout(60)  # a FIFO read wrongly blocks: fail, not hang
 def test_a_fifo_among_the_logs_is_read_by_the_scanner_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -3,8 +3,10 @@ paths that cannot be used (one clear LaunchxError each)."""
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -95,6 +97,25 @@ def test_dumps_are_found_by_content_binary_files_skipped(tmp_path: Path) -> None
 def test_a_missing_path(tmp_path: Path) -> None:
     with pytest.raises(LaunchxError, match=r"cannot read log .*nope\.log"):
         logsource.discover([str(tmp_path / "nope.log")])
+
+
+@pytest.mark.timeout(60)  # a FIFO read wrongly blocks: fail, not hang
+def test_a_pipe_named_on_the_command_line_is_read_once(tmp_path: Path) -> None:
+    # `launchx diagnose <(kubectl logs ...)`: the shell passes a pipe's path; sniffing it
+    # before the scan would consume what it holds, and the log would read as empty
+    log = (Path(__file__).parent / "fixtures" / "logs" / "dev").joinpath(
+        "user_code_error__torchrun_gloo_keyerror.log"
+    )
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_bytes, args=(log.read_bytes(),), daemon=True)
+    writer.start()
+    try:
+        report = logsource.diagnose_paths([str(fifo)], io.BytesIO())
+    finally:
+        writer.join(timeout=30)
+    assert report.primary is not None
+    assert (report.primary.category, report.primary.rank) == ("user_code_error", 1)
 
 
 def test_a_binary_file_named_on_the_command_line(tmp_path: Path) -> None:
