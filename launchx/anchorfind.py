@@ -45,10 +45,9 @@ _BOOT = (
 
 
 def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
+    from launchx import detect  # (not in the helper, which starts on the standard library)
+
+    return detect.usable_cpus()
 
 
 def start(

@@ -466,6 +466,12 @@ def _cpu_count(tree: _Tree) -> int:
 # --- GPUs (host-facts.md §4, §5) ---------------------------------------------------------
 
 
+def usable_cpus(root: str = "/") -> int:
+    """The CPUs this process may use: its affinity, capped by its cgroup's CPU quota (a
+    container given two CPUs of a 64-core host has two)."""
+    return _cpu_count(_Tree(root))
+
+
 def _information(text: str | None) -> dict[str, str]:
     out: dict[str, str] = {}
     for line in (text or "").splitlines():

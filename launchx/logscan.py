@@ -5,8 +5,8 @@ scanner reads fixed-size chunks of bytes and looks for the anchors of
 ``failure_rules.ANCHORS`` with ``bytes.find`` on a lower-cased copy (a few C passes per
 chunk; in a long file on two cores a helper process searches for half of them at the same
 time, ``anchorfind``); only the lines holding an anchor are decoded and stripped, so the
-cost per MB is a handful of memory scans. What it keeps is bounded whatever the log's size: distinct
-candidate lines (with a repeat count), torchrun's failure summary, the NCCL watchdog's
+cost per MB is a handful of memory scans. What it keeps is bounded whatever the log's size:
+distinct candidate lines (with a repeat count), torchrun's failure summary, the NCCL watchdog's
 sequence numbers, NCCL versions, hosts, and the last lines of the log.
 
 Wrapped messages: a terminal or logger may split one message over several lines, each
@@ -39,9 +39,6 @@ _MIN_WRAPPED = 60  # a raw line this long or longer may continue on the next lin
 _HEAD_BYTES = 256 << 10
 
 _ANCHORS = tuple(a.lower().encode() for a in fr.ANCHORS)
-# With a helper process (``anchorfind``), the scanner searches for the first anchors and the
-# helper for the rest: the first ones (short words, found often) cost the most per pass, and
-# the scanner has its other work besides. Those with a next-line marker must be searched here.
 _BLOCK_ANCHORS = (b"error_file", b"root cause", b"failures:", b"exitcode  :", b"exitcode:")
 _NCCL_INFO = b"NCCL INFO"
 # Markers whose next line carries what matters and often holds no anchor of its own: NCCL
@@ -58,6 +55,9 @@ _ANCHORED_MARKERS = {
 # the anchors with a marker come first in ANCHORS, so that searching them first keeps the
 # order ("first anchor of the line") the same
 _MARKED = tuple((a, _ANCHORED_MARKERS[a]) for a in _ANCHORS[: len(_ANCHORED_MARKERS)])
+# With a helper process (``anchorfind``), the scanner searches for the first ``_NEAR``
+# anchors and the helper for the rest: the first ones (short words, found often) cost the
+# most per pass, and the scanner has its other work besides.
 _NEAR = 15
 _NEAR_ANCHORS, FAR_ANCHORS = _ANCHORS[len(_MARKED) : _NEAR], _ANCHORS[_NEAR:]
 """The anchors a helper process may search for instead of the scanner (``FarAnswers``)."""

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from launchx import detect
 from launchx.detect import (
     _Tree,
     classify_launch,
@@ -328,6 +329,13 @@ def test_recorded_tree(archetype: str) -> None:
     assert facts.python == "/usr/bin/python3"
     assert facts.root == str(root)
     assert facts.launch.inside_launchx is False
+
+
+@pytest.mark.parametrize("archetype", sorted(EXPECTED))
+def test_usable_cpus_is_the_facts_cpu_count(archetype: str) -> None:
+    # what the diagnose helper process asks before it starts: a container's CPU quota, not
+    # the host's cores
+    assert detect.usable_cpus(str(HOSTS / archetype)) == EXPECTED[archetype]["cpu_count"]
 
 
 def test_missing_root_means_unknown_not_an_error(tmp_path: Path) -> None:
