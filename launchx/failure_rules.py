@@ -1268,8 +1268,8 @@ RULES: tuple[Rule, ...] = (
         ),
         cause="the mpirun on this PATH is MPICH's (Hydra's mpiexec), and it rejected a flag "
         "it does not have: the command line was written for Open MPI (--allow-run-as-root, "
-        "-x VAR, -bind-to none, --mca), as torchpack's dist-run and horovodrun write it, so "
-        "no rank starts, on every start.",
+        "-x VAR, --mca; Hydra's own are -genv and -hosts), as torchpack's dist-run and "
+        "horovodrun write it, so no rank starts, on every start.",
         fix="put Open MPI's mpirun first on PATH (or install Open MPI: `mpirun --version` "
         "must say Open MPI), or start the ranks without MPI (`launchx run`, torchrun).",
         fixtures=("deprecated_env__torchpack_36_mpich_hydra_unrecognized_allow_run_as_root.log",),
