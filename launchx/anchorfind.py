@@ -58,7 +58,7 @@ def start(
     is not a Python interpreter) or cannot start. ``force``: whatever the logs (the tests)."""
     if not paths or getattr(sys, "frozen", False):
         return None
-    if not force and (_cores() < 2 or sum(_size(p) for p in paths) < MIN_BYTES):
+    if not force and (sum(_size(p) for p in paths) < MIN_BYTES or _cores() < 2):
         return None
     try:
         return Helper(paths, anchors, chunk)
@@ -92,7 +92,7 @@ class Helper:
             assert proc.stdin is not None
             proc.stdin.write(b"\0".join(os.fsencode(p) for p in paths))
             proc.stdin.close()
-        except OSError:
+        except BaseException:  # a broken pipe, or Ctrl-C while writing: leave no helper
             self.close()
             raise
         self._file = -1  # the file the buffered answers are for

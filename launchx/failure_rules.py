@@ -1260,11 +1260,12 @@ RULES: tuple[Rule, ...] = (
         priority=86,
         retryable=False,
         patterns=(
-            # MPICH's Hydra mpiexec, after its match_arg line names the flag it does not know
-            # ("unrecognized argument allow-run-as-root")
-            r"^\[mpiexec@\S+\] (?:main \(ui/mpich/mpiexec\.c:\d+\): error parsing "
-            r"parameters|HYDU_parse_array \(utils/args/args\.c:\d+\): argument matching "
-            r"returned error)",
+            # MPICH's Hydra mpiexec naming a flag it does not know that is Open MPI's (its
+            # later "error parsing parameters" lines follow any argument error, a missing
+            # host file too)
+            r"\[mpiexec@\S+\] match_arg \(utils/args/args\.c:\d+\): unrecognized argument "
+            r"(?:allow-run-as-root|x|mca|gmca|oversubscribe|tag-output|npernode|report-bindings"
+            r"|display-map|H|output-filename|merge-stderr-to-stdout)\s*$",
         ),
         cause="the mpirun on this PATH is MPICH's (Hydra's mpiexec), and it rejected a flag "
         "it does not have: the command line was written for Open MPI (--allow-run-as-root, "
@@ -3914,8 +3915,9 @@ ANCHORS: tuple[str, ...] = (
     "ssh: connect to host",
     "stall_inspector",
     "already in use",
-    "more than once",
+    "mpi_init_thread) more than once",
     "--local-rank local_rank",
+    "unrecognized argument",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

@@ -103,9 +103,10 @@ def discover(paths: Sequence[str]) -> Found:
                     "or the log files themselves",
                 )
             continue
-        if path.exists() and not path.is_file():
-            # a pipe (`launchx diagnose <(kubectl logs ...)`), a FIFO, a device: read once,
-            # as stdin is, for sniffing it first would consume what it holds
+        if path.is_fifo():
+            # a pipe (`launchx diagnose <(kubectl logs ...)`) or a named FIFO: read once, as
+            # stdin is, for sniffing it first would consume what it holds (a device is
+            # sniffed like a file: /dev/zero is refused as binary, not read for ever)
             logs.append(LogFile(path, _info(path, path.name, {})))
             continue
         kind = _kind(path, explicit=True)

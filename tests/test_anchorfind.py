@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from launchx import anchorfind, logscan, logsource
+from launchx import anchorfind, detect, logscan, logsource
 from launchx.anchorlines import first_anchors
 from launchx.logscan import SourceInfo
 
@@ -214,6 +214,18 @@ def test_a_helper_killed_is_reaped(tmp_path: Path) -> None:
     assert proc.returncode is not None  # waited for: no zombie left
 
 
+def test_closing_a_helper_still_reading_kills_and_reaps_it(tmp_path: Path) -> None:
+    path = tmp_path / "r.log"
+    path.write_bytes(_bodies(200) * 20)  # more answers than the pipe holds: it waits to write
+    helper = _start([path], 4096)
+    proc = helper._proc
+    assert proc is not None
+    assert helper.view(0).lines(0, 4096) is not None  # it runs, and is far from done
+    assert proc.poll() is None
+    helper.close()
+    assert proc.returncode is not None  # killed and waited for: no zombie left
+
+
 def test_a_line_too_long_for_the_helper_is_searched_by_the_scanner(tmp_path: Path) -> None:
     data = (
         b"x" * 9000
@@ -306,9 +318,10 @@ def test_the_helper_is_only_started_where_it_pays(
         fh.truncate(anchorfind.MIN_BYTES)
     assert anchorfind.start([str(small)], logscan.FAR_ANCHORS) is None
     assert anchorfind.start([], logscan.FAR_ANCHORS, force=True) is None
-    monkeypatch.setattr(anchorfind, "_cores", lambda: 1)
+    # the CPUs it may use are detect's (affinity capped by the cgroup's quota)
+    monkeypatch.setattr(detect, "usable_cpus", lambda root="/": 1)
     assert anchorfind.start([str(big)], logscan.FAR_ANCHORS) is None
-    monkeypatch.setattr(anchorfind, "_cores", lambda: 2)
+    monkeypatch.setattr(detect, "usable_cpus", lambda root="/": 2)
     helper = anchorfind.start([str(big)], logscan.FAR_ANCHORS)
     assert helper is not None
     helper.close()

@@ -282,6 +282,25 @@ def test_a_script_run_inside_accelerate_launch_is_not_the_launcher() -> None:
     assert own is not None and own.code == "LX645"
 
 
+def test_hydra_mpiexec_errors_other_than_open_mpi_flags_are_not_lx657() -> None:
+    """MPICH's mpiexec prints the same "error parsing parameters" chain after any argument
+    error: only its match_arg line naming an Open MPI flag is LX657."""
+    chain = (
+        "[mpiexec@h] HYDU_parse_array (utils/args/args.c:174): argument matching returned "
+        "error\n[mpiexec@h] main (ui/mpich/mpiexec.c:148): error parsing parameters\n"
+    )
+    hostfile = (
+        "[mpiexec@h] HYDU_parse_hostfile (utils/args/args.c:319): unable to open host file: h\n"
+    )
+    unknown = "[mpiexec@h] match_arg (utils/args/args.c:163): unrecognized argument pmi_args\n"
+    for head in (hostfile, unknown):
+        p = failures.diagnose_logs([head + chain]).primary
+        assert p is None or p.code != "LX657", head
+    flag = "[mpiexec@h] match_arg (utils/args/args.c:163): unrecognized argument mca\n"
+    p = failures.diagnose_logs([flag + chain]).primary
+    assert p is not None and p.code == "LX657"
+
+
 def test_watchdog_timeout_fix_names_the_real_knob_not_the_myth() -> None:
     rule = next(r for r in fr.RULES if r.name == "nccl_watchdog_timeout")
     assert "init_process_group(timeout=" in rule.fix

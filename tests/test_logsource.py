@@ -118,6 +118,12 @@ def test_a_pipe_named_on_the_command_line_is_read_once(tmp_path: Path) -> None:
     assert (report.primary.category, report.primary.rank) == ("user_code_error", 1)
 
 
+def test_a_device_named_on_the_command_line_is_sniffed_like_a_file() -> None:
+    # only pipes skip the sniff: /dev/zero would otherwise be read for ever
+    with pytest.raises(LaunchxError, match="binary file, not a log"):
+        logsource.discover(["/dev/zero"])
+
+
 def test_a_binary_file_named_on_the_command_line(tmp_path: Path) -> None:
     path = tmp_path / "core"
     path.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(4096))
