@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from launchx.failure_rules import WAITING_ON_PEER
+from launchx.failure_rules import RAISED_BY_THE_SCRIPT, WAITING_ON_PEER
 from launchx.run.decide import AttemptRecord
 
 
@@ -113,10 +113,6 @@ def _weight(o: Outcome) -> tuple[bool, int, bool, bool, int]:
     return (o.failed, o.tier, not (o.retryable or o.on_progress), read, -o.node)
 
 
-# What a rank's own script raises and a peer's death cannot cause: a KeyError, a CUDA OOM.
-_RAISED_BY_THE_SCRIPT = frozenset({"user_code_error", "cuda_oom"})
-
-
 def _exception_over_crash(best: Outcome, pool: list[Outcome]) -> Outcome:
     """A native crash can be how a rank ends when its peer vanished (gloo's teardown of the
     broken connection segfaults), while a peer's death does not raise the script's own
@@ -131,7 +127,7 @@ def _exception_over_crash(best: Outcome, pool: list[Outcome]) -> Outcome:
     even = [
         o
         for o in pool
-        if o.category in _RAISED_BY_THE_SCRIPT and _weight(o)[:4] == _weight(best)[:4]
+        if o.category in RAISED_BY_THE_SCRIPT and _weight(o)[:4] == _weight(best)[:4]
     ]
     return max(even, key=_weight) if even else best
 

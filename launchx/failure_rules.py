@@ -137,6 +137,13 @@ stopped answering. A straggler that the watchdog or the flight recorder names is
 someone (``runview``); across nodes, such a report never outweighs a peer's own end, even
 one known only from its exit status (``agree``)."""
 
+RAISED_BY_THE_SCRIPT: frozenset[str] = frozenset({"user_code_error", "cuda_oom"})
+"""What a rank's own script raises and a peer's death cannot cause: a KeyError, a CUDA OOM.
+Across nodes it outweighs another node's native crash, which can be gloo's teardown of the
+connection the exception broke (``agree``); a node stopped because another node failed
+first still reports it, since that other node's failure may be this one's consequence
+(``run.decide``)."""
+
 
 @dataclass(frozen=True)
 class Rule:

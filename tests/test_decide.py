@@ -300,6 +300,23 @@ def test_assess_a_bug_keeps_the_trainings_exit_code() -> None:
     assert (record.category, record.retryable) == ("user_code_error", False)
 
 
+def test_a_node_stopped_because_another_failed_keeps_its_own_ranks_exception() -> None:
+    """The node that failed first may have failed because of this one: its rank segfaulted
+    in gloo's teardown of the connection this node's rank broke by raising KeyError (seen
+    in CI). A node stopped because another failed first reports what its own ranks raised,
+    and only a consequence of the stop (a closed connection, SIGTERM) as "aborted"."""
+    why = "node 0 failed: its launcher exited 1"
+    raised = "Traceback (most recent call last):\n  File \"t.py\", line 3\nKeyError: 'k'\n"
+    own, _ = assess(Evidence(1, 3.0, rank_logs={1: raised}, aborted=why), attempt=0, policy=Retry())
+    assert (own.category, own.tier, own.retryable) == ("user_code_error", 1, False)
+    closed = "RuntimeError: [gloo/transport/tcp/pair.cc:553] Connection closed by peer\n"
+    for tail in (closed, "step 7 loss 0.3\n"):
+        stopped, _ = assess(
+            Evidence(1, 3.0, rank_logs={1: tail}, aborted=why), attempt=0, policy=Retry()
+        )
+        assert stopped.category == "aborted" and stopped.tier == 0, tail
+
+
 def test_assess_a_stop_signal_is_an_interrupt_even_with_a_transient_log() -> None:
     evidence = Evidence(143, 3.0, stop_signal=signal.SIGTERM, launcher_output=(GLOO_TIMEOUT,))
     record, diag = assess(evidence, attempt=0, policy=Retry(on=("interrupted",)))

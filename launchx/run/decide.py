@@ -33,6 +33,7 @@ import signal
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from launchx import failure_rules as fr
 from launchx import failures
 from launchx import rulematch as rm
 from launchx.checkpoints import Checkpoint
@@ -208,9 +209,20 @@ def _diagnose(evidence: Evidence, policy: Retry) -> failures.Report:
         diag = replace(diag, cause=f"{who} stopped making progress: {diag.cause}")
         return failures.Report(primary=diag, findings=(diag,))
     if evidence.aborted is not None and not evidence.interrupted:
+        # The node that failed first may have failed because of this one: its rank segfaults
+        # in gloo's teardown of the connection this node's rank broke by raising. What this
+        # node's own ranks raised is then the cause, and the nodes' agreement prefers it.
+        own = _from_logs(evidence, policy)
+        if own.primary is not None and own.primary.category in fr.RAISED_BY_THE_SCRIPT:
+            return own
         diag = failures.exit_diagnosis("aborted", policy, exit_code=evidence.exit_code, priority=20)
         diag = replace(diag, cause=f"{evidence.aborted}; {diag.cause}")
         return failures.Report(primary=diag, findings=(diag,))
+    return _from_logs(evidence, policy)
+
+
+def _from_logs(evidence: Evidence, policy: Retry) -> failures.Report:
+    """What the ranks' logs and the launcher's exit say of the attempt."""
     logs = dict(evidence.rank_logs or {})
     launcher_output = "\n".join(evidence.launcher_output)
     logs.setdefault(-1, launcher_output)
