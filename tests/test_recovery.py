@@ -637,8 +637,9 @@ def test_a_bug_on_node_one_stops_both_nodes_at_once(tmp_path: Path) -> None:
     connection, which alone it would retry, waiting for a node that never comes back."""
     crash = ["--crash-at-step", "8", "--crash-rank", "1", "--crash-kind", "keyerror"]
     (c0, t0), (c1, t1) = two_nodes(tmp_path, crash)
-    assert (c0, c1) == (1, 1), f"node 0:\n{t0}\n\nnode 1:\n{t1}"
-    assert "launchx: the nodes agree: user_code_error seen by node 1 (not retried)" in t0
+    both = f"node 0:\n{t0}\n\nnode 1:\n{t1}"  # (the whole of both, for a failure in CI)
+    assert (c0, c1) == (1, 1), both
+    assert "launchx: the nodes agree: user_code_error seen by node 1 (not retried)" in t0, both
     for text in (t0, t1):
         assert text.count("launchx: profile local | launcher torchrun") == 1, text
         assert [(r[0], r[2], r[3]) for r in summary_rows(text)] == [
