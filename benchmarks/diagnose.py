@@ -41,6 +41,7 @@ its logs measure rules that were not written from them, so its misses are not pr
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import statistics
@@ -318,7 +319,7 @@ def streams(big_mb: int, runs: int) -> None:
         _write_big(big, big_mb)
         _write_dir(folder, big_mb)
         _write_dense(dense, max(1, big_mb // 10))
-        load = " ".join(f"{x:.2f}" for x in __import__("os").getloadavg())
+        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
         print(f"\nstreams (launchx diagnose --json in a subprocess, median of {runs}; load {load})")
         base_t, base_cpu, base_rss, _ = _median_run([str(small)], runs)
         print(
@@ -342,7 +343,7 @@ def streams(big_mb: int, runs: int) -> None:
                 f"MiB (+{(rss - base_rss) / 1024:5.1f})  {per_mb:5.1f} cpu ms/MB over start-up"
                 f"  exit {rc}"
             )
-        if hasattr(__import__("os"), "sched_setaffinity"):
+        if hasattr(os, "sched_setaffinity"):
             # the same logs on one core, where no helper process searches half the anchors
             for label, path in ((f"{big_mb} MB log", big), ("8 rank files", folder)):
                 dt, cpu, _, _ = _median_run([str(path)], runs, one_core=True)

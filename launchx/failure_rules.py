@@ -3934,11 +3934,11 @@ per 100 MB (whole words search faster than fragments: "error" is three times fas
 "rror"). Traceback frames need no anchor: they are picked up above an exception line, and
 NCCL's detail under ``Last error:`` needs none either, nor the frame under faulthandler's
 ``(most recent call first):``: the line after each is kept too. An anchor that holds another
-is a second pass for nothing (``test_no_anchor_holds_another``). The order matters: the
-anchors with a next-line marker (``logscan._ANCHORED_MARKERS``) come first, and in a long log
-on two cores the first ``logscan._NEAR`` are searched by the scanner and the rest by a
-helper process (``anchorfind``) at the same time, so an anchor added at the end costs the
-helper's core, not the scanner's."""
+is a second pass for nothing (``test_no_anchor_holds_another``). The order matters: in a
+long log on two cores the first ``logscan._NEAR`` are searched by the scanner and the rest
+by a helper process (``anchorfind``) at the same time, so an anchor added at the end costs
+the helper's core, not the scanner's; the anchors with a next-line marker
+(``logscan._ANCHORED_MARKERS``) must be among the scanner's, which alone looks for markers."""
 
 SIGKILL_REPORTS: frozenset[str] = frozenset({"LX515", "LX533", "LX547"})
 """The rules that say a rank ended by SIGKILL: torchrun's summary (LX515), the signal rule

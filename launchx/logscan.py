@@ -52,14 +52,11 @@ _ANCHORED_MARKERS = {
     b"error": b"last error:",
     b"terminate": b"terminate called after throwing an instance of",
 }
-# the anchors with a marker come first in ANCHORS, so that searching them first keeps the
-# order ("first anchor of the line") the same
-_MARKED = tuple((a, _ANCHORED_MARKERS[a]) for a in _ANCHORS[: len(_ANCHORED_MARKERS)])
 # With a helper process (``anchorfind``), the scanner searches for the first ``_NEAR``
 # anchors and the helper for the rest: the first ones (short words, found often) cost the
 # most per pass, and the scanner has its other work besides.
 _NEAR = 15
-_NEAR_ANCHORS, FAR_ANCHORS = _ANCHORS[len(_MARKED) : _NEAR], _ANCHORS[_NEAR:]
+_NEAR_ANCHORS, FAR_ANCHORS = _ANCHORS[:_NEAR], _ANCHORS[_NEAR:]
 """The anchors a helper process may search for instead of the scanner (``FarAnswers``)."""
 
 
@@ -539,18 +536,7 @@ def _anchor_lines(
             pos = nl + 1
         return found
     after: list[int] = []
-    for a, marker in _MARKED:
-        i = low.find(a, lo, hi)
-        while i != -1:
-            start = low.rfind(b"\n", 0, i) + 1
-            found.setdefault(start, i)
-            nl = low.find(b"\n", i)
-            if nl == -1 or nl >= hi:
-                break
-            if nl + 1 < hi and low.find(marker, start, nl) != -1:
-                after.append(nl + 1)
-            i = low.find(a, nl, hi)
-    first_anchors(low, lo, hi, _NEAR_ANCHORS, found)
+    first_anchors(low, lo, hi, _NEAR_ANCHORS, found, _ANCHORED_MARKERS, after)
     if far is None:
         first_anchors(low, lo, hi, FAR_ANCHORS, found)
     else:

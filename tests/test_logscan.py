@@ -467,6 +467,9 @@ def test_a_marker_looked_for_in_its_anchors_lines_holds_that_anchor() -> None:
     # its lines would never be looked at
     for anchor, marker in logscan._ANCHORED_MARKERS.items():
         assert anchor.decode() in fr.ANCHORS and anchor in marker
+        # and the scanner searches that anchor itself: a helper process's answers (the
+        # anchors after the first _NEAR) carry no marker
+        assert anchor not in logscan.FAR_ANCHORS
 
 
 def test_the_line_after_a_marker_is_read_whatever_it_holds() -> None:
