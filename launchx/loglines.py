@@ -39,6 +39,9 @@ _NOISE = (
     # pytest's report of a failed test: "E       RuntimeError: ..." (the test's traceback and
     # exception, indented under the E that marks them)
     re.compile(r"^E {3,}(?=\S)"),
+    # Python 3.11+'s caret markers under a traceback's source line, glued to another
+    # rank's line when ranks interleave their writes: "^^^^^^^^^ValueError: ..."
+    re.compile(r"^[~^]+(?=[A-Z])"),
     # horovodrun --timestamp-output / mpirun --timestamp-output: "Tue Apr 21 18:22:53 2020"
     # glued to the rank tag that follows
     re.compile(r"^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} +\d{1,2} \d{2}:\d{2}:\d{2} \d{4}(?=\[)"),
@@ -77,7 +80,7 @@ _HOST_PREFIX = re.compile(
 _XLA_DIST_PREFIX = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){3}) \[\d+\] (?=\S)")
 # docker compose's service prefix, the container's name: "project-worker-1     | line"
 _COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+) +\| ")
-_PREFIX_STARTS = frozenset("|>`[(0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
+_PREFIX_STARTS = frozenset("|>`[(~^0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
 _RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")
 # torch_npu's own header on Ascend: "(PID:2671581, Device:2, RankID:2) ERR00100 ...", where
 # RankID is the process's RANK variable (-1 when it is unset, and Device -1 before one is set)

@@ -288,6 +288,17 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         # pytest's failure report; glog's E-prefixed header is not one
         ("E       RuntimeError: x", "RuntimeError: x", None, None),
         ("E0216 12:00:00.1 1 f.cc:3] x", "x", None, None),
+        # Python 3.11's caret markers glued to another rank's line; a caret line alone and
+        # carets before lower case (a message's own) stay
+        (
+            "^^^^^^^^^ValueError: ^^'x' is not an address",
+            "ValueError: ^^'x' is not an address",
+            None,
+            None,
+        ),
+        ("~~~~^^^^RuntimeError: x", "RuntimeError: x", None, None),
+        ("    ^^^^^^^^^", "^^^^^^^^^", None, None),
+        ("^^^ here", "^^^ here", None, None),
         # torch_xla's xla_dist: the VM's address, then the worker's index (not a rank)
         (
             "2021-04-23 18:14:43 10.164.0.29 [3] MisconfigurationException: x",
