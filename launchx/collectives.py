@@ -36,15 +36,15 @@ def from_watchdog(reports: Iterable[WatchdogSeq], world: Iterable[int] = ()) -> 
     by_pg: dict[str, list[WatchdogSeq]] = defaultdict(list)
     for rep in reports:
         by_pg[rep.pg].append(rep)
-    known = set(world)
+    seen = set(world)
     # Ranks count from 0: a report from rank 3 means ranks 0-2 exist too, and so does a
     # group of 4 ranks that rank 1's all-gather names (NumelOut = 4 x NumelIn).
     top = max((rep.rank for reps in by_pg.values() for rep in reps), default=-1)
     size = max((rep.group_size or 0 for reps in by_pg.values() for rep in reps), default=0)
-    known.update(range(max(top + 1, size)))
+    known = seen | set(range(max(top + 1, size)))
     out: list[Straggler] = []
     for pg, reps in sorted(by_pg.items()):
-        found = _group(pg, reps, known)
+        found = _group(pg, reps, known, seen)
         if found is not None:
             out.append(found)
     return out
@@ -104,7 +104,7 @@ def mismatched(reports: Iterable[WatchdogSeq]) -> tuple[int, dict[str, list[int]
     return None
 
 
-def _group(pg: str, reps: list[WatchdogSeq], world: set[int]) -> Straggler | None:
+def _group(pg: str, reps: list[WatchdogSeq], world: set[int], seen: set[int]) -> Straggler | None:
     timed = [r.timed_out for r in reps if r.timed_out is not None and r.timed_out >= 0]
     if not timed:
         return None
@@ -129,12 +129,33 @@ def _group(pg: str, reps: list[WatchdogSeq], world: set[int]) -> Straggler | Non
             "watchdog", "behind", tuple(behind), tuple(waiting), seq, op, pg, text, line.where()
         )
     silent = sorted(world - {r.rank for r in reps}) if pg == "0" else []
+    # One rank's report alone: only the ranks the logs show are known to be silent; those
+    # merely counted below it may be left out of a paste of that one rank
+    shown = [r for r in silent if r in seen]
+    counted = len(waiting) == 1 and not shown
+    if len(waiting) == 1 and shown:
+        silent = shown
     if silent and len(waiting) >= 1:
+        said = (
+            "is not in these logs (left out of them, never reached it, or died first)"
+            if counted and len(silent) == 1
+            else "are not in these logs (left out of them, never reached it, or died first)"
+            if counted
+            else "printed no watchdog report (never reached it, or died first)"
+        )
         text = (
-            f"{_plural(waiting)} waited in {what} of process group {pg}; "
-            f"{_plural(silent)} printed no watchdog report (never reached it, or died first)."
+            f"{_plural(waiting)} waited in {what} of process group {pg}; {_plural(silent)} {said}."
         )
         return Straggler(
-            "watchdog", "silent", tuple(silent), tuple(waiting), seq, op, pg, text, line.where()
+            "watchdog",
+            "silent",
+            tuple(silent),
+            tuple(waiting),
+            seq,
+            op,
+            pg,
+            text,
+            line.where(),
+            counted=counted,
         )
     return None

@@ -107,6 +107,10 @@ class Straggler:
     group: str
     text: str  # one sentence for people
     where: str = ""  # the call site the dump recorded, or the log line
+    # "silent" ranks the logs show nothing of, counted only because a higher rank reported,
+    # with a single rank waiting: a paste of that one rank's report reads the same, so they
+    # are named, not blamed
+    counted: bool = False
 
 
 @dataclass(frozen=True)

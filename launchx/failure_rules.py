@@ -610,6 +610,23 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="nvshmem_no_interface",
+        category="nccl_config_error",
+        code="LX664",
+        priority=89,
+        retryable=False,
+        patterns=(r"bootstrap_net_init:\d+: No socket interface found",),
+        cause="NVSHMEM's unique-id bootstrap (what torch's symmetric memory, DeepEP and "
+        "Triton-distributed start NVSHMEM with) found no network interface to listen on: "
+        "NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME names one this host does not have, or "
+        "NVSHMEM_BOOTSTRAP_UID_SOCK_FAMILY asks for an address family (AF_INET6) that no "
+        "interface has an address of.",
+        fix="list the interfaces with `ip -br addr` and set NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME "
+        "to one every node has (the one NCCL_SOCKET_IFNAME names), and "
+        "NVSHMEM_BOOTSTRAP_UID_SOCK_FAMILY to the family its address is (AF_INET for IPv4).",
+        fixtures=("nccl_config_error__triton_distributed_122_nvshmem_no_socket_interface.log",),
+    ),
+    Rule(
         name="nccl_topology",
         category="nccl_config_error",
         code="LX543",
@@ -930,6 +947,90 @@ RULES: tuple[Rule, ...] = (
         "Kubernetes); allow all inbound and outbound traffic within the instances' security "
         "group.",
         fixtures=("nccl_config_error__aws_ofi_nccl_1020_p5_container_no_efa_devices.log",),
+    ),
+    Rule(
+        name="efa_provider_error",
+        category="ib_error",
+        code="LX660",
+        # with the verbs completion errors (LX518): the fabric failed an operation
+        priority=60,
+        patterns=(
+            # libfabric's EFA provider, under aws-ofi-nccl: a send or receive that completed
+            # in error ("rxr_cq_write_tx_error: err: 20, prov_err: ..."), an event it could
+            # not post to its event queue
+            r"::efa:\S+<warn> \S+: err: \d+, prov_err: ",
+            r"Unable to write to EQ: .* prov_errno:",
+        ),
+        cause="libfabric's EFA provider (under NCCL's aws-ofi-nccl plugin) reported an "
+        "operation that failed on the fabric: a transfer that completed in error, or an "
+        "event it could not post to its event queue. Between EC2 instances the usual reason "
+        "is a security group that does not allow all traffic to and from itself, so EFA's "
+        "packets are dropped; a provider out of resources (Cannot allocate memory) is the "
+        "other.",
+        fix="allow all inbound and outbound traffic within the instances' security group; "
+        "check every instance with `fi_info -p efa -t FI_EP_RDM` and the same EFA installer "
+        "(libfabric) version; for Cannot allocate memory raise the locked-memory limit "
+        "(ulimit -l unlimited, containers --ulimit memlock=-1) and run fewer processes per EFA "
+        "device.",
+        fixtures=(
+            "ib_error__aws_ofi_nccl_156_efa_tx_error_security_group.log",
+            "ib_error__aws_ofi_nccl_141_efa_eq_cannot_allocate_memory.log",
+        ),
+    ),
+    Rule(
+        name="nvls_setup",
+        category="nccl_config_error",
+        code="LX661",
+        # above a CUDA kernel's failure (LX512), whose advice (CUDA_LAUNCH_BLOCKING, indices)
+        # does not apply to a set-up call
+        priority=82,
+        retryable=False,
+        patterns=(r"transport/nvls\.cc:\d+ NCCL WARN Cuda failure",),
+        cause="NCCL's NVLink SHARP (NVLS) set-up failed a CUDA call: NVLS builds multicast "
+        "objects on the NVSwitches, which the NVSwitch fabric (nvidia-fabricmanager, and IMEX "
+        "channels across a GB200 NVL72 rack) must support and be ready for; a fabric manager "
+        "that is not running, not of the driver's version or in a bad state fails it at every "
+        "communicator's set-up.",
+        fix="NCCL_NVLS_ENABLE=0 (profile env) runs without NVLS, at some all-reduce speed; "
+        "check `systemctl status nvidia-fabricmanager` and that its version is the driver's, "
+        "and restart it (or the node) when the same set-up worked before.",
+        fixtures=("nccl_config_error__nccl_1788_h100_vllm_nvls_multicast_401.log",),
+    ),
+    Rule(
+        name="nccl_uds_bind",
+        category="nccl_system_error",
+        code="LX662",
+        # with the details of NCCL's system errors (LX609, LX625), above its bare wording
+        priority=57,
+        retryable=False,
+        patterns=(r"NCCL WARN UDS: Binding to socket \S+ failed",),
+        cause="NCCL (2.19 and later, with cuMem) hands memory handles to the other processes "
+        "of a node over Unix-domain sockets named after the rank and the communicator "
+        "(/tmp/nccl-socket-<rank>-<hash>, in the abstract namespace, which every process of a "
+        "network namespace shares), and binding one failed. 'Address already in use': "
+        "another process in this network namespace holds that name (another job's or "
+        "container's on the host network, or a process left from a run with the same ranks).",
+        fix="look for leftover processes of an earlier run (`ss -xlp | grep nccl-socket`); run "
+        "each job's containers in their own network namespace; NCCL_CUMEM_ENABLE=0 goes back "
+        "to the CUDA IPC handles of older NCCL, which need no such socket; with NCCL 2.29 or "
+        "later NCCL_IPC_USE_ABSTRACT_SOCKET=0 puts the sockets in files instead.",
+        fixtures=("nccl_system_error__nccl_1185_fsdp_2203_uds_bind_in_use.log",),
+    ),
+    Rule(
+        name="nvshmem_ipc_exchange",
+        category="nccl_config_error",
+        code="LX663",
+        priority=70,
+        retryable=False,
+        patterns=(r"exchange_heap_memory_handle:\d+: Fatal IPC Failure",),
+        cause="NVSHMEM (torch's symmetric memory, DeepEP) could not hand its heap's memory "
+        "handles to the processes it took for this node's over a local socket. The thread "
+        "this rule comes from found two nodes with the same host name, which NVSHMEM treated "
+        "as one node; processes of one node that do not share an IPC namespace (separate "
+        "containers) fail the same way. The set-up's, so every start fails alike.",
+        fix="give every node its own host name (`hostname` differs on each; containers: no "
+        "fixed --hostname); run the processes of a node in one container, or with --ipc=host.",
+        fixtures=("nccl_config_error__deepep_316_same_hostname_nvshmem_ipc_failure.log",),
     ),
     Rule(
         name="net_plugin_memory_registration",
@@ -2808,6 +2909,8 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"ncclInvalidUsage",
             r"\binvalid usage\b.*NCCL version",
+            # vLLM's pynccl wrapper: "RuntimeError: NCCL error: invalid usage (run with ...)"
+            r"NCCL error: invalid usage \(run with NCCL_DEBUG",
             r"NCCL Error 5\b",
             r"Mismatched collective detected",
             r"message truncated : receiving \d+ bytes instead of \d+",
@@ -2841,6 +2944,7 @@ RULES: tuple[Rule, ...] = (
             "nccl_invalid_usage__nccl_296_mismatched_collective.log",
             "nccl_invalid_usage__fastmoe_149_null_comm_single_gpu.log",
             "nccl_invalid_usage__fastmoe_27_distributed_expert_value4.log",
+            "nccl_invalid_usage__trl_3310_vllm_serve_dp_nccl_init.log",
         ),
     ),
     Rule(
@@ -3925,6 +4029,7 @@ ANCHORS: tuple[str, ...] = (
     "mpi_init_thread) more than once",
     "--local-rank local_rank",
     "unrecognized argument",
+    "prov_err",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

@@ -45,6 +45,9 @@ _NOISE = (
     # horovodrun --timestamp-output / mpirun --timestamp-output: "Tue Apr 21 18:22:53 2020"
     # glued to the rank tag that follows
     re.compile(r"^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} +\d{1,2} \d{2}:\d{2}:\d{2} \d{4}(?=\[)"),
+    # vLLM's logger after its level: "ERROR 04-25 16:14:44 [core.py:390] msg" (older
+    # releases: "INFO 04-25 16:14:44 llm_engine.py:72] msg")
+    re.compile(r"^\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \[?[\w./-]+:\d+\] ?"),
     # Python logging: "ERROR:torch.distributed...:msg", "ERROR msg", "root - ERROR - msg"
     re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:"),
     re.compile(

@@ -546,7 +546,7 @@ def _with_stragglers(
     rank0_work: bool = False,
 ) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
     """A rank the others waited for is the root of a timeout (or of a silent failure)."""
-    named = [s for s in stragglers if s.ranks]
+    named = [s for s in stragglers if s.ranks and not s.counted]
     if not named:
         return primary, findings
     s = named[0]

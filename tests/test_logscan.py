@@ -288,6 +288,14 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         # pytest's failure report; glog's E-prefixed header is not one
         ("E       RuntimeError: x", "RuntimeError: x", None, None),
         ("E0216 12:00:00.1 1 f.cc:3] x", "x", None, None),
+        # vLLM's logger after its level (and a Ray worker's "(pid=N)" prefix)
+        (
+            "(EngineCore_5 pid=2353903) ERROR 04-25 16:14:44 [core.py:390] RuntimeError: x",
+            "RuntimeError: x",
+            None,
+            None,
+        ),
+        ("INFO 04-25 16:14:44 llm_engine.py:72] x", "x", None, None),
         # Python 3.11's caret markers glued to another rank's line; a caret line alone and
         # carets before lower case (a message's own) stay
         (

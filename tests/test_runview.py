@@ -99,6 +99,26 @@ def test_silent_ranks_are_named_but_not_blamed_when_several() -> None:
     assert report.stragglers[0].ranks == (0, 1, 2)
 
 
+def test_a_rank_only_counted_is_blamed_only_when_the_logs_show_more_than_one_report(
+    tmp_path: Path,
+) -> None:
+    # one rank's report alone: a paste of rank 1 reads the same whether rank 0 printed
+    # nothing or was left out of the paste, so rank 0 is named, not blamed
+    alone = failures.diagnose_logs([_WD.format(r=1)])
+    assert alone.stragglers[0].ranks == (0,) and alone.stragglers[0].counted
+    assert alone.primary is not None and alone.primary.rank == 1
+    # rank 0 in the logs (a file of its own) and silent about the timeout: blamed
+    _write(tmp_path, "rank-0.log", "epoch 3 step 100\n")
+    _write(tmp_path, "rank-1.log", _WD.format(r=1))
+    shown = _diagnose(tmp_path)
+    assert not shown.stragglers[0].counted
+    assert shown.primary is not None and shown.primary.rank == 0
+    # two ranks waited in the collective and rank 0 said nothing: blamed
+    two = failures.diagnose_logs([_WD.format(r=1) + _WD.format(r=2)])
+    assert two.stragglers[0].ranks == (0,) and not two.stragglers[0].counted
+    assert two.primary is not None and two.primary.rank == 0
+
+
 def test_an_all_gathers_element_counts_name_the_ranks_that_never_reported() -> None:
     # only rank 1's report: its all-gather of 4 elements into 16 says the group has 4 ranks
     line = (
