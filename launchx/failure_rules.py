@@ -610,6 +610,23 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="nccl_no_algorithm",
+        category="nccl_config_error",
+        code="LX665",
+        priority=75,
+        retryable=False,
+        patterns=(r"NCCL WARN Error : no algorithm/protocol available",),
+        cause="NCCL found no algorithm and protocol it may use for this collective: "
+        "NCCL_ALGO or NCCL_PROTO allows only ones this communicator cannot run (CollNet or "
+        "CollNetChain without a SHARP plugin and network, NVLS or NVLSTree without NVSwitch "
+        "multicast, a protocol list that rules out the rest); every rank fails the same way at "
+        "its first such collective.",
+        fix="unset NCCL_ALGO and NCCL_PROTO in the profile and the job's environment (NCCL "
+        "chooses per collective), or list every algorithm the fabric has "
+        "(NCCL_ALGO=Ring,Tree); `launchx explain` shows where the value came from.",
+        fixtures=("nccl_config_error__nccl_653_megatron_collnet_no_algorithm.log",),
+    ),
+    Rule(
         name="nvshmem_no_interface",
         category="nccl_config_error",
         code="LX664",

@@ -48,6 +48,9 @@ _NOISE = (
     # vLLM's logger after its level: "ERROR 04-25 16:14:44 [core.py:390] msg" (older
     # releases: "INFO 04-25 16:14:44 llm_engine.py:72] msg")
     re.compile(r"^\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \[?[\w./-]+:\d+\] ?"),
+    # TorchX's local scheduler: the role and replica in front of each line of a replica,
+    # "trainer/0 [1]:line" (the torchrun it starts adds the local rank)
+    re.compile(r"^[a-z_][\w-]*/\d+ (?=\S)"),
     # Python logging: "ERROR:torch.distributed...:msg", "ERROR msg", "root - ERROR - msg"
     re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:"),
     re.compile(
@@ -70,7 +73,9 @@ _RANK_PREFIXES = (
 # one follows: torchrun's --tee prefix carries the LOCAL rank ([default1]: on node 1 of a 2x2
 # world is rank 3, whose own traceback says [rank3]:), srun --label's task number is the rank
 # with one task per rank but the node with one torchrun per node.
-_LOCAL_PREFIX = re.compile(r"^\[default(\d+)\]:\s?")
+# (torchrun names the prefix after the role, "[default1]:"; TorchX's role is empty, "[1]:"
+# before the line's text, never alone on a line as the summary's block header "[1]:" is)
+_LOCAL_PREFIX = re.compile(r"^\[default(\d+)\]:\s?|^\[(\d+)\]:(?=\s*\S)\s?")
 _TASK_LABEL = re.compile(r"^(\d{1,5}): ")
 # pdsh/DeepSpeed multi-node output: "worker-7: <line>". A host name here is lower case and
 # carries a digit (so "slurmstepd: error:" and "RuntimeError: ..." are not hosts).
@@ -152,7 +157,7 @@ def strip(raw: str) -> Stripped:
                 break
         else:
             if t := _LOCAL_PREFIX.match(stripped) or _TASK_LABEL.match(stripped):
-                label = int(t.group(1)) if label is None else label
+                label = int(t.group(t.lastindex or 1)) if label is None else label
                 stripped = stripped[t.end() :]
             elif host is None and (
                 h := _HOST_PREFIX.match(stripped)
