@@ -109,7 +109,8 @@ def _group(pg: str, reps: list[WatchdogSeq], world: set[int], seen: set[int]) ->
     if not timed:
         return None
     seq = Counter(timed).most_common(1)[0][0]
-    waiting = sorted(r.rank for r in reps if r.timed_out == seq)
+    # (a rank's report can be in two files: its own and a node's)
+    waiting = sorted({r.rank for r in reps if r.timed_out == seq})
     behind = sorted(
         r.rank
         for r in reps
@@ -128,18 +129,17 @@ def _group(pg: str, reps: list[WatchdogSeq], world: set[int], seen: set[int]) ->
         return Straggler(
             "watchdog", "behind", tuple(behind), tuple(waiting), seq, op, pg, text, line.where()
         )
-    silent = sorted(world - {r.rank for r in reps}) if pg == "0" else []
-    # One rank's report alone: only the ranks the logs show are known to be silent; those
-    # merely counted below it may be left out of a paste of that one rank
-    shown = [r for r in silent if r in seen]
-    counted = len(waiting) == 1 and not shown
-    if len(waiting) == 1 and shown:
-        silent = shown
+    reporters = {r.rank for r in reps}
+    silent = sorted(world - reporters) if pg == "0" else []
+    # One rank's report alone (no other rank's timeout or dump report), with silent ranks
+    # the logs show nothing of: those are only counted below it, and a paste of that one
+    # rank's report reads the same whether they printed nothing or were left out of it
+    counted = len(reporters) == 1 and any(r not in seen for r in silent)
     if silent and len(waiting) >= 1:
+        it, they = ("it", "it") if len(silent) == 1 else ("them", "they")
         said = (
-            "is not in these logs (left out of them, never reached it, or died first)"
-            if counted and len(silent) == 1
-            else "are not in these logs (left out of them, never reached it, or died first)"
+            f"printed no watchdog report in these logs, which may have left {it} out (or "
+            f"{they} never reached it, or died first)"
             if counted
             else "printed no watchdog report (never reached it, or died first)"
         )

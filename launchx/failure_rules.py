@@ -975,15 +975,16 @@ RULES: tuple[Rule, ...] = (
             # libfabric's EFA provider, under aws-ofi-nccl: a send or receive that completed
             # in error ("rxr_cq_write_tx_error: err: 20, prov_err: ..."), an event it could
             # not post to its event queue
-            r"::efa:\S+<warn> \S+: err: \d+, prov_err: ",
+            r"::efa:\S+<warn> (?:\S+: )?err: \d+, prov_err: ",
             r"Unable to write to EQ: .* prov_errno:",
         ),
         cause="libfabric's EFA provider (under NCCL's aws-ofi-nccl plugin) reported an "
         "operation that failed on the fabric: a transfer that completed in error, or an "
-        "event it could not post to its event queue. Between EC2 instances the usual reason "
-        "is a security group that does not allow all traffic to and from itself, so EFA's "
-        "packets are dropped; a provider out of resources (Cannot allocate memory) is the "
-        "other.",
+        "event it could not post to its event queue. At a run's first transfers the usual "
+        "reason is the set-up, which fails every start alike: a security group that does not "
+        "allow all traffic to and from itself (EFA's packets are dropped), or a provider out "
+        "of resources (Cannot allocate memory); after hours of training, a fault of the "
+        "fabric, which a retry from the last checkpoint may outlive.",
         fix="allow all inbound and outbound traffic within the instances' security group; "
         "check every instance with `fi_info -p efa -t FI_EP_RDM` and the same EFA installer "
         "(libfabric) version; for Cannot allocate memory raise the locked-memory limit "
@@ -1002,7 +1003,10 @@ RULES: tuple[Rule, ...] = (
         # does not apply to a set-up call
         priority=82,
         retryable=False,
-        patterns=(r"transport/nvls\.cc:\d+ NCCL WARN Cuda failure",),
+        # only the statuses of a fabric that is not ready or cannot do it: a sticky error of
+        # a kernel (700, an illegal address) is reported by NVLS's calls too, and is the
+        # kernel's (LX512)
+        patterns=(r"transport/nvls\.cc:\d+ NCCL WARN Cuda failure (?:401|801|802)\b",),
         cause="NCCL's NVLink SHARP (NVLS) set-up failed a CUDA call: NVLS builds multicast "
         "objects on the NVSwitches, which the NVSwitch fabric (nvidia-fabricmanager, and IMEX "
         "channels across a GB200 NVL72 rack) must support and be ready for; a fabric manager "
@@ -1022,15 +1026,17 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(r"NCCL WARN UDS: Binding to socket \S+ failed",),
         cause="NCCL (2.19 and later, with cuMem) hands memory handles to the other processes "
-        "of a node over Unix-domain sockets named after the rank and the communicator "
-        "(/tmp/nccl-socket-<rank>-<hash>, in the abstract namespace, which every process of a "
-        "network namespace shares), and binding one failed. 'Address already in use': "
-        "another process in this network namespace holds that name (another job's or "
-        "container's on the host network, or a process left from a run with the same ranks).",
-        fix="look for leftover processes of an earlier run (`ss -xlp | grep nccl-socket`); run "
-        "each job's containers in their own network namespace; NCCL_CUMEM_ENABLE=0 goes back "
-        "to the CUDA IPC handles of older NCCL, which need no such socket; with NCCL 2.29 or "
-        "later NCCL_IPC_USE_ABSTRACT_SOCKET=0 puts the sockets in files instead.",
+        "of a node over Unix-domain sockets named after the rank and a hash of the "
+        "communicator (/tmp/nccl-socket-<rank>-<hash>, in the abstract namespace, which every "
+        "process of a network namespace shares), and binding one failed. 'Address already in "
+        "use' says another process holds that name, or the NCCL release named it twice: "
+        "every local rank of one job failing this way right after an upgrade to NCCL 2.20.3 "
+        "points at the release.",
+        fix="try another NCCL release (another nvidia-nccl-cu12 wheel, or a container that "
+        "ships another); NCCL_CUMEM_ENABLE=0 goes back to the CUDA IPC handles "
+        "of older NCCL, which need no such socket; with NCCL 2.29 or later "
+        "NCCL_IPC_USE_ABSTRACT_SOCKET=0 puts the sockets in files instead; `ss -xlp | grep "
+        "nccl-socket` shows who holds them.",
         fixtures=("nccl_system_error__nccl_1185_fsdp_2203_uds_bind_in_use.log",),
     ),
     Rule(
@@ -1040,11 +1046,11 @@ RULES: tuple[Rule, ...] = (
         priority=70,
         retryable=False,
         patterns=(r"exchange_heap_memory_handle:\d+: Fatal IPC Failure",),
-        cause="NVSHMEM (torch's symmetric memory, DeepEP) could not hand its heap's memory "
-        "handles to the processes it took for this node's over a local socket. The thread "
-        "this rule comes from found two nodes with the same host name, which NVSHMEM treated "
-        "as one node; processes of one node that do not share an IPC namespace (separate "
-        "containers) fail the same way. The set-up's, so every start fails alike.",
+        cause="NVSHMEM (under torch's symmetric memory or DeepEP) could not hand its heap's "
+        "memory handles over a local socket to the other processes it believes share this "
+        "node. A known cause is two nodes with the same host name, which NVSHMEM takes for "
+        "one node; processes of one node that do not share an IPC namespace "
+        "(separate containers) are another. It fails the same way at every start.",
         fix="give every node its own host name (`hostname` differs on each; containers: no "
         "fixed --hostname); run the processes of a node in one container, or with --ipc=host.",
         fixtures=("nccl_config_error__deepep_316_same_hostname_nvshmem_ipc_failure.log",),

@@ -230,6 +230,7 @@ def render_json(report: Report) -> str:
                 "group": s.group,
                 "text": s.text,
                 "where": s.where,
+                "counted": s.counted,
             }
             for s in report.stragglers
         ],

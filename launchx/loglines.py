@@ -40,8 +40,9 @@ _NOISE = (
     # exception, indented under the E that marks them)
     re.compile(r"^E {3,}(?=\S)"),
     # Python 3.11+'s caret markers under a traceback's source line, glued to another
-    # rank's line when ranks interleave their writes: "^^^^^^^^^ValueError: ..."
-    re.compile(r"^[~^]+(?=[A-Z])"),
+    # rank's line when ranks interleave their writes: "^^^^^^^^^ValueError: ..." (two or
+    # more: a terminal's "^C" before a line is not one)
+    re.compile(r"^[~^]{2,}(?=[A-Z]|\[rank\d+\]:)"),
     # horovodrun --timestamp-output / mpirun --timestamp-output: "Tue Apr 21 18:22:53 2020"
     # glued to the rank tag that follows
     re.compile(r"^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} +\d{1,2} \d{2}:\d{2}:\d{2} \d{4}(?=\[)"),

@@ -545,11 +545,14 @@ def _with_stragglers(
     policy: RetryPolicyLike | None,
     rank0_work: bool = False,
 ) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
-    """A rank the others waited for is the root of a timeout (or of a silent failure)."""
-    named = [s for s in stragglers if s.ranks and not s.counted]
+    """A rank the others waited for is the root of a timeout (or of a silent failure).
+    Ranks only counted (``Straggler.counted``) are named in the cause, never made its root."""
+    named = [s for s in stragglers if s.ranks]
     if not named:
         return primary, findings
     s = named[0]
+    if s.counted:
+        return _with_counted(primary, findings, s)
     if primary is None:
         sr = fr.SIGNAL_RULES["missing_from_collective"]
         made = Diagnosis(
@@ -589,6 +592,23 @@ def _with_stragglers(
         host=None if single else primary.host,
         exit_code=None if single else primary.exit_code,
         signal=None if single else primary.signal,
+    )
+    return updated, (updated, *findings[1:])
+
+
+def _with_counted(
+    primary: Diagnosis | None, findings: tuple[Diagnosis, ...], s: Straggler
+) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
+    """The waiting rank stays the one the diagnosis names; the sentence says who waited
+    for whom, so the rank is not read as the one that failed first."""
+    if primary is None or primary.category not in fr.WAITING_ON_PEER or primary.tier >= 2:
+        return primary, findings
+    cause = f"{s.text} {_sentence(primary.cause)}" if primary.category != "unknown" else s.text
+    updated = replace(
+        primary,
+        cause=cause,
+        evidence=(s.text, *primary.evidence)[: rm.MAX_EVIDENCE],
+        where=(s.where, *primary.where)[: rm.MAX_EVIDENCE],
     )
     return updated, (updated, *findings[1:])
 

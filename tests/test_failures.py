@@ -899,6 +899,13 @@ _OOM = "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2
             "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered\n",
             "cuda_error",
         ),
+        # and in NVLS's set-up (its own statuses are 401, 801, 802: LX661)
+        (
+            "h:1:2 [0] transport/nvls.cc:389 NCCL WARN Cuda failure 700 'an illegal memory "
+            "access was encountered'\n",
+            "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered\n",
+            "cuda_error",
+        ),
         # a link-local bootstrap with NCCL's routine connect retries while peers start
         (
             "h:1:1 [0] NCCL INFO Bootstrap : Using ib0:fe80::1%ib0<0>\nh:1:2 [0] NCCL INFO Call "
@@ -1331,3 +1338,15 @@ def test_a_rank_the_message_names_counts_only_where_nothing_else_names_one() -> 
     prefixed = "[rank3]: " + wait
     p = failures.diagnose_logs([prefixed]).primary
     assert p is not None and (p.code, p.rank) == ("LX584", 3)
+
+
+def test_efa_provider_errors_with_and_without_a_function_name() -> None:
+    """libfabric's EFA warnings name the function before "err:" in some builds only."""
+    named = (
+        "libfabric:35:1668017255::efa:cq:rxr_cq_write_tx_error():243<warn> "
+        "rxr_cq_write_tx_error: err: 20, prov_err: Not a directory (20)\n"
+    )
+    bare = "libfabric:35:1668017255::efa:cq:efa_cq_handle_error():243<warn> err: 5, prov_err: x\n"
+    for text in (named, bare):
+        p = failures.diagnose_logs([text]).primary
+        assert p is not None and p.code == "LX660"

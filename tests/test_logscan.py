@@ -301,6 +301,8 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
             None,
         ),
         ("INFO 04-25 16:14:44 llm_engine.py:72] x", "x", None, None),
+        # an ISO date is the timestamp pattern's, which leaves a source location alone
+        ("2025-04-25 16:14:44 [core.py:390] x", "[core.py:390] x", None, None),
         # Python 3.11's caret markers glued to another rank's line; a caret line alone and
         # carets before lower case (a message's own) stay
         (
@@ -312,6 +314,14 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("~~~~^^^^RuntimeError: x", "RuntimeError: x", None, None),
         ("    ^^^^^^^^^", "^^^^^^^^^", None, None),
         ("^^^ here", "^^^ here", None, None),
+        # glued to another rank's prefix; one caret (a terminal's ^C) is not a marker
+        ("^^^^^^^^[rank0]: ValueError: x", "ValueError: x", 0, None),
+        (
+            "^CTraceback (most recent call last):",
+            "^CTraceback (most recent call last):",
+            None,
+            None,
+        ),
         # torch_xla's xla_dist: the VM's address, then the worker's index (not a rank)
         (
             "2021-04-23 18:14:43 10.164.0.29 [3] MisconfigurationException: x",

@@ -99,24 +99,41 @@ def test_silent_ranks_are_named_but_not_blamed_when_several() -> None:
     assert report.stragglers[0].ranks == (0, 1, 2)
 
 
-def test_a_rank_only_counted_is_blamed_only_when_the_logs_show_more_than_one_report(
+def test_silent_ranks_the_logs_never_show_are_named_not_blamed_beside_one_report(
     tmp_path: Path,
 ) -> None:
     # one rank's report alone: a paste of rank 1 reads the same whether rank 0 printed
     # nothing or was left out of the paste, so rank 0 is named, not blamed
     alone = failures.diagnose_logs([_WD.format(r=1)])
     assert alone.stragglers[0].ranks == (0,) and alone.stragglers[0].counted
-    assert alone.primary is not None and alone.primary.rank == 1
+    p = alone.primary
+    assert p is not None and p.rank == 1
+    cause = failure_text.render_failure(alone).splitlines()[1]
+    assert "rank 1 waited in collective #5701" in cause and "failed first" not in cause
+    assert "rank 0 printed no watchdog report in these logs" in cause
+    assert json.loads(failure_text.render_json(alone))["stragglers"][0]["counted"] is True
+    # the same report in two files (the rank's own and its node's) is still one report
+    _write(tmp_path / "twice", "rank-1.log", _WD.format(r=1))
+    _write(tmp_path / "twice", "node-0.log", _WD.format(r=1))
+    twice = _diagnose(tmp_path / "twice")
+    assert twice.stragglers[0].counted and twice.stragglers[0].waiting == (1,)
     # rank 0 in the logs (a file of its own) and silent about the timeout: blamed
-    _write(tmp_path, "rank-0.log", "epoch 3 step 100\n")
-    _write(tmp_path, "rank-1.log", _WD.format(r=1))
-    shown = _diagnose(tmp_path)
+    _write(tmp_path / "shown", "rank-0.log", "epoch 3 step 100\n")
+    _write(tmp_path / "shown", "rank-1.log", _WD.format(r=1))
+    shown = _diagnose(tmp_path / "shown")
     assert not shown.stragglers[0].counted
     assert shown.primary is not None and shown.primary.rank == 0
-    # two ranks waited in the collective and rank 0 said nothing: blamed
-    two = failures.diagnose_logs([_WD.format(r=1) + _WD.format(r=2)])
-    assert two.stragglers[0].ranks == (0,) and not two.stragglers[0].counted
-    assert two.primary is not None and two.primary.rank == 0
+    # rank 0 shown but ranks 1-2 only counted below rank 3's report: none of them blamed
+    _write(tmp_path / "part", "rank-0.log", "epoch 3 step 100\n")
+    _write(tmp_path / "part", "rank-3.log", _WD.format(r=3))
+    part = _diagnose(tmp_path / "part")
+    assert part.stragglers[0].ranks == (0, 1, 2) and part.stragglers[0].counted
+    assert part.primary is not None and part.primary.rank == 3
+    # another rank's report, a timeout or a dump signal: the logs hold more than one rank
+    for other in (_WD.format(r=2), _DUMP.format(r=2).replace("5700", "5701")):
+        more = failures.diagnose_logs([_WD.format(r=1) + other])
+        assert more.stragglers[0].ranks == (0,) and not more.stragglers[0].counted
+        assert more.primary is not None and more.primary.rank == 0
 
 
 def test_an_all_gathers_element_counts_name_the_ranks_that_never_reported() -> None:
