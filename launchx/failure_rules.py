@@ -1087,6 +1087,24 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="triton_no_libcuda",
+        category="cuda_config_error",
+        code="LX666",
+        priority=84,
+        retryable=False,
+        patterns=(r"\bld: cannot find -lcuda\b",),
+        cause="Triton (torch.compile's kernels, and attention and MoE libraries built on it) "
+        "compiles a small CUDA helper at its first kernel and links it against the driver's "
+        "libcuda.so, which the linker did not find: Triton looks for it with `ldconfig -p` "
+        "(or in TRITON_LIBCUDA_PATH), and a container or machine where the driver's library "
+        "is elsewhere or only present as libcuda.so.1 fails the same way at every start.",
+        fix="find the library (`ldconfig -p | grep libcuda`, `find / -name 'libcuda.so*'`) and "
+        "set TRITON_LIBCUDA_PATH to its directory in the profile's env; in a container run "
+        "it with the NVIDIA runtime (--gpus all) so the driver's libraries are mounted, and "
+        "run ldconfig after adding them.",
+        fixtures=("cuda_config_error__skyreels_v1_54_triton_cannot_find_lcuda.log",),
+    ),
+    Rule(
         name="cuda_too_many_peers",
         category="cuda_config_error",
         code="LX650",
@@ -1716,6 +1734,9 @@ RULES: tuple[Rule, ...] = (
             rf"{EXCEPTION_LINE}(?::|$)",
             # pytest's short test summary ("FAILED path::test[id] - AssertionError: ...")
             r"^FAILED \S+::\S+ - (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):",
+            # pydantic's link under each error of a ValidationError, which a config check
+            # raises: the errors are listed over many lines under the exception's own
+            r"^For further information visit https://errors\.pydantic\.dev/",
         ),
         exclude=(
             # (not DDP's reducer, whose errors older torch suffixes with its c10d source path)
@@ -1767,6 +1788,7 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__transformerlens_356_multi_gpu_tests_assert.log",
             "user_code_error__pytorch_92573_unknown_c10d_backend_mpi.log",
             "user_code_error__verl_4503_vllm_symm_mem_overlapping_devices_ray.log",
+            "user_code_error__axolotl_2791_chat_template_pydantic.log",
         ),
     ),
     Rule(
@@ -4053,6 +4075,7 @@ ANCHORS: tuple[str, ...] = (
     "--local-rank local_rank",
     "unrecognized argument",
     "prov_err",
+    "cannot find -lcuda",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

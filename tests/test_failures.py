@@ -1350,3 +1350,30 @@ def test_efa_provider_errors_with_and_without_a_function_name() -> None:
     for text in (named, bare):
         p = failures.diagnose_logs([text]).primary
         assert p is not None and p.code == "LX660"
+
+
+def test_pydantic_validation_errors_listed_without_their_exception_line() -> None:
+    """A config check's ValidationError lists its errors over many lines, each with
+    pydantic's link; its deprecation warnings link to the same site and are no failure."""
+    listed = (
+        "chat_template.constrained-str\n"
+        "  String should match pattern '^tokenizer_default_fallback_' "
+        "[type=string_pattern_mismatch, input_value='x', input_type=str]\n"
+        "    For further information visit https://errors.pydantic.dev/2.10/v/string_pattern_mismatch\n"
+    )
+    p = failures.diagnose_logs([listed]).primary
+    assert p is not None and p.code == "LX511"
+    warned = (
+        "/x/site-packages/pydantic/_internal/_config.py:291: PydanticDeprecatedSince20: Support "
+        "for class-based `config` is deprecated. See Pydantic V2 Migration Guide at "
+        "https://errors.pydantic.dev/2.5/migration/\n"
+    )
+    report = failures.diagnose_logs([warned])
+    assert report.primary is None or not report.found
+
+
+def test_triton_without_libcuda_behind_a_progress_bar() -> None:
+    """tqdm's bar, redrawn with a carriage return, is glued in front of the linker's line."""
+    line = "  0%|          | 0/30 [00:00<?, ?it/s]/usr/bin/ld: cannot find -lcuda: No such file\n"
+    p = failures.diagnose_logs([line]).primary
+    assert p is not None and p.code == "LX666"
