@@ -104,6 +104,14 @@ def mismatched(reports: Iterable[WatchdogSeq]) -> tuple[int, dict[str, list[int]
     return None
 
 
+def _last(rep: WatchdogSeq) -> int | float:
+    """The last collective a rank's report shows it reached: its last enqueued one, or,
+    when the report gives none, the one it timed out in (inf when it shows neither)."""
+    if rep.enqueued is not None:
+        return rep.enqueued
+    return rep.timed_out if rep.timed_out is not None else float("inf")
+
+
 def _group(pg: str, reps: list[WatchdogSeq], world: set[int], seen: set[int]) -> Straggler | None:
     timed = [r.timed_out for r in reps if r.timed_out is not None and r.timed_out >= 0]
     if not timed:
@@ -111,16 +119,12 @@ def _group(pg: str, reps: list[WatchdogSeq], world: set[int], seen: set[int]) ->
     seq = Counter(timed).most_common(1)[0][0]
     # (a rank's report can be in two files: its own and a node's)
     waiting = sorted({r.rank for r in reps if r.timed_out == seq})
-    behind = sorted(
-        r.rank
-        for r in reps
-        if r.enqueued is not None and r.enqueued < seq and r.rank not in waiting
-    )
+    behind = sorted({r.rank for r in reps if r.rank not in waiting and _last(r) < seq})
     op = next((r.op for r in reps if r.op and r.timed_out == seq), None)
     line = next(r.line for r in reps if r.timed_out == seq)
     what = f"collective #{seq}" + (f" ({op})" if op else "")
     if behind:
-        last = {r.rank: r.enqueued for r in reps if r.rank in behind}
+        last = {r.rank: _last(r) for r in reps if r.rank in behind}
         lasts = ", ".join(f"rank {r} at #{last[r]}" for r in behind)
         text = (
             f"{_plural(behind)} never reached {what} of process group {pg} that "
@@ -131,15 +135,22 @@ def _group(pg: str, reps: list[WatchdogSeq], world: set[int], seen: set[int]) ->
         )
     reporters = {r.rank for r in reps}
     silent = sorted(world - reporters) if pg == "0" else []
-    # One rank's report alone (no other rank's timeout or dump report), with silent ranks
-    # the logs show nothing of: those are only counted below it, and a paste of that one
-    # rank's report reads the same whether they printed nothing or were left out of it
-    counted = len(reporters) == 1 and any(r not in seen for r in silent)
+    # Beside one rank's report alone (no other rank's timeout or dump report), only the
+    # silent ranks the logs show (a line, a file, an exit code) are known to be silent: a
+    # paste of that one rank reads the same whether the ranks only counted below it printed
+    # nothing or were left out of it. With none shown, those are named, not blamed.
+    counted = False
+    if len(reporters) == 1 and any(r not in seen for r in silent):
+        shown = [r for r in silent if r in seen]
+        if shown:
+            silent = shown
+        else:
+            counted = True
     if silent and len(waiting) >= 1:
-        it, they = ("it", "it") if len(silent) == 1 else ("them", "they")
+        them = "it" if len(silent) == 1 else "them"
         said = (
-            f"printed no watchdog report in these logs, which may have left {it} out (or "
-            f"{they} never reached it, or died first)"
+            f"printed no watchdog report in these logs, which may have left {them} out (or "
+            "never reached the collective, or died first)"
             if counted
             else "printed no watchdog report (never reached it, or died first)"
         )

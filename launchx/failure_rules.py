@@ -616,14 +616,16 @@ RULES: tuple[Rule, ...] = (
         priority=75,
         retryable=False,
         patterns=(r"NCCL WARN Error : no algorithm/protocol available",),
-        cause="NCCL found no algorithm and protocol it may use for this collective: "
-        "NCCL_ALGO or NCCL_PROTO allows only ones this communicator cannot run (CollNet or "
-        "CollNetChain without a SHARP plugin and network, NVLS or NVLSTree without NVSwitch "
-        "multicast, a protocol list that rules out the rest); every rank fails the same way at "
-        "its first such collective.",
+        cause="NCCL found no algorithm and protocol it may use for this collective: the "
+        "ones the settings leave (NCCL_ALGO, NCCL_PROTO, NCCL_COLLNET_ENABLE, "
+        "NCCL_NVLS_ENABLE) have none for this collective on this communicator (CollNet "
+        "without a SHARP network, NVLS without NVSwitch multicast, an algorithm with no "
+        "broadcast, such as Tree); NCCL's message names NCCL_ALGO when it was set. Every rank "
+        "fails the same way at its first such collective.",
         fix="unset NCCL_ALGO and NCCL_PROTO in the profile and the job's environment (NCCL "
-        "chooses per collective), or list every algorithm the fabric has "
-        "(NCCL_ALGO=Ring,Tree); `launchx explain` shows where the value came from.",
+        "chooses per collective), or allow Ring too (NCCL_ALGO=Ring,Tree); turn off what "
+        "was forced on (NCCL_COLLNET_ENABLE=0, NCCL_NVLS_ENABLE=0); `launchx explain` shows "
+        "where each value came from.",
         fixtures=("nccl_config_error__nccl_653_megatron_collnet_no_algorithm.log",),
     ),
     Rule(
@@ -1000,18 +1002,22 @@ RULES: tuple[Rule, ...] = (
         category="nccl_config_error",
         code="LX661",
         # above a CUDA kernel's failure (LX512), whose advice (CUDA_LAUNCH_BLOCKING, indices)
-        # does not apply to a set-up call
-        priority=82,
+        # does not apply to a set-up call, and above CUDA's configuration (LX540), which
+        # reads the same statuses from the runtime and says nothing of NVLS
+        priority=90,
         retryable=False,
-        # only the statuses of a fabric that is not ready or cannot do it: a sticky error of
-        # a kernel (700, an illegal address) is reported by NVLS's calls too, and is the
-        # kernel's (LX512)
-        patterns=(r"transport/nvls\.cc:\d+ NCCL WARN Cuda failure (?:401|801|802)\b",),
+        # only the statuses of a fabric that is not ready or cannot do it, numbered (newer
+        # NCCL) or not: a sticky error of a kernel (700, an illegal address) is reported by
+        # NVLS's calls too, and is the kernel's (LX512)
+        patterns=(
+            r"transport/nvls\.cc:\d+ NCCL WARN Cuda failure (?:(?:401|801|802)\b|'(?:the "
+            r"operation cannot be performed in the present state|operation not supported|"
+            r"system not yet initialized)')",
+        ),
         cause="NCCL's NVLink SHARP (NVLS) set-up failed a CUDA call: NVLS builds multicast "
-        "objects on the NVSwitches, which the NVSwitch fabric (nvidia-fabricmanager, and IMEX "
-        "channels across a GB200 NVL72 rack) must support and be ready for; a fabric manager "
-        "that is not running, not of the driver's version or in a bad state fails it at every "
-        "communicator's set-up.",
+        "objects on the NVSwitches, which the NVSwitch fabric (nvidia-fabricmanager) must "
+        "support and be ready for; a fabric manager that is not running, not of the "
+        "driver's version or in a bad state fails it at every communicator's set-up.",
         fix="NCCL_NVLS_ENABLE=0 (profile env) runs without NVLS, at some all-reduce speed; "
         "check `systemctl status nvidia-fabricmanager` and that its version is the driver's, "
         "and restart it (or the node) when the same set-up worked before.",
@@ -1093,15 +1099,17 @@ RULES: tuple[Rule, ...] = (
         priority=84,
         retryable=False,
         patterns=(r"\bld: cannot find -lcuda\b",),
-        cause="Triton (torch.compile's kernels, and attention and MoE libraries built on it) "
-        "compiles a small CUDA helper at its first kernel and links it against the driver's "
-        "libcuda.so, which the linker did not find: Triton looks for it with `ldconfig -p` "
-        "(or in TRITON_LIBCUDA_PATH), and a container or machine where the driver's library "
-        "is elsewhere or only present as libcuda.so.1 fails the same way at every start.",
-        fix="find the library (`ldconfig -p | grep libcuda`, `find / -name 'libcuda.so*'`) and "
-        "set TRITON_LIBCUDA_PATH to its directory in the profile's env; in a container run "
-        "it with the NVIDIA runtime (--gpus all) so the driver's libraries are mounted, and "
-        "run ldconfig after adding them.",
+        cause="a kernel compiled at run time (Triton's, for torch.compile and the attention "
+        "and MoE libraries built on it, or another JIT-built extension) is linked against the "
+        "driver's libcuda.so, and the linker did not find it: Triton looks for it with "
+        "`ldconfig -p` (or in TRITON_LIBCUDA_PATH), and -lcuda needs the unversioned name, so "
+        "a machine or container where the driver's library is elsewhere or only present as "
+        "libcuda.so.1 fails the same way at every start.",
+        fix="find the library (`ldconfig -p | grep libcuda`, `find / -name 'libcuda.so*'`); "
+        "set TRITON_LIBCUDA_PATH in the profile's env to a directory holding libcuda.so (if "
+        "only libcuda.so.1 exists, a directory with a link libcuda.so -> libcuda.so.1); in a "
+        "container run it with the NVIDIA runtime (--gpus all) so the driver's libraries "
+        "are mounted.",
         fixtures=("cuda_config_error__skyreels_v1_54_triton_cannot_find_lcuda.log",),
     ),
     Rule(

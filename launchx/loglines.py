@@ -49,9 +49,6 @@ _NOISE = (
     # vLLM's logger after its level: "ERROR 04-25 16:14:44 [core.py:390] msg" (older
     # releases: "INFO 04-25 16:14:44 llm_engine.py:72] msg")
     re.compile(r"^\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \[?[\w./-]+:\d+\] ?"),
-    # TorchX's local scheduler: the role and replica in front of each line of a replica,
-    # "trainer/0 [1]:line" (the torchrun it starts adds the local rank)
-    re.compile(r"^[a-z_][\w-]*/\d+ (?=\S)"),
     # Python logging: "ERROR:torch.distributed...:msg", "ERROR msg", "root - ERROR - msg"
     re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:"),
     re.compile(
@@ -74,9 +71,7 @@ _RANK_PREFIXES = (
 # one follows: torchrun's --tee prefix carries the LOCAL rank ([default1]: on node 1 of a 2x2
 # world is rank 3, whose own traceback says [rank3]:), srun --label's task number is the rank
 # with one task per rank but the node with one torchrun per node.
-# (torchrun names the prefix after the role, "[default1]:"; TorchX's role is empty, "[1]:"
-# before the line's text, never alone on a line as the summary's block header "[1]:" is)
-_LOCAL_PREFIX = re.compile(r"^\[default(\d+)\]:\s?|^\[(\d+)\]:(?=\s*\S)\s?")
+_LOCAL_PREFIX = re.compile(r"^\[default(\d+)\]:\s?")
 _TASK_LABEL = re.compile(r"^(\d{1,5}): ")
 # pdsh/DeepSpeed multi-node output: "worker-7: <line>". A host name here is lower case and
 # carries a digit (so "slurmstepd: error:" and "RuntimeError: ..." are not hosts).
@@ -87,6 +82,10 @@ _HOST_PREFIX = re.compile(
 # torch_xla's xla_dist (TPU pods): after its timestamp, the VM's address and the worker's
 # index among the VMs ("10.164.0.29 [3] "), which is not a rank
 _XLA_DIST_PREFIX = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){3}) \[\d+\] (?=\S)")
+# TorchX's local scheduler: the role and replica in front of each line of a replica, and
+# after it the local rank of the torchrun it starts, its role empty: "trainer/0 [1]:line".
+# The replica stands where a host would (two replicas' rank 1 are two processes).
+_TORCHX_PREFIX = re.compile(r"^([a-z_][\w-]*/\d+) (?:\[(\d+)\]:)?")
 # docker compose's service prefix, the container's name: "project-worker-1     | line"
 _COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+) +\| ")
 _PREFIX_STARTS = frozenset("|>`[(~^0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
@@ -158,8 +157,13 @@ def strip(raw: str) -> Stripped:
                 break
         else:
             if t := _LOCAL_PREFIX.match(stripped) or _TASK_LABEL.match(stripped):
-                label = int(t.group(t.lastindex or 1)) if label is None else label
+                label = int(t.group(1)) if label is None else label
                 stripped = stripped[t.end() :]
+            elif host is None and (x := _TORCHX_PREFIX.match(stripped)):
+                host = x.group(1)
+                if x.group(2) is not None and label is None:
+                    label = int(x.group(2))
+                stripped = stripped[x.end() :]
             elif host is None and (
                 h := _HOST_PREFIX.match(stripped)
                 or _XLA_DIST_PREFIX.match(stripped)

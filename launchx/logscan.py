@@ -88,8 +88,10 @@ _SPAWN_EXIT = re.compile(
 )
 _SPAWN_SPAN = 200  # lines of the re-raised traceback that belong to that process
 _WD_SEQ = re.compile(
-    r"(?:Timeout at NCCL work|detected by watchdog at work): (-?\d+), last enqueued NCCL work: "
-    r"(-?\d+), last completed NCCL work: (-?\d+)"
+    r"(?:Timeout at NCCL work|detected by watchdog at work(?: sequence id)?): (-?\d+)"
+    # torch 2.6+: "... at work sequence id: 943 PG status: last enqueued work: 943, ..."
+    r"(?:,| PG status:) last enqueued (?:NCCL )?work: (-?\d+), last completed (?:NCCL )?work: "
+    r"(-?\d+)"
 )
 _WD_DUMP = re.compile(r"Last enqueued NCCL work: (-?\d+), last completed NCCL work: (-?\d+)")
 _WD_WORK = re.compile(r"WorkNCCL\(SeqNum=(\d+), OpType=(\w+)")
@@ -288,7 +290,7 @@ class _Scanner:
                 if (code := ll.spawner_exit_code(m)) is not None:
                     self.first_failed.append((int(m["rank"]), code, line))
                 break
-        if "NCCL work" in text or "WorkNCCL(" in text:
+        if "NCCL work" in text or "WorkNCCL(" in text or "PG status:" in text:
             self._watchdog(line)
         if line.text.startswith("srun: error: ") and (m := _SRUN_TASKS.match(line.text)):
             self._task_exits(m, line)

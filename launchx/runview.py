@@ -550,7 +550,9 @@ def _with_stragglers(
     named = [s for s in stragglers if s.ranks]
     if not named:
         return primary, findings
-    s = named[0]
+    # a rank's own report that it never reached the collective outweighs a rank's silence,
+    # and silence the logs show outweighs silence only counted
+    s = min(named, key=lambda s: (s.counted, s.kind != "behind"))
     if s.counted:
         return _with_counted(primary, findings, s)
     if primary is None:
@@ -599,8 +601,8 @@ def _with_stragglers(
 def _with_counted(
     primary: Diagnosis | None, findings: tuple[Diagnosis, ...], s: Straggler
 ) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
-    """The waiting rank stays the one the diagnosis names; the sentence says who waited
-    for whom, so the rank is not read as the one that failed first."""
+    """The waiting rank stays the one the diagnosis names (its watchdog fired first, as far
+    as the logs go); the sentence says that it waited, and for whom it may have."""
     if primary is None or primary.category not in fr.WAITING_ON_PEER or primary.tier >= 2:
         return primary, findings
     cause = f"{s.text} {_sentence(primary.cause)}" if primary.category != "unknown" else s.text

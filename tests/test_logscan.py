@@ -288,11 +288,20 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         # pytest's failure report; glog's E-prefixed header is not one
         ("E       RuntimeError: x", "RuntimeError: x", None, None),
         ("E0216 12:00:00.1 1 f.cc:3] x", "x", None, None),
-        # TorchX's role/replica prefix, and the empty-role local rank of the torchrun it
-        # starts; torchrun's summary block header "[1]:" alone is not a prefix
-        ("trainer/0 [1]:AttributeError: x", "AttributeError: x", 1, None),
-        ('trainer/0 [1]:  File "a.py", line 3', 'File "a.py", line 3', 1, None),
+        # TorchX's role/replica prefix (standing for the host: two replicas' rank 1 are
+        # two processes), the empty-role local rank of the torchrun it starts only after it,
+        # and its indented lines; torchrun's summary headers "[1]:" and "[2]: ...." stay
+        ("trainer/0 [1]:AttributeError: x", "AttributeError: x", 1, "trainer/0"),
+        ('trainer/1 [1]:  File "a.py", line 3', 'File "a.py", line 3', 1, "trainer/1"),
+        (
+            "trainer/0   rank      : 0 (local_rank: 0)",
+            "rank      : 0 (local_rank: 0)",
+            None,
+            "trainer/0",
+        ),
         ("[1]:", "[1]:", None, None),
+        ("[2]: ....", "[2]: ....", None, None),
+        ("[1]: x", "[1]: x", None, None),
         # vLLM's logger after its level (and a Ray worker's "(pid=N)" prefix)
         (
             "(EngineCore_5 pid=2353903) ERROR 04-25 16:14:44 [core.py:390] RuntimeError: x",

@@ -123,12 +123,21 @@ def test_silent_ranks_the_logs_never_show_are_named_not_blamed_beside_one_report
     shown = _diagnose(tmp_path / "shown")
     assert not shown.stragglers[0].counted
     assert shown.primary is not None and shown.primary.rank == 0
-    # rank 0 shown but ranks 1-2 only counted below rank 3's report: none of them blamed
+    # rank 0 shown, ranks 1-2 only counted below rank 3's report: the one the logs show
+    # silent is the one named, and blamed
     _write(tmp_path / "part", "rank-0.log", "epoch 3 step 100\n")
     _write(tmp_path / "part", "rank-3.log", _WD.format(r=3))
     part = _diagnose(tmp_path / "part")
-    assert part.stragglers[0].ranks == (0, 1, 2) and part.stragglers[0].counted
-    assert part.primary is not None and part.primary.rank == 3
+    assert part.stragglers[0].ranks == (0,) and not part.stragglers[0].counted
+    assert part.primary is not None and part.primary.rank == 0
+    # so is a rank that torchrun's summary names as its root cause
+    summary = (
+        "Root Cause (first observed failure):\n[0]:\n  time      : 2024-05-01_10:00:00\n"
+        "  host      : node0\n  rank      : 0 (local_rank: 0)\n  exitcode  : 1 (pid: 42)\n"
+        "  error_file: <N/A>\n"
+    )
+    rooted = failures.diagnose_logs([_WD.format(r=3) + summary])
+    assert rooted.primary is not None and rooted.primary.rank == 0
     # another rank's report, a timeout or a dump signal: the logs hold more than one rank
     for other in (_WD.format(r=2), _DUMP.format(r=2).replace("5700", "5701")):
         more = failures.diagnose_logs([_WD.format(r=1) + other])
@@ -505,3 +514,60 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
     )
     p = failures.diagnose_logs([old]).primary
     assert p is None or p.rank is None
+
+
+def test_a_rank_shown_behind_outweighs_silent_and_counted_ranks() -> None:
+    """Rank 3's report with rank 0 silent; a monitored barrier that names rank 1 as never
+    having reached it is a rank shown behind, and names the root; so is a rank whose dump
+    shows it behind in another process group."""
+    barrier = (
+        "[rank0]: RuntimeError: [Rank 0]: Rank 1 failed to pass monitoredBarrier in 600000 ms\n"
+    )
+    report = failures.diagnose_logs([_WD.format(r=3) + barrier])
+    assert [s.kind for s in report.stragglers] == ["silent", "behind"]
+    assert report.primary is not None and report.primary.rank == 1
+    pg1 = (
+        "[rank{r}]:[E626 06:24:44.9 ProcessGroupNCCL.cpp:1709] [PG 1 Rank {r}] Timeout at NCCL "
+        "work: 10, last enqueued NCCL work: {e}, last completed NCCL work: 9.\n"
+    )
+    dump = (
+        "[rank2]:[E626 06:24:45.1 ProcessGroupNCCL.cpp:1400] [PG 1 Rank 2] Received a dump "
+        "signal due to a collective timeout from rank 3 and we will try our best to dump the "
+        "debug info. Last enqueued NCCL work: 9, last completed NCCL work: 9.\n"
+    )
+    groups = failures.diagnose_logs([_WD.format(r=3) + pg1.format(r=3, e=10) + dump])
+    assert groups.primary is not None and groups.primary.rank == 2
+    assert groups.primary.evidence[0].startswith("rank 2 never reached collective #10")
+
+
+def test_behind_from_a_report_in_two_files_or_from_its_timed_out_collective(
+    tmp_path: Path,
+) -> None:
+    # rank 2's dump report in its own file and in its node's: one rank behind, not two
+    _write(tmp_path, "rank-2.log", _DUMP.format(r=2))
+    _write(tmp_path, "node-0.log", _DUMP.format(r=2))
+    _write(tmp_path, "rank-1.log", _WD.format(r=1))
+    twice = _diagnose(tmp_path)
+    assert twice.stragglers[0].ranks == (2,)
+    assert "rank 2 never reached collective #5701" in twice.stragglers[0].text
+    # a report that gives only the collective it timed out in (#5700, below the others')
+    early = (
+        "[rank2]:[E626 06:24:44.9 ProcessGroupNCCL.cpp:616] [Rank 2] Watchdog caught "
+        "collective operation timeout: WorkNCCL(SeqNum=5700, OpType=ALLREDUCE, NumelIn=1, "
+        "NumelOut=1, Timeout(ms)=600000) ran for 600020 milliseconds before timing out.\n"
+    )
+    report = failures.diagnose_logs([_WD.format(r=0) + _WD.format(r=1) + early])
+    assert report.stragglers[0].kind == "behind" and report.stragglers[0].ranks == (2,)
+
+
+def test_torch_2_6_watchdog_status_wording_is_read() -> None:
+    """torch 2.6+ prints "failure detected by watchdog at work sequence id: N PG status:
+    last enqueued work: N, last completed work: N"; rank 7 one behind is the root."""
+    line = (
+        "[rank{r}]:[E1218 01:59:12.8 ProcessGroupNCCL.cpp:2252] [PG ID 0 PG GUID 0 Rank {r}]  "
+        "failure detected by watchdog at work sequence id: {seq} PG status: last enqueued "
+        "work: {seq}, last completed work: {done}\n"
+    )
+    text = line.format(r=0, seq=138, done=137) + line.format(r=7, seq=137, done=136)
+    report = failures.diagnose_logs([text])
+    assert report.stragglers and report.stragglers[0].ranks == (7,)
