@@ -610,6 +610,27 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="nvshmem_bootstrap_truncated",
+        category="world_mismatch",
+        code="LX667",
+        priority=72,
+        retryable=False,
+        patterns=(
+            r"bootstrap_net_recv:\d+: Message truncated : received \d+ bytes instead of \d+",
+        ),
+        cause="NVSHMEM's unique-id bootstrap (under DeepEP or torch's symmetric memory) "
+        "received a message of another size than the step it was in expects: the processes "
+        "do not agree about the job they are in (two that took the same rank, such as a "
+        "node rank or RANK set alike on two nodes, a world size that differs between "
+        "nodes), or a process of another job reached the same bootstrap port, or the nodes "
+        "run different NVSHMEM versions. It fails the same way at every start.",
+        fix="give every process its own rank and every node the same world size (check "
+        "RANK, WORLD_SIZE and the node rank each node exports; `launchx run` sets them "
+        "itself); run one NVSHMEM version everywhere; keep other jobs off the bootstrap's "
+        "port.",
+        fixtures=("world_mismatch__deepep_121_both_nodes_rank0_bootstrap_truncated.log",),
+    ),
+    Rule(
         name="nccl_no_algorithm",
         category="nccl_config_error",
         code="LX665",

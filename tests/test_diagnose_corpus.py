@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Measured when the floor was set (README "Diagnosing a failed run"), 1,525 logs (issue 12,
 # after the sixty-first round; rounds 57-61 added 69 development logs, scored 52/69 on
 # category and 69/69 on the retry decision before any rule was written from them):
-# category 1,357 (1,372 counting `killed` for a thread-proven host_oom_killed, the figure
+# category 1,358 (1,373 counting `killed` for a thread-proven host_oom_killed, the figure
 # held here); retry decision 1,468 (what the log alone says: a timeout, a closed socket, an
 # InfiniBand transfer error or a bare SIGKILL is retried by `launchx run` only from a
 # checkpoint); six deterministic failures called retryable (ports held by launchers the user
