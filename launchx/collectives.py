@@ -147,10 +147,10 @@ def _group(pg: str, reps: list[WatchdogSeq], world: set[int], seen: set[int]) ->
         else:
             counted = True
     if silent and len(waiting) >= 1:
-        them = "it" if len(silent) == 1 else "them"
+        them, they = ("it", "it") if len(silent) == 1 else ("them", "they")
         said = (
             f"printed no watchdog report in these logs, which may have left {them} out (or "
-            "never reached the collective, or died first)"
+            f"{they} never reached the collective, or died first)"
             if counted
             else "printed no watchdog report (never reached it, or died first)"
         )

@@ -108,8 +108,8 @@ class Straggler:
     text: str  # one sentence for people
     where: str = ""  # the call site the dump recorded, or the log line
     # "silent" ranks the logs show nothing of, counted only because a higher rank reported,
-    # with a single rank waiting: a paste of that one rank's report reads the same, so they
-    # are named, not blamed
+    # beside that one rank's report alone: a paste of it reads the same whether they printed
+    # nothing or were left out, so they are named, not blamed
     counted: bool = False
 
 
