@@ -553,9 +553,7 @@ def _with_stragglers(
     # a rank's own report that it never reached the collective outweighs a rank's silence,
     # and silence the logs show outweighs silence only counted
     s = min(named, key=lambda s: (s.counted, s.kind != "behind"))
-    if s.counted:
-        return _with_counted(primary, findings, s)
-    if primary is None:
+    if primary is None and not s.counted:
         sr = fr.SIGNAL_RULES["missing_from_collective"]
         made = Diagnosis(
             category=sr.category,
@@ -570,9 +568,15 @@ def _with_stragglers(
             where=(s.where,),
         )
         return made, (made,)
-    if primary.category not in fr.WAITING_ON_PEER or primary.tier >= 2:
+    if primary is None or primary.category not in fr.WAITING_ON_PEER or primary.tier >= 2:
         return primary, findings
-    if s.ranks == (0,) and s.waiting and rank0_work and primary.category != "unknown":
+    if (
+        s.ranks == (0,)
+        and s.waiting
+        and rank0_work
+        and primary.category != "unknown"
+        and not s.counted
+    ):
         # Rank 0 alone kept everyone waiting: rank-0-only work longer than the timeout.
         what = f"collective #{s.seq}" + (f" ({s.op})" if s.op else "")
         waited = "ranks" if len(s.waiting) > 1 else "rank"
@@ -585,32 +589,17 @@ def _with_stragglers(
         cause = f"{s.text} {_sentence(primary.cause)}" if primary.category != "unknown" else s.text
         fix = fr.SIGNAL_RULES["missing_from_collective"].fix if s.kind == "behind" else primary.fix
         base = replace(primary, cause=cause, fix=fix)
-    single = len(s.ranks) == 1
+    # a counted straggler is named, not blamed: the waiting rank stays the one named (its
+    # watchdog fired first, as far as the logs go)
+    blamed = len(s.ranks) == 1 and not s.counted
     updated = replace(
         base,
-        rank=s.ranks[0] if single else primary.rank,
+        rank=s.ranks[0] if blamed else primary.rank,
         evidence=(s.text, *primary.evidence)[: rm.MAX_EVIDENCE],
         where=(s.where, *primary.where)[: rm.MAX_EVIDENCE],
-        host=None if single else primary.host,
-        exit_code=None if single else primary.exit_code,
-        signal=None if single else primary.signal,
-    )
-    return updated, (updated, *findings[1:])
-
-
-def _with_counted(
-    primary: Diagnosis | None, findings: tuple[Diagnosis, ...], s: Straggler
-) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
-    """The waiting rank stays the one the diagnosis names (its watchdog fired first, as far
-    as the logs go); the sentence says that it waited, and for whom it may have."""
-    if primary is None or primary.category not in fr.WAITING_ON_PEER or primary.tier >= 2:
-        return primary, findings
-    cause = f"{s.text} {_sentence(primary.cause)}" if primary.category != "unknown" else s.text
-    updated = replace(
-        primary,
-        cause=cause,
-        evidence=(s.text, *primary.evidence)[: rm.MAX_EVIDENCE],
-        where=(s.where, *primary.where)[: rm.MAX_EVIDENCE],
+        host=None if blamed else primary.host,
+        exit_code=None if blamed else primary.exit_code,
+        signal=None if blamed else primary.signal,
     )
     return updated, (updated, *findings[1:])
 
