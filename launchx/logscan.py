@@ -697,6 +697,8 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
             line = replace(line, rank=_neighbour_rank(buf, start, end))
         if line is not None:
             sc.keep(line)
+            if (m := _MPI_EXIT.match(line.text)) and (rank := _mpi_process(buf, start)) is not None:
+                sc.first_failed.append((rank, int(m.group(1)), line))
 
 
 def _nccl_process_ranks(
@@ -759,6 +761,21 @@ def _bare_exception(raw: str) -> bool:
     """An exception line printed without any prefix, between lines that have one (torch's
     excepthook prefixes the traceback, not always what was printed just before it)."""
     return bool(_BARE_EXCEPTION.match(raw))
+
+
+# Open MPI's mpirun names the first process that exited non-zero on two lines, "Process
+# name: [[jobid,vpid],rank]" and "Exit code: N" under it; the rank is MPI_COMM_WORLD's
+_MPI_EXIT = re.compile(r"^Exit code:\s*(-?\d+)$")
+_MPI_PROCESS = re.compile(r"^Process name:\s*\[\[\d+,\d+\],(\d+)\]$")
+
+
+def _mpi_process(buf: bytes, start: int) -> int | None:
+    """The rank of Open MPI's "Process name" line just above the line at ``start``."""
+    if start <= 0:
+        return None
+    ps, pe = _line_bounds(buf, start - 1)
+    m = _MPI_PROCESS.match(ll.strip(_raw_at(buf, ps, pe, ps)).body)
+    return int(m.group(1)) if m else None
 
 
 def _neighbour_rank(buf: bytes, start: int, end: int) -> int | None:

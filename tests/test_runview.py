@@ -488,6 +488,10 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
         "code 17\n": (2, 17),
         "Jul 13 21:22:34 Process 2 terminated with exit code 10, terminating remaining "
         "processes.\n": (2, 10),
+        # Open MPI's mpirun: the first process's MPI rank and exit code on two lines
+        "mpirun detected that one or more processes exited with non-zero status, thus "
+        "causing\nthe job to be terminated. The first process to do so was:\n\n"
+        "  Process name: [[20376,1],6]\n  Exit code:    3\n": (6, 3),
     }
     for log, (rank, code) in cases.items():
         p = failures.diagnose_logs([log]).primary
@@ -514,6 +518,10 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
     )
     p = failures.diagnose_logs([old]).primary
     assert p is None or p.rank is None
+    # an "Exit code" line under anything but Open MPI's process name names no rank
+    for above in ("  Process name: 6\n", "  Node: gpu-6\n", ""):
+        p = failures.diagnose_logs([above + "  Exit code:    3\n"]).primary
+        assert p is None or p.rank is None, above
 
 
 def test_a_rank_shown_behind_outweighs_silent_and_counted_ranks() -> None:
