@@ -269,8 +269,9 @@ abort)."""
 
 def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
     """How the other launchers say a rank died of one of ``signals``, naming its rank where
-    they do: mpirun, DeepSpeed's runner, multiprocessing and torch.multiprocessing.spawn,
-    subprocess, horovodrun's driver (the shell's 128 + N), composer's launcher."""
+    they do: mpirun, Hydra's mpiexec, DeepSpeed's runner, multiprocessing and
+    torch.multiprocessing.spawn, subprocess, horovodrun's driver (the shell's 128 + N),
+    composer's launcher."""
     nums = "|".join(str(n) for n in signals)
     names = "|".join(_SIGNAL_NAMES[n] for n in signals)
     named = "|".join(f"{_SIGNAL_NAMES[n]}: {n}" for n in signals)
@@ -287,6 +288,8 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         # horovodrun's gloo launcher (runner/gloo_run.py) names the first process that failed:
         # "The first process to do so was:", "Process name: N", "Exit code: C"
         rf"^Exit code: (?:{shell})$",
+        # MPICH's and Intel MPI's Hydra (mpiexec), under its "BAD TERMINATION" banner
+        rf"TERMINATED WITH THE EXIT STRING: [A-Za-z ]+ \(signal (?:{nums})\)",
     )
 
 
@@ -2634,6 +2637,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "killed__aware_history_2_mpirun_sigkill.log",
             "killed__horovod_2484_elastic_k8s_worker_exit137.log",
+            "killed__jukebox_155_mpiexec_hydra_signal9.log",
         ),
     ),
     Rule(

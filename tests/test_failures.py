@@ -301,6 +301,25 @@ def test_hydra_mpiexec_errors_other_than_open_mpi_flags_are_not_lx657() -> None:
     assert p is not None and p.code == "LX657"
 
 
+def test_hydra_mpiexec_exit_strings_name_the_signal() -> None:
+    """Hydra's banner after a rank died of a signal: the signal decides the category (its
+    "EXIT CODE: N" above is the signal's number, which the banner prints for every death)."""
+    banner = (
+        "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   PID 9665 RUNNING AT n1\n"
+        "=   EXIT CODE: {n}\n"
+        "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: {s} (signal {n})\n"
+    )
+    for s, n, category in (
+        ("Killed", 9, "killed"),
+        ("Segmentation fault", 11, "segfault"),
+        ("Illegal instruction", 4, "segfault"),
+    ):
+        p = failures.diagnose_logs([banner.format(s=s, n=n)]).primary
+        assert p is not None and p.category == category, (s, p)
+    p = failures.diagnose_logs([banner.format(s="Terminated", n=15)]).primary
+    assert p is None or p.category not in ("killed", "segfault"), p
+
+
 def test_watchdog_timeout_fix_names_the_real_knob_not_the_myth() -> None:
     rule = next(r for r in fr.RULES if r.name == "nccl_watchdog_timeout")
     assert "init_process_group(timeout=" in rule.fix
