@@ -1292,6 +1292,25 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="ccl_shm_provider",
+        category="shm_error",
+        code="LX669",
+        priority=90,
+        retryable=False,
+        patterns=(
+            # oneCCL's transport (ATL over libfabric) failing to open libfabric's shared-memory
+            # provider for ranks on one host (Intel GPUs and CPUs, Gaudi's host side)
+            r"atl_ofi_get_prov_list: can't create providers for name shm\b",
+        ),
+        cause="oneCCL could not open libfabric's shared-memory provider, which it uses between "
+        "ranks on one host: in a container, /dev/shm is too small (64 MB by default) or not "
+        "shared; every start fails the same way until the container has room there.",
+        fix="start the container with --shm-size=16g or --ipc=host (Kubernetes: an emptyDir "
+        "with medium: Memory on /dev/shm), check `df -h /dev/shm` inside it, and remove stale "
+        "files there.",
+        fixtures=("shm_error__ipex_llm_11877_xpu_vllm_ccl_ofi_shm_provider.log",),
+    ),
+    Rule(
         name="cuda_oom",
         category="cuda_oom",
         code="LX509",
@@ -1318,6 +1337,8 @@ RULES: tuple[Rule, ...] = (
             # NVSHMEM (DeepEP, Triton-distributed) reserving its symmetric heap: CUresult 2
             # is CUDA_ERROR_OUT_OF_MEMORY
             r"non-zero status: 2 cuMemCreate failed",
+            # nvJPEG (DALI's GPU image decoder) when its device allocator fails
+            r"\bNVJPEG_STATUS_ALLOCATOR_FAILURE\b",
         ),
         cause="a GPU ran out of memory; the same attempt would fail the same way.",
         fix="lower the per-GPU batch size or sequence length, enable activation checkpointing "
@@ -1334,6 +1355,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_oom__vllm_ascend_1127_ray_npu_oom_deepseek_2x8.log",
             "cuda_oom__optimum_habana_2214_gpt_oss_ep_pt_devmem_alloc.log",
             "cuda_oom__deepep_157_nvshmem_cumemcreate_failed.log",
+            "cuda_oom__dali_2866_multi_gpu_nvjpeg_allocator_failure.log",
         ),
     ),
     Rule(
@@ -1734,6 +1756,36 @@ RULES: tuple[Rule, ...] = (
         "and its arguments against the installed library version (pin the version the "
         "config was written for).",
         fixtures=("user_code_error__diffusion_29_composer_rank3_unet_dual_cross_attention.log",),
+    ),
+    Rule(
+        name="training_diverged",
+        category="user_code_error",
+        code="LX668",
+        # above LX511, which reads the same words when a framework raises them: the numbers
+        # went bad, which says more than that an exception was raised
+        priority=81,
+        retryable=False,
+        patterns=(
+            # DeepSpeed's fp16 loss scaler, after every step overflowed down to min_loss_scale
+            r"Current loss scale already at minimum - cannot decrease scale anymore",
+            # Megatron's checks before the gradient all-reduce and on the loss, raised or
+            # logged by its rerun state machine ("Unexpected result nan on rank 3 ...")
+            r"\bfound (?:NaN|Inf) in local (?:grad norm|forward loss)\b",
+        ),
+        cause="the training diverged: the loss or the gradients became NaN or Inf (fp16's "
+        "loss scale fell to its minimum because every step overflowed, or Megatron found a "
+        "NaN before the gradient all-reduce). The same data, weights and settings diverge at "
+        "the same step again; a faulty GPU is the exception, which Megatron's rerun state "
+        "machine reports as a result it could not reproduce.",
+        fix="train in bf16 instead of fp16 (DeepSpeed: bf16.enabled true, fp16.enabled false) "
+        "or lower the learning rate, lengthen the warm-up and clip gradients; resume from a "
+        "checkpoint before the loss spiked, skipping the batch that caused it; with Megatron, "
+        "leave its rerun_mode at validate_results so a NaN it cannot reproduce is reported "
+        "as a hardware fault on the rank it names.",
+        fixtures=(
+            "user_code_error__llamafactory_251_baichuan13b_ds_loss_scale_min_launcher.log",
+            "user_code_error__megatron_lm_5026_ci_moe_nan_grad_norm.log",
+        ),
     ),
     Rule(
         name="bare_exception_raised",
@@ -2382,8 +2434,9 @@ RULES: tuple[Rule, ...] = (
             r"|4 \(Illegal instruction)",
             # the native-stack printer of vLLM/sglang workers (and TRT-LLM)
             r"^!+ Segfault encountered !+",
-            # Open MPI's and UCX's handler, for a fatal signal (which one follows, if kept)
-            r"^\[[\w.-]+:\d+\] \*\*\* Process received signal \*\*\*",
+            # Open MPI's and UCX's handler, for a fatal signal (which one follows, if kept),
+            # after its "[host:pid] " prefix (which loglines takes off)
+            r"^\*\*\* Process received signal \*\*\*$",
         ),
         exclude=(r"encountered in worker",),
         cause="a native crash (SIGSEGV, or SIGFPE/SIGILL) in C/C++/CUDA code, not a Python "

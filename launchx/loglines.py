@@ -84,8 +84,18 @@ _HOST_PREFIX = re.compile(
 _XLA_DIST_PREFIX = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){3}) \[\d+\] (?=\S)")
 # TorchX's local scheduler: the role and replica in front of each line of a replica, and
 # after it the local rank of the torchrun it starts, its role empty: "trainer/0 [1]:line".
-# The replica stands where a host would (two replicas' rank 1 are two processes).
-_TORCHX_PREFIX = re.compile(r"^([a-z_][\w-]*/\d+) (?:\[(\d+)\]:)?")
+# The replica stands where a host would (two replicas' rank 1 are two processes). NeMo-Run
+# names its roles with a dot ("i.pretrain/0 [default2]:[rank2]: ...").
+_TORCHX_PREFIX = re.compile(r"^([a-z_][\w.-]*/\d+) (?:\[(\d+)\]:)?")
+# A host and a process before the message: Open MPI's own reports ("[node7:19276] *** An
+# error occurred in MPI_Init_thread", its signal handler's "[node7:19276] Signal: ..."),
+# and launchers that tag a worker's lines with its host ("[node1:4]:ValueError: ..."); the
+# number is a pid or a slot, not a rank. A container's host name may start with a digit
+# ("[1a62e574072d:00334]"), never a time ("[00:11"). (Not a source file's "[socket.cpp:1011]".)
+_HOST_PROC_PREFIX = re.compile(
+    r"^\[(?![\w.-]*\.(?:cpp|cc|cu|cxx|hpp|h|c|py)\b)"
+    r"((?=[\w.-]*[a-z])[a-z0-9][\w.-]*):\d+\]:?\s?"
+)
 # docker compose's service prefix, the container's name: "project-worker-1     | line"
 _COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+) +\| ")
 _PREFIX_STARTS = frozenset("|>`[(~^0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
@@ -166,6 +176,7 @@ def strip(raw: str) -> Stripped:
                 stripped = stripped[x.end() :]
             elif host is None and (
                 h := _HOST_PREFIX.match(stripped)
+                or _HOST_PROC_PREFIX.match(stripped)
                 or _XLA_DIST_PREFIX.match(stripped)
                 or _COMPOSE_PREFIX.match(stripped)
             ):

@@ -299,6 +299,27 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
             None,
             "trainer/0",
         ),
+        # NeMo-Run's roles carry a dot; the local rank's [defaultN]: and the rank follow
+        (
+            "i.pretrain/0 [default2]:[rank2]: RuntimeError: x",
+            "RuntimeError: x",
+            2,
+            "i.pretrain/0",
+        ),
+        # a host and a pid (Open MPI's own reports) or a slot: the number is not a rank;
+        # a container's id may start with a digit; a source file's location is not a host,
+        # nor a time
+        (
+            "[vibhatha:19276] *** An error occurred in x",
+            "*** An error occurred in x",
+            None,
+            "vibhatha",
+        ),
+        ("[node1:4]:ValueError: x", "ValueError: x", None, "node1"),
+        ("[1,0]<stderr>:[1a62e574072d:00334] Signal: x", "Signal: x", 0, "1a62e574072d"),
+        ("[socket.cpp:1011] [c10d] x", "[socket.cpp:1011] [c10d] x", None, None),
+        ("[00:11<5:24:48, 11.57s/it]", "[00:11<5:24:48, 11.57s/it]", None, None),
+        ("[12:34] x", "[12:34] x", None, None),
         ("[1]:", "[1]:", None, None),
         ("[2]: ....", "[2]: ....", None, None),
         ("[1]: x", "[1]: x", None, None),
