@@ -269,7 +269,7 @@ abort)."""
 
 def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
     """How the other launchers say a rank died of one of ``signals``, naming its rank where
-    they do: mpirun, Hydra's mpiexec, DeepSpeed's runner, multiprocessing and
+    they do: mpirun, MPICH's mpiexec, DeepSpeed's runner, multiprocessing and
     torch.multiprocessing.spawn, subprocess, horovodrun's driver (the shell's 128 + N),
     composer's launcher."""
     nums = "|".join(str(n) for n in signals)
@@ -288,8 +288,10 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         # horovodrun's gloo launcher (runner/gloo_run.py) names the first process that failed:
         # "The first process to do so was:", "Process name: N", "Exit code: C"
         rf"^Exit code: (?:{shell})$",
-        # MPICH's and Intel MPI's Hydra (mpiexec), under its "BAD TERMINATION" banner
+        # MPICH's Hydra (mpiexec) under its "BAD TERMINATION" banner, in its two forms: the
+        # exit string, and "=   RANK 6 PID 2447372 RUNNING AT n9" over "=   KILLED BY SIGNAL"
         rf"TERMINATED WITH THE EXIT STRING: [A-Za-z ]+ \(signal (?:{nums})\)",
+        rf"^=\s+KILLED BY SIGNAL: (?:{nums}) \(",
     )
 
 
@@ -1758,7 +1760,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=("user_code_error__diffusion_29_composer_rank3_unet_dual_cross_attention.log",),
     ),
     Rule(
-        name="training_diverged",
+        name="fp16_loss_scale_exhausted",
         category="user_code_error",
         code="LX668",
         # above LX511, which reads the same words when a framework raises them: the numbers
@@ -1767,25 +1769,91 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(
             # DeepSpeed's fp16 loss scaler, after every step overflowed down to min_loss_scale
-            r"Current loss scale already at minimum - cannot decrease scale anymore",
-            # Megatron's checks before the gradient all-reduce and on the loss, raised or
-            # logged by its rerun state machine ("Unexpected result nan on rank 3 ...")
+            r"Current loss scale already at minimum - cannot decrease scale anymore\. Exiting run",
+        ),
+        cause="the training diverged in fp16: every step overflowed (Inf or NaN gradients) "
+        "until DeepSpeed's dynamic loss scale reached its minimum, so it stopped the run. The "
+        "same data, weights and settings overflow at the same step again.",
+        fix="train in bf16 instead of fp16 (DeepSpeed: bf16.enabled true, fp16.enabled false), "
+        "the precision most large models are trained in; or lower the learning rate, lengthen "
+        "the warm-up and clip gradients, and resume from a checkpoint saved before the loss "
+        "spiked.",
+        fixtures=("user_code_error__llamafactory_251_baichuan13b_ds_loss_scale_min_launcher.log",),
+    ),
+    Rule(
+        name="megatron_nan_check",
+        category="user_code_error",
+        code="LX672",
+        priority=81,
+        # not retried on the log's word (its category's default), but once a checkpoint
+        # exists: a NaN that a rerun does not reproduce is a faulty GPU's, and Megatron's own
+        # protocol is to save a checkpoint, exit 16 and be restarted on other hardware
+        on_progress=True,
+        patterns=(
+            # its assertion before the gradient all-reduce (older releases), and its rerun
+            # state machine's report, raised or logged, which names the rank
+            r"^(?:[\w.]*(?:Error|Exception): )?Rank (?P<rank>\d+): found (?:NaN|Inf) in local ",
+            r"\bRank (?P<rank>\d+), node \S+, device \d+, iteration -?\d+: Unexpected result "
+            r"\S+ \(message='found (?:NaN|Inf) in local ",
+            r"\bUnexpected result \S+ on rank (?P<rank>\d+) at iteration #\d+ invocation #\d+ "
+            r"\(message='found (?:NaN|Inf) in local ",
             r"\bfound (?:NaN|Inf) in local (?:grad norm|forward loss)\b",
         ),
-        cause="the training diverged: the loss or the gradients became NaN or Inf (fp16's "
-        "loss scale fell to its minimum because every step overflowed, or Megatron found a "
-        "NaN before the gradient all-reduce). The same data, weights and settings diverge at "
-        "the same step again; a faulty GPU is the exception, which Megatron's rerun state "
-        "machine reports as a result it could not reproduce.",
-        fix="train in bf16 instead of fp16 (DeepSpeed: bf16.enabled true, fp16.enabled false) "
-        "or lower the learning rate, lengthen the warm-up and clip gradients; resume from a "
-        "checkpoint before the loss spiked, skipping the batch that caused it; with Megatron, "
-        "leave its rerun_mode at validate_results so a NaN it cannot reproduce is reported "
-        "as a hardware fault on the rank it names.",
+        cause="Megatron's check found a NaN or Inf in this rank's loss or gradients before the "
+        "gradient all-reduce: the training diverged, a library or kernel produced it (NaN in "
+        "the first steps after an upgrade), or the GPU computed wrongly. Its rerun state "
+        "machine tells them apart by rerunning the step: a result it cannot reproduce is "
+        "reported as a transient (hardware) error; a reproduced one saves a checkpoint and "
+        "exits with code 16 to be restarted on other GPUs, and only a NaN that follows the "
+        "data there is the model's.",
+        fix="keep rerun_mode at validate_results and let the job restart on exit code 16 (a "
+        "second failure at the same step on other GPUs is the model's); for a real "
+        "divergence lower the learning rate, clip gradients or skip the batch from the last "
+        "checkpoint; for NaN from the first steps after an upgrade (Transformer Engine, "
+        "cuDNN, torch), pin the previous version; drain a GPU it names twice.",
         fixtures=(
-            "user_code_error__llamafactory_251_baichuan13b_ds_loss_scale_min_launcher.log",
             "user_code_error__megatron_lm_5026_ci_moe_nan_grad_norm.log",
+            "user_code_error__pai_megatron_patch_366_llama3_70b_4node_nan_grad.log",
         ),
+    ),
+    Rule(
+        name="collective_mismatch",
+        category="user_code_error",
+        code="LX670",
+        # above LX511, which reads the same words when torch raises them as a RuntimeError; a
+        # framework may log them without the class ("Error in ...compute_loss: Detected ...")
+        priority=81,
+        retryable=False,
+        patterns=(r"\bDetected mismatch between collectives on ranks\b",),
+        cause="TORCH_DISTRIBUTED_DEBUG=DETAIL's check found the ranks at the same point of "
+        "their collectives calling different ones, or the same one with different tensor "
+        "shapes, dtypes or devices: the script's control flow or data differs across ranks "
+        "(a branch only some ranks take, inputs of different lengths, a rank that skipped a "
+        "step); the same data does it again.",
+        fix="compare the two fingerprints in the message (sequence number, op type, shapes): "
+        "make every rank issue the same collectives in the same order with the same shapes "
+        "(pad variable-length inputs before a broadcast or all_gather, keep rank-0-only work "
+        "such as saving, logging and evaluation away from code that calls collectives).",
+        fixtures=(
+            "user_code_error__spa_vl_rlhf_2_reward_broadcast_shape_mismatch.log",
+            "user_code_error__lightning_19680_allgather_collective_mismatch.log",
+        ),
+    ),
+    Rule(
+        name="nccl_dtype_unsupported",
+        category="user_code_error",
+        code="LX671",
+        # LX511 leaves out every line naming NCCL; this one is the script's tensors
+        priority=80,
+        retryable=False,
+        patterns=(r"Input tensor data type is not supported for NCCL process group: \w+",),
+        cause="a collective (or DDP's gradient buckets) got a tensor whose dtype this torch "
+        "and NCCL cannot send (complex numbers, bfloat16 on old releases, float8 or bool in "
+        "some collectives); every step fails the same way.",
+        fix="cast around the collective (torch.view_as_real for complex tensors, .float() "
+        "or .to(torch.uint8) for others) or keep such tensors out of DDP's parameters and "
+        "buffers; for bfloat16, a torch and NCCL recent enough to reduce it.",
+        fixtures=("user_code_error__pytorch_99518_complexfloat_nccl_unsupported.log",),
     ),
     Rule(
         name="bare_exception_raised",
@@ -1815,7 +1883,8 @@ RULES: tuple[Rule, ...] = (
         code="LX511",
         priority=80,
         patterns=(
-            rf"{EXCEPTION_LINE}(?::|$)",
+            # (pdsh interleaving two ranks' writes pads the colon: "AssertionError    : ...")
+            rf"{EXCEPTION_LINE} *(?::|$)",
             # pytest's short test summary ("FAILED path::test[id] - AssertionError: ...")
             r"^FAILED \S+::\S+ - (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):",
             # pydantic's link under each error of a ValidationError, which a config check
@@ -1853,7 +1922,9 @@ RULES: tuple[Rule, ...] = (
             r"Horovod has been shut down|pickle data was truncated",
             r"(?i)host not found|name or service not known|name resolution|reachable via ssh"
             r"|launcher '\w+' not installed",
-            r"(?i)killed by signal|shared memory|/dev/shm|DataLoader worker",
+            # (a worker's death, not the exception a worker raised and the loader re-raises:
+            # "ValueError: Caught ValueError in DataLoader worker process 3.")
+            r"(?i)killed by signal|shared memory|/dev/shm|DataLoader worker(?! process \d)",
             # a wrapper script reporting that the launcher it started failed
             r"(?i)exited with (?:a )?non-?zero (?:status|exit code|return code)"
             r"|returned non-zero exit status",
@@ -2435,8 +2506,8 @@ RULES: tuple[Rule, ...] = (
             # the native-stack printer of vLLM/sglang workers (and TRT-LLM)
             r"^!+ Segfault encountered !+",
             # Open MPI's and UCX's handler, for a fatal signal (which one follows, if kept),
-            # after its "[host:pid] " prefix (which loglines takes off)
-            r"^\*\*\* Process received signal \*\*\*$",
+            # after its "[host:pid] " prefix (which loglines takes off where it can)
+            r"^(?:\[[\w.-]+:\d+\] )?\*\*\* Process received signal \*\*\*$",
         ),
         exclude=(r"encountered in worker",),
         cause="a native crash (SIGSEGV, or SIGFPE/SIGILL) in C/C++/CUDA code, not a Python "
@@ -3048,6 +3119,9 @@ RULES: tuple[Rule, ...] = (
             r"NET/Socket : peer \S+ message truncated",
             r"ncclInvalidArgument",
             r"\binvalid argument\b.*NCCL version",
+            # torch 1.x's wording, without the version ("NCCL error in: .../NCCLUtils.hpp:39,
+            # invalid argument")
+            r"\bNCCL error in: \S+:\d+, invalid (?:argument|usage)$",
             r"NCCL Error 4\b",
             # extensions' own check macros print the result's number: 4 ncclInvalidArgument,
             # 5 ncclInvalidUsage
@@ -3076,6 +3150,7 @@ RULES: tuple[Rule, ...] = (
             "nccl_invalid_usage__fastmoe_149_null_comm_single_gpu.log",
             "nccl_invalid_usage__fastmoe_27_distributed_expert_value4.log",
             "nccl_invalid_usage__trl_3310_vllm_serve_dp_nccl_init.log",
+            "nccl_invalid_usage__pytorch_examples_484_missing_world_size.log",
         ),
     ),
     Rule(
@@ -4162,6 +4237,7 @@ ANCHORS: tuple[str, ...] = (
     "unrecognized argument",
     "prov_err",
     "cannot find -lcuda",
+    "unexpected result",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

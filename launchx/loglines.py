@@ -26,7 +26,8 @@ _NOISE = (
     re.compile(r"^`(?!``)"),
     # a CI log viewer's column bar (Buildkite): "  | line"
     re.compile(r"^\|[ \t]+(?=\S)"),
-    re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?(?:\s+[|-]\s+|\s+)"),
+    # an ISO time stamp, maybe followed by a colon ("2021-03-10T13:22:37.443Z: ")
+    re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?:?(?:\s+[|-]\s+|\s+)"),
     re.compile(r"^\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s*"),
     re.compile(r"^\([^()]*\bpid=\d+[^()]*\)\s*"),
     re.compile(r"^\[[IWEF](?:\d{3,4} \d{2}:\d{2}:[\d.]+)?\s*[\w./-]+:\d+\]\s*"),
@@ -85,16 +86,19 @@ _XLA_DIST_PREFIX = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){3}) \[\d+\] (?=\S)")
 # TorchX's local scheduler: the role and replica in front of each line of a replica, and
 # after it the local rank of the torchrun it starts, its role empty: "trainer/0 [1]:line".
 # The replica stands where a host would (two replicas' rank 1 are two processes). NeMo-Run
-# names its roles with a dot ("i.pretrain/0 [default2]:[rank2]: ...").
-_TORCHX_PREFIX = re.compile(r"^([a-z_][\w.-]*/\d+) (?:\[(\d+)\]:)?")
+# names its roles with a dot ("i.pretrain/0 [default2]:[rank2]: ..."), believed only before
+# a bracket (not "checkpoint.pt/0 saved").
+_TORCHX_PREFIX = re.compile(r"^((?:[a-z_][\w-]*|[a-z_][\w.-]*(?=/\d+ \[))/\d+) (?:\[(\d+)\]:)?")
 # A host and a process before the message: Open MPI's own reports ("[node7:19276] *** An
 # error occurred in MPI_Init_thread", its signal handler's "[node7:19276] Signal: ..."),
-# and launchers that tag a worker's lines with its host ("[node1:4]:ValueError: ..."); the
-# number is a pid or a slot, not a rank. A container's host name may start with a digit
-# ("[1a62e574072d:00334]"), never a time ("[00:11"). (Not a source file's "[socket.cpp:1011]".)
+# and logs that tag a worker's lines with its host and a number ("[node1:4]:ValueError:
+# ..."), which is a pid or a slot, not a rank. A host name may start with a digit (a
+# container's "[1a62e574072d:00334]") and hold capitals ("[DGX-A100-01:19276]"), never be a
+# time ("[00:11"), nor a source file's location ("[socket.cpp:1011]", "[reduce.cuh:45]").
+# It may follow another host prefix ("worker-7: [worker-7:19276] ..."); the first names it.
 _HOST_PROC_PREFIX = re.compile(
-    r"^\[(?![\w.-]*\.(?:cpp|cc|cu|cxx|hpp|h|c|py)\b)"
-    r"((?=[\w.-]*[a-z])[a-z0-9][\w.-]*):\d+\]:?\s?"
+    r"^\[(?![\w.-]*\.(?:cpp|cc|cu|cuh|cxx|hpp|hh|h|c|inl|py|rs|go|java)\b)"
+    r"((?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]*):\d+\]:?\s?"
 )
 # docker compose's service prefix, the container's name: "project-worker-1     | line"
 _COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+) +\| ")
@@ -169,6 +173,9 @@ def strip(raw: str) -> Stripped:
             if t := _LOCAL_PREFIX.match(stripped) or _TASK_LABEL.match(stripped):
                 label = int(t.group(1)) if label is None else label
                 stripped = stripped[t.end() :]
+            elif p := _HOST_PROC_PREFIX.match(stripped):
+                host = host or p.group(1)
+                stripped = stripped[p.end() :]
             elif host is None and (x := _TORCHX_PREFIX.match(stripped)):
                 host = x.group(1)
                 if x.group(2) is not None and label is None:
@@ -176,7 +183,6 @@ def strip(raw: str) -> Stripped:
                 stripped = stripped[x.end() :]
             elif host is None and (
                 h := _HOST_PREFIX.match(stripped)
-                or _HOST_PROC_PREFIX.match(stripped)
                 or _XLA_DIST_PREFIX.match(stripped)
                 or _COMPOSE_PREFIX.match(stripped)
             ):

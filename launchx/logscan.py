@@ -204,6 +204,7 @@ class _Scanner:
     every_line: bool = False
     prelude: tuple[str, ...] | None = None
     task_exits: list[FailureEntry] = field(default_factory=list)
+    mpi_first: list[tuple[int, int, LogLine]] = field(default_factory=list)  # mpirun's report
     spawned: tuple[int, int] | None = None  # (process, line) of spawn's "-- Process N"
     framed_to: int = 0  # the last line the frame look-back above an exception has read
 
@@ -377,6 +378,14 @@ class _Scanner:
         elif line is not None and _is_candidate(raw):
             self.keep(line)
 
+    def _mpi_first(self) -> None:
+        """mpirun's first failed process, believed as a rank only where mpirun started the
+        ranks itself: with one launcher per node under it (torchrun, DeepSpeed's), the
+        process is a node's launcher, and that launcher's own report of its failed rank
+        (its summary, its "failed (exitcode" line, "exits with return code") is there."""
+        if self.mpi_first and not self.entries and not self.first_failed:
+            self.first_failed.append(self.mpi_first[0])
+
     def _close_block(self) -> None:
         b = self.block
         if b.in_block and b.rank is not None:
@@ -392,6 +401,7 @@ class _Scanner:
 
     def finish(self, bytes_read: int, line_count: int) -> SourceScan:
         self._close_block()
+        self._mpi_first()
         ranks_root = {e.rank for e in self.entries if e.is_root}
         if not self.entries and self.first_failed and self.info.node is None:
             # No summary: torchrun's first "failed (exitcode: N) local_rank: L" names the
@@ -698,7 +708,7 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
         if line is not None:
             sc.keep(line)
             if (m := _MPI_EXIT.match(line.text)) and (rank := _mpi_process(buf, start)) is not None:
-                sc.first_failed.append((rank, int(m.group(1)), line))
+                sc.mpi_first.append((rank, int(m.group(1)), line))
 
 
 def _nccl_process_ranks(
@@ -764,7 +774,8 @@ def _bare_exception(raw: str) -> bool:
 
 
 # Open MPI's mpirun names the first process that exited non-zero on two lines, "Process
-# name: [[jobid,vpid],rank]" and "Exit code: N" under it; the rank is MPI_COMM_WORLD's
+# name: [[job family,job],vpid]" and "Exit code: N" under it; the vpid is the process's rank
+# in MPI_COMM_WORLD
 _MPI_EXIT = re.compile(r"^Exit code:\s*(-?\d+)$")
 _MPI_PROCESS = re.compile(r"^Process name:\s*\[\[\d+,\d+\],(\d+)\]$")
 

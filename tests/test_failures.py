@@ -318,6 +318,48 @@ def test_hydra_mpiexec_exit_strings_name_the_signal() -> None:
         assert p is not None and p.category == category, (s, p)
     p = failures.diagnose_logs([banner.format(s="Terminated", n=15)]).primary
     assert p is None or p.category not in ("killed", "segfault"), p
+    # the banner's other form names the rank above the signal
+    other = "=   RANK 6 PID 2447372 RUNNING AT n9\n=   KILLED BY SIGNAL: 9 (Killed)\n"
+    p = failures.diagnose_logs([other]).primary
+    assert p is not None and p.category == "killed", p
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[DGX-A100-01:19276] *** Process received signal ***",
+        "worker-7: [worker-7:19276] *** Process received signal ***",
+        "[123456789012:00334] *** Process received signal ***",
+    ],
+)
+def test_open_mpi_signal_banner_alone_is_a_native_crash(line: str) -> None:
+    """Open MPI's handler's first line, its [host:pid] taken off or not, is LX513's even
+    when the signal's own line below it was not kept."""
+    p = failures.diagnose_logs([line + "\n"]).primary
+    assert p is not None and p.code == "LX513", p
+
+
+def test_megatron_nan_check_names_its_rank_and_waits_for_a_checkpoint() -> None:
+    """Megatron's NaN report, however its logger prefixes it (NeMo's "[NeMo E ...]" holds
+    none of the usual anchors): its rank, and retried only once a checkpoint exists (a NaN
+    a rerun does not reproduce is the GPU's)."""
+    line = (
+        "[NeMo E 2025-01-01 10:00:00 rerun_state_machine:1177] Unexpected result nan on rank 3 "
+        "at iteration #3 invocation #2 (message='found NaN in local grad norm for bucket #0 in "
+        "backward pass before data-parallel communication collective')\n"
+    )
+    p = failures.diagnose_logs([line]).primary
+    assert p is not None and (p.code, p.rank) == ("LX672", 3), p
+    assert not p.retryable and p.retry_on_progress
+
+
+def test_deepspeed_loss_scale_floor_is_not_retried() -> None:
+    line = (
+        "Exception: Current loss scale already at minimum - cannot decrease scale anymore. "
+        "Exiting run.\n"
+    )
+    p = failures.diagnose_logs([line]).primary
+    assert p is not None and p.code == "LX668" and not p.retryable and not p.retry_on_progress
 
 
 def test_watchdog_timeout_fix_names_the_real_knob_not_the_myth() -> None:

@@ -318,6 +318,12 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("[node1:4]:ValueError: x", "ValueError: x", None, "node1"),
         ("[1,0]<stderr>:[1a62e574072d:00334] Signal: x", "Signal: x", 0, "1a62e574072d"),
         ("[socket.cpp:1011] [c10d] x", "[socket.cpp:1011] [c10d] x", None, None),
+        ("[reduce.cuh:45] Check failed", "[reduce.cuh:45] Check failed", None, None),
+        ("[DGX-A100-01:19276] Signal: x", "Signal: x", None, "DGX-A100-01"),
+        # after another host prefix, which names the host
+        ("worker-7: [w7:19276] Signal: x", "Signal: x", None, "worker-7"),
+        # a dotted name is a role only before a bracket
+        ("checkpoint.pt/0 saved", "checkpoint.pt/0 saved", None, None),
         ("[00:11<5:24:48, 11.57s/it]", "[00:11<5:24:48, 11.57s/it]", None, None),
         ("[12:34] x", "[12:34] x", None, None),
         ("[1]:", "[1]:", None, None),

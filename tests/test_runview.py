@@ -518,6 +518,14 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
     )
     p = failures.diagnose_logs([old]).primary
     assert p is None or p.rank is None
+    # mpirun starting one torchrun per node: its process is a node's launcher, and the
+    # torchrun that failed names its own first failed rank
+    per_node = (
+        "E1129 10:00:00 api.py:869] failed (exitcode: 1) local_rank: 3 (pid: 12) of binary: "
+        "python\n  Process name: [[20376,1],1]\n  Exit code:    1\n"
+    )
+    p = failures.diagnose_logs([per_node]).primary
+    assert p is not None and p.rank == 3, p
     # an "Exit code" line under anything but Open MPI's process name names no rank
     for above in ("  Process name: 6\n", "  Node: gpu-6\n", ""):
         p = failures.diagnose_logs([above + "  Exit code:    3\n"]).primary
