@@ -1792,7 +1792,7 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # its assertion before the gradient all-reduce (older releases), and its rerun
             # state machine's report, raised or logged, which names the rank
-            r"^(?:[\w.]*(?:Error|Exception): )?Rank (?P<rank>\d+): found (?:NaN|Inf) in local ",
+            r"^[\w.]*(?:Error|Exception): Rank (?P<rank>\d+): found (?:NaN|Inf) in local ",
             r"\bRank (?P<rank>\d+), node \S+, device \d+, iteration -?\d+: Unexpected result "
             r"\S+ \(message='found (?:NaN|Inf) in local ",
             r"\bUnexpected result \S+ on rank (?P<rank>\d+) at iteration #\d+ invocation #\d+ "
@@ -1805,7 +1805,7 @@ RULES: tuple[Rule, ...] = (
         "machine tells them apart by rerunning the step: a result it cannot reproduce is "
         "reported as a transient (hardware) error; a reproduced one saves a checkpoint and "
         "exits with code 16 to be restarted on other GPUs, and only a NaN that follows the "
-        "data there is the model's.",
+        "data there is the model's (Megatron then stops with code 17, failed validation).",
         fix="keep rerun_mode at validate_results and let the job restart on exit code 16 (a "
         "second failure at the same step on other GPUs is the model's); for a real "
         "divergence lower the learning rate, clip gradients or skip the batch from the last "
@@ -1848,11 +1848,14 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(r"Input tensor data type is not supported for NCCL process group: \w+",),
         cause="a collective (or DDP's gradient buckets) got a tensor whose dtype this torch "
-        "and NCCL cannot send (complex numbers, bfloat16 on old releases, float8 or bool in "
-        "some collectives); every step fails the same way.",
-        fix="cast around the collective (torch.view_as_real for complex tensors, .float() "
-        "or .to(torch.uint8) for others) or keep such tensors out of DDP's parameters and "
-        "buffers; for bfloat16, a torch and NCCL recent enough to reduce it.",
+        "and NCCL cannot send (complex numbers, int16 and the wider unsigned integers, "
+        "float8, float4 or quantized types, bfloat16 on old releases); every step fails the "
+        "same way.",
+        fix="cast around the collective: torch.view_as_real for complex tensors, .to("
+        "torch.int32) or .float() for small integers, and for a broadcast, send or gather "
+        "of float8 or packed data .view(torch.uint8) and back (not for a reduction); or keep "
+        "such tensors out of DDP's parameters and buffers; for bfloat16, a torch and NCCL "
+        "recent enough to reduce it.",
         fixtures=("user_code_error__pytorch_99518_complexfloat_nccl_unsupported.log",),
     ),
     Rule(
@@ -1883,8 +1886,9 @@ RULES: tuple[Rule, ...] = (
         code="LX511",
         priority=80,
         patterns=(
-            # (pdsh interleaving two ranks' writes pads the colon: "AssertionError    : ...")
-            rf"{EXCEPTION_LINE} *(?::|$)",
+            # (pdsh interleaving two ranks' writes pads the colon: "AssertionError    : ...";
+            # not a table of metrics: "MeanSquaredError     : 0.0421")
+            rf"{EXCEPTION_LINE}(?::| +:(?! *[-+\d.eE]+ *$)|$)",
             # pytest's short test summary ("FAILED path::test[id] - AssertionError: ...")
             r"^FAILED \S+::\S+ - (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):",
             # pydantic's link under each error of a ValidationError, which a config check
@@ -1922,9 +1926,9 @@ RULES: tuple[Rule, ...] = (
             r"Horovod has been shut down|pickle data was truncated",
             r"(?i)host not found|name or service not known|name resolution|reachable via ssh"
             r"|launcher '\w+' not installed",
-            # (a worker's death, not the exception a worker raised and the loader re-raises:
-            # "ValueError: Caught ValueError in DataLoader worker process 3.")
-            r"(?i)killed by signal|shared memory|/dev/shm|DataLoader worker(?! process \d)",
+            # (also the loader's "Caught X in DataLoader worker process N" over a worker's
+            # own traceback, whose exception says more: LX673 reads it when nothing else does)
+            r"(?i)killed by signal|shared memory|/dev/shm|DataLoader worker",
             # a wrapper script reporting that the launcher it started failed
             r"(?i)exited with (?:a )?non-?zero (?:status|exit code|return code)"
             r"|returned non-zero exit status",
@@ -1945,6 +1949,29 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__verl_4503_vllm_symm_mem_overlapping_devices_ray.log",
             "user_code_error__axolotl_2791_chat_template_pydantic.log",
         ),
+    ),
+    Rule(
+        name="dataloader_worker_raised",
+        category="user_code_error",
+        code="LX673",
+        # a symptom's tier, below every other reading: the worker's own traceback follows
+        # the line, and its exception (a CUDA error, a lost connection, a full /dev/shm)
+        # decides where it was kept; this says only that the Dataset's code raised
+        priority=38,
+        retryable=False,
+        patterns=(
+            rf"{EXCEPTION_LINE}: Caught (?:[A-Za-z_]\w*\.)*\w+ in DataLoader worker process \d+",
+        ),
+        # (not a worker's fetch over the network that failed: a dataset streamed from a hub)
+        exclude=(r"Caught \w*(?:Connection|Timeout|Socket|HTTP|URL|SSL|ChunkedEncoding|Remote)",),
+        cause="a DataLoader worker raised an exception in the Dataset's code (__getitem__, a "
+        "transform, a collate function) and the loader re-raised it in the training process; "
+        'its own traceback, under "Original Traceback", says which (an unreadable file, a '
+        "sample of the wrong shape); the same sample fails the same way again.",
+        fix="read the worker's traceback below the line; reproduce with num_workers=0 to get "
+        "it directly; skip or repair the sample it names (a corrupt image, an empty text), or "
+        "fix the transform.",
+        fixtures=("user_code_error__deit_76_mpirun_pil_cannot_identify_image.log",),
     ),
     Rule(
         name="user_error_logged",
@@ -4238,6 +4265,7 @@ ANCHORS: tuple[str, ...] = (
     "prov_err",
     "cannot find -lcuda",
     "unexpected result",
+    "mismatch between collectives",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

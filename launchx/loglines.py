@@ -88,17 +88,21 @@ _XLA_DIST_PREFIX = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){3}) \[\d+\] (?=\S)")
 # The replica stands where a host would (two replicas' rank 1 are two processes). NeMo-Run
 # names its roles with a dot ("i.pretrain/0 [default2]:[rank2]: ..."), believed only before
 # a bracket (not "checkpoint.pt/0 saved").
-_TORCHX_PREFIX = re.compile(r"^((?:[a-z_][\w-]*|[a-z_][\w.-]*(?=/\d+ \[))/\d+) (?:\[(\d+)\]:)?")
+_TORCHX_PREFIX = re.compile(
+    r"^((?:[a-z_][\w-]*|[a-z_][\w.-]*(?=/\d+ \[(?:default)?\d+\]:))/\d+) (?:\[(\d+)\]:)?"
+)
 # A host and a process before the message: Open MPI's own reports ("[node7:19276] *** An
 # error occurred in MPI_Init_thread", its signal handler's "[node7:19276] Signal: ..."),
 # and logs that tag a worker's lines with its host and a number ("[node1:4]:ValueError:
 # ..."), which is a pid or a slot, not a rank. A host name may start with a digit (a
-# container's "[1a62e574072d:00334]") and hold capitals ("[DGX-A100-01:19276]"), never be a
-# time ("[00:11"), nor a source file's location ("[socket.cpp:1011]", "[reduce.cuh:45]").
-# It may follow another host prefix ("worker-7: [worker-7:19276] ..."); the first names it.
+# container's "[1a62e574072d:00334]"), hold capitals when it holds a digit too
+# ("[DGX-A100-01:19276]", not a thread's "[MainThread:140]" or "[GPU:0]"), never be a time
+# ("[00:11"), nor a source file's location ("[socket.cpp:1011]", "[reduce.cuh:45]"). It may
+# follow another host prefix ("worker-7: [worker-7:19276] ..."); the first names it.
 _HOST_PROC_PREFIX = re.compile(
     r"^\[(?![\w.-]*\.(?:cpp|cc|cu|cuh|cxx|hpp|hh|h|c|inl|py|rs|go|java)\b)"
-    r"((?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]*):\d+\]:?\s?"
+    r"((?=[\w.-]*[a-z])[a-z0-9][\w.-]*|(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]*)"
+    r":\d+\]:?\s?"
 )
 # docker compose's service prefix, the container's name: "project-worker-1     | line"
 _COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+) +\| ")

@@ -163,6 +163,9 @@ class SourceScan:
     bytes_read: int
     line_count: int
     truncated: bool
+    # mpirun's first process to exit non-zero (MPI rank, exit code, line): runview believes
+    # it only where no launcher under mpirun named its own failed rank, in any source
+    mpi_first: tuple[tuple[int, int, LogLine], ...] = ()
 
 
 @dataclass
@@ -378,14 +381,6 @@ class _Scanner:
         elif line is not None and _is_candidate(raw):
             self.keep(line)
 
-    def _mpi_first(self) -> None:
-        """mpirun's first failed process, believed as a rank only where mpirun started the
-        ranks itself: with one launcher per node under it (torchrun, DeepSpeed's), the
-        process is a node's launcher, and that launcher's own report of its failed rank
-        (its summary, its "failed (exitcode" line, "exits with return code") is there."""
-        if self.mpi_first and not self.entries and not self.first_failed:
-            self.first_failed.append(self.mpi_first[0])
-
     def _close_block(self) -> None:
         b = self.block
         if b.in_block and b.rank is not None:
@@ -401,7 +396,6 @@ class _Scanner:
 
     def finish(self, bytes_read: int, line_count: int) -> SourceScan:
         self._close_block()
-        self._mpi_first()
         ranks_root = {e.rank for e in self.entries if e.is_root}
         if not self.entries and self.first_failed and self.info.node is None:
             # No summary: torchrun's first "failed (exitcode: N) local_rank: L" names the
@@ -435,6 +429,7 @@ class _Scanner:
             bytes_read=bytes_read,
             line_count=line_count,
             truncated=self.truncated,
+            mpi_first=tuple(self.mpi_first[:1]),
         )
 
 

@@ -201,11 +201,26 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
             codes.setdefault(rank, code)
             if first_local is None and (info.node is None or nproc is not None):
                 first_local = rank
+    first_local = _mpi_first(scans, codes) if first_local is None and not entries else first_local
     entries = entries or _srun_tasks(scans, codes, hosts)
     codes.update(exits or {})
     world.update(codes)
     root = _root_entry(entries)
     return _Facts(codes, hosts, nodes, locals_, world, root, first_local)
+
+
+def _mpi_first(scans: Sequence[SourceScan], codes: dict[int, int]) -> int | None:
+    """mpirun's first failed process, believed as a rank only where mpirun started the ranks
+    itself: with one launcher per node under it (torchrun, DeepSpeed's), the process is a
+    node's launcher, and that launcher's own report of its failed rank (its summary, its
+    "failed (exitcode" line, "exits with return code") is in some source; the caller looks
+    at all of them first."""
+    first = next((m for s in scans for m in s.mpi_first), None)
+    if first is None or any(s.first_failed for s in scans):
+        return None
+    rank, code, _line = first
+    codes.setdefault(rank, code)
+    return rank
 
 
 def _srun_tasks(

@@ -353,6 +353,48 @@ def test_megatron_nan_check_names_its_rank_and_waits_for_a_checkpoint() -> None:
     assert not p.retryable and p.retry_on_progress
 
 
+def test_an_exception_padded_by_interleaving_is_read_but_a_metrics_table_is_not() -> None:
+    """pdsh interleaving two ranks' writes pads an exception's colon; a column-aligned table
+    of metrics whose names end in Error is not an exception."""
+    padded = "AssertionError    : hook_result = hook(self, destination)FSDP assumes x\n"
+    p = failures.diagnose_logs([padded]).primary
+    assert p is not None and p.code == "LX511", p
+    table = "MeanSquaredError     : 0.0421\nMeanAbsoluteError    : -1.5e-3\n"
+    p = failures.diagnose_logs([table]).primary
+    assert p is None or p.code != "LX511", p
+
+
+def test_a_dataloader_workers_exception_yields_to_the_one_it_wraps() -> None:
+    """The loader's "Caught X in DataLoader worker process N" is the Dataset's exception
+    (LX673) only when the worker's own traceback says nothing more: a CUDA error inside it
+    is the CUDA error, and a fetch over the network is not the Dataset's bug."""
+    caught = "OSError: Caught OSError in DataLoader worker process 3.\nOriginal Traceback:\n"
+    p = failures.diagnose_logs([caught]).primary
+    assert p is not None and (p.code, p.retryable) == ("LX673", False), p
+    cuda = (
+        "RuntimeError: Caught RuntimeError in DataLoader worker process 0.\nOriginal "
+        "Traceback (most recent call last):\nRuntimeError: CUDA error: initialization error\n"
+    )
+    p = failures.diagnose_logs([cuda]).primary
+    assert p is not None and p.category == "cuda_error", p
+    net = (
+        "requests.exceptions.ChunkedEncodingError: Caught ChunkedEncodingError in DataLoader "
+        "worker process 0.\nrequests.exceptions.ChunkedEncodingError: ('Connection broken: "
+        "IncompleteRead', IncompleteRead(0 bytes read))\n"
+    )
+    p = failures.diagnose_logs([net]).primary
+    assert p is None or p.category != "user_code_error", p
+
+
+def test_a_collective_mismatch_logged_without_its_class_is_read() -> None:
+    line = (
+        "Detected mismatch between collectives on ranks. Rank 0 is running collective: "
+        "CollectiveFingerPrint(SequenceNumber=14370, OpType=BROADCAST)\n"
+    )
+    p = failures.diagnose_logs([line]).primary
+    assert p is not None and p.code == "LX670", p
+
+
 def test_deepspeed_loss_scale_floor_is_not_retried() -> None:
     line = (
         "Exception: Current loss scale already at minimum - cannot decrease scale anymore. "

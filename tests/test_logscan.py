@@ -319,11 +319,17 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("[1,0]<stderr>:[1a62e574072d:00334] Signal: x", "Signal: x", 0, "1a62e574072d"),
         ("[socket.cpp:1011] [c10d] x", "[socket.cpp:1011] [c10d] x", None, None),
         ("[reduce.cuh:45] Check failed", "[reduce.cuh:45] Check failed", None, None),
+        # capitals only in a name that holds a digit: not a thread's or a device's tag
+        ("[MainThread:140] x", "[MainThread:140] x", None, None),
+        ("[GPU:0] x", "[GPU:0] x", None, None),
+        # an ISO time stamp followed by a colon, then Open MPI's tag
+        ("2021-03-10T13:22:37.443Z: [1,0]<stderr>:OSError: x", "OSError: x", 0, None),
         ("[DGX-A100-01:19276] Signal: x", "Signal: x", None, "DGX-A100-01"),
         # after another host prefix, which names the host
         ("worker-7: [w7:19276] Signal: x", "Signal: x", None, "worker-7"),
         # a dotted name is a role only before a bracket
         ("checkpoint.pt/0 saved", "checkpoint.pt/0 saved", None, None),
+        ("models.vit/0 [3] loaded", "models.vit/0 [3] loaded", None, None),
         ("[00:11<5:24:48, 11.57s/it]", "[00:11<5:24:48, 11.57s/it]", None, None),
         ("[12:34] x", "[12:34] x", None, None),
         ("[1]:", "[1]:", None, None),
