@@ -1888,7 +1888,7 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # (pdsh interleaving two ranks' writes pads the colon: "AssertionError    : ...";
             # not a table of metrics: "MeanSquaredError     : 0.0421")
-            rf"{EXCEPTION_LINE}(?::| +:(?! *[-+\d.eE]+ *$)|$)",
+            rf"{EXCEPTION_LINE}(?::| +:(?! *(?:[-+\d.eE]+%?|nan|inf) *$)|$)",
             # pytest's short test summary ("FAILED path::test[id] - AssertionError: ...")
             r"^FAILED \S+::\S+ - (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):",
             # pydantic's link under each error of a ValidationError, which a config check
@@ -1954,16 +1954,20 @@ RULES: tuple[Rule, ...] = (
         name="dataloader_worker_raised",
         category="user_code_error",
         code="LX673",
-        # a symptom's tier, below every other reading: the worker's own traceback follows
-        # the line, and its exception (a CUDA error, a lost connection, a full /dev/shm)
-        # decides where it was kept; this says only that the Dataset's code raised
-        priority=38,
+        # the bottom of the root causes' tier: the worker's own traceback follows the line,
+        # and its exception (a CUDA error, a full /dev/shm) decides where it was kept; this
+        # says only that the Dataset's code raised, which still outweighs another rank's
+        # closed connection or timeout
+        priority=50,
         retryable=False,
         patterns=(
             rf"{EXCEPTION_LINE}: Caught (?:[A-Za-z_]\w*\.)*\w+ in DataLoader worker process \d+",
         ),
         # (not a worker's fetch over the network that failed: a dataset streamed from a hub)
-        exclude=(r"Caught \w*(?:Connection|Timeout|Socket|HTTP|URL|SSL|ChunkedEncoding|Remote)",),
+        exclude=(
+            r"Caught \w*(?:Connect|Disconnect|Timeout|Socket|HTTP|URL|SSL|ChunkedEncoding"
+            r"|IncompleteRead|ProtocolError|Remote)",
+        ),
         cause="a DataLoader worker raised an exception in the Dataset's code (__getitem__, a "
         "transform, a collate function) and the loader re-raised it in the training process; "
         'its own traceback, under "Original Traceback", says which (an unreadable file, a '

@@ -231,7 +231,7 @@ def _srun_tasks(
     there) and no rank in the log that is not one of srun's tasks (a per-node launcher's
     ranks: deepspeed, accelerate, mp.spawn under srun)."""
     entries = [e for s in scans for e in s.task_exits]
-    if not entries or any(s.entries or s.first_failed for s in scans):
+    if not entries or any(s.entries or s.first_failed or s.mpi_first for s in scans):
         return []
     tasks = {e.rank for e in entries}
     if any(ln.rank is not None and ln.rank not in tasks for s in scans for ln in s.lines):

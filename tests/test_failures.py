@@ -359,7 +359,10 @@ def test_an_exception_padded_by_interleaving_is_read_but_a_metrics_table_is_not(
     padded = "AssertionError    : hook_result = hook(self, destination)FSDP assumes x\n"
     p = failures.diagnose_logs([padded]).primary
     assert p is not None and p.code == "LX511", p
-    table = "MeanSquaredError     : 0.0421\nMeanAbsoluteError    : -1.5e-3\n"
+    table = (
+        "MeanSquaredError     : 0.0421\nMeanAbsoluteError    : -1.5e-3\n"
+        "RootMeanSquaredError : nan\nMeanAbsolutePercentageError : 12.5%\n"
+    )
     p = failures.diagnose_logs([table]).primary
     assert p is None or p.code != "LX511", p
 
@@ -384,6 +387,16 @@ def test_a_dataloader_workers_exception_yields_to_the_one_it_wraps() -> None:
     )
     p = failures.diagnose_logs([net]).primary
     assert p is None or p.category != "user_code_error", p
+    # ... and it outweighs another rank's closed connection, its consequence
+    peer = (
+        "[rank3]:RuntimeError: Caught DecodeFailed in DataLoader worker process 0.\n"
+        "[rank3]:Original Traceback (most recent call last):\n"
+        "[rank3]:data.DecodeFailed: ('/d/x.mp4', 17)\n"
+        "[rank0]:RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] "
+        "Connection closed by peer [10.0.0.2]:123\n"
+    )
+    p = failures.diagnose_logs([peer]).primary
+    assert p is not None and (p.code, p.rank) == ("LX673", 3), p
 
 
 def test_a_collective_mismatch_logged_without_its_class_is_read() -> None:

@@ -525,13 +525,19 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
         "python\n  Process name: [[20376,1],1]\n  Exit code:    1\n"
     )
     p = failures.diagnose_logs([per_node]).primary
-    assert p is not None and p.rank != 1, p
+    assert p is not None and p.rank == 3, p
     # ... and the same with mpirun's output and the node's torchrun in two files, either way
     mpi = "  Process name: [[20376,1],1]\n  Exit code:    1\n"
     node = per_node.split("\n  Process")[0] + "\n"
     for texts in ([mpi, node], [node, mpi]):
         p = failures.diagnose_logs(texts).primary
-        assert p is not None and p.rank != 1, (texts, p)
+        assert p is not None and p.rank == 3, (texts, p)
+    # srun's task is the mpirun it started: its task number is not the rank that failed
+    srun = mpi.replace("],1]", "],6]").replace("1\n", "3\n") + (
+        "srun: error: gpu-01: task 0: Exited with exit code 3\n"
+    )
+    p = failures.diagnose_logs([srun]).primary
+    assert p is not None and p.rank == 6, p
     # an "Exit code" line under anything but Open MPI's process name names no rank
     for above in ("  Process name: 6\n", "  Node: gpu-6\n", ""):
         p = failures.diagnose_logs([above + "  Exit code:    3\n"]).primary
