@@ -1927,7 +1927,8 @@ RULES: tuple[Rule, ...] = (
             r"(?i)host not found|name or service not known|name resolution|reachable via ssh"
             r"|launcher '\w+' not installed",
             # (also the loader's "Caught X in DataLoader worker process N" over a worker's
-            # own traceback, whose exception says more: LX673 reads it when nothing else does)
+            # own traceback, whose exception says more: LX673 reads it, below the root
+            # causes that the traceback may show)
             r"(?i)killed by signal|shared memory|/dev/shm|DataLoader worker",
             # a wrapper script reporting that the launcher it started failed
             r"(?i)exited with (?:a )?non-?zero (?:status|exit code|return code)"

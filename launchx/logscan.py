@@ -700,6 +700,8 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
         line = sc.make_line(seg, line_no, joined)
         if line is not None and line.rank is None and _bare_exception(seg):
             line = replace(line, rank=_neighbour_rank(buf, start, end))
+        if line is not None and line.rank is None and _HYDRA_END.match(line.text):
+            line = _hydra_rank(line, buf, start)
         if line is not None:
             sc.keep(line)
             if (m := _MPI_EXIT.match(line.text)) and (rank := _mpi_process(buf, start)) is not None:
@@ -782,6 +784,21 @@ def _mpi_process(buf: bytes, start: int) -> int | None:
     ps, pe = _line_bounds(buf, start - 1)
     m = _MPI_PROCESS.match(ll.strip(_raw_at(buf, ps, pe, ps)).body)
     return int(m.group(1)) if m else None
+
+
+# MPICH's mpiexec (Hydra) names the rank and its host in its "BAD TERMINATION" banner, on the
+# line above the one that says how it ended: "=   RANK 6 PID 2447372 RUNNING AT node0009"
+# over "=   KILLED BY SIGNAL: 9 (Killed)" (or "=   EXIT CODE: 139")
+_HYDRA_END = re.compile(r"^=\s+(?:KILLED BY SIGNAL|EXIT CODE): ")
+_HYDRA_RANK = re.compile(r"^=\s+RANK (\d+) PID \d+ RUNNING AT (\S+)")
+
+
+def _hydra_rank(line: LogLine, buf: bytes, start: int) -> LogLine:
+    if start <= 0:
+        return line
+    ps, pe = _line_bounds(buf, start - 1)
+    m = _HYDRA_RANK.match(ll.strip(_raw_at(buf, ps, pe, ps)).body)
+    return replace(line, rank=int(m.group(1)), host=line.host or m.group(2)) if m else line
 
 
 def _neighbour_rank(buf: bytes, start: int, end: int) -> int | None:

@@ -321,7 +321,10 @@ def test_hydra_mpiexec_exit_strings_name_the_signal() -> None:
     # the banner's other form names the rank above the signal
     other = "=   RANK 6 PID 2447372 RUNNING AT n9\n=   KILLED BY SIGNAL: 9 (Killed)\n"
     p = failures.diagnose_logs([other]).primary
-    assert p is not None and p.category == "killed", p
+    assert p is not None and (p.category, p.rank, p.host) == ("killed", 6, "n9"), p
+    # without the rank line above it, the signal still decides and no rank is named
+    p = failures.diagnose_logs(["=   KILLED BY SIGNAL: 11 (Segmentation fault)\n"]).primary
+    assert p is not None and (p.category, p.rank) == ("segfault", None), p
 
 
 @pytest.mark.parametrize(
