@@ -777,12 +777,18 @@ _MPI_EXIT = re.compile(r"^Exit code:\s*(-?\d+)$")
 _MPI_PROCESS = re.compile(r"^Process name:\s*\[\[\d+,\d+\],(\d+)\]$")
 
 
-def _mpi_process(buf: bytes, start: int) -> int | None:
-    """The rank of Open MPI's "Process name" line just above the line at ``start``."""
+def _stripped_above(buf: bytes, start: int) -> ll.Stripped | None:
+    """The line just above the one at ``start``, its prefixes taken off; None at the top."""
     if start <= 0:
         return None
     ps, pe = _line_bounds(buf, start - 1)
-    m = _MPI_PROCESS.match(ll.strip(_raw_at(buf, ps, pe, ps)).body)
+    return ll.strip(_raw_at(buf, ps, pe, ps))
+
+
+def _mpi_process(buf: bytes, start: int) -> int | None:
+    """The rank of Open MPI's "Process name" line just above the line at ``start``."""
+    above = _stripped_above(buf, start)
+    m = _MPI_PROCESS.match(above.body) if above else None
     return int(m.group(1)) if m else None
 
 
@@ -794,18 +800,15 @@ _HYDRA_RANK = re.compile(r"^=\s+RANK (\d+) PID \d+ RUNNING AT (\S+)")
 
 
 def _hydra_rank(line: LogLine, buf: bytes, start: int) -> LogLine:
-    if start <= 0:
-        return line
-    ps, pe = _line_bounds(buf, start - 1)
-    m = _HYDRA_RANK.match(ll.strip(_raw_at(buf, ps, pe, ps)).body)
+    above = _stripped_above(buf, start)
+    m = _HYDRA_RANK.match(above.body) if above else None
     return replace(line, rank=int(m.group(1)), host=line.host or m.group(2)) if m else line
 
 
 def _neighbour_rank(buf: bytes, start: int, end: int) -> int | None:
     ranks = set()
-    if start > 0:
-        ps, pe = _line_bounds(buf, start - 1)
-        ranks.add(ll.strip(_raw_at(buf, ps, pe, ps)).rank)
+    if above := _stripped_above(buf, start):
+        ranks.add(above.rank)
     if end + 1 < len(buf):
         ns, ne = _line_bounds(buf, end + 1)
         ranks.add(ll.strip(_raw_at(buf, ns, ne, ns)).rank)
