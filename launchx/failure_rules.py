@@ -154,11 +154,13 @@ class Rule:
     of ranks torchrun itself terminated are not mistaken for the cause. ``min_hits`` asks for
     the same line to appear that many times (a duplicated rank announcement).
 
-    Six refinements, each read the same way by the matcher:
+    Seven refinements, each read the same way by the matcher:
     ``requires``: another line of the same log must match one of these (a fact and its
     consequence: NCCL picked a docker bridge address *and* a socket call failed);
     ``not_after``: a line counts only when no earlier line of the log matches one of these
     (once srun terminates a step itself, every later kill and cancel is its doing);
+    ``not_before``: a line counts only when none of the 60 lines below it in its source
+    matches one of these (a ``raise`` the paste ends at: its exception line never printed);
     ``context``: one of the 60 lines above the match on the same rank (its traceback)
     must match one of these; ``compare=(a, b)``: the pattern's named groups ``a`` and ``b``
     are numbers and the line counts only when a > b; ``not_raised_in``: an exception line
@@ -188,6 +190,7 @@ class Rule:
     min_hits: int = 1
     requires: tuple[str, ...] = ()
     not_after: tuple[str, ...] = ()
+    not_before: tuple[str, ...] = ()
     context: tuple[str, ...] = ()
     compare: tuple[str, str] | None = None
     not_raised_in: tuple[str, ...] = ()
@@ -293,6 +296,51 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         rf"TERMINATED WITH THE EXIT STRING: [A-Za-z ]+ \(signal (?:{nums})\)",
         rf"^=\s+KILLED BY SIGNAL: (?:{nums}) \(",
     )
+
+
+_NOT_THE_SCRIPTS: tuple[str, ...] = (
+    # (not DDP's reducer, whose errors older torch suffixes with its c10d source path)
+    # (HCCL: Ascend's NCCL, whose errors torch_npu raises as RuntimeErrors too)
+    # (nor init_process_group's "Unknown c10d backend type", a backend the script names
+    # that nothing registered)
+    r"(?i)nccl|hccl|gloo|c10d(?!\.\w+\.default|/reducer\.cpp| backend type)|ProcessGroup"
+    r"|monitoredBarrier",
+    # cuDNN rejecting its arguments (a layout or size it has no kernel for) is the
+    # script's, like any other exception
+    r"CUDA error|CUDA driver error|cuda runtime error|HIP error|CUDA out of memory"
+    r"|OutOfMemoryError|CUBLAS_"
+    r"|CUDNN_STATUS_(?!NOT_SUPPORTED|BAD_PARAM)"
+    r"|illegal memory access|device-side assert"
+    # torch_npu's report of a device call that timed out (507046: a stream sync,
+    # 507048: a device task), not the script's own error
+    r"|NPU function error: \w+, error code is 50704[68]",
+    r"(?i)out of memory|timed? ?out|timeout",
+    r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98",
+    # (torch's symmetric-memory allocator calls its own exchange "rendezvous" too)
+    r"(?i)(?<!allocator::)rendezvous|ChildFailedError|SignalException|DistBackendError"
+    r"|DistNetworkError"
+    r"|DistStoreError|DistError|KeyboardInterrupt|SystemExit|CalledProcessError"
+    r"|ProcessRaisedException|ProcessExitedException",
+    # Ray's word that a worker process died, and Ray Train's that the run failed: the
+    # cause is a worker's, not the driver's
+    r"ActorDiedError|RayActorError|WorkerCrashedError|TrainingFailedError",
+    # Horovod stopping after another rank's exception; a spawned child that could not
+    # read its arguments because its parent died mid-way
+    r"Horovod has been shut down|pickle data was truncated",
+    r"(?i)host not found|name or service not known|name resolution|reachable via ssh"
+    r"|launcher '\w+' not installed",
+    # (also the loader's "Caught X in DataLoader worker process N" over a worker's
+    # own traceback, whose exception says more: LX673 reads it, below the root
+    # causes that the traceback may show)
+    r"(?i)killed by signal|shared memory|/dev/shm|DataLoader worker",
+    # old torch's receive timeout on a socket (LX677): the errno text alone, as RuntimeError
+    r"^RuntimeError: Resource temporarily unavailable$",
+    # a wrapper script reporting that the launcher it started failed
+    r"(?i)exited with (?:a )?non-?zero (?:status|exit code|return code)"
+    r"|returned non-zero exit status",
+)
+"""An exception line that names these is another reading's (NCCL, CUDA, the network, a
+launcher, a signal), not the script's own error (LX511, LX674)."""
 
 
 RULES: tuple[Rule, ...] = (
@@ -1859,6 +1907,30 @@ RULES: tuple[Rule, ...] = (
         fixtures=("user_code_error__pytorch_99518_complexfloat_nccl_unsupported.log",),
     ),
     Rule(
+        name="fsdp_wrap_class_missing",
+        category="user_code_error",
+        code="LX678",
+        priority=80,
+        retryable=False,
+        # transformers' Trainer and accelerate's FSDP plugin, when the auto-wrap policy names
+        # a layer class the model does not have: a bare Exception in older releases, a
+        # ValueError naming the class in newer ones
+        patterns=(r"Could not find the transformer layer class (?:to wrap|\S+) in the model",),
+        cause="FSDP's transformer auto-wrap policy names a layer class that the model does "
+        "not contain (fsdp_transformer_layer_cls_to_wrap, or the model's _no_split_modules "
+        "when none is given): a class of another architecture (BertLayer for an "
+        "XLM-RoBERTa model, LlamaDecoderLayer for MPT).",
+        fix="set fsdp_transformer_layer_cls_to_wrap (the accelerate config, or "
+        "--fsdp_transformer_layer_cls_to_wrap / fsdp_config in TrainingArguments) to the "
+        "class name of the model's repeated block, as print(model) shows it (e.g. "
+        "XLMRobertaLayer, MPTBlock, Qwen2DecoderLayer); the same config fails the same way "
+        "again.",
+        fixtures=(
+            "user_code_error__bcembedding_66_fsdp_bertlayer_wrap.log",
+            "user_code_error__llava_114_mpt_fsdp_wrap_class.log",
+        ),
+    ),
+    Rule(
         name="bare_exception_raised",
         category="user_code_error",
         code="LX656",
@@ -1875,10 +1947,7 @@ RULES: tuple[Rule, ...] = (
         "rank; the other ranks' errors (connection closed, timeouts) are its consequence.",
         fix="fix the script at the traceback shown for this rank; retrying would run the "
         "same code into the same error.",
-        fixtures=(
-            "user_code_error__llava_114_mpt_fsdp_wrap_class.log",
-            "user_code_error__dask_pytorch_ddp_17_compute_failed_assertion.log",
-        ),
+        fixtures=("user_code_error__dask_pytorch_ddp_17_compute_failed_assertion.log",),
     ),
     Rule(
         name="user_exception",
@@ -1895,49 +1964,16 @@ RULES: tuple[Rule, ...] = (
             # raises: the errors are listed over many lines under the exception's own
             r"^For further information visit https://errors\.pydantic\.dev/",
         ),
-        exclude=(
-            # (not DDP's reducer, whose errors older torch suffixes with its c10d source path)
-            # (HCCL: Ascend's NCCL, whose errors torch_npu raises as RuntimeErrors too)
-            # (nor init_process_group's "Unknown c10d backend type", a backend the script names
-            # that nothing registered)
-            r"(?i)nccl|hccl|gloo|c10d(?!\.\w+\.default|/reducer\.cpp| backend type)|ProcessGroup"
-            r"|monitoredBarrier",
-            # cuDNN rejecting its arguments (a layout or size it has no kernel for) is the
-            # script's, like any other exception
-            r"CUDA error|CUDA driver error|cuda runtime error|HIP error|CUDA out of memory"
-            r"|OutOfMemoryError|CUBLAS_"
-            r"|CUDNN_STATUS_(?!NOT_SUPPORTED|BAD_PARAM)"
-            r"|illegal memory access|device-side assert"
-            # torch_npu's report of a device call that timed out (507046: a stream sync,
-            # 507048: a device task), not the script's own error
-            r"|NPU function error: \w+, error code is 50704[68]",
-            r"(?i)out of memory|timed? ?out|timeout",
-            r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98",
-            # (torch's symmetric-memory allocator calls its own exchange "rendezvous" too)
-            r"(?i)(?<!allocator::)rendezvous|ChildFailedError|SignalException|DistBackendError"
-            r"|DistNetworkError"
-            r"|DistStoreError|DistError|KeyboardInterrupt|SystemExit|CalledProcessError"
-            r"|ProcessRaisedException|ProcessExitedException",
-            # Ray's word that a worker process died, and Ray Train's that the run failed: the
-            # cause is a worker's, not the driver's
-            r"ActorDiedError|RayActorError|WorkerCrashedError|TrainingFailedError",
-            # Horovod stopping after another rank's exception; a spawned child that could not
-            # read its arguments because its parent died mid-way
-            r"Horovod has been shut down|pickle data was truncated",
-            r"(?i)host not found|name or service not known|name resolution|reachable via ssh"
-            r"|launcher '\w+' not installed",
-            # (also the loader's "Caught X in DataLoader worker process N" over a worker's
-            # own traceback, whose exception says more: LX673 reads it, below the root
-            # causes that the traceback may show)
-            r"(?i)killed by signal|shared memory|/dev/shm|DataLoader worker",
-            # a wrapper script reporting that the launcher it started failed
-            r"(?i)exited with (?:a )?non-?zero (?:status|exit code|return code)"
-            r"|returned non-zero exit status",
-        ),
+        exclude=_NOT_THE_SCRIPTS,
         # an exception raised in multiprocessing's spawn _main itself, where the child reads
         # its arguments from the parent ("EOFError: Ran out of input"): the parent died, the
         # child never ran the script (the script's own errors are raised in deeper frames)
-        not_raised_in=(r'multiprocessing[/\\]spawn\.py", line \d+, in _main$',),
+        # (nor one raised where torch creates the rendezvous store: its errors are the
+        # store's connection, whatever words they carry; on Windows a bare "RuntimeError")
+        not_raised_in=(
+            r'multiprocessing[/\\]spawn\.py", line \d+, in _main$',
+            r'torch[/\\]distributed[/\\]rendezvous\.py", line \d+, in _create_c10d_store$',
+        ),
         cause="the training script raised an exception on this rank; the other ranks' errors "
         "(connection closed, timeouts) are the consequence.",
         fix="fix the script at the traceback shown for this rank; retrying would run the same "
@@ -1950,6 +1986,49 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__verl_4503_vllm_symm_mem_overlapping_devices_ray.log",
             "user_code_error__axolotl_2791_chat_template_pydantic.log",
         ),
+    ),
+    Rule(
+        name="paste_ends_at_raise",
+        category="user_code_error",
+        code="LX674",
+        priority=80,
+        retryable=False,
+        # a traceback cut after its last frame: the source line raises an exception class
+        # with a message written out, and nothing after it in the same log prints an
+        # exception (the lines that were not pasted, or not flushed, held it)
+        patterns=(
+            r"^\s*raise (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)\(\s*[rbf]?[\"']"
+            r"(?![\"'])",
+        ),
+        exclude=_NOT_THE_SCRIPTS,
+        not_before=(EXCEPTION_LINE, r"^Exception: "),
+        cause="the log ends at a raise statement of the script (or a library it calls): "
+        "the exception it raised, named there with its message, stopped this rank.",
+        fix="fix what the message on that line names (its frame above says where); retrying "
+        "would run the same code into the same error.",
+        fixtures=(
+            "user_code_error__edvr_34_init_dist_context_already_set.log",
+            "user_code_error__llamafactory_8323_no_valid_samples.log",
+        ),
+    ),
+    Rule(
+        name="accelerate_gather_shapes",
+        category="user_code_error",
+        code="LX675",
+        priority=80,
+        retryable=False,
+        # accelerate's check before a gather or reduce (verify_operation, under
+        # ACCELERATE_DEBUG_MODE or in its metrics helpers): the ranks hold tensors of
+        # different shapes, listed per process on the lines below
+        patterns=(r"Cannot apply desired operation due to shape mismatches\.",),
+        cause="accelerate refused a gather across processes because the ranks hold tensors of "
+        "different shapes (listed per process under the message): the last batch of an "
+        "uneven split, or outputs padded to each rank's own longest sequence; without the "
+        "check the collective would hang or fail in NCCL.",
+        fix="pad to one shape before gathering (accelerator.pad_across_processes(t, dim=1)), "
+        "or use accelerator.gather_for_metrics / gather_object for outputs of varying size; "
+        "the same data fails the same way again.",
+        fixtures=("user_code_error__lighteval_204_mmlu_gather_shape_mismatch.log",),
     ),
     Rule(
         name="dataloader_worker_raised",
@@ -2397,7 +2476,12 @@ RULES: tuple[Rule, ...] = (
         category="cuda_error",
         code="LX561",
         priority=81,
-        patterns=(r"\.cuh?:\d+: .*Assertion `.+` failed",),
+        patterns=(
+            r"\.cuh?:\d+: .*Assertion `.+` failed",
+            # DeepEP's device assertion (EP_DEVICE_ASSERT: a printf, then a trap), once per
+            # failing thread (DeepGEMM's host check prints the same words, from .hpp files)
+            r"^Assertion failed: \S+\.cuh?:\d+, condition: ",
+        ),
         cause="a CUDA kernel's own check failed (a device-side assert): the values the script "
         "passed are outside what the operation accepts (an index or label out of range, a "
         "loss input that is not a probability, NaN); the same data fails the same way again.",
@@ -2408,6 +2492,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "cuda_error__pytorch_112488_bce_input_out_of_range_device_assert.log",
             "cuda_error__fastchat_608_index_select_device_assert.log",
+            "cuda_error__deepep_49_low_latency_num_recv_tokens_assert.log",
         ),
     ),
     Rule(
@@ -2430,6 +2515,10 @@ RULES: tuple[Rule, ...] = (
             r"HW Exception by GPU node-\d+",
             r"device-side assert triggered",
             r"an illegal memory access was encountered",
+            # the CUDA runtime's own names of errors during a run, which a library (CV-CUDA,
+            # a custom extension) reports instead of the runtime's message
+            r"\bcudaError(?:InvalidResourceHandle|IllegalAddress|LaunchFailure|Assert"
+            r"|IllegalInstruction|MisalignedAddress|HardwareStackError|EccUncorrectable)\b",
             r"uncorrectable ECC error",
             r"GPU has fallen off the bus",
             r"NVRM: Xid \([^)]*\): \d+",
@@ -2465,6 +2554,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_error__rocm_systems_8178_rccl_intermittent_invalid_device_pointer.log",
             "cuda_error__physicsnemo_539_graphcast_mpirun_np3.log",
             "cuda_error__plmfit_40_slurmstepd_nvml_gpu_is_lost.log",
+            "cuda_error__cvcuda_212_multigpu_invalid_resource_handle.log",
         ),
     ),
     Rule(
@@ -2559,6 +2649,23 @@ RULES: tuple[Rule, ...] = (
             "segfault__ray_49998_torchtrainer_npu_sigsegv.log",
             "segfault__ray_54580_raytrainworker_amd_segfault.log",
         ),
+    ),
+    Rule(
+        name="uncaught_native_exception",
+        category="segfault",
+        code="LX676",
+        # below every other reading: the "what():" line under it names the exception, and a
+        # rule that reads that (NCCL's, gloo's, a socket's, CUDA's) knows the cause
+        priority=30,
+        retryable=False,
+        patterns=(r"terminate called after throwing an instance of '",),
+        cause="a C++ exception that no code caught (in an extension, a communication "
+        "library's thread, torch's own C++) reached std::terminate, which aborted the process "
+        '(SIGABRT); its "what():" line says what was thrown.',
+        fix="read the what() line and the library it names: a wrong argument or a version "
+        "mismatch between the library and what calls it (upgrade or rebuild them together); "
+        "run under gdb or with PYTHONFAULTHANDLER=1 to see which call threw it.",
+        fixtures=("segfault__raft_3026_cugraph_comms_init_system_error_abort.log",),
     ),
     Rule(
         name="native_abort",
@@ -3934,6 +4041,24 @@ RULES: tuple[Rule, ...] = (
         fixtures=("gloo_error__applio_1019_windows_unsupported_gloo_device.log",),
     ),
     Rule(
+        name="old_torch_collective_eagain",
+        category="collective_timeout",
+        code="LX677",
+        priority=50,
+        # torch <= 1.0 set a receive timeout on its sockets (the store's, gloo's) and reported
+        # a wait that ran out as the errno text of EAGAIN, raised from the collective
+        patterns=(r"^RuntimeError: Resource temporarily unavailable$",),
+        context=(r"torch[/\\](?:distributed|nn[/\\]parallel[/\\]distributed\.py)",),
+        cause="a collective (DDP's first broadcast, a barrier) waited for another rank longer "
+        "than the process group's timeout; torch before 1.1 reports that as the receive "
+        "timeout's errno (EAGAIN, 'Resource temporarily unavailable'): another rank is slow "
+        "(still loading weights or data) or stopped before the collective.",
+        fix="find the rank that did not reach it (its own log): make rank 0's one-time work "
+        "(downloading, loading a large checkpoint) happen before init_process_group or on "
+        "every rank, or raise the timeout (init_process_group(timeout=...)); upgrade torch.",
+        fixtures=("collective_timeout__maskrcnn_benchmark_931_ddp_broadcast_eagain.log",),
+    ),
+    Rule(
         name="horovod_stall",
         category="collective_timeout",
         code="LX638",
@@ -4244,6 +4369,7 @@ ANCHORS: tuple[str, ...] = (
     "didn't join",
     "launchx: hang",
     "nvrm: xid",
+    "shape mismatches",
     "out_of_memory",
     "not produced any output",
     "sigsegv",

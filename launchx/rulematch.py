@@ -45,6 +45,7 @@ class Compiled:
     requires: tuple[re.Pattern[str], ...] = ()
     context: tuple[re.Pattern[str], ...] = ()
     not_after: tuple[re.Pattern[str], ...] = ()
+    not_before: tuple[re.Pattern[str], ...] = ()
     not_raised_in: tuple[re.Pattern[str], ...] = ()
     raised_in: tuple[re.Pattern[str], ...] = ()
 
@@ -87,6 +88,7 @@ def compiled() -> tuple[Compiled, ...]:
             many(r.requires),
             many(r.context),
             many(r.not_after),
+            many(r.not_before),
             many(r.not_raised_in),
             many(r.raised_in),
         )
@@ -230,6 +232,8 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
         if matched and comp.not_after:
             after = _first_index(lines, comp.not_after)
             matched = [ln for ln in matched if after is None or ln.index < after]
+        if matched and comp.not_before:
+            matched = [ln for ln in matched if not _answered(comp, lines, ln)]
         if not matched or sum(ln.repeats for ln in matched) < comp.rule.min_hits:
             continue
         if comp.requires and not any(p.search(ln.text) for ln in lines for p in comp.requires):
@@ -271,6 +275,17 @@ def _first_index(lines: Sequence[LogLine], patterns: Sequence[re.Pattern[str]]) 
 
 
 _CONTEXT_LINES = 60
+
+
+def _answered(comp: Compiled, lines: Sequence[LogLine], at: LogLine) -> bool:
+    """``Rule.not_before``: a line of the same source in the ``_CONTEXT_LINES`` below
+    ``at`` matches (the texts of one diagnosis may share a name: their indexes do not)."""
+    return any(
+        ln.source == at.source
+        and at.index < ln.index <= at.index + _CONTEXT_LINES
+        and any(p.search(ln.text) for p in comp.not_before)
+        for ln in lines
+    )
 
 
 def _in_context(comp: Compiled, lines: Sequence[LogLine], at: LogLine) -> bool:
