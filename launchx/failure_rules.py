@@ -307,7 +307,8 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     r"|monitoredBarrier",
     # cuDNN rejecting its arguments (a layout or size it has no kernel for) is the
     # script's, like any other exception
-    r"CUDA error|CUDA driver error|cuda runtime error|HIP error|CUDA out of memory"
+    r"CUDA error|CUDA driver error|cuda runtime error|\bcudaError[A-Z]|HIP error"
+    r"|CUDA out of memory"
     r"|OutOfMemoryError|CUBLAS_"
     r"|CUDNN_STATUS_(?!NOT_SUPPORTED|BAD_PARAM)"
     r"|illegal memory access|device-side assert"
@@ -333,7 +334,8 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # own traceback, whose exception says more: LX673 reads it, below the root
     # causes that the traceback may show)
     r"(?i)killed by signal|shared memory|/dev/shm|DataLoader worker",
-    # old torch's receive timeout on a socket (LX677): the errno text alone, as RuntimeError
+    # old torch's receive timeout on a socket (LX677): the errno text alone, as RuntimeError;
+    # (a script's own EAGAIN, a thread limit, then goes unread: LX677 needs torch's frames)
     r"^RuntimeError: Resource temporarily unavailable$",
     # a wrapper script reporting that the launcher it started failed
     r"(?i)exited with (?:a )?non-?zero (?:status|exit code|return code)"
@@ -1968,12 +1970,7 @@ RULES: tuple[Rule, ...] = (
         # an exception raised in multiprocessing's spawn _main itself, where the child reads
         # its arguments from the parent ("EOFError: Ran out of input"): the parent died, the
         # child never ran the script (the script's own errors are raised in deeper frames)
-        # (nor one raised where torch creates the rendezvous store: its errors are the
-        # store's connection, whatever words they carry; on Windows a bare "RuntimeError")
-        not_raised_in=(
-            r'multiprocessing[/\\]spawn\.py", line \d+, in _main$',
-            r'torch[/\\]distributed[/\\]rendezvous\.py", line \d+, in _create_c10d_store$',
-        ),
+        not_raised_in=(r'multiprocessing[/\\]spawn\.py", line \d+, in _main$',),
         cause="the training script raised an exception on this rank; the other ranks' errors "
         "(connection closed, timeouts) are the consequence.",
         fix="fix the script at the traceback shown for this rank; retrying would run the same "
@@ -1997,8 +1994,10 @@ RULES: tuple[Rule, ...] = (
         # with a message written out, and nothing after it in the same log prints an
         # exception (the lines that were not pasted, or not flushed, held it)
         patterns=(
-            r"^\s*raise (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)\(\s*[rbf]?[\"']"
-            r"(?![\"'])",
+            # (the class Exception itself too; any string prefix, a triple-quoted message,
+            # not an empty one)
+            r"^\s*raise (?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*)?(?:Error|Exception)\("
+            r"\s*(?:[rRbBuUfF]{1,2})?(?:\"{3}|'{3}|[\"'])(?![\"'])",
         ),
         exclude=_NOT_THE_SCRIPTS,
         not_before=(EXCEPTION_LINE, r"^Exception: "),
@@ -2015,19 +2014,22 @@ RULES: tuple[Rule, ...] = (
         name="accelerate_gather_shapes",
         category="user_code_error",
         code="LX675",
-        priority=80,
+        # over LX511, which reads the same line with the frame above it (an earlier line)
+        priority=81,
         retryable=False,
-        # accelerate's check before a gather or reduce (verify_operation, under
-        # ACCELERATE_DEBUG_MODE or in its metrics helpers): the ranks hold tensors of
-        # different shapes, listed per process on the lines below
+        # accelerate's check before a gather or reduce (verify_operation, when its debug
+        # mode is on: ACCELERATE_DEBUG_MODE=1 or debug: true in the config): the ranks hold
+        # tensors of different shapes, listed per process on the lines below
         patterns=(r"Cannot apply desired operation due to shape mismatches\.",),
         cause="accelerate refused a gather across processes because the ranks hold tensors of "
-        "different shapes (listed per process under the message): the last batch of an "
-        "uneven split, or outputs padded to each rank's own longest sequence; without the "
-        "check the collective would hang or fail in NCCL.",
+        "different shapes (listed per process under the message): outputs padded to each "
+        "rank's own longest sequence, or the last batch of a loader that does not even out "
+        "the ranks (even_batches=False, or one accelerate did not prepare); without the check "
+        "the collective would hang or fail in NCCL.",
         fix="pad to one shape before gathering (accelerator.pad_across_processes(t, dim=1)), "
-        "or use accelerator.gather_for_metrics / gather_object for outputs of varying size; "
-        "the same data fails the same way again.",
+        "or gather Python objects instead of tensors (gather_object, or "
+        "gather_for_metrics(..., use_gather_object=True) where the release has it); the same "
+        "data fails the same way again.",
         fixtures=("user_code_error__lighteval_204_mmlu_gather_shape_mismatch.log",),
     ),
     Rule(
@@ -2472,16 +2474,56 @@ RULES: tuple[Rule, ...] = (
         fixtures=("world_mismatch__hf_blog_1270_starchat_ds_batch_world_size.log",),
     ),
     Rule(
+        name="cuda_invalid_handle",
+        category="cuda_error",
+        code="LX679",
+        # over LX512, which reads the same "CUDA error: ..." line
+        priority=79,
+        retryable=False,
+        patterns=(
+            r"\bcudaErrorInvalidResourceHandle\b",
+            r"CUDA (?:driver )?error: invalid resource handle",
+        ),
+        cause="a CUDA call was given a handle (a stream, an event, a context, a graph) that "
+        "belongs to another device or context than the current one (cudaErrorInvalidResource"
+        "Handle, 400): in a multi-GPU run, usually a library that created its streams or "
+        "resources on GPU 0 before the rank selected its own GPU; it is not a kernel fault, "
+        "and it repeats on every start.",
+        fix="call torch.cuda.set_device(local_rank) before anything touches CUDA (model, "
+        "library initialisation, a stream created at import), and create per-device "
+        "resources (streams, CV-CUDA or NVIDIA DALI objects, CUDA graphs) on the rank's own "
+        "device.",
+        fixtures=("cuda_error__cvcuda_212_multigpu_invalid_resource_handle.log",),
+    ),
+    Rule(
+        name="deepep_device_assert",
+        category="cuda_error",
+        code="LX680",
+        priority=81,
+        patterns=(
+            # DeepEP's EP_DEVICE_ASSERT (csrc/kernels/exception.cuh): a printf, then trap(),
+            # once per failing GPU thread; (DeepGEMM's host check prints the same words from
+            # its own .cuh files, which are not under csrc/kernels)
+            r"^Assertion failed: \S*csrc/kernels/\S+\.cuh?:\d+, condition: ",
+        ),
+        cause="a DeepEP kernel found one of its communication invariants broken and trapped "
+        "(the condition is printed): tokens or counts that peers should have sent did not "
+        "arrive, or the Buffer was created for fewer queue pairs, experts or ranks than the "
+        "run uses (num_qps_per_rank against the local experts, the RDMA ranks its kernels "
+        "were built for); the kernel's trap then fails every CUDA call on that GPU.",
+        fix="read the condition: a size one (num_rc_per_pe >= num_local_experts, chunk "
+        "sizes) means the Buffer's arguments or the expert layout do not match the run; a "
+        "count that stayed 0 means a peer's data never arrived (run DeepEP's "
+        "tests/test_internode.py and test_low_latency.py on these nodes, check NVSHMEM/IBGDA "
+        "and the NICs).",
+        fixtures=("cuda_error__deepep_49_low_latency_num_recv_tokens_assert.log",),
+    ),
+    Rule(
         name="cuda_kernel_assert",
         category="cuda_error",
         code="LX561",
         priority=81,
-        patterns=(
-            r"\.cuh?:\d+: .*Assertion `.+` failed",
-            # DeepEP's device assertion (EP_DEVICE_ASSERT: a printf, then a trap), once per
-            # failing thread (DeepGEMM's host check prints the same words, from .hpp files)
-            r"^Assertion failed: \S+\.cuh?:\d+, condition: ",
-        ),
+        patterns=(r"\.cuh?:\d+: .*Assertion `.+` failed",),
         cause="a CUDA kernel's own check failed (a device-side assert): the values the script "
         "passed are outside what the operation accepts (an index or label out of range, a "
         "loss input that is not a probability, NaN); the same data fails the same way again.",
@@ -2492,7 +2534,6 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "cuda_error__pytorch_112488_bce_input_out_of_range_device_assert.log",
             "cuda_error__fastchat_608_index_select_device_assert.log",
-            "cuda_error__deepep_49_low_latency_num_recv_tokens_assert.log",
         ),
     ),
     Rule(
@@ -2515,10 +2556,10 @@ RULES: tuple[Rule, ...] = (
             r"HW Exception by GPU node-\d+",
             r"device-side assert triggered",
             r"an illegal memory access was encountered",
-            # the CUDA runtime's own names of errors during a run, which a library (CV-CUDA,
-            # a custom extension) reports instead of the runtime's message
-            r"\bcudaError(?:InvalidResourceHandle|IllegalAddress|LaunchFailure|Assert"
-            r"|IllegalInstruction|MisalignedAddress|HardwareStackError|EccUncorrectable)\b",
+            # the CUDA runtime's own names of a kernel's faults, which a library reports
+            # instead of the runtime's message (cudaErrorLaunchFailure is LX631's)
+            r"\bcudaError(?:IllegalAddress|Assert|IllegalInstruction|MisalignedAddress"
+            r"|HardwareStackError|InvalidPc|ECCUncorrectable)\b",
             r"uncorrectable ECC error",
             r"GPU has fallen off the bus",
             r"NVRM: Xid \([^)]*\): \d+",
@@ -2554,7 +2595,6 @@ RULES: tuple[Rule, ...] = (
             "cuda_error__rocm_systems_8178_rccl_intermittent_invalid_device_pointer.log",
             "cuda_error__physicsnemo_539_graphcast_mpirun_np3.log",
             "cuda_error__plmfit_40_slurmstepd_nvml_gpu_is_lost.log",
-            "cuda_error__cvcuda_212_multigpu_invalid_resource_handle.log",
         ),
     ),
     Rule(
@@ -2564,7 +2604,7 @@ RULES: tuple[Rule, ...] = (
         priority=78,
         patterns=(
             r"unspecified launch failure",
-            r"CUDA_ERROR_LAUNCH_FAILED",
+            r"CUDA_ERROR_LAUNCH_FAILED|\bcudaErrorLaunchFailure\b",
         ),
         # DeepEP's kernels call trap() once their wait for a peer gives up (LX623): the
         # launch failure that follows on that rank is the timeout's doing
@@ -3436,6 +3476,9 @@ RULES: tuple[Rule, ...] = (
             r"NET/IB : Got completion with error",
             r"NET/IB : .*ibv_\w+ failed",
             r"ibv_modify_qp failed",
+            # Mooncake's transfer engine (SGLang's and vLLM's prefill/decode transfers) moving
+            # its queue pair to ready-to-receive or ready-to-send in its RDMA handshake
+            r"\[Handshake\] Failed to modify QP to RT[RS]\b",
             r"IBV_WC_RETRY_EXC_ERR|transport retry counter exceeded",
             r"NET/IB ?: (?:\S+:\d+ )?(?:Got )?async (?:fatal |error )?event",
             r"NET/IB: Got CQE with error",
@@ -3448,7 +3491,11 @@ RULES: tuple[Rule, ...] = (
         "with NCCL < 2.21 set NCCL_IB_GID_INDEX (often 3); on rail-optimized fabrics "
         "NCCL_CROSS_NIC=0; for congestion raise NCCL_IB_TIMEOUT to 22-23 (default 20, "
         "about 30 s with 7 retries), not 30.",
-        fixtures=("ib_error__nccl_1405.log", "ib_error__nccl_394_gid_table_change.log"),
+        fixtures=(
+            "ib_error__nccl_1405.log",
+            "ib_error__nccl_394_gid_table_change.log",
+            "ib_error__sglang_6548_pd_mooncake_qp_rtr_timeout.log",
+        ),
     ),
     Rule(
         name="ib_collective_mismatch",
@@ -3923,7 +3970,8 @@ RULES: tuple[Rule, ...] = (
             # instance of 'std::system_error'": the errno text of a socket call (c10d's
             # store client, a transport thread) that no Python code could catch
             r"^what\(\):\s+(?:Transport endpoint is not connected|Connection reset by peer"
-            r"|Broken pipe)\s*$",
+            r"|Broken pipe|Connection refused|Connection timed out|No route to host"
+            r"|Network is unreachable)\s*$",
         ),
         cause="an open socket between this process and a peer or the rendezvous store failed "
         "inside torch's C++ code (not connected, reset, broken pipe) and the process was "
@@ -4049,13 +4097,15 @@ RULES: tuple[Rule, ...] = (
         # a wait that ran out as the errno text of EAGAIN, raised from the collective
         patterns=(r"^RuntimeError: Resource temporarily unavailable$",),
         context=(r"torch[/\\](?:distributed|nn[/\\]parallel[/\\]distributed\.py)",),
-        cause="a collective (DDP's first broadcast, a barrier) waited for another rank longer "
-        "than the process group's timeout; torch before 1.1 reports that as the receive "
-        "timeout's errno (EAGAIN, 'Resource temporarily unavailable'): another rank is slow "
-        "(still loading weights or data) or stopped before the collective.",
-        fix="find the rank that did not reach it (its own log): make rank 0's one-time work "
-        "(downloading, loading a large checkpoint) happen before init_process_group or on "
-        "every rank, or raise the timeout (init_process_group(timeout=...)); upgrade torch.",
+        cause="a collective (DDP's first broadcast, a barrier) waited on the rendezvous store "
+        "for another rank (NCCL's unique id, gloo's addresses) longer than the store's socket "
+        "timeout (about 300 s in torch 1.0); torch before 1.1 reports that as the errno of "
+        "the receive that timed out (EAGAIN, 'Resource temporarily unavailable'): another "
+        "rank is slow (still loading weights or data) or stopped before the collective.",
+        fix="find the rank that did not reach it (its own log); make rank 0's one-time work "
+        "(downloading, loading a large checkpoint) happen on every rank or before the "
+        "process group is created; upgrade torch, whose later releases report the timeout "
+        "as such and honour init_process_group(timeout=...) for NCCL.",
         fixtures=("collective_timeout__maskrcnn_benchmark_931_ddp_broadcast_eagain.log",),
     ),
     Rule(

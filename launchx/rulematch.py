@@ -213,12 +213,17 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
             candidates.append((ln, own, variants))
     hits: list[Hit] = []
     frames: _Frames | None = None
+    where: dict[int, int] | None = None  # id of a line -> its position in lines
     for comp in compiled():
         matched: list[LogLine] = []
         for ln, own, variants in candidates:
             got = match_line(comp, ln, own, variants)
             if got is None or (comp.context and not _in_context(comp, lines, ln)):
                 continue
+            if comp.not_before:
+                where = where or {id(x): i for i, x in enumerate(lines)}
+                if _answered(comp, lines, where[id(ln)]):
+                    continue
             if comp.not_raised_in or comp.raised_in:
                 frames = frames or _Frames(lines)
                 raiser = next(iter(frames.above(ln)), None)
@@ -232,8 +237,6 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
         if matched and comp.not_after:
             after = _first_index(lines, comp.not_after)
             matched = [ln for ln in matched if after is None or ln.index < after]
-        if matched and comp.not_before:
-            matched = [ln for ln in matched if not _answered(comp, lines, ln)]
         if not matched or sum(ln.repeats for ln in matched) < comp.rule.min_hits:
             continue
         if comp.requires and not any(p.search(ln.text) for ln in lines for p in comp.requires):
@@ -277,15 +280,24 @@ def _first_index(lines: Sequence[LogLine], patterns: Sequence[re.Pattern[str]]) 
 _CONTEXT_LINES = 60
 
 
-def _answered(comp: Compiled, lines: Sequence[LogLine], at: LogLine) -> bool:
-    """``Rule.not_before``: a line of the same source in the ``_CONTEXT_LINES`` below
-    ``at`` matches (the texts of one diagnosis may share a name: their indexes do not)."""
-    return any(
-        ln.source == at.source
-        and at.index < ln.index <= at.index + _CONTEXT_LINES
-        and any(p.search(ln.text) for p in comp.not_before)
-        for ln in lines
-    )
+def _answered(comp: Compiled, lines: Sequence[LogLine], i: int) -> bool:
+    """``Rule.not_before``: a line of the same source after ``lines[i]``, within
+    ``_CONTEXT_LINES`` of it, matches; by position, since the pieces of one physical line
+    (an error file's escaped text, terminal frames) share its number, and by index, since
+    the texts of one diagnosis may share a name. Any rank's line counts (a conservative
+    reading: another rank's exception close below hides a cut raise)."""
+    at = lines[i]
+
+    def matches(ln: LogLine) -> bool:
+        return ln.source == at.source and any(p.search(ln.text) for p in comp.not_before)
+
+    for j in range(i + 1, len(lines)):
+        ln = lines[j]
+        if ln.source == at.source and ln.index > at.index + _CONTEXT_LINES:
+            break
+        if matches(ln):
+            return True
+    return False
 
 
 def _in_context(comp: Compiled, lines: Sequence[LogLine], at: LogLine) -> bool:

@@ -224,6 +224,11 @@ FOUND_UNKNOWNS = {
     # failed." after its child ranks failed unseen; the labeller calls it unknown, launchx
     # reads the harness's exception (LX511, not retried either way)
     "unknown__monai_6696_distributed_call_failed_min_dep.log",
+    # round 66 (blind): a bare "RuntimeError" raised where torch creates the rendezvous
+    # store on Windows; the labeller calls it unknown, launchx reads the script's exception
+    # (LX511, not retried either way): the same frame raises the port's ValueError, which
+    # is the script's
+    "unknown__rvc_webui_467_windows_tcpstore_bare_runtimeerror.log",
 }
 
 
@@ -431,9 +436,25 @@ def test_a_paste_that_ends_at_a_raise_is_read_from_the_raise() -> None:
     whole = cut + "RuntimeError: Cannot find valid samples.\n"
     p = failures.diagnose_logs([whole]).primary
     assert p is not None and p.code == "LX511", p
+    # the exception printed under the raise is another reading's (NCCL's), also when both
+    # sit in one line of an error file's escaped text
+    nccl = (
+        frame + '    raise RuntimeError(f"step failed: {e}")\nRuntimeError: step failed: NCCL '
+        "error in: /opt/pytorch/nccl.cpp:123, unhandled system error\n"
+    )
+    escaped = '"message": "Traceback (most recent call last):\\n' + nccl.replace(
+        '"', '\\"'
+    ).replace("\n", "\\n")
+    for text in (nccl, escaped + '"\n'):
+        p = failures.diagnose_logs([text]).primary
+        assert p is not None and p.code == "LX519", (text, p)
+    bare = frame + '    raise Exception("no samples")\n'
+    p = failures.diagnose_logs([bare]).primary
+    assert p is not None and p.code == "LX674", p
     for other in (
         frame + '    raise RuntimeError(f"NCCL error: {error_str}")\n',
         frame + "    raise RuntimeError(\n",
+        frame + '    raise ValueError("")\n',
         frame + "    raise e\n",
     ):
         p = failures.diagnose_logs([other]).primary
@@ -450,8 +471,48 @@ def test_an_uncaught_cpp_exception_yields_to_what_its_what_line_says() -> None:
     bare = "terminate called after throwing an instance of 'std::system_error'\n"
     p = failures.diagnose_logs([bare + "  what():  Invalid argument\n"]).primary
     assert p is not None and (p.code, p.category) == ("LX676", "segfault"), p
-    p = failures.diagnose_logs([bare + "  what():  Broken pipe\n"]).primary
-    assert p is not None and p.code == "LX613", p
+    for errno in ("Broken pipe", "Connection refused", "No route to host"):
+        p = failures.diagnose_logs([bare + f"  what():  {errno}\n"]).primary
+        assert p is not None and p.code == "LX613", (errno, p)
+
+
+def test_accelerates_shape_check_wins_over_the_exception_line_it_is() -> None:
+    text = (
+        '  File "/w/eval.py", line 40, in gather_outputs\n'
+        "accelerate.utils.operations.DistributedOperationException: Cannot apply desired "
+        "operation due to shape mismatches. All shapes across devices must be valid.\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.code, p.retryable) == ("LX675", False), p
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        ("ValueError: Hold resources failed: cudaErrorInvalidResourceHandle: invalid", "LX679"),
+        ("RuntimeError: CUDA error: invalid resource handle", "LX679"),
+        ("RuntimeError: kernel failed: cudaErrorIllegalAddress", "LX512"),
+        ("status: cudaErrorECCUncorrectable", "LX512"),
+        ("error: cudaErrorLaunchFailure", "LX631"),
+        (
+            "Assertion failed: /w/DeepEP/csrc/kernels/internode_ll.cu:259, condition: "
+            "num_recv_tokens != 0",
+            "LX680",
+        ),
+    ],
+)
+def test_cuda_error_names_and_device_assertions(line: str, code: str) -> None:
+    p = failures.diagnose_logs(['  File "/w/t.py", line 1, in f\n' + line + "\n"]).primary
+    assert p is not None and p.code == code, p
+
+
+def test_deepgemms_host_check_is_not_a_device_assertion() -> None:
+    line = (
+        "Assertion failed: /x/deep_gemm/include/deep_gemm/tma_utils.cuh:88, condition: "
+        "result == CUDA_SUCCESS\n"
+    )
+    p = failures.diagnose_logs([line]).primary
+    assert p is None or p.category != "cuda_error", p
 
 
 def test_old_torch_eagain_is_a_collective_timeout_only_under_torch_frames() -> None:
