@@ -878,6 +878,9 @@ RULES: tuple[Rule, ...] = (
             # the same status as NCCL's "Last error:" words it
             r"(?:Cuda error \S+:\d+ |^Cuda failure (?:\d+ )?)'peer access is not supported "
             r"between these two devices'",
+            # ... and torch's own wording of that status (a copy between two GPUs, or an
+            # engine's all-reduce that enabled peer access through torch)
+            r"CUDA error: peer access is not supported between these two devices",
             # accelerate refuses to start NCCL P2P/IB on GeForce cards
             r"Using RTX (?:3090 or )?4000 series doesn't support faster communication",
         ),
@@ -1235,6 +1238,13 @@ RULES: tuple[Rule, ...] = (
             r"PTX JIT compiler library not found",
             r"NVIDIA driver on your system is too old",
             r"nvmlInit\w*\(\) failed: Driver/library version mismatch",
+            # nvidia-smi's words for the same, and for a driver that is not loaded at all
+            r"Failed to initialize NVML: Driver/library version mismatch",
+            r"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
+            # the CUDA runtime's own names of these statuses, as a library reports them
+            r"\bcudaError(?:NoKernelImageForDevice|InsufficientDriver|NoDevice|InvalidDevice"
+            r"|InvalidDeviceFunction|UnsupportedPtxVersion|SystemNotReady"
+            r"|CompatNotSupportedOnDevice)\b",
             r"ProcessGroupNCCL is only supported with GPUs, no GPUs found",
             r"Unable to proceed, no GPU resources available",
             r"CUDA driver version is insufficient for CUDA runtime version",
@@ -1277,8 +1287,11 @@ RULES: tuple[Rule, ...] = (
             # objects before driver 530, IPC or memory pools under WSL)
             r"CUDA [Ee]rror: operation not supported",
             r"Cuda failure (?:\d+ )?'operation not supported'",
-            # ROCm: no kernels for this GPU's gfx architecture in the build, or no GPU
-            r"HIP error: invalid device function",
+            # ROCm: no kernels for this GPU's gfx architecture in the build, or no GPU; CUDA's
+            # same status (cudaErrorInvalidDeviceFunction, 98): a kernel not compiled for this
+            # GPU (an extension built for another architecture); PTX newer than the driver
+            r"(?:HIP|CUDA) error: invalid device function",
+            r"CUDA error: unsupported PTX version",
             # NCCL's and RCCL's check macros: "Cuda failure 98 '...'", "HIP failure: '...'"
             r"(?:Cuda|HIP) failure:? (?:\d+ )?'(?:invalid device function"
             r"|no ROCm-capable device is detected)'",

@@ -57,7 +57,8 @@ _NOISE = (
     ),
 )
 _RANK_PREFIXES = (
-    re.compile(r"^\[rank(\d+)\]:\s?"),
+    # (its bracket lost where a paste or an excerpt starts mid-prefix: "rank5]: ...")
+    re.compile(r"^\[?rank(\d+)\]:\s?"),
     re.compile(r"^\[rank: (\d+)\]\s?"),
     # Determined's launcher: "[<container>] [rank=N] " (the first field may be empty)
     re.compile(r"^(?:\[[^\]\[]*\] )?\[rank=(\d+)\]\s?"),

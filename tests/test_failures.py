@@ -494,6 +494,20 @@ def test_accelerates_shape_check_wins_over_the_exception_line_it_is() -> None:
         ("RuntimeError: kernel failed: cudaErrorIllegalAddress", "LX512"),
         ("status: cudaErrorECCUncorrectable", "LX512"),
         ("error: cudaErrorLaunchFailure", "LX631"),
+        ("RuntimeError: CUDA error: invalid device function", "LX540"),
+        ("RuntimeError: CUDA error: unsupported PTX version", "LX540"),
+        ("ValueError: init failed: cudaErrorNoKernelImageForDevice", "LX540"),
+        ("status: cudaErrorInsufficientDriver", "LX540"),
+        ("Failed to initialize NVML: Driver/library version mismatch", "LX540"),
+        (
+            "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
+            "Make sure that the latest NVIDIA driver is installed and running.",
+            "LX540",
+        ),
+        (
+            "RuntimeError: CUDA error: peer access is not supported between these two devices",
+            "LX573",
+        ),
         (
             "Assertion failed: /w/DeepEP/csrc/kernels/internode_ll.cu:259, condition: "
             "num_recv_tokens != 0",

@@ -316,6 +316,8 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
             "vibhatha",
         ),
         ("[node1:4]:ValueError: x", "ValueError: x", None, "node1"),
+        # a rank prefix whose bracket a paste cut off at the start of the line
+        ("rank5]: ValueError: x", "ValueError: x", 5, None),
         ("[1,0]<stderr>:[1a62e574072d:00334] Signal: x", "Signal: x", 0, "1a62e574072d"),
         ("[socket.cpp:1011] [c10d] x", "[socket.cpp:1011] [c10d] x", None, None),
         ("[reduce.cuh:45] Check failed", "[reduce.cuh:45] Check failed", None, None),
