@@ -881,6 +881,7 @@ RULES: tuple[Rule, ...] = (
             # ... and torch's own wording of that status (a copy between two GPUs, or an
             # engine's all-reduce that enabled peer access through torch)
             r"CUDA error: peer access is not supported between these two devices",
+            r"\bcudaErrorPeerAccessUnsupported\b",
             # accelerate refuses to start NCCL P2P/IB on GeForce cards
             r"Using RTX (?:3090 or )?4000 series doesn't support faster communication",
         ),
@@ -1238,13 +1239,10 @@ RULES: tuple[Rule, ...] = (
             r"PTX JIT compiler library not found",
             r"NVIDIA driver on your system is too old",
             r"nvmlInit\w*\(\) failed: Driver/library version mismatch",
-            # nvidia-smi's words for the same, and for a driver that is not loaded at all
-            r"Failed to initialize NVML: Driver/library version mismatch",
-            r"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
             # the CUDA runtime's own names of these statuses, as a library reports them
             r"\bcudaError(?:NoKernelImageForDevice|InsufficientDriver|NoDevice|InvalidDevice"
-            r"|InvalidDeviceFunction|UnsupportedPtxVersion|SystemNotReady"
-            r"|CompatNotSupportedOnDevice)\b",
+            r"|InvalidDeviceFunction|UnsupportedPtxVersion|SystemNotReady|DevicesUnavailable"
+            r"|NotSupported|StubLibrary|CompatNotSupportedOnDevice)\b",
             r"ProcessGroupNCCL is only supported with GPUs, no GPUs found",
             r"Unable to proceed, no GPU resources available",
             r"CUDA driver version is insufficient for CUDA runtime version",
@@ -1289,9 +1287,8 @@ RULES: tuple[Rule, ...] = (
             r"Cuda failure (?:\d+ )?'operation not supported'",
             # ROCm: no kernels for this GPU's gfx architecture in the build, or no GPU; CUDA's
             # same status (cudaErrorInvalidDeviceFunction, 98): a kernel not compiled for this
-            # GPU (an extension built for another architecture); PTX newer than the driver
+            # GPU (an extension built for another architecture)
             r"(?:HIP|CUDA) error: invalid device function",
-            r"CUDA error: unsupported PTX version",
             # NCCL's and RCCL's check macros: "Cuda failure 98 '...'", "HIP failure: '...'"
             r"(?:Cuda|HIP) failure:? (?:\d+ )?'(?:invalid device function"
             r"|no ROCm-capable device is detected)'",
@@ -1390,6 +1387,7 @@ RULES: tuple[Rule, ...] = (
             r"cuda runtime error \(2\) ?: out of memory",
             r"THCudaCheck FAIL .*error=2 : out of memory",
             r"CUDA driver error: out of memory",
+            r"\bcudaErrorMemoryAllocation\b",
             r"CUDNN_STATUS_ALLOC_FAILED",
             r"HIP out of memory|OutOfMemoryError: HIP|HIP error: out of memory|hipErrorOutOfMemory",
             r"HIP failure: 'out of memory'",
@@ -2013,7 +2011,9 @@ RULES: tuple[Rule, ...] = (
             r"\s*(?:[rRbBuUfF]{1,2})?(?:\"{3}|'{3}|[\"'])(?![\"'])",
         ),
         exclude=_NOT_THE_SCRIPTS,
-        not_before=(EXCEPTION_LINE, r"^Exception: "),
+        # (an exception line of any class, also one named Error or Exception alone, dotted
+        # or bare, with its message on the next line)
+        not_before=(EXCEPTION_LINE, r"^(?:[A-Za-z_]\w*\.)*(?:Error|Exception)(?::|$)"),
         cause="the log ends at a raise statement of the script (or a library it calls): "
         "the exception it raised, named there with its message, stopped this rank.",
         fix="fix what the message on that line names (its frame above says where); retrying "
@@ -2496,6 +2496,7 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"\bcudaErrorInvalidResourceHandle\b",
             r"CUDA (?:driver )?error: invalid resource handle",
+            r"Cuda failure (?:\d+ )?'invalid resource handle'",
         ),
         cause="a CUDA call was given a handle (a stream, an event, a context, a graph) that "
         "belongs to another device or context than the current one (cudaErrorInvalidResource"
@@ -2573,6 +2574,10 @@ RULES: tuple[Rule, ...] = (
             # instead of the runtime's message (cudaErrorLaunchFailure is LX631's)
             r"\bcudaError(?:IllegalAddress|Assert|IllegalInstruction|MisalignedAddress"
             r"|HardwareStackError|InvalidPc|ECCUncorrectable)\b",
+            # any other of its names: a CUDA call failed, whatever wrapped it (the rules of
+            # the configuration's names, an OOM's, P2P's, read theirs first; a launch
+            # failure is LX631's, which yields to a DeepEP timeout before it)
+            r"\bcudaError(?!LaunchFailure\b)[A-Z]\w*\b",
             r"uncorrectable ECC error",
             r"GPU has fallen off the bus",
             r"NVRM: Xid \([^)]*\): \d+",
@@ -3489,9 +3494,6 @@ RULES: tuple[Rule, ...] = (
             r"NET/IB : Got completion with error",
             r"NET/IB : .*ibv_\w+ failed",
             r"ibv_modify_qp failed",
-            # Mooncake's transfer engine (SGLang's and vLLM's prefill/decode transfers) moving
-            # its queue pair to ready-to-receive or ready-to-send in its RDMA handshake
-            r"\[Handshake\] Failed to modify QP to RT[RS]\b",
             r"IBV_WC_RETRY_EXC_ERR|transport retry counter exceeded",
             r"NET/IB ?: (?:\S+:\d+ )?(?:Got )?async (?:fatal |error )?event",
             r"NET/IB: Got CQE with error",
@@ -3504,11 +3506,29 @@ RULES: tuple[Rule, ...] = (
         "with NCCL < 2.21 set NCCL_IB_GID_INDEX (often 3); on rail-optimized fabrics "
         "NCCL_CROSS_NIC=0; for congestion raise NCCL_IB_TIMEOUT to 22-23 (default 20, "
         "about 30 s with 7 retries), not 30.",
-        fixtures=(
-            "ib_error__nccl_1405.log",
-            "ib_error__nccl_394_gid_table_change.log",
-            "ib_error__sglang_6548_pd_mooncake_qp_rtr_timeout.log",
+        fixtures=("ib_error__nccl_1405.log", "ib_error__nccl_394_gid_table_change.log"),
+    ),
+    Rule(
+        name="mooncake_qp_handshake",
+        category="ib_error",
+        code="LX681",
+        priority=60,
+        patterns=(
+            # Mooncake's transfer engine (SGLang's and vLLM's prefill/decode transfers) moving
+            # its queue pair to ready-to-receive or ready-to-send in its RDMA handshake
+            r"\[Handshake\] Failed to modify QP to RT[RS]\b",
         ),
+        cause="Mooncake's transfer engine could not bring up an RDMA connection to a peer "
+        "during its handshake (the queue pair refused the move to ready-to-receive or "
+        "ready-to-send; the line names the parameters that must agree: MTU, GID, the peer's "
+        "LID and QP number): on RoCE usually a GID index without a routable (RoCE v2) "
+        "address or MTUs that differ between the hosts, else two NICs that cannot reach each "
+        "other (another subnet or rail, a port down); the setup repeats the same way.",
+        fix="compare the two hosts' devices (ibv_devinfo: port state and active MTU; "
+        "show_gids: the RoCE v2 entry of each port), give Mooncake the NICs and GID index "
+        "that reach the peer in its configuration, and test the pair with ib_write_bw before "
+        "starting the engine again.",
+        fixtures=("ib_error__sglang_6548_pd_mooncake_qp_rtr_timeout.log",),
     ),
     Rule(
         name="ib_collective_mismatch",
@@ -3986,15 +4006,18 @@ RULES: tuple[Rule, ...] = (
             r"|Broken pipe|Connection refused|Connection timed out|No route to host"
             r"|Network is unreachable)\s*$",
         ),
-        cause="an open socket between this process and a peer or the rendezvous store failed "
-        "inside torch's C++ code (not connected, reset, broken pipe) and the process was "
-        "terminated: "
-        "the peer or the store's host went away, or the network between them dropped the "
-        "connection.",
-        fix="read the other ranks' and nodes' output for a first error (that is the cause); if "
-        "there is none, the link is at fault: check the interface the ranks use "
-        "(GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME in the profile) and save checkpoints often "
-        "enough that a retry resumes (launchx run retries it from a checkpoint).",
+        cause="a socket between this process and a peer or the rendezvous store failed inside "
+        "torch's C++ code and the process was terminated: an open connection that broke (not "
+        "connected, reset, broken pipe: the peer or the store's host went away, or the network "
+        "dropped it), or one that never opened (refused, timed out, no route, unreachable: a "
+        "wrong MASTER_ADDR or MASTER_PORT, a store not listening yet, a firewall).",
+        fix="a connection that never opened: check MASTER_ADDR and MASTER_PORT from this node "
+        "(nc -zv ADDR PORT), that rank 0 or node 0's launcher is up and listening, and the "
+        "firewall between the nodes; one that broke: read the other ranks' and nodes' output "
+        "for a first error (that is the cause), and if there is none the link is at fault: "
+        "check the interface the ranks use (GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME in the "
+        "profile) and save checkpoints often enough that a retry resumes (launchx run retries "
+        "it from a checkpoint).",
         fixtures=("socket_error__moco_25_transport_endpoint_not_connected.log",),
     ),
     Rule(

@@ -289,11 +289,12 @@ def _answered(comp: Compiled, lines: Sequence[LogLine], i: int) -> bool:
     at = lines[i]
 
     def matches(ln: LogLine) -> bool:
-        return ln.source == at.source and any(p.search(ln.text) for p in comp.not_before)
+        return any(p.search(ln.text) for p in comp.not_before)
 
     for j in range(i + 1, len(lines)):
         ln = lines[j]
-        if ln.source == at.source and ln.index > at.index + _CONTEXT_LINES:
+        # (a diagnosis lists each source's lines together: another name ends the search)
+        if ln.source != at.source or ln.index > at.index + _CONTEXT_LINES:
             break
         if matches(ln):
             return True

@@ -451,6 +451,15 @@ def test_a_paste_that_ends_at_a_raise_is_read_from_the_raise() -> None:
     bare = frame + '    raise Exception("no samples")\n'
     p = failures.diagnose_logs([bare]).primary
     assert p is not None and p.code == "LX674", p
+    # ... and answered by its exception line, also one of a class named Error alone (dotted
+    # or not) or printed with its message on the next line
+    for printed in (
+        '    raise shutil.Error("bad copy")\nshutil.Error: bad copy\n',
+        '    raise Error("bad thing")\nError: bad thing\n',
+        '    raise Exception("\\nno samples")\nException:\nno samples\n',
+    ):
+        p = failures.diagnose_logs([frame + printed]).primary
+        assert p is None or p.code != "LX674", (printed, p)
     for other in (
         frame + '    raise RuntimeError(f"NCCL error: {error_str}")\n',
         frame + "    raise RuntimeError(\n",
@@ -495,15 +504,14 @@ def test_accelerates_shape_check_wins_over_the_exception_line_it_is() -> None:
         ("status: cudaErrorECCUncorrectable", "LX512"),
         ("error: cudaErrorLaunchFailure", "LX631"),
         ("RuntimeError: CUDA error: invalid device function", "LX540"),
-        ("RuntimeError: CUDA error: unsupported PTX version", "LX540"),
         ("ValueError: init failed: cudaErrorNoKernelImageForDevice", "LX540"),
         ("status: cudaErrorInsufficientDriver", "LX540"),
-        ("Failed to initialize NVML: Driver/library version mismatch", "LX540"),
-        (
-            "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
-            "Make sure that the latest NVIDIA driver is installed and running.",
-            "LX540",
-        ),
+        ("RuntimeError: init failed: cudaErrorDevicesUnavailable", "LX540"),
+        ("RuntimeError: init failed: cudaErrorMemoryAllocation", "LX509"),
+        ("RuntimeError: init failed: cudaErrorPeerAccessUnsupported", "LX573"),
+        # any other name: a CUDA call failed, not the script's own error
+        ("RuntimeError: init failed: cudaErrorInvalidValue", "LX512"),
+        ("x.cc:1 NCCL WARN Cuda failure 400 'invalid resource handle'", "LX679"),
         (
             "RuntimeError: CUDA error: peer access is not supported between these two devices",
             "LX573",
