@@ -298,6 +298,30 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
     )
 
 
+# The CUDA runtime's names of its statuses (cudaError_t), as libraries report them instead
+# of the runtime's message, by the rule that reads each: a kernel's fault (LX512), the
+# machine's configuration (LX540), P2P (LX573), a launch failure (LX631), a handle of another
+# device (LX679). Names no rule reads (cudaErrorNotReady, a query's "not yet") stay unread.
+CUDA_KERNEL_FAULTS = (
+    "IllegalAddress|Assert|IllegalInstruction|MisalignedAddress|HardwareStackError|InvalidPc"
+    "|ECCUncorrectable"
+)
+CUDA_CONFIG_STATUSES = (
+    "NoKernelImageForDevice|InsufficientDriver|NoDevice|InvalidDevice|InvalidDeviceFunction"
+    "|UnsupportedPtxVersion|SystemNotReady|DevicesUnavailable|NotSupported|StubLibrary"
+    "|CompatNotSupportedOnDevice|SystemDriverMismatch|JitCompilerNotFound|InvalidKernelImage"
+    "|CallRequiresNewerDriver"
+)
+_CUDA_NAMES_READ = "|".join(
+    (
+        CUDA_KERNEL_FAULTS,
+        CUDA_CONFIG_STATUSES,
+        "PeerAccessUnsupported",
+        "LaunchFailure",
+        "InvalidResourceHandle",
+    )
+)
+
 _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # (not DDP's reducer, whose errors older torch suffixes with its c10d source path)
     # (HCCL: Ascend's NCCL, whose errors torch_npu raises as RuntimeErrors too)
@@ -307,7 +331,8 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     r"|monitoredBarrier",
     # cuDNN rejecting its arguments (a layout or size it has no kernel for) is the
     # script's, like any other exception
-    r"CUDA error|CUDA driver error|cuda runtime error|\bcudaError[A-Z]|HIP error"
+    rf"CUDA error|CUDA driver error|cuda runtime error|\bcudaError(?:{_CUDA_NAMES_READ})\b"
+    r"|HIP error"
     r"|CUDA out of memory"
     r"|OutOfMemoryError|CUBLAS_"
     r"|CUDNN_STATUS_(?!NOT_SUPPORTED|BAD_PARAM)"
@@ -1240,9 +1265,7 @@ RULES: tuple[Rule, ...] = (
             r"NVIDIA driver on your system is too old",
             r"nvmlInit\w*\(\) failed: Driver/library version mismatch",
             # the CUDA runtime's own names of these statuses, as a library reports them
-            r"\bcudaError(?:NoKernelImageForDevice|InsufficientDriver|NoDevice|InvalidDevice"
-            r"|InvalidDeviceFunction|UnsupportedPtxVersion|SystemNotReady|DevicesUnavailable"
-            r"|NotSupported|StubLibrary|CompatNotSupportedOnDevice)\b",
+            rf"\bcudaError(?:{CUDA_CONFIG_STATUSES})\b",
             r"ProcessGroupNCCL is only supported with GPUs, no GPUs found",
             r"Unable to proceed, no GPU resources available",
             r"CUDA driver version is insufficient for CUDA runtime version",
@@ -1387,7 +1410,6 @@ RULES: tuple[Rule, ...] = (
             r"cuda runtime error \(2\) ?: out of memory",
             r"THCudaCheck FAIL .*error=2 : out of memory",
             r"CUDA driver error: out of memory",
-            r"\bcudaErrorMemoryAllocation\b",
             r"CUDNN_STATUS_ALLOC_FAILED",
             r"HIP out of memory|OutOfMemoryError: HIP|HIP error: out of memory|hipErrorOutOfMemory",
             r"HIP failure: 'out of memory'",
@@ -2007,13 +2029,12 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # (the class Exception itself too; any string prefix, a triple-quoted message,
             # not an empty one)
-            r"^\s*raise (?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*)?(?:Error|Exception)\("
+            r"^\s*raise (?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception)|Exception)\("
             r"\s*(?:[rRbBuUfF]{1,2})?(?:\"{3}|'{3}|[\"'])(?![\"'])",
         ),
         exclude=_NOT_THE_SCRIPTS,
-        # (an exception line of any class, also one named Error or Exception alone, dotted
-        # or bare, with its message on the next line)
-        not_before=(EXCEPTION_LINE, r"^(?:[A-Za-z_]\w*\.)*(?:Error|Exception)(?::|$)"),
+        # (also a bare Exception's line, its message on the next line when it starts with one)
+        not_before=(EXCEPTION_LINE, r"^Exception:(?: |$)"),
         cause="the log ends at a raise statement of the script (or a library it calls): "
         "the exception it raised, named there with its message, stopped this rank.",
         fix="fix what the message on that line names (its frame above says where); retrying "
@@ -2572,12 +2593,10 @@ RULES: tuple[Rule, ...] = (
             r"an illegal memory access was encountered",
             # the CUDA runtime's own names of a kernel's faults, which a library reports
             # instead of the runtime's message (cudaErrorLaunchFailure is LX631's)
-            r"\bcudaError(?:IllegalAddress|Assert|IllegalInstruction|MisalignedAddress"
-            r"|HardwareStackError|InvalidPc|ECCUncorrectable)\b",
-            # any other of its names: a CUDA call failed, whatever wrapped it (the rules of
-            # the configuration's names, an OOM's, P2P's, read theirs first; a launch
-            # failure is LX631's, which yields to a DeepEP timeout before it)
-            r"\bcudaError(?!LaunchFailure\b)[A-Z]\w*\b",
+            rf"\bcudaError(?:{CUDA_KERNEL_FAULTS})\b",
+            # dmlc's CUDA check (decord, MXNet, TVM), which names the status it tolerates at
+            # exit before the message of the one it got
+            r"Check failed: e == cudaSuccess \|\| e == cudaErrorCudartUnloading:? CUDA: ",
             r"uncorrectable ECC error",
             r"GPU has fallen off the bus",
             r"NVRM: Xid \([^)]*\): \d+",
@@ -3519,15 +3538,16 @@ RULES: tuple[Rule, ...] = (
             r"\[Handshake\] Failed to modify QP to RT[RS]\b",
         ),
         cause="Mooncake's transfer engine could not bring up an RDMA connection to a peer "
-        "during its handshake (the queue pair refused the move to ready-to-receive or "
-        "ready-to-send; the line names the parameters that must agree: MTU, GID, the peer's "
-        "LID and QP number): on RoCE usually a GID index without a routable (RoCE v2) "
-        "address or MTUs that differ between the hosts, else two NICs that cannot reach each "
-        "other (another subnet or rail, a port down); the setup repeats the same way.",
+        "during its handshake: the queue pair refused the move to ready-to-receive or "
+        "ready-to-send with the address it was given (the peer's GID, LID and QP number, "
+        "the path MTU). 'Connection timed out' (110): on RoCE the peer's GID could not be "
+        "resolved to a route (a GID index of the wrong RoCE version or address family, "
+        "another subnet or rail, a port down); 'Invalid argument' (22): a GID index or MTU "
+        "the port does not have.",
         fix="compare the two hosts' devices (ibv_devinfo: port state and active MTU; "
-        "show_gids: the RoCE v2 entry of each port), give Mooncake the NICs and GID index "
-        "that reach the peer in its configuration, and test the pair with ib_write_bw before "
-        "starting the engine again.",
+        "show_gids: the RoCE v2 entry of each port), set Mooncake's GID index (MC_GID_INDEX) "
+        "and MTU (MC_MTU) to what both ports have, give it the NICs that reach the peer, and "
+        "test the pair with ib_write_bw before starting the engine again.",
         fixtures=("ib_error__sglang_6548_pd_mooncake_qp_rtr_timeout.log",),
     ),
     Rule(
@@ -4007,17 +4027,16 @@ RULES: tuple[Rule, ...] = (
             r"|Network is unreachable)\s*$",
         ),
         cause="a socket between this process and a peer or the rendezvous store failed inside "
-        "torch's C++ code and the process was terminated: an open connection that broke (not "
-        "connected, reset, broken pipe: the peer or the store's host went away, or the network "
-        "dropped it), or one that never opened (refused, timed out, no route, unreachable: a "
-        "wrong MASTER_ADDR or MASTER_PORT, a store not listening yet, a firewall).",
-        fix="a connection that never opened: check MASTER_ADDR and MASTER_PORT from this node "
-        "(nc -zv ADDR PORT), that rank 0 or node 0's launcher is up and listening, and the "
-        "firewall between the nodes; one that broke: read the other ranks' and nodes' output "
-        "for a first error (that is the cause), and if there is none the link is at fault: "
-        "check the interface the ranks use (GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME in the "
-        "profile) and save checkpoints often enough that a retry resumes (launchx run retries "
-        "it from a checkpoint).",
+        "torch's C++ code (a thread or a destructor, where nothing could catch it) and the "
+        "process was terminated: the peer's process went away (reset, broken pipe, not "
+        "connected, or refused: its port is closed), or its host or the route to it did "
+        "(timed out, no route, unreachable; a firewall does the same).",
+        fix="read the other ranks' and nodes' output for a first error (that is the cause); if "
+        "there is none, the host or the link is at fault: check the interface the ranks use "
+        "(GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME in the profile) and, for a failure at "
+        "start-up, MASTER_ADDR, MASTER_PORT and the firewall between the nodes; save "
+        "checkpoints often enough that a retry resumes (launchx run retries it from a "
+        "checkpoint).",
         fixtures=("socket_error__moco_25_transport_endpoint_not_connected.log",),
     ),
     Rule(
