@@ -2035,8 +2035,9 @@ RULES: tuple[Rule, ...] = (
         exclude=_NOT_THE_SCRIPTS,
         # (also a bare Exception's line, its message on the next line when it starts with one)
         not_before=(EXCEPTION_LINE, r"^Exception:(?: |$)"),
-        cause="the log ends at a raise statement of the script (or a library it calls): "
-        "the exception it raised, named there with its message, stopped this rank.",
+        cause="a traceback ends at a raise statement of the script (or a library it calls), "
+        "and the exception line that would follow it is not in the log (not pasted, or not "
+        "flushed): the exception raised there, named with its message, stopped this rank.",
         fix="fix what the message on that line names (its frame above says where); retrying "
         "would run the same code into the same error.",
         fixtures=(

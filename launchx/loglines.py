@@ -97,11 +97,13 @@ _TORCHX_PREFIX = re.compile(
 # and logs that tag a worker's lines with its host and a number ("[node1:4]:ValueError:
 # ..."), which is a pid or a slot, not a rank. A host name may start with a digit (a
 # container's "[1a62e574072d:00334]"), hold capitals when it holds a digit too
-# ("[DGX-A100-01:19276]", not a thread's "[MainThread:140]" or "[GPU:0]"), never be a time
+# ("[DGX-A100-01:19276]", not a thread's "[MainThread:140]" or "[GPU:0]", nor Python's
+# names of other threads, "[Thread-1:140]", "[ThreadPoolExecutor-0_0:140]"), never be a time
 # ("[00:11"), nor a source file's location ("[socket.cpp:1011]", "[reduce.cuh:45]"). It may
 # follow another host prefix ("worker-7: [worker-7:19276] ..."); the first names it.
 _HOST_PROC_PREFIX = re.compile(
     r"^\[(?![\w.-]*\.(?:cpp|cc|cu|cuh|cxx|hpp|hh|h|c|inl|py|rs|go|java)\b)"
+    r"(?!(?:Thread|Dummy)-\d+:|ThreadPoolExecutor-\d+_\d+:)"
     r"((?=[\w.-]*[a-z])[a-z0-9][\w.-]*|(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]*)"
     r":\d+\]:?\s?"
 )

@@ -323,6 +323,8 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("[reduce.cuh:45] Check failed", "[reduce.cuh:45] Check failed", None, None),
         # capitals only in a name that holds a digit: not a thread's or a device's tag
         ("[MainThread:140] x", "[MainThread:140] x", None, None),
+        ("[Thread-1:140] x", "[Thread-1:140] x", None, None),
+        ("[ThreadPoolExecutor-0_0:140] x", "[ThreadPoolExecutor-0_0:140] x", None, None),
         ("[GPU:0] x", "[GPU:0] x", None, None),
         # an ISO time stamp followed by a colon, then Open MPI's tag
         ("2021-03-10T13:22:37.443Z: [1,0]<stderr>:OSError: x", "OSError: x", 0, None),
