@@ -302,11 +302,11 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
 # of the runtime's message, by the rule that reads each: a kernel's fault (LX512), the
 # machine's configuration (LX540), P2P (LX573), a launch failure (LX631), a handle of another
 # device (LX679). Names no rule reads (cudaErrorNotReady, a query's "not yet") stay unread.
-CUDA_KERNEL_FAULTS = (
+_CUDA_KERNEL_FAULTS = (
     "IllegalAddress|Assert|IllegalInstruction|MisalignedAddress|HardwareStackError|InvalidPc"
     "|ECCUncorrectable"
 )
-CUDA_CONFIG_STATUSES = (
+_CUDA_CONFIG_STATUSES = (
     "NoKernelImageForDevice|InsufficientDriver|NoDevice|InvalidDevice|InvalidDeviceFunction"
     "|UnsupportedPtxVersion|SystemNotReady|DevicesUnavailable|NotSupported|StubLibrary"
     "|CompatNotSupportedOnDevice|SystemDriverMismatch|JitCompilerNotFound|InvalidKernelImage"
@@ -314,8 +314,8 @@ CUDA_CONFIG_STATUSES = (
 )
 _CUDA_NAMES_READ = "|".join(
     (
-        CUDA_KERNEL_FAULTS,
-        CUDA_CONFIG_STATUSES,
+        _CUDA_KERNEL_FAULTS,
+        _CUDA_CONFIG_STATUSES,
         "PeerAccessUnsupported",
         "LaunchFailure",
         "InvalidResourceHandle",
@@ -1265,7 +1265,7 @@ RULES: tuple[Rule, ...] = (
             r"NVIDIA driver on your system is too old",
             r"nvmlInit\w*\(\) failed: Driver/library version mismatch",
             # the CUDA runtime's own names of these statuses, as a library reports them
-            rf"\bcudaError(?:{CUDA_CONFIG_STATUSES})\b",
+            rf"\bcudaError(?:{_CUDA_CONFIG_STATUSES})\b",
             r"ProcessGroupNCCL is only supported with GPUs, no GPUs found",
             r"Unable to proceed, no GPU resources available",
             r"CUDA driver version is insufficient for CUDA runtime version",
@@ -2594,7 +2594,7 @@ RULES: tuple[Rule, ...] = (
             r"an illegal memory access was encountered",
             # the CUDA runtime's own names of a kernel's faults, which a library reports
             # instead of the runtime's message (cudaErrorLaunchFailure is LX631's)
-            rf"\bcudaError(?:{CUDA_KERNEL_FAULTS})\b",
+            rf"\bcudaError(?:{_CUDA_KERNEL_FAULTS})\b",
             # dmlc's CUDA check (decord, MXNet, TVM), which names the status it tolerates at
             # exit before the message of the one it got
             r"Check failed: e == cudaSuccess \|\| e == cudaErrorCudartUnloading:? CUDA: ",

@@ -11,6 +11,7 @@ match, not the joined message's.
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
 import signal as _signal
@@ -287,16 +288,11 @@ def _answered(comp: Compiled, lines: Sequence[LogLine], i: int) -> bool:
     the texts of one diagnosis may share a name. Any rank's line counts (a conservative
     reading: another rank's exception close below hides a cut raise)."""
     at = lines[i]
-
-    def matches(ln: LogLine) -> bool:
-        return any(p.search(ln.text) for p in comp.not_before)
-
-    for j in range(i + 1, len(lines)):
-        ln = lines[j]
+    for ln in itertools.islice(lines, i + 1, None):
         # (a diagnosis lists each source's lines together: another name ends the search)
         if ln.source != at.source or ln.index > at.index + _CONTEXT_LINES:
             break
-        if matches(ln):
+        if any(p.search(ln.text) for p in comp.not_before):
             return True
     return False
 
