@@ -53,6 +53,9 @@ _DECIDED_PRIORITY = {"aborted": 20}  # a symptom of another node's failure; else
 # system error"). NCCL's own WARN lines name the device, not the rank, so when they hold the
 # cause, these say whose call it was.
 _NCCL_RETURNS = frozenset({"nccl_system_error", "nccl_internal_error", "nccl_invalid_usage"})
+# Lightning's DeadlockDetectedException, raised by the rank that caught the exception after
+# it killed the other ranks' processes (reconciliate_processes): that rank failed first.
+_LIGHTNING_RAISER = re.compile(r"\bDeadLock detected from rank: (\d+)\b")
 _NCCL_HEADER = re.compile(r"^[^\s:]+:\d+:\d+ \[\d+\] .*\bNCCL (?:WARN|INFO)\b")
 
 
@@ -132,7 +135,7 @@ def attempt_report(
         *collectives.from_watchdog((w for s in scans for w in s.watchdog), facts.world),
         *collectives.from_monitored_barrier(lines),
     ]
-    root_rank = _first_failed(facts, hits)
+    root_rank = _first_failed(facts, hits, lines)
     primary, findings = _choose(hits, root_rank, facts, lines, policy)
     if decided is not None:
         others = tuple(f for f in findings if f.category != decided.category)
@@ -285,11 +288,13 @@ def _root_entry(entries: Sequence[FailureEntry]) -> FailureEntry | None:
     return min(roots, key=key)
 
 
-def _first_failed(facts: _Facts, hits: Sequence[Hit]) -> int | None:
+def _first_failed(facts: _Facts, hits: Sequence[Hit], lines: Sequence[LogLine]) -> int | None:
     if facts.root_entry is not None:
         return facts.root_entry.rank
     if facts.first_local is not None:
         return facts.first_local
+    if raiser := next(filter(None, map(_LIGHTNING_RAISER.search, (ln.text for ln in lines))), None):
+        return int(raiser.group(1))
     # Timeouts fire late by design (after the process-group timeout): never "first".
     timed = [
         (h.ts, h.first_index, h.rank)

@@ -380,6 +380,29 @@ def test_the_agents_other_wording_of_the_first_failure_names_the_rank() -> None:
     assert p is not None and (p.category, p.rank, p.exit_code) == ("killed", 2, -9)
 
 
+def test_lightnings_deadlock_exception_names_the_rank_that_raised() -> None:
+    """Lightning 1.x's reconciliate_processes kills the other ranks and raises
+    "DeadLock detected from rank: N" on the rank that caught the exception (optuna 3281):
+    that rank failed first, unless torchrun's own report says otherwise."""
+    error = (
+        "RuntimeError: replicas[0][0] in this process with sizes [42, 784] appears not to "
+        "match sizes of the same param in process 0.\n"
+    )
+    text = (
+        "pytorch_lightning.utilities.exceptions.DeadlockDetectedException: "
+        "DeadLock detected from rank: 1\n" + error
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.code, p.rank) == ("LX611", 1)
+    assert failures.diagnose_logs([error]).primary.rank is None  # type: ignore[union-attr]
+    torchrun = (
+        "[2022-02-01 10:00:00,000] torch.distributed.elastic.multiprocessing.api: [ERROR] "
+        "failed (exitcode: 1) local_rank: 0 (pid: 71) of binary: /usr/bin/python\n"
+    )
+    p = failures.diagnose_logs([text + torchrun]).primary
+    assert p is not None and p.rank == 0
+
+
 def test_srun_task_lists() -> None:
     assert logscan._task_list("0,2-4,9") == [0, 2, 3, 4, 9]
     assert logscan._task_list("3-1") == []
