@@ -2208,6 +2208,27 @@ RULES: tuple[Rule, ...] = (
         fixtures=("user_code_error__pytorch_39832_rpc_env_master_addr_not_set.log",),
     ),
     Rule(
+        name="init_method_incomplete",
+        category="user_code_error",
+        code="LX682",
+        priority=81,
+        retryable=False,
+        patterns=(
+            # torch/distributed/rendezvous.py's checks of a file:// or tcp:// init_method
+            r"Error initializing torch\.distributed using (?:file|tcp):// rendezvous: "
+            r"(?:path|port number|rank parameter|world size parameter) missing",
+        ),
+        cause="init_process_group was given a file:// or tcp:// init_method it cannot use: "
+        "the URL has no path (file://) or no port (tcp://host), or the call passed no rank "
+        "or world_size (init_process_group adds them to the URL only when they are given); "
+        "every start fails the same way.",
+        fix="give init_process_group a whole URL (file:///shared/path/initfile, reachable by "
+        "every rank; tcp://MASTER_ADDR:PORT) with rank= and world_size=, or use "
+        "init_method='env://' under `launchx run` (or torchrun), which sets RANK, WORLD_SIZE, "
+        "MASTER_ADDR and MASTER_PORT for every rank.",
+        fixtures=("user_code_error__wenet_1855_file_rendezvous_path_missing.log",),
+    ),
+    Rule(
         name="nonfinite_numbers",
         category="user_code_error",
         code="LX570",

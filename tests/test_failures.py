@@ -496,6 +496,25 @@ def test_accelerates_shape_check_wins_over_the_exception_line_it_is() -> None:
 
 
 @pytest.mark.parametrize(
+    ("tail", "code"),
+    [
+        ("file:// rendezvous: path missing", "LX682"),
+        ("file:// rendezvous: rank parameter missing", "LX682"),
+        ("tcp:// rendezvous: port number missing", "LX682"),
+        ("tcp:// rendezvous: world size parameter missing", "LX682"),
+        ("env:// rendezvous: environment variable RANK expected, but not set", "LX583"),
+    ],
+)
+def test_rendezvous_url_checks_name_what_the_init_method_lacks(tail: str, code: str) -> None:
+    """torch/distributed/rendezvous.py's ValueErrors: an incomplete file:// or tcp:// URL
+    (or no rank/world_size passed) is LX682; env:// with no launcher's variables is LX583.
+    LX511 leaves rendezvous words alone, so without these the log reads as unknown."""
+    line = f"ValueError: Error initializing torch.distributed using {tail}\n"
+    p = failures.diagnose_logs([line]).primary
+    assert p is not None and (p.code, p.retryable) == (code, False), p
+
+
+@pytest.mark.parametrize(
     ("line", "code"),
     [
         ("ValueError: Hold resources failed: cudaErrorInvalidResourceHandle: invalid", "LX679"),
