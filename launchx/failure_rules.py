@@ -2018,6 +2018,28 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="torch_internal_assert",
+        category="user_code_error",
+        code="LX684",
+        # above the script's exception (LX511) that it refines: the same line, a better cause
+        priority=81,
+        retryable=False,
+        # TORCH_INTERNAL_ASSERT's text (c10/util/Exception), raised to Python or logged by a
+        # C++ thread (the RPC thread pool's "[E thread_pool.cpp:N] Exception in thread pool
+        # task: ..."), where no Python exception line follows
+        patterns=(r'INTERNAL ASSERT FAILED at "[^"]*":\d+, please report a bug to PyTorch',),
+        exclude=_NOT_THE_SCRIPTS,
+        cause="one of torch's own consistency checks failed (TORCH_INTERNAL_ASSERT, 'please "
+        "report a bug to PyTorch'): the run took a path torch's code does not handle (a bug "
+        "in that torch release, or a use it does not check for, such as DDP's reducer under "
+        "reentrant checkpointing or an RPC call made in a way that release mishandles); the "
+        "same code fails the same way on every run.",
+        fix="search torch's issue tracker for the assertion's condition and file (they are on "
+        "the line); try a newer torch release; otherwise change the call the traceback shows "
+        "(for DDP's reducer: static_graph=True or use_reentrant=False checkpointing).",
+        fixtures=("user_code_error__pytorch_53717_rpc_userrref_device_map_assert.log",),
+    ),
+    Rule(
         name="paste_ends_at_raise",
         category="user_code_error",
         code="LX674",
@@ -4241,6 +4263,9 @@ RULES: tuple[Rule, ...] = (
             r"_into_tensor)?|broadcast(?:_object_list)?|barrier|monitored_barrier|reduce"
             r"(?:_scatter(?:_tensor)?)?|gather(?:_object)?|scatter(?:_object_list)?|"
             r"all_to_all(?:_single)?)$",
+            # DDP's own collectives (its constructor's broadcast of the parameters, its
+            # buffers' broadcast in forward), under frames of its module in torch 1.x
+            r'^File "[^"]*torch[/\\]nn[/\\]parallel[/\\]distributed\.py", line \d+, in ',
         ),
         cause="a collective waited on the process group's store for peers that never came "
         "(an NCCL communicator's first use exchanges its id there): another rank was "
@@ -4250,7 +4275,10 @@ RULES: tuple[Rule, ...] = (
         "works alone (evaluation, preprocessing on rank 0), let the others wait in a barrier "
         "with a long enough init_process_group(timeout=...), or share the work; make every "
         "rank reach the same collectives in the same order.",
-        fixtures=("collective_timeout__dgl_3629_launch_allreduce_socket_timeout.log",),
+        fixtures=(
+            "collective_timeout__dgl_3629_launch_allreduce_socket_timeout.log",
+            "collective_timeout__pytorch_63455_ddp_init_broadcast_socket_timeout.log",
+        ),
     ),
     Rule(
         name="deepep_kernel_timeout",

@@ -495,6 +495,29 @@ def test_accelerates_shape_check_wins_over_the_exception_line_it_is() -> None:
     assert p is not None and (p.code, p.retryable) == ("LX675", False), p
 
 
+def test_a_bare_socket_timeout_under_ddps_own_frames_is_a_collectives() -> None:
+    """torch 1.x's DDP constructor broadcasts the parameters; with NCCL that first collective
+    reads the communicator's id from the store, and a wait that ran out is a bare "Socket
+    Timeout" under DDP's frames (pytorch 63455): a collective's wait (LX619), not a
+    rendezvous; the same line under the rendezvous's frames stays LX521."""
+    ddp = (
+        "Traceback (most recent call last):\n"
+        'File "/opt/conda/lib/python3.6/site-packages/torch/nn/parallel/distributed.py", '
+        "line 410, in __init__\n"
+        "self._sync_params_and_buffers(authoritative_rank=0)\n"
+        "RuntimeError: Socket Timeout\n"
+    )
+    rdzv = (
+        "Traceback (most recent call last):\n"
+        'File "/opt/conda/lib/python3.6/site-packages/torch/distributed/rendezvous.py", '
+        "line 172, in _env_rendezvous_handler\n"
+        "store = TCPStore(master_addr, master_port, world_size, start_daemon, timeout)\n"
+        "RuntimeError: Socket Timeout\n"
+    )
+    assert failures.diagnose_logs([ddp]).primary.code == "LX619"  # type: ignore[union-attr]
+    assert failures.diagnose_logs([rdzv]).primary.code == "LX521"  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize(
     ("tail", "code"),
     [
@@ -543,6 +566,17 @@ def test_rendezvous_url_checks_name_what_the_init_method_lacks(tail: str, code: 
             "Assertion failed: /w/DeepEP/csrc/kernels/internode_ll.cu:259, condition: "
             "num_recv_tokens != 0",
             "LX680",
+        ),
+        # torch's own internal asserts: LX684, unless a rule reads what the condition means
+        (
+            'RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED at "/pytorch/torch/'
+            'csrc/distributed/c10d/reducer.cpp":1633, please report a bug to PyTorch. ',
+            "LX684",
+        ),
+        (
+            "RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "
+            '"../aten/src/ATen/cuda/CUDAContext.cpp":49, please report a bug to PyTorch. ',
+            "LX540",
         ),
     ],
 )
