@@ -955,6 +955,29 @@ RULES: tuple[Rule, ...] = (
         fixtures=("nccl_config_error__nccl_1381_docker_bridge.log",),
     ),
     Rule(
+        name="nccl_loopback_interface",
+        category="nccl_config_error",
+        code="LX685",
+        # above NCCL's refused connects read alone (LX553) that it explains
+        priority=67,
+        retryable=False,
+        patterns=(r"NCCL INFO (?:Bootstrap|NET/Socket) : Using \[?\d*\]?lo:127\.",),
+        # within one host loopback works: only a connection that then failed makes it a cause
+        requires=(
+            r"Call to connect returned Connection (?:refused|timed out)"
+            r"|Connect to \S+ failed|unhandled system error|ncclSystemError",
+        ),
+        cause="NCCL bootstrapped on the loopback interface (lo, 127.0.0.1), from "
+        "NCCL_SOCKET_IFNAME=lo or because it found no other: no other host can reach that "
+        "address, so across nodes the connections fail (a node that dials the 127.0.0.1 "
+        "another node advertised reaches itself); every start does the same.",
+        fix="set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) on every node to the interface "
+        "the nodes share (=eth0, or ^lo,docker to exclude those); loopback serves only runs "
+        "on one host; `launchx explain -p <profile>` shows the interface that routes to the "
+        "master.",
+        fixtures=("nccl_config_error__pytorch_52916_ddp_hang_socket_ifname_lo.log",),
+    ),
+    Rule(
         name="nccl_link_local_peer",
         category="nccl_config_error",
         code="LX580",
@@ -1512,8 +1535,6 @@ RULES: tuple[Rule, ...] = (
             r"Unexpected (?:bus error|segmentation fault|floating-point exception) encountered "
             r"in worker",
             r"dataloader's workers are out of shared memory",
-            r"unable to (?:write to|open|mmap \d+ bytes from) "
-            r"(?:file|shared memory object) </torch_",
         ),
         cause="a DataLoader worker process died (killed by a signal: SIGKILL is usually host "
         "memory, SIGBUS exhausted /dev/shm, SIGABRT/SIGSEGV a crash in the worker, e.g. CUDA "
@@ -1525,6 +1546,35 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "dataloader_killed__3drs_7_unindented.log",
             "dataloader_killed__lightning_19598_aborted.log",
+        ),
+    ),
+    Rule(
+        name="torch_shared_memory_file",
+        category="shm_error",
+        code="LX686",
+        # below a worker's death (LX541) that the same exhausted /dev/shm often brings next:
+        # the loader's report of the dead worker is then what ended the run
+        priority=82,
+        retryable=False,
+        # torch's file for a tensor shared between processes (a DataLoader worker's batch, a
+        # queue's tensor, share_memory_()), which lives in /dev/shm
+        patterns=(
+            r"unable to (?:write to|open|mmap \d+ bytes from) "
+            r"(?:file|shared memory object) </torch_",
+        ),
+        cause="torch could not create, write or map the shared-memory file of a tensor passed "
+        "between processes (a DataLoader worker's batch, a multiprocessing queue, "
+        "share_memory_()): /dev/shm is full or too small (containers get 64 MB unless told "
+        "otherwise), the memory behind it ran out, or the process ran out of file "
+        "descriptors; the same data does it again.",
+        fix="give /dev/shm room (df -h /dev/shm; containers: --ipc=host or --shm-size=16g, "
+        "Kubernetes: an emptyDir with medium: Memory), remove stale torch_* files from it, or "
+        "pass less through it: fewer DataLoader workers or a smaller prefetch_factor; when "
+        "the message says 'Too many open files', raise the limit (ulimit -n) or call "
+        "torch.multiprocessing.set_sharing_strategy('file_system').",
+        fixtures=(
+            "shm_error__flownet2_43_docker_torch_file_one_line.log",
+            "shm_error__mmaction2_218_dist_train_shared_memory_object.log",
         ),
     ),
     Rule(
@@ -4449,6 +4499,8 @@ RULES: tuple[Rule, ...] = (
         priority=51,
         patterns=(
             r"Watchdog caught collective operation timeout",
+            # torch 1.10-1.12 under NCCL_BLOCKING_WAIT, the waiting call's own exception
+            r"\] Caught collective operation timeout: WorkNCCL\(",
             r"NCCL timeout",
             r"Some NCCL operations have failed or timed out",
             r"Timeout at NCCL work: \d+",

@@ -518,6 +518,68 @@ def test_a_bare_socket_timeout_under_ddps_own_frames_is_a_collectives() -> None:
     assert failures.diagnose_logs([rdzv]).primary.code == "LX521"  # type: ignore[union-attr]
 
 
+def test_nccl_on_loopback_is_a_cause_only_once_a_connection_failed() -> None:
+    """NCCL bootstrapped on lo (NCCL_SOCKET_IFNAME=lo, pytorch 52916): on one host that
+    works, so the interface alone says nothing; with its connects refused it is the cause
+    (LX685), not a peer that is merely absent (LX553)."""
+    lo = (
+        "GPU9:10330:10330 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to lo\n"
+        "GPU9:10330:10330 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>\n"
+    )
+    refused = (
+        "GPU9:10330:10399 [0] NCCL INFO Call to connect returned Connection refused, retrying\n"
+    )
+    p = failures.diagnose_logs([lo + refused * 3]).primary
+    assert p is not None and (p.code, p.category, p.retryable) == (
+        "LX685",
+        "nccl_config_error",
+        False,
+    ), p
+    assert not failures.diagnose_logs([lo]).found
+    p = failures.diagnose_logs([refused * 3]).primary
+    assert p is not None and p.code == "LX553", p
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("RuntimeError: unable to write to file </torch_18693_1954506624>\n", "LX686"),
+        (
+            "RuntimeError: unable to open shared memory object </torch_1_2> in read-write "
+            "mode: Too many open files (24)\n",
+            "LX686",
+        ),
+        (
+            "RuntimeError: unable to mmap 1048576 bytes from file </torch_9_8>: Cannot "
+            "allocate memory (12)\n",
+            "LX686",
+        ),
+        # the worker the exhausted /dev/shm then killed is what ended the run
+        (
+            "RuntimeError: unable to write to file </torch_722_783672312_1>: No space left on "
+            "device (28)\nERROR: Unexpected bus error encountered in worker. This might be "
+            "caused by insufficient shared memory (shm).\n",
+            "LX541",
+        ),
+    ],
+)
+def test_torchs_shared_memory_files(text: str, code: str) -> None:
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == code, p
+
+
+def test_the_blocking_waits_own_timeout_wording_is_nccls() -> None:
+    """torch 1.10-1.12 with NCCL_BLOCKING_WAIT raise the timeout in the waiting call:
+    "[Rank 0] Caught collective operation timeout: WorkNCCL(...)" (ray 27988)."""
+    line = (
+        "RuntimeError: [Rank 0] Caught collective operation timeout: WorkNCCL(OpType=ALLREDUCE, "
+        "TensorShape=[268298], Timeout(ms)=1800000) ran for 1801591 milliseconds before timing "
+        "out.\n"
+    )
+    p = failures.diagnose_logs([line]).primary
+    assert p is not None and (p.code, p.category) == ("LX525", "nccl_watchdog_timeout"), p
+
+
 @pytest.mark.parametrize(
     ("tail", "code"),
     [
