@@ -229,6 +229,10 @@ FOUND_UNKNOWNS = {
     # (LX511, not retried either way): the same frame raises the port's ValueError, which
     # is the script's
     "unknown__rvc_webui_467_windows_tcpstore_bare_runtimeerror.log",
+    # round 73 (blind): torch 1.x's "NCCL Error 1: unhandled cuda error" at the start of
+    # evaluation; the labeller calls it unknown (the thread names no cause), launchx reads a
+    # CUDA error behind NCCL (LX512, not retried either way)
+    "unknown__cuad_9_eval_nccl_error1_unhandled_cuda.log",
 }
 
 
