@@ -322,6 +322,16 @@ _CUDA_NAMES_READ = "|".join(
     )
 )
 
+# TORCH_INTERNAL_ASSERT's text (c10/util/Exception.h; torch 1.6 and older left the file
+# unquoted): LX684's, whose cause is torch's check, not the script's exception (LX511)
+_TORCH_INTERNAL_ASSERT = (
+    r'INTERNAL ASSERT FAILED at (?:"[^"]*"|\S+?):\d+, please report a bug to PyTorch'
+)
+
+# NCCL's INFO line naming the interface it bootstraps (or opens sockets) on; NCCL 2.2x
+# writes "Bootstrap: Using", older releases "Bootstrap : Using [0]"
+_NCCL_INTERFACE = r"NCCL INFO (?:Bootstrap|NET/Socket) ?: Using \[?\d*\]?"
+
 _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # (not DDP's reducer, whose errors older torch suffixes with its c10d source path)
     # (HCCL: Ascend's NCCL, whose errors torch_npu raises as RuntimeErrors too)
@@ -346,7 +356,10 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     r"(?i)(?<!allocator::)rendezvous|ChildFailedError|SignalException|DistBackendError"
     r"|DistNetworkError"
     r"|DistStoreError|DistError|KeyboardInterrupt|SystemExit|CalledProcessError"
-    r"|ProcessRaisedException|ProcessExitedException",
+    r"|ProcessRaisedException|ProcessExitedException"
+    # Lightning's wrapper of an exception it caught, raised after it killed the other
+    # ranks: the exception it wraps (printed with it) is the one to read
+    r"|DeadlockDetectedException",
     # Ray's word that a worker process died, and Ray Train's that the run failed: the
     # cause is a worker's, not the driver's
     r"ActorDiedError|RayActorError|WorkerCrashedError|TrainingFailedError",
@@ -934,8 +947,8 @@ RULES: tuple[Rule, ...] = (
         code="LX544",
         priority=88,
         patterns=(
-            r"NCCL INFO (?:Bootstrap|NET/Socket) : Using \[?\d*\]?\w+:172\.17\.\d+\.\d+",
-            r"NCCL INFO (?:Bootstrap|NET/Socket) : Using \[?\d*\]?(?:docker|veth|virbr)\w*:",
+            rf"{_NCCL_INTERFACE}\w+:172\.17\.\d+\.\d+",
+            rf"{_NCCL_INTERFACE}(?:docker|veth|virbr)\w*:",
             # a link-local address (a container's ECS or metadata link, an IB port's IPv6)
             r"NCCL INFO Bootstrap ?: Using \[?\d*\]?[\w.-]+:(?:169\.254\.|fe80:)",
         ),
@@ -961,12 +974,10 @@ RULES: tuple[Rule, ...] = (
         # above NCCL's refused connects read alone (LX553) that it explains
         priority=67,
         retryable=False,
-        patterns=(r"NCCL INFO (?:Bootstrap|NET/Socket) : Using \[?\d*\]?lo:127\.",),
-        # within one host loopback works: only a connection that then failed makes it a cause
-        requires=(
-            r"Call to connect returned Connection (?:refused|timed out)"
-            r"|Connect to \S+ failed|unhandled system error|ncclSystemError",
-        ),
+        patterns=(rf"{_NCCL_INTERFACE}lo:127\.",),
+        # within one host loopback works (launchx's own single-node runs bootstrap there): only
+        # a run across hosts, as its launch command shows, makes it the cause
+        requires=(r"--nnodes?[= ]+(?:[2-9]|[1-9]\d)\b|--node[_-]rank[= ]+[1-9]",),
         cause="NCCL bootstrapped on the loopback interface (lo, 127.0.0.1), from "
         "NCCL_SOCKET_IFNAME=lo or because it found no other: no other host can reach that "
         "address, so across nodes the connections fail (a node that dials the 127.0.0.1 "
@@ -1559,7 +1570,7 @@ RULES: tuple[Rule, ...] = (
         # torch's file for a tensor shared between processes (a DataLoader worker's batch, a
         # queue's tensor, share_memory_()), which lives in /dev/shm
         patterns=(
-            r"unable to (?:write to|open|mmap \d+ bytes from) "
+            r"unable to (?:write to|open|mmap \d+ bytes from|resize) "
             r"(?:file|shared memory object) </torch_",
         ),
         cause="torch could not create, write or map the shared-memory file of a tensor passed "
@@ -2049,7 +2060,7 @@ RULES: tuple[Rule, ...] = (
             # raises: the errors are listed over many lines under the exception's own
             r"^For further information visit https://errors\.pydantic\.dev/",
         ),
-        exclude=_NOT_THE_SCRIPTS,
+        exclude=(*_NOT_THE_SCRIPTS, _TORCH_INTERNAL_ASSERT),
         # an exception raised in multiprocessing's spawn _main itself, where the child reads
         # its arguments from the parent ("EOFError: Ran out of input"): the parent died, the
         # child never ran the script (the script's own errors are raised in deeper frames)
@@ -2071,22 +2082,26 @@ RULES: tuple[Rule, ...] = (
         name="torch_internal_assert",
         category="user_code_error",
         code="LX684",
-        # above the script's exception (LX511) that it refines: the same line, a better cause
-        priority=81,
+        # the script's exception rule's own priority (LX511 leaves these lines to this rule):
+        # an exception printed earlier still comes first
+        priority=80,
         retryable=False,
-        # TORCH_INTERNAL_ASSERT's text (c10/util/Exception), raised to Python or logged by a
-        # C++ thread (the RPC thread pool's "[E thread_pool.cpp:N] Exception in thread pool
-        # task: ..."), where no Python exception line follows
-        patterns=(r'INTERNAL ASSERT FAILED at "[^"]*":\d+, please report a bug to PyTorch',),
+        # TORCH_INTERNAL_ASSERT's text (c10/util/Exception.h; torch 1.6 and older left the
+        # file unquoted) on an exception line, or logged by the RPC thread pool ("[E
+        # thread_pool.cpp:N] Exception in thread pool task: ..."), which prints no Python
+        # exception line; not a warning or a compiler's note that quotes one
+        patterns=(
+            rf"(?:{EXCEPTION_LINE}: |Exception in thread pool task: ).*{_TORCH_INTERNAL_ASSERT}",
+        ),
         exclude=_NOT_THE_SCRIPTS,
-        cause="one of torch's own consistency checks failed (TORCH_INTERNAL_ASSERT, 'please "
-        "report a bug to PyTorch'): the run took a path torch's code does not handle (a bug "
-        "in that torch release, or a use it does not check for, such as DDP's reducer under "
-        "reentrant checkpointing or an RPC call made in a way that release mishandles); the "
-        "same code fails the same way on every run.",
-        fix="search torch's issue tracker for the assertion's condition and file (they are on "
-        "the line); try a newer torch release; otherwise change the call the traceback shows "
-        "(for DDP's reducer: static_graph=True or use_reentrant=False checkpointing).",
+        cause="one of torch's own consistency checks failed (TORCH_INTERNAL_ASSERT: 'please "
+        "report a bug to PyTorch'): the run reached a state torch's code does not expect, a "
+        "bug of that torch release or a use it does not check for properly (the text after "
+        "the assertion often says which); it usually comes back on the same code path.",
+        fix="read the text after 'please report a bug to PyTorch.', which often names the "
+        "misuse (e.g. 'Current RPC agent is not set!': call rpc.init_rpc first); search "
+        "torch's issue tracker for the assertion's condition and its file:line; try another "
+        "torch release.",
         fixtures=("user_code_error__pytorch_53717_rpc_userrref_device_map_assert.log",),
     ),
     Rule(
@@ -4499,7 +4514,7 @@ RULES: tuple[Rule, ...] = (
         priority=51,
         patterns=(
             r"Watchdog caught collective operation timeout",
-            # torch 1.10-1.12 under NCCL_BLOCKING_WAIT, the waiting call's own exception
+            # torch 1.x under NCCL_BLOCKING_WAIT: the waiting call's own exception
             r"\] Caught collective operation timeout: WorkNCCL\(",
             r"NCCL timeout",
             r"Some NCCL operations have failed or timed out",
@@ -4516,8 +4531,9 @@ RULES: tuple[Rule, ...] = (
             r"Failed to ret?rieve (?:TORCH_)?NCCL_DESYNC_DEBUG report",
         ),
         cause="an NCCL collective did not finish within the process-group timeout (10 min by "
-        "default since torch 2.2, 30 min before) and the watchdog aborted the process: "
-        "one rank was slow, stuck or dead, or ranks issued different collectives.",
+        "default since torch 2.2, 30 min before) and the watchdog aborted the process (under "
+        "NCCL_BLOCKING_WAIT the waiting call raised instead): one rank was slow, stuck or "
+        "dead, or ranks issued different collectives.",
         fix=_PG_TIMEOUT_FIX,
         fixtures=(
             "nccl_watchdog_timeout__basicsr_737.log",
@@ -4604,6 +4620,7 @@ ANCHORS: tuple[str, ...] = (
     "cannot find -lcuda",
     "unexpected result",
     "mismatch between collectives",
+    "--nnode",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

@@ -293,8 +293,8 @@ def _first_failed(facts: _Facts, hits: Sequence[Hit], lines: Sequence[LogLine]) 
         return facts.root_entry.rank
     if facts.first_local is not None:
         return facts.first_local
-    if raiser := next(filter(None, map(_LIGHTNING_RAISER.search, (ln.text for ln in lines))), None):
-        return int(raiser.group(1))
+    if (raiser := _lightning_raiser(hits, lines)) is not None:
+        return raiser
     # Timeouts fire late by design (after the process-group timeout): never "first".
     timed = [
         (h.ts, h.first_index, h.rank)
@@ -307,6 +307,24 @@ def _first_failed(facts: _Facts, hits: Sequence[Hit], lines: Sequence[LogLine]) 
     if timed:
         return min(timed)[2]
     return None
+
+
+def _lightning_raiser(hits: Sequence[Hit], lines: Sequence[LogLine]) -> int | None:
+    """The rank Lightning's DeadlockDetectedException names, believed when the log holds a
+    cause of that rank's own (or of no named rank): Lightning raises it on any rank that
+    caught an exception while a peer had not finished, so a rank whose exception was only
+    a timeout or a lost peer (a peer's silent death) names itself too."""
+    named = next(filter(None, map(_LIGHTNING_RAISER.search, (ln.text for ln in lines))), None)
+    if named is None:
+        return None
+    rank = int(named.group(1))
+    own = any(
+        fr.tier(h.rule.priority) >= 1
+        and h.rule.category not in fr.WAITING_ON_PEER
+        and h.rank in (None, rank)
+        for h in hits
+    )
+    return rank if own else None
 
 
 def _version_split(scans: Sequence[SourceScan], lines: Sequence[LogLine]) -> list[Hit]:

@@ -522,26 +522,50 @@ def test_a_bare_socket_timeout_under_ddps_own_frames_is_a_collectives() -> None:
     assert failures.diagnose_logs([rdzv]).primary.code == "LX521"  # type: ignore[union-attr]
 
 
-def test_nccl_on_loopback_is_a_cause_only_once_a_connection_failed() -> None:
-    """NCCL bootstrapped on lo (NCCL_SOCKET_IFNAME=lo, pytorch 52916): on one host that
-    works, so the interface alone says nothing; with its connects refused it is the cause
-    (LX685), not a peer that is merely absent (LX553)."""
-    lo = (
-        "GPU9:10330:10330 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to lo\n"
-        "GPU9:10330:10330 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>\n"
-    )
+@pytest.mark.parametrize(
+    "bootstrap",
+    [
+        "GPU9:10330:10330 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>\n",
+        # NCCL 2.2x's wording
+        "node1:100:100 [0] NCCL INFO Bootstrap: Using lo:127.0.0.1<0>\n",
+    ],
+)
+def test_nccl_on_loopback_is_the_cause_only_across_hosts(bootstrap: str) -> None:
+    """NCCL bootstrapped on lo (NCCL_SOCKET_IFNAME=lo, pytorch 52916) cannot reach another
+    host: with a launch across nodes in the log it is the cause (LX685), not a peer that
+    is merely absent (LX553). On one host loopback works (launchx's own single-node runs
+    bootstrap there), so a peer's crash stays the cause there."""
+    launch = "$ python -m torch.distributed.launch --nnode=2 --node_rank=1 train.py\n"
     refused = (
         "GPU9:10330:10399 [0] NCCL INFO Call to connect returned Connection refused, retrying\n"
     )
-    p = failures.diagnose_logs([lo + refused * 3]).primary
+    p = failures.diagnose_logs([launch + bootstrap + refused * 3]).primary
     assert p is not None and (p.code, p.category, p.retryable) == (
         "LX685",
         "nccl_config_error",
         False,
     ), p
-    assert not failures.diagnose_logs([lo]).found
-    p = failures.diagnose_logs([refused * 3]).primary
+    p = failures.diagnose_logs([bootstrap + refused * 3]).primary
     assert p is not None and p.code == "LX553", p
+    crash = (
+        "Root Cause (first observed failure):\n"
+        "[0]:\n"
+        "  time      : 2024-01-01_10:00:00\n"
+        "  host      : gpu1\n"
+        "  rank      : 1 (local_rank: 1)\n"
+        "  exitcode  : -11 (pid: 201)\n"
+        "  error_file: <N/A>\n"
+        "  traceback : Signal 11 (SIGSEGV) received by PID 201\n"
+    )
+    lost = (
+        "[rank0]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/"
+        "distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system error (run with "
+        "NCCL_DEBUG=INFO for details), NCCL version 2.18.1\n"
+        "[rank0]: socketStartConnect: Connect to 127.0.0.1<53211> failed : Software caused "
+        "connection abort\n"
+    )
+    p = failures.diagnose_logs([bootstrap + lost + crash]).primary
+    assert p is not None and (p.category, p.rank) == ("segfault", 1), p
 
 
 @pytest.mark.parametrize(
@@ -558,6 +582,7 @@ def test_nccl_on_loopback_is_a_cause_only_once_a_connection_failed() -> None:
             "allocate memory (12)\n",
             "LX686",
         ),
+        ("RuntimeError: unable to resize file </torch_9_8> to the right size\n", "LX686"),
         # the worker the exhausted /dev/shm then killed is what ended the run
         (
             "RuntimeError: unable to write to file </torch_722_783672312_1>: No space left on "
@@ -568,8 +593,37 @@ def test_nccl_on_loopback_is_a_cause_only_once_a_connection_failed() -> None:
     ],
 )
 def test_torchs_shared_memory_files(text: str, code: str) -> None:
+    """torch's file for a tensor shared between processes (a worker's batch, a queue's
+    tensor) lives in /dev/shm: failing to make it is shm_error (LX686); a worker that the
+    full /dev/shm then killed is what the loader reports ending the run (LX541)."""
     p = failures.diagnose_logs([text]).primary
     assert p is not None and p.code == code, p
+
+
+def test_an_internal_assert_quoted_or_after_the_scripts_exception_is_not_the_cause() -> None:
+    """LX684 reads torch's internal assert on an exception line or the RPC thread pool's
+    report of one; a warning that quotes it is not a failure, and an exception the script
+    raised before it stays the cause (LX511)."""
+    warned = (
+        "[W reducer.cpp:1300] Warning: expect_autograd_hooks_ INTERNAL ASSERT FAILED at "
+        '"/pytorch/torch/csrc/distributed/c10d/reducer.cpp":1633, please report a bug to '
+        "PyTorch. (function operator())\n"
+    )
+    assert not failures.diagnose_logs([warned]).found
+    pool = (
+        "[E thread_pool.cpp:112] Exception in thread pool task: !completed() INTERNAL ASSERT "
+        'FAILED at "/x/aten/src/ATen/core/ivalue_inl.h":534, please report a bug to PyTorch.\n'
+    )
+    p = failures.diagnose_logs([pool]).primary
+    assert p is not None and p.code == "LX684", p
+    script = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 10, in <module>\n'
+        "    main()\n"
+        "KeyError: 'labels'\n"
+    )
+    p = failures.diagnose_logs([script + pool]).primary
+    assert p is not None and p.code == "LX511", p
 
 
 def test_the_blocking_waits_own_timeout_wording_is_nccls() -> None:
@@ -643,6 +697,13 @@ def test_rendezvous_url_checks_name_what_the_init_method_lacks(tail: str, code: 
             "RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "
             '"../aten/src/ATen/cuda/CUDAContext.cpp":49, please report a bug to PyTorch. ',
             "LX540",
+        ),
+        # torch 1.6 and older left the file unquoted
+        (
+            "RuntimeError: replicas_[0].size() == 1 INTERNAL ASSERT FAILED at "
+            "/pytorch/torch/csrc/distributed/c10d/reducer.cpp:238, please report a bug to "
+            "PyTorch.",
+            "LX684",
         ),
     ],
 )

@@ -403,6 +403,21 @@ def test_lightnings_deadlock_exception_names_the_rank_that_raised() -> None:
     assert p is not None and p.rank == 0
 
 
+def test_lightnings_deadlock_rank_is_not_believed_for_a_lost_peer_alone() -> None:
+    """Lightning raises its DeadlockDetectedException on any rank that caught an exception
+    while a peer had not finished, a closed gloo connection or a timeout too: with nothing
+    but such a lost peer in the log, the rank it names is not taken for the first to fail,
+    and its wrapper line is not read as the script's own exception."""
+    text = (
+        "pytorch_lightning.utilities.exceptions.DeadlockDetectedException: "
+        "DeadLock detected from rank: 1\n"
+        "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection "
+        "closed by peer [10.0.0.2]:3456\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.code, p.rank) == ("LX522", None), p
+
+
 def test_srun_task_lists() -> None:
     assert logscan._task_list("0,2-4,9") == [0, 2, 3, 4, 9]
     assert logscan._task_list("3-1") == []
