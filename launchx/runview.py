@@ -53,8 +53,8 @@ _DECIDED_PRIORITY = {"aborted": 20}  # a symptom of another node's failure; else
 # system error"). NCCL's own WARN lines name the device, not the rank, so when they hold the
 # cause, these say whose call it was.
 _NCCL_RETURNS = frozenset({"nccl_system_error", "nccl_internal_error", "nccl_invalid_usage"})
-# Lightning's DeadlockDetectedException, raised by the rank that caught the exception after
-# it killed the other ranks' processes (reconciliate_processes): that rank failed first.
+# Lightning's DeadlockDetectedException, raised by a rank that caught an exception, after it
+# killed the other ranks' processes (reconciliate_processes): see _lightning_raiser.
 _LIGHTNING_RAISER = re.compile(r"\bDeadLock detected from rank: (\d+)\b")
 _NCCL_HEADER = re.compile(r"^[^\s:]+:\d+:\d+ \[\d+\] .*\bNCCL (?:WARN|INFO)\b")
 
