@@ -328,6 +328,13 @@ _TORCH_INTERNAL_ASSERT = (
     r'INTERNAL ASSERT FAILED at (?:"[^"]*"|\S+?):\d+, please report a bug to PyTorch'
 )
 
+# the lines LX684 reads: the assert on an exception line, or in the RPC thread pool's report
+# of one ("[E thread_pool.cpp:N] Exception in thread pool task: ..."); LX511 leaves exactly
+# these to it
+_INTERNAL_ASSERT_LINE = (
+    rf"(?:{EXCEPTION_LINE}: |Exception in thread pool task: ).*{_TORCH_INTERNAL_ASSERT}"
+)
+
 # NCCL's INFO line naming the interface it bootstraps (or opens sockets) on; NCCL 2.2x
 # writes "Bootstrap: Using", older releases "Bootstrap : Using [0]"
 _NCCL_INTERFACE = r"NCCL INFO (?:Bootstrap|NET/Socket) ?: Using \[?\d*\]?"
@@ -976,8 +983,12 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(rf"{_NCCL_INTERFACE}lo:127\.",),
         # within one host loopback works (launchx's own single-node runs bootstrap there): only
-        # a run across hosts, as its launch command shows, makes it the cause
-        requires=(r"--nnodes?[= ]+(?:[2-9]|[1-9]\d)\b|--node[_-]rank[= ]+[1-9]",),
+        # a run across hosts, as its launch command shows (two nodes or more, or a node rank
+        # above 0, and no loopback master), makes it the cause
+        requires=(
+            r"^(?!.*--master[_-]addr[= ]+(?:127\.|localhost\b))"
+            r".*(?:--nnodes?[= ]+(?:\d+:)?(?:[2-9]|[1-9]\d+)\b|--node[_-]rank[= ]+[1-9])",
+        ),
         cause="NCCL bootstrapped on the loopback interface (lo, 127.0.0.1), from "
         "NCCL_SOCKET_IFNAME=lo or because it found no other: no other host can reach that "
         "address, so across nodes the connections fail (a node that dials the 127.0.0.1 "
@@ -2060,7 +2071,7 @@ RULES: tuple[Rule, ...] = (
             # raises: the errors are listed over many lines under the exception's own
             r"^For further information visit https://errors\.pydantic\.dev/",
         ),
-        exclude=(*_NOT_THE_SCRIPTS, _TORCH_INTERNAL_ASSERT),
+        exclude=(*_NOT_THE_SCRIPTS, _INTERNAL_ASSERT_LINE),
         # an exception raised in multiprocessing's spawn _main itself, where the child reads
         # its arguments from the parent ("EOFError: Ran out of input"): the parent died, the
         # child never ran the script (the script's own errors are raised in deeper frames)
@@ -2090,9 +2101,7 @@ RULES: tuple[Rule, ...] = (
         # file unquoted) on an exception line, or logged by the RPC thread pool ("[E
         # thread_pool.cpp:N] Exception in thread pool task: ..."), which prints no Python
         # exception line; not a warning or a compiler's note that quotes one
-        patterns=(
-            rf"(?:{EXCEPTION_LINE}: |Exception in thread pool task: ).*{_TORCH_INTERNAL_ASSERT}",
-        ),
+        patterns=(_INTERNAL_ASSERT_LINE,),
         exclude=_NOT_THE_SCRIPTS,
         cause="one of torch's own consistency checks failed (TORCH_INTERNAL_ASSERT: 'please "
         "report a bug to PyTorch'): the run reached a state torch's code does not expect, a "
@@ -4621,6 +4630,7 @@ ANCHORS: tuple[str, ...] = (
     "unexpected result",
     "mismatch between collectives",
     "--nnode",
+    "--node",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

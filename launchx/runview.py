@@ -311,20 +311,17 @@ def _first_failed(facts: _Facts, hits: Sequence[Hit], lines: Sequence[LogLine]) 
 
 def _lightning_raiser(hits: Sequence[Hit], lines: Sequence[LogLine]) -> int | None:
     """The rank Lightning's DeadlockDetectedException names, believed when the log holds a
-    cause of that rank's own (or of no named rank): Lightning raises it on any rank that
-    caught an exception while a peer had not finished, so a rank whose exception was only
-    a timeout or a lost peer (a peer's silent death) names itself too."""
-    named = next(filter(None, map(_LIGHTNING_RAISER.search, (ln.text for ln in lines))), None)
-    if named is None:
+    cause other than a timeout or a lost peer: Lightning raises it on any rank that caught
+    an exception while a peer had not finished, so a rank whose exception was only a
+    timeout or a lost peer (a peer's silent death) names itself too. Several ranks named in
+    one log: none is believed, since the causes beside them may be any one's."""
+    named = {int(m.group(1)) for ln in lines if (m := _LIGHTNING_RAISER.search(ln.text))}
+    if len(named) != 1:
         return None
-    rank = int(named.group(1))
-    own = any(
-        fr.tier(h.rule.priority) >= 1
-        and h.rule.category not in fr.WAITING_ON_PEER
-        and h.rank in (None, rank)
-        for h in hits
+    caused = any(
+        fr.tier(h.rule.priority) >= 1 and h.rule.category not in fr.WAITING_ON_PEER for h in hits
     )
-    return rank if own else None
+    return named.pop() if caused else None
 
 
 def _version_split(scans: Sequence[SourceScan], lines: Sequence[LogLine]) -> list[Hit]:

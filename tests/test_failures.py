@@ -569,6 +569,36 @@ def test_nccl_on_loopback_is_the_cause_only_across_hosts(bootstrap: str) -> None
 
 
 @pytest.mark.parametrize(
+    ("launch", "code"),
+    [
+        ("torchrun --nnodes=128 --nproc_per_node=8 train.py\n", "LX685"),
+        ("torchrun --nnodes=1:4 --rdzv_endpoint=10.0.0.1:29400 train.py\n", "LX685"),
+        (
+            "cmd = /usr/bin/python -u -m deepspeed.launcher.launch --world_info=eyJ "
+            "--node_rank=1 --master_addr=10.0.0.1 --master_port=29500 train.py\n",
+            "LX685",
+        ),
+        # two "nodes" on one host, with a loopback master: loopback serves them
+        (
+            "torchrun --nnodes=2 --node_rank=1 --master_addr=127.0.0.1 --master_port=29500 "
+            "train.py\n",
+            "LX553",
+        ),
+        ("torchrun --nnodes=1 --nproc_per_node=8 train.py\n", "LX553"),
+    ],
+)
+def test_which_launch_lines_say_the_run_spans_hosts(launch: str, code: str) -> None:
+    """LX685 reads a launch across hosts from the command line the log shows: two nodes or
+    more (an elastic range too) or a node rank above 0, with no loopback master."""
+    lo = "gpu1:10330:10330 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>\n"
+    refused = (
+        "gpu1:10330:10399 [0] NCCL INFO Call to connect returned Connection refused, retrying\n"
+    )
+    p = failures.diagnose_logs([launch + lo + refused * 3]).primary
+    assert p is not None and p.code == code, p
+
+
+@pytest.mark.parametrize(
     ("text", "code"),
     [
         ("RuntimeError: unable to write to file </torch_18693_1954506624>\n", "LX686"),
@@ -623,6 +653,14 @@ def test_an_internal_assert_quoted_or_after_the_scripts_exception_is_not_the_cau
         "KeyError: 'labels'\n"
     )
     p = failures.diagnose_logs([script + pool]).primary
+    assert p is not None and p.code == "LX511", p
+    # the shapes of an exception line LX684 does not read stay the script's (pytest's summary)
+    summary = (
+        "FAILED tests/test_rpc.py::test_remote - RuntimeError: !completed() INTERNAL ASSERT "
+        'FAILED at "/pytorch/aten/src/ATen/core/ivalue_inl.h":534, please report a bug to '
+        "PyTorch.\n"
+    )
+    p = failures.diagnose_logs([summary]).primary
     assert p is not None and p.code == "LX511", p
 
 

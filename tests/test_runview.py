@@ -416,6 +416,38 @@ def test_lightnings_deadlock_rank_is_not_believed_for_a_lost_peer_alone() -> Non
     )
     p = failures.diagnose_logs([text]).primary
     assert p is not None and (p.code, p.rank) == ("LX522", None), p
+    # another rank's cause beside it stays that rank's
+    other = (
+        "[rank1]: pytorch_lightning.utilities.exceptions.DeadlockDetectedException: "
+        "DeadLock detected from rank: 1\n"
+        "[rank1]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] "
+        "Connection closed by peer [10.0.0.2]:3456\n"
+        "[rank0]: Traceback (most recent call last):\n"
+        '[rank0]:   File "model.py", line 12, in training_step\n'
+        "[rank0]: KeyError: 'labels'\n"
+    )
+    p = failures.diagnose_logs([other]).primary
+    assert p is not None and (p.code, p.rank) == ("LX511", 0), p
+    # two ranks named, the causes unprefixed: neither is believed
+    two = (
+        "pytorch_lightning.utilities.exceptions.DeadlockDetectedException: "
+        "DeadLock detected from rank: 1\n"
+        "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection "
+        "closed by peer [10.0.0.2]:3456\n"
+        "pytorch_lightning.utilities.exceptions.DeadlockDetectedException: "
+        "DeadLock detected from rank: 0\n"
+        "KeyError: 'labels'\n"
+    )
+    p = failures.diagnose_logs([two]).primary
+    assert p is not None and (p.code, p.rank) == ("LX511", None), p
+    # a native crash beside it is below the rules' tier of causes: not believed either
+    crash = (
+        "pytorch_lightning.utilities.exceptions.DeadlockDetectedException: "
+        "DeadLock detected from rank: 1\n"
+        "terminate called after throwing an instance of 'std::runtime_error'\n"
+    )
+    p = failures.diagnose_logs([crash]).primary
+    assert p is not None and p.rank is None, p
 
 
 def test_srun_task_lists() -> None:
