@@ -322,17 +322,13 @@ _CUDA_NAMES_READ = "|".join(
     )
 )
 
-# TORCH_INTERNAL_ASSERT's text (c10/util/Exception.h; torch 1.6 and older left the file
-# unquoted): LX684's, whose cause is torch's check, not the script's exception (LX511)
-_TORCH_INTERNAL_ASSERT = (
-    r'INTERNAL ASSERT FAILED at (?:"[^"]*"|\S+?):\d+, please report a bug to PyTorch'
-)
-
-# the lines LX684 reads: the assert on an exception line, or in the RPC thread pool's report
-# of one ("[E thread_pool.cpp:N] Exception in thread pool task: ..."); LX511 leaves exactly
-# these to it
+# the lines LX684 reads: TORCH_INTERNAL_ASSERT's text (c10/util/Exception.h; torch 1.6 and
+# older left the file unquoted) on an exception line, or in the RPC thread pool's report of
+# one ("[E thread_pool.cpp:N] Exception in thread pool task: ..."); LX511 leaves exactly
+# these to it, since their cause is torch's check, not the script's exception
 _INTERNAL_ASSERT_LINE = (
-    rf"(?:{EXCEPTION_LINE}: |Exception in thread pool task: ).*{_TORCH_INTERNAL_ASSERT}"
+    rf"(?:{EXCEPTION_LINE}: |Exception in thread pool task: ).*INTERNAL ASSERT FAILED at "
+    r'(?:"[^"]*"|\S+?):\d+, please report a bug to PyTorch'
 )
 
 # NCCL's INFO line naming the interface it bootstraps (or opens sockets) on; NCCL 2.2x

@@ -380,6 +380,20 @@ def test_the_agents_other_wording_of_the_first_failure_names_the_rank() -> None:
     assert p is not None and (p.category, p.rank, p.exit_code) == ("killed", 2, -9)
 
 
+_GLOO_CLOSED = (
+    "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed "
+    "by peer [10.0.0.2]:3456\n"
+)
+
+
+def _deadlock(rank: int) -> str:
+    """Lightning 1.x's wrapper line, raised by the rank that caught an exception."""
+    return (
+        "pytorch_lightning.utilities.exceptions.DeadlockDetectedException: "
+        f"DeadLock detected from rank: {rank}\n"
+    )
+
+
 def test_lightnings_deadlock_exception_names_the_rank_that_raised() -> None:
     """Lightning 1.x's reconciliate_processes kills the other ranks and raises
     "DeadLock detected from rank: N" on the rank that caught the exception (optuna 3281):
@@ -388,10 +402,7 @@ def test_lightnings_deadlock_exception_names_the_rank_that_raised() -> None:
         "RuntimeError: replicas[0][0] in this process with sizes [42, 784] appears not to "
         "match sizes of the same param in process 0.\n"
     )
-    text = (
-        "pytorch_lightning.utilities.exceptions.DeadlockDetectedException: "
-        "DeadLock detected from rank: 1\n" + error
-    )
+    text = _deadlock(1) + error
     p = failures.diagnose_logs([text]).primary
     assert p is not None and (p.code, p.rank) == ("LX611", 1)
     assert failures.diagnose_logs([error]).primary.rank is None  # type: ignore[union-attr]
@@ -408,20 +419,12 @@ def test_lightnings_deadlock_rank_is_not_believed_for_a_lost_peer_alone() -> Non
     while a peer had not finished, a closed gloo connection or a timeout too: with nothing
     but such a lost peer in the log, the rank it names is not taken for the first to fail,
     and its wrapper line is not read as the script's own exception."""
-    text = (
-        "pytorch_lightning.utilities.exceptions.DeadlockDetectedException: "
-        "DeadLock detected from rank: 1\n"
-        "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection "
-        "closed by peer [10.0.0.2]:3456\n"
-    )
+    text = _deadlock(1) + _GLOO_CLOSED
     p = failures.diagnose_logs([text]).primary
     assert p is not None and (p.code, p.rank) == ("LX522", None), p
     # another rank's cause beside it stays that rank's
     other = (
-        "[rank1]: pytorch_lightning.utilities.exceptions.DeadlockDetectedException: "
-        "DeadLock detected from rank: 1\n"
-        "[rank1]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] "
-        "Connection closed by peer [10.0.0.2]:3456\n"
+        f"[rank1]: {_deadlock(1)}[rank1]: {_GLOO_CLOSED}"
         "[rank0]: Traceback (most recent call last):\n"
         '[rank0]:   File "model.py", line 12, in training_step\n'
         "[rank0]: KeyError: 'labels'\n"
@@ -429,23 +432,11 @@ def test_lightnings_deadlock_rank_is_not_believed_for_a_lost_peer_alone() -> Non
     p = failures.diagnose_logs([other]).primary
     assert p is not None and (p.code, p.rank) == ("LX511", 0), p
     # two ranks named, the causes unprefixed: neither is believed
-    two = (
-        "pytorch_lightning.utilities.exceptions.DeadlockDetectedException: "
-        "DeadLock detected from rank: 1\n"
-        "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection "
-        "closed by peer [10.0.0.2]:3456\n"
-        "pytorch_lightning.utilities.exceptions.DeadlockDetectedException: "
-        "DeadLock detected from rank: 0\n"
-        "KeyError: 'labels'\n"
-    )
+    two = _deadlock(1) + _GLOO_CLOSED + _deadlock(0) + "KeyError: 'labels'\n"
     p = failures.diagnose_logs([two]).primary
     assert p is not None and (p.code, p.rank) == ("LX511", None), p
     # a native crash beside it is below the rules' tier of causes: not believed either
-    crash = (
-        "pytorch_lightning.utilities.exceptions.DeadlockDetectedException: "
-        "DeadLock detected from rank: 1\n"
-        "terminate called after throwing an instance of 'std::runtime_error'\n"
-    )
+    crash = _deadlock(1) + "terminate called after throwing an instance of 'std::runtime_error'\n"
     p = failures.diagnose_logs([crash]).primary
     assert p is not None and p.rank is None, p
 
