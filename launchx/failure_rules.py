@@ -478,6 +478,10 @@ RULES: tuple[Rule, ...] = (
             # clean-up after a worker's failure sends SIGTERM, so only these two say it
             r"Sending process \d+ closing signal SIG(?:HUP|INT)\b",
             r"\bTERM_(?:OWNER|FORCE_OWNER|ADMIN|FORCE_ADMIN|BUCKET_KILL): [Jj]ob killed",
+            # DeepSpeed's per-node launcher (launch.py) got SIGINT itself while no worker had
+            # failed (after a worker's failure it names the exit code and never says this);
+            # not its SIGTERM, which a multi-node runner's teardown can send
+            r"Main process received SIGINT, exiting",
         ),
         cause="the run was stopped from outside: Ctrl-C (SIGINT), SIGTERM/scancel/bkill from a "
         "person or a script, or SIGHUP when the terminal that started it closed.",
@@ -488,6 +492,7 @@ RULES: tuple[Rule, ...] = (
             "interrupted__chinese_llama_2_7b_27.log",
             "interrupted__determined_8915_platform_sigterm.log",
             "interrupted__pytorch_67538_two_3090_sighup.log",
+            "interrupted__megatron_deepspeed_93.log",
         ),
     ),
     Rule(
@@ -1349,6 +1354,11 @@ RULES: tuple[Rule, ...] = (
             # objects before driver 530, IPC or memory pools under WSL)
             r"CUDA [Ee]rror: operation not supported",
             r"Cuda failure (?:\d+ )?'operation not supported'",
+            # TransformerEngine's own check before it asks for multicast objects (userbuffers'
+            # comm+GEMM overlap)
+            r"does not support comm\+GEMM overlap with CUDA Multicast",
+            # Hugging Face TrainingArguments' check of --bf16: no bf16 before Ampere (V100, T4)
+            r"Your setup doesn't support bf16/gpu\b",
             # ROCm: no kernels for this GPU's gfx architecture in the build, or no GPU; CUDA's
             # same status (cudaErrorInvalidDeviceFunction, 98): a kernel not compiled for this
             # GPU (an extension built for another architecture)
@@ -1378,7 +1388,9 @@ RULES: tuple[Rule, ...] = (
         "nvidia-fabricmanager; with MIG give each process one instance "
         "(CUDA_VISIBLE_DEVICES=MIG-<uuid>); a GPU that vanished: check nvidia-smi and dmesg "
         "for Xid and drain the node. ROCm: a wheel built for this gfx architecture "
-        "(rocminfo), or HSA_OVERRIDE_GFX_VERSION for a GPU close to a supported one.",
+        "(rocminfo), or HSA_OVERRIDE_GFX_VERSION for a GPU close to a supported one. "
+        "TransformerEngine's comm+GEMM overlap without multicast: UB_SKIPMC=1 (CUDA IPC "
+        "instead); bf16 on a GPU before Ampere (V100, T4): fp16 instead (--fp16, not --bf16).",
         fixtures=(
             "cuda_config_error__llama_946_garbled.log",
             "cuda_config_error__ms_swift_5118_exclusive_process.log",
@@ -1393,6 +1405,8 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__lorax_150_sharded_only_one_cuda_device.log",
             "cuda_config_error__ray_39128_neuron_core_not_visible.log",
             "cuda_config_error__vllm_omni_241_symm_mem_system_not_initialized.log",
+            "cuda_config_error__transformerengine_1923.log",
+            "cuda_config_error__fastchat_399.log",
         ),
     ),
     Rule(
@@ -2034,6 +2048,89 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="hydra_config_composition",
+        category="user_code_error",
+        code="LX689",
+        priority=80,
+        retryable=False,
+        patterns=(
+            # Hydra composes the config before the task runs and, without HYDRA_FULL_ERROR,
+            # prints only its message (the offending key on the lines below), no exception
+            r"^Error merging '[^']+' with schema$",
+            r"^Error merging override \S",
+        ),
+        cause="Hydra could not compose the run's configuration (a key the structured config's "
+        "schema lacks, an override of a key that does not exist, a value of the wrong type), "
+        "so the script never started on this rank; the lines under it name the key. A "
+        "launcher that starts the other ranks with the script's own command line (Lightning's "
+        "DDP under Hydra) fails there too, and the ranks that did start wait for them.",
+        fix="fix the key Hydra names in the config, the schema or the override (rerun with "
+        "HYDRA_FULL_ERROR=1 for the whole traceback); when only the ranks a launcher started "
+        "fail, compare their command line with the first rank's.",
+        fixtures=("user_code_error__lightning_15545.log",),
+    ),
+    Rule(
+        name="storage_io_error",
+        category="user_code_error",
+        code="LX691",
+        # above the exception line that carries it (LX511): the errno names the cause
+        priority=81,
+        retryable=False,
+        patterns=(
+            r"\[Errno 5\] Input/output error",
+            r"\[Errno 28\] No space left on device",
+            r"\[Errno 122\] Disk quota exceeded",
+            r"\[Errno 116\] Stale file handle",
+            # torch's own reader (torch.load of a checkpoint on NFS)
+            r"\bread\(\): fd \d+ failed with Stale file handle",
+        ),
+        # shared memory and NCCL's segments have rules of their own (LX538, LX541, ...)
+        exclude=(r"/dev/shm|\bshm\b|shared memory",),
+        cause="the filesystem failed a read or a write (an I/O error on a network or parallel "
+        "filesystem, a full disk, a quota, an NFS handle made stale by a file replaced "
+        "underneath): the run's own code and data are not at fault, but rerunning into the "
+        "same full disk or faulty mount fails the same way.",
+        fix="check the path in the traceback: free space and quota (df -h, quota -s) where "
+        "checkpoints, caches (HF_HOME, TRITON_CACHE_DIR) and logs are written, the mount's "
+        "health on every node (dmesg, the filesystem's own tools); write checkpoints from one "
+        "rank or per-rank files, keep caches on local disk, and resume from the last complete "
+        "checkpoint once it is fixed.",
+        fixtures=(
+            "user_code_error__slime_326.log",
+            "user_code_error__ms_swift_3551_dataset_cache_disk_full.log",
+            "user_code_error__llamafactory_3243_stale_file_handle_oneline.log",
+        ),
+    ),
+    Rule(
+        name="extension_build_failed",
+        category="user_code_error",
+        code="LX688",
+        # above the exception lines that carry it (LX511): the build is the cause
+        priority=81,
+        retryable=False,
+        patterns=(
+            # torch.utils.cpp_extension's JIT build (DeepSpeed's op builder, a project's own
+            # CUDA ops), as ninja ends it and as torch reports it
+            r"^ninja: build stopped: subcommand failed\.$",
+            r"CalledProcessError: Command '\['ninja', '-v'",
+            r"RuntimeError: Error building extension '[\w.-]+'",
+        ),
+        cause="a C++/CUDA extension compiled when the run starts (DeepSpeed's fused_adam or "
+        "cpu_adam, a project's own CUDA ops, through torch.utils.cpp_extension) failed to "
+        "build: the compiler's first error is above it (an nvcc older or newer than torch's "
+        "CUDA, a missing CUDA_HOME or header, a gcc nvcc does not accept); every rank, and "
+        "every rerun, builds it the same way.",
+        fix="read the first 'error' line of the compiler output above; make `nvcc --version` "
+        "match python -c 'import torch; print(torch.version.cuda)' (set CUDA_HOME to that "
+        "toolkit) and install a gcc it supports; or build the ops ahead, once (e.g. "
+        "DS_BUILD_FUSED_ADAM=1 pip install deepspeed), and clear ~/.cache/torch_extensions "
+        "of a half-built copy before the next launch.",
+        fixtures=(
+            "user_code_error__deepspeed_6912.log",
+            "user_code_error__qwen_697_fused_adam_build_torchrun.log",
+        ),
+    ),
+    Rule(
         name="bare_exception_raised",
         category="user_code_error",
         code="LX656",
@@ -2063,6 +2160,9 @@ RULES: tuple[Rule, ...] = (
             rf"{EXCEPTION_LINE}(?::| +:(?! *(?:[-+\d.eE]+%?|nan|inf) *$)|$)",
             # pytest's short test summary ("FAILED path::test[id] - AssertionError: ...")
             r"^FAILED \S+::\S+ - (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):",
+            # the one exception class a script dies of without either word: next() on an
+            # exhausted data iterator, outside a generator
+            r"^StopIteration(?::|$)",
             # pydantic's link under each error of a ValidationError, which a config check
             # raises: the errors are listed over many lines under the exception's own
             r"^For further information visit https://errors\.pydantic\.dev/",
@@ -2083,6 +2183,7 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__pytorch_92573_unknown_c10d_backend_mpi.log",
             "user_code_error__verl_4503_vllm_symm_mem_overlapping_devices_ray.log",
             "user_code_error__axolotl_2791_chat_template_pydantic.log",
+            "user_code_error__ms_swift_4644.log",
         ),
     ),
     Rule(
@@ -2605,6 +2706,33 @@ RULES: tuple[Rule, ...] = (
         fixtures=("world_mismatch__tensorrt_llm_753_engine_world_size_vs_mpi_world_size.log",),
     ),
     Rule(
+        name="vllm_parallel_world",
+        category="world_mismatch",
+        code="LX687",
+        priority=82,
+        retryable=False,
+        patterns=(
+            # vLLM's parallel_state: the torch world it was started in against the tensor x
+            # pipeline parallel sizes it was asked for
+            r"world_size \(\d+\) is not equal to tensor_model_parallel_size \(\d+\) x "
+            r"pipeline_model_parallel_size \(\d+\)",
+        ),
+        cause="vLLM was started inside a torch world of another size than its tensor x "
+        "pipeline parallel sizes: an engine built in every process of a torchrun launch (each "
+        "process joins the launcher's world with the default tensor_parallel_size=1), or a "
+        "framework's colocated rollout engine configured for fewer GPUs than it runs on; every "
+        "start fails the same way.",
+        fix="make the numbers in the message agree: launch tensor x pipeline parallel processes "
+        "(torchrun --nproc-per-node), or set tensor_parallel_size to the world it runs in; to "
+        "evaluate under torchrun, build the engine in one process (or serve it with `vllm "
+        "serve` and call it) instead of in every rank, or use vLLM's external_launcher "
+        "executor, which is made for a torchrun world.",
+        fixtures=(
+            "world_mismatch__ms_swift_3739.log",
+            "world_mismatch__vlmevalkit_561.log",
+        ),
+    ),
+    Rule(
         name="deepspeed_batch_world",
         category="world_mismatch",
         code="LX578",
@@ -2884,6 +3012,9 @@ RULES: tuple[Rule, ...] = (
             # glog header is stripped from the line when it has the standard shape
             r"\.(?:c|cc|cpp|cu|cuh|h|hpp):\d+\] Check failed: ",
             r"^Check failed: ",
+            # glibc's abort when a cancelled thread's unwinding was caught by a catch (...)
+            # that did not rethrow it (a C++ thread pool torn down at exit)
+            r"^FATAL: exception not rethrown$",
         ),
         # glibc's own assertions (malloc's, the thread library's) are heap corruption or a
         # fork's aftermath, not an extension's check
@@ -2893,7 +3024,8 @@ RULES: tuple[Rule, ...] = (
         "CHECK in an extension's C++ code (the condition and the file are in the message), glibc "
         "finding the heap corrupted (an out-of-bounds write or a double free in native code), "
         "an LLVM fatal error in a JIT compiler (Triton) or a C++ thread torn down while "
-        "running; a native crash, not a Python exception.",
+        "running (glibc's 'exception not rethrown': a cancelled thread's unwinding swallowed); "
+        "a native crash, not a Python exception.",
         fix="get the native stack (PYTHONFAULTHANDLER=1, ulimit -c unlimited and gdb on the "
         "core); for bad_alloc check host memory while it runs (free -g, the job's memory "
         "limit) and the sizes passed to the extension that threw.",
@@ -2904,6 +3036,7 @@ RULES: tuple[Rule, ...] = (
             "segfault__diffsynth_studio_1272_free_corrupted_chunks.log",
             "segfault__verl_985_v100_triton_llvm_sigabrt.log",
             "segfault__byteps_430_two_workers_one_gpu_check_failed_abort.log",
+            "segfault__pytorch_136726.log",
         ),
     ),
     Rule(
@@ -4035,6 +4168,23 @@ RULES: tuple[Rule, ...] = (
         fixtures=("rendezvous_timeout__accelerate_2468_pdsh_no_route_to_host.log",),
     ),
     Rule(
+        name="hivemind_no_group",
+        category="rendezvous_timeout",
+        code="LX690",
+        # above the exception line it is raised as (LX511)
+        priority=81,
+        patterns=(r"Averaging step failed: could not find a group",),
+        cause="hivemind's matchmaking found no peers to average with before its time ran out: "
+        "the other peers never joined the swarm (not started, another run_id or DHT prefix), "
+        "cannot reach this one (initial_peers addresses unreachable, a firewall or NAT), or "
+        "are too slow to meet in the matchmaking window; the log does not say which.",
+        fix="check that every peer starts with the same run_id and reachable --initial_peers "
+        "multiaddrs (the public address and an open port, or client_mode/relays behind NAT), "
+        "and raise matchmaking_time or lower target_group_size when peers are slow; a rerun "
+        "helps only once the peers are up.",
+        fixtures=("rendezvous_timeout__hivemind_519.log",),
+    ),
+    Rule(
         name="rendezvous_timeout",
         category="rendezvous_timeout",
         code="LX521",
@@ -4627,6 +4777,7 @@ ANCHORS: tuple[str, ...] = (
     "mismatch between collectives",
     "--nnode",
     "--node",
+    "stopiteration",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

@@ -1869,3 +1869,152 @@ def test_triton_without_libcuda_behind_a_progress_bar() -> None:
     line = "  0%|          | 0/30 [00:00<?, ?it/s]/usr/bin/ld: cannot find -lcuda: No such file\n"
     p = failures.diagnose_logs([line]).primary
     assert p is not None and p.code == "LX666"
+
+
+@pytest.mark.parametrize(
+    ("signal", "code"),
+    [
+        ("SIGINT", "LX502"),
+        # after a worker's failure DeepSpeed's launcher names the exit code and stops there;
+        # its SIGTERM line can be a multi-node runner's teardown, so it says nothing alone
+        ("SIGTERM", None),
+    ],
+)
+def test_deepspeeds_launcher_own_signal_line(signal: str, code: str | None) -> None:
+    line = (
+        "[2023-05-04 10:11:12,345] [INFO] [launch.py:187:sigkill_handler] Main process "
+        f"received {signal}, exiting\n"
+    )
+    report = failures.diagnose_logs([line])
+    got = report.primary.code if report.primary is not None and report.found else None
+    assert got == code
+
+
+def test_an_unrethrown_forced_unwind_is_a_native_abort() -> None:
+    text = (
+        "[E926 11:11:00.604243366 thread_pool.cpp:138] Exception in thread pool task: unknown\n"
+        "FATAL: exception not rethrown\n"
+        "Aborted (core dumped)\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX579" and p.category == "segfault"
+    # the words inside a sentence are not glibc's line
+    quoted = "the worker printed FATAL: exception not rethrown before it stopped\n"
+    report = failures.diagnose_logs([quoted])
+    assert report.primary is None or report.primary.code != "LX579"
+
+
+def test_vllms_parallel_sizes_against_the_torch_world_beat_the_exception() -> None:
+    line = (
+        "[rank3]: RuntimeError: world_size (8) is not equal to tensor_model_parallel_size "
+        "(2) x pipeline_model_parallel_size (1)\n"
+    )
+    p = failures.diagnose_logs([line]).primary
+    assert p is not None and p.code == "LX687" and p.category == "world_mismatch"
+    assert not p.retryable and p.rank == 3
+
+
+def test_userbuffers_without_multicast_is_the_gpus_not_the_scripts() -> None:
+    line = (
+        "AssertionError: CUDA device, driver and/or toolkit version does not support "
+        "comm+GEMM overlap with CUDA Multicast. Launch app with UB_SKIPMC=1 to try CUDA IPC "
+        "instead.\n"
+    )
+    p = failures.diagnose_logs([line]).primary
+    assert p is not None and p.code == "LX540" and p.category == "cuda_config_error"
+    assert "UB_SKIPMC=1" in p.fix
+
+
+def test_bf16_asked_of_a_gpu_without_it_is_the_gpus_not_the_scripts() -> None:
+    line = (
+        "ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere "
+        "GPU with cuda>=11.0\n"
+    )
+    p = failures.diagnose_logs([line]).primary
+    assert p is not None and p.code == "LX540" and not p.retryable
+    assert "--fp16" in p.fix
+
+
+@pytest.mark.parametrize(
+    "first",
+    ["Error merging 'config.yaml' with schema", "Error merging override trainer.devices=4"],
+)
+def test_hydras_composition_errors_without_their_traceback(first: str) -> None:
+    text = (
+        f"{first}\n"
+        "Key 'augs' not in 'Config'\n"
+        "    full_key: augs\n"
+        "    object_type=Config\n"
+        "\n"
+        "Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX689" and p.category == "user_code_error"
+    # Hydra's hint alone, under another library's report, names nothing
+    hint = "Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n"
+    report = failures.diagnose_logs([hint])
+    assert report.primary is None or not report.found
+
+
+def test_hivemind_finding_no_group_is_a_rendezvous_not_the_scripts_exception() -> None:
+    text = (
+        "Nov 12 20:18:11.061 [ERROR] [hivemind.averaging.averager._step:478] Averaging step "
+        "failed: could not find a group\n"
+        "hivemind.averaging.partition.AllreduceException: Averaging step failed: could not "
+        "find a group\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX690" and p.category == "rendezvous_timeout"
+    assert not p.retryable and p.retry_on_progress
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "OSError: [Errno 28] No space left on device",
+        "ERROR: megatron.core.dist_checkpointing.strategies.filesystem_async: Local process 0 "
+        "encountered an error: [Errno 5] Input/output error",
+        "OSError: [Errno 122] Disk quota exceeded: '/home/u/.cache/huggingface'",
+        "OSError: [Errno 116] Stale file handle",
+        "RuntimeError: read(): fd 33 failed with Stale file handle",
+    ],
+)
+def test_the_filesystems_errno_names_the_cause(line: str) -> None:
+    p = failures.diagnose_logs([line + "\n"]).primary
+    assert p is not None and p.code == "LX691" and not p.retryable
+    assert "df -h" in p.fix
+
+
+def test_a_full_dev_shm_is_not_the_disk() -> None:
+    line = "OSError: [Errno 28] No space left on device: '/dev/shm/torch_1234_5678'\n"
+    p = failures.diagnose_logs([line]).primary
+    assert p is None or p.code != "LX691"
+
+
+def test_a_data_iterator_run_dry_ends_the_rank_that_raised_it() -> None:
+    text = (
+        '[rank24]: File "/x/swift/megatron/train/utils.py", line 60, in get_batch_on_tp_rank\n'
+        "[rank24]: data = next(data_iterator)\n"
+        "[rank24]: StopIteration\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX511" and p.rank == 24
+    # a word in a sentence is not the exception line
+    said = "the loader raised StopIteration at the end of the epoch, as expected\n"
+    report = failures.diagnose_logs([said])
+    assert report.primary is None or not report.found
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ninja: build stopped: subcommand failed.",
+        "[rank0]: subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero "
+        "exit status 1.",
+        "RuntimeError: Error building extension 'fused_adam'",
+    ],
+)
+def test_an_extension_that_failed_to_build_is_named_as_such(line: str) -> None:
+    p = failures.diagnose_logs([line + "\n"]).primary
+    assert p is not None and p.code == "LX688" and not p.retryable
+    assert "nvcc --version" in p.fix
