@@ -235,6 +235,22 @@ _PG_TIMEOUT_FIX = (
 # when fault tolerance is on.
 _DEEPEP_TIMEOUT = r"^DeepEP (?:[\w-]+ ){0,4}timeout\b"
 
+_NOT_THE_DISK = (r"/dev/shm|\bshm\b|shared memory",)
+"""A full or failing /dev/shm, and NCCL's segments there, have rules of their own (LX538,
+LX541, ...): not the storage rules' disk."""
+
+_NOT_THE_DISKS_FRAMES = (
+    r"(?:multiprocessing[/\\](?:synchronize|shared_memory|heap|queues)|logging[/\\]__init__)"
+    r'\.py", line \d+, in \w+$',
+)
+"""An errno raised in multiprocessing's shared-memory code is /dev/shm's, not the disk's; in
+logging's emit it is a handler that could not write (Python prints "--- Logging error ---"
+and goes on)."""
+
+_HIVEMIND_NO_GROUP = r"Averaging step failed: could not find a group"
+"""hivemind's averager found no peers in its matchmaking window (LX690); it raises it as an
+AllreduceException, which the optimizer catches and logs: not the script's exception."""
+
 _NO_NCCL_CAUSE = (
     "this torch build has no NCCL (the Windows and macOS wheels, and CPU-only ones), yet the "
     "process group asked for the nccl backend; every start fails the same way."
@@ -1390,7 +1406,9 @@ RULES: tuple[Rule, ...] = (
         "for Xid and drain the node. ROCm: a wheel built for this gfx architecture "
         "(rocminfo), or HSA_OVERRIDE_GFX_VERSION for a GPU close to a supported one. "
         "TransformerEngine's comm+GEMM overlap without multicast: UB_SKIPMC=1 (CUDA IPC "
-        "instead); bf16 on a GPU before Ampere (V100, T4): fp16 instead (--fp16, not --bf16).",
+        "instead); bf16 refused: check torch.cuda.is_available() (a CPU-only wheel, an empty "
+        "CUDA_VISIBLE_DEVICES) and torch.cuda.get_device_capability() (8.0 or more), and on a "
+        "GPU before Ampere (V100, T4) train in fp16 instead (--fp16, not --bf16).",
         fixtures=(
             "cuda_config_error__llama_946_garbled.log",
             "cuda_config_error__ms_swift_5118_exclusive_process.log",
@@ -2056,11 +2074,11 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # Hydra composes the config before the task runs and, without HYDRA_FULL_ERROR,
             # prints only its message (the offending key on the lines below), no exception
-            r"^Error merging '[^']+' with schema$",
-            r"^Error merging override \S",
+            r"(?:^|ConfigCompositionException: )Error merging '[^']+' with schema$",
+            r"(?:^|ConfigCompositionException: )Error merging override \S",
         ),
         cause="Hydra could not compose the run's configuration (a key the structured config's "
-        "schema lacks, an override of a key that does not exist, a value of the wrong type), "
+        "schema lacks, an override whose value OmegaConf cannot merge), "
         "so the script never started on this rank; the lines under it name the key. A "
         "launcher that starts the other ranks with the script's own command line (Lightning's "
         "DDP under Hydra) fails there too, and the ranks that did start wait for them.",
@@ -2070,34 +2088,57 @@ RULES: tuple[Rule, ...] = (
         fixtures=("user_code_error__lightning_15545.log",),
     ),
     Rule(
-        name="storage_io_error",
+        name="storage_full",
         category="user_code_error",
         code="LX691",
         # above the exception line that carries it (LX511): the errno names the cause
         priority=81,
         retryable=False,
         patterns=(
-            r"\[Errno 5\] Input/output error",
             r"\[Errno 28\] No space left on device",
             r"\[Errno 122\] Disk quota exceeded",
-            r"\[Errno 116\] Stale file handle",
-            # torch's own reader (torch.load of a checkpoint on NFS)
-            r"\bread\(\): fd \d+ failed with Stale file handle",
+            # torch's own writer (torch.save of a checkpoint)
+            r"\bwrite\(\): fd \d+ failed with (?:No space left on device|Disk quota exceeded)",
         ),
-        # shared memory and NCCL's segments have rules of their own (LX538, LX541, ...)
-        exclude=(r"/dev/shm|\bshm\b|shared memory",),
-        cause="the filesystem failed a read or a write (an I/O error on a network or parallel "
-        "filesystem, a full disk, a quota, an NFS handle made stale by a file replaced "
-        "underneath): the run's own code and data are not at fault, but rerunning into the "
-        "same full disk or faulty mount fails the same way.",
-        fix="check the path in the traceback: free space and quota (df -h, quota -s) where "
-        "checkpoints, caches (HF_HOME, TRITON_CACHE_DIR) and logs are written, the mount's "
-        "health on every node (dmesg, the filesystem's own tools); write checkpoints from one "
-        "rank or per-rank files, keep caches on local disk, and resume from the last complete "
-        "checkpoint once it is fixed.",
+        exclude=_NOT_THE_DISK,
+        not_raised_in=_NOT_THE_DISKS_FRAMES,
+        cause="a write found the disk full or the user's quota spent (checkpoints, a dataset "
+        "or model cache, logs): the run's own code and data are not at fault, but the same "
+        "run fills the same disk again.",
+        fix="check the path in the traceback: free space and quota where checkpoints, caches "
+        "(HF_HOME, TRITON_CACHE_DIR, TORCH_EXTENSIONS_DIR) and logs are written (df -h, "
+        "quota -s); keep fewer checkpoints (save_total_limit) or write them elsewhere, then "
+        "resume from the last complete one.",
+        fixtures=("user_code_error__ms_swift_3551_dataset_cache_disk_full.log",),
+    ),
+    Rule(
+        name="storage_io_error",
+        category="user_code_error",
+        code="LX692",
+        priority=81,
+        # a mount that failed for a while or a file replaced underneath: a rerun from a
+        # complete checkpoint may pass, one that fails again without progress stops (no
+        # retryable=False, which would make the log's word final)
+        on_progress=True,
+        patterns=(
+            r"\[Errno 5\] Input/output error",
+            r"\[Errno 116\] Stale (?:NFS )?file handle",
+            # torch's own reader and writer (torch.load/torch.save on NFS)
+            r"\b(?:read|write)\(\): fd \d+ failed with (?:Input/output error|Stale (?:NFS )?"
+            r"file handle)",
+        ),
+        exclude=_NOT_THE_DISK,
+        not_raised_in=_NOT_THE_DISKS_FRAMES,
+        cause="the filesystem failed a read or a write: an I/O error on a network or parallel "
+        "filesystem (NFS, Lustre, a FUSE mount of object storage), or an NFS handle made stale "
+        "because another node replaced or deleted the file while it was open (a cache or a "
+        "checkpoint written by several ranks at once); the run's own code is not at fault.",
+        fix="check the mount on every node (dmesg, the filesystem's own tools) and which "
+        "ranks write the path in the traceback: write checkpoints from one rank or per-rank "
+        "files and keep caches (HF_HOME, TRITON_CACHE_DIR) on local disk; launchx retries it "
+        "from the last complete checkpoint, and stops when it comes back without progress.",
         fixtures=(
             "user_code_error__slime_326.log",
-            "user_code_error__ms_swift_3551_dataset_cache_disk_full.log",
             "user_code_error__llamafactory_3243_stale_file_handle_oneline.log",
         ),
     ),
@@ -2115,6 +2156,12 @@ RULES: tuple[Rule, ...] = (
             r"CalledProcessError: Command '\['ninja', '-v'",
             r"RuntimeError: Error building extension '[\w.-]+'",
         ),
+        # torch's JIT build at start-up, not a pip/setup.py build of the same tools (pip
+        # reports those under its own words a few lines on)
+        not_before=(
+            r"Error compiling objects for extension|Failed building wheel"
+            r"|subprocess-exited-with-error",
+        ),
         cause="a C++/CUDA extension compiled when the run starts (DeepSpeed's fused_adam or "
         "cpu_adam, a project's own CUDA ops, through torch.utils.cpp_extension) failed to "
         "build: the compiler's first error is above it (an nvcc older or newer than torch's "
@@ -2122,9 +2169,11 @@ RULES: tuple[Rule, ...] = (
         "every rerun, builds it the same way.",
         fix="read the first 'error' line of the compiler output above; make `nvcc --version` "
         "match python -c 'import torch; print(torch.version.cuda)' (set CUDA_HOME to that "
-        "toolkit) and install a gcc it supports; or build the ops ahead, once (e.g. "
-        "DS_BUILD_FUSED_ADAM=1 pip install deepspeed), and clear ~/.cache/torch_extensions "
-        "of a half-built copy before the next launch.",
+        "toolkit) and install a gcc it supports; a compiler killed for memory ends the same "
+        "way (MAX_JOBS=4); or build the ops ahead, once (DS_BUILD_FUSED_ADAM=1 "
+        "DS_BUILD_CPU_ADAM=1 pip install --no-cache-dir deepspeed), and clear "
+        "~/.cache/torch_extensions (TORCH_EXTENSIONS_DIR) of a half-built copy before the "
+        "next launch.",
         fixtures=(
             "user_code_error__deepspeed_6912.log",
             "user_code_error__qwen_697_fused_adam_build_torchrun.log",
@@ -2167,7 +2216,7 @@ RULES: tuple[Rule, ...] = (
             # raises: the errors are listed over many lines under the exception's own
             r"^For further information visit https://errors\.pydantic\.dev/",
         ),
-        exclude=(*_NOT_THE_SCRIPTS, _INTERNAL_ASSERT_LINE),
+        exclude=(*_NOT_THE_SCRIPTS, _INTERNAL_ASSERT_LINE, _HIVEMIND_NO_GROUP),
         # an exception raised in multiprocessing's spawn _main itself, where the child reads
         # its arguments from the parent ("EOFError: Ran out of input"): the parent died, the
         # child never ran the script (the script's own errors are raised in deeper frames)
@@ -2717,16 +2766,19 @@ RULES: tuple[Rule, ...] = (
             r"world_size \(\d+\) is not equal to tensor_model_parallel_size \(\d+\) x "
             r"pipeline_model_parallel_size \(\d+\)",
         ),
-        cause="vLLM was started inside a torch world of another size than its tensor x "
-        "pipeline parallel sizes: an engine built in every process of a torchrun launch (each "
-        "process joins the launcher's world with the default tensor_parallel_size=1), or a "
-        "framework's colocated rollout engine configured for fewer GPUs than it runs on; every "
-        "start fails the same way.",
+        cause="vLLM (or SGLang, whose check says the same) was started inside a torch world of "
+        "another size than its tensor x pipeline parallel sizes: an engine built in every "
+        "process of a torchrun launch (each process joins the launcher's world with the "
+        "default tensor_parallel_size=1), or a framework's colocated rollout engine set up "
+        "for fewer GPUs than it runs on, or on a vLLM release it does not support; every start "
+        "fails the same way.",
         fix="make the numbers in the message agree: launch tensor x pipeline parallel processes "
         "(torchrun --nproc-per-node), or set tensor_parallel_size to the world it runs in; to "
         "evaluate under torchrun, build the engine in one process (or serve it with `vllm "
         "serve` and call it) instead of in every rank, or use vLLM's external_launcher "
-        "executor, which is made for a torchrun world.",
+        "executor, made for a torchrun world (its parallel sizes must still multiply to the "
+        "world size); a framework that runs vLLM inside the training world needs the vLLM "
+        "release it supports.",
         fixtures=(
             "world_mismatch__ms_swift_3739.log",
             "world_mismatch__vlmevalkit_561.log",
@@ -3024,11 +3076,14 @@ RULES: tuple[Rule, ...] = (
         "CHECK in an extension's C++ code (the condition and the file are in the message), glibc "
         "finding the heap corrupted (an out-of-bounds write or a double free in native code), "
         "an LLVM fatal error in a JIT compiler (Triton) or a C++ thread torn down while "
-        "running (glibc's 'exception not rethrown': a cancelled thread's unwinding swallowed); "
-        "a native crash, not a Python exception.",
+        "running (glibc's 'exception not rethrown': a thread ended by pthread_exit or "
+        "pthread_cancel, as Python ends its threads at exit, whose unwinding a catch (...) "
+        "swallowed); a native crash, not a Python exception.",
         fix="get the native stack (PYTHONFAULTHANDLER=1, ulimit -c unlimited and gdb on the "
         "core); for bad_alloc check host memory while it runs (free -g, the job's memory "
-        "limit) and the sizes passed to the extension that threw.",
+        "limit) and the sizes passed to the extension that threw; for 'exception not "
+        "rethrown' at exit, shut down what owns the threads before the script ends "
+        "(rpc.shutdown(), destroy_process_group(), join its threads).",
         fixtures=(
             "segfault__recsys_examples_231_bad_alloc_sigabrt_local_rank0.log",
             "segfault__pytorch_90549_fsdp_tests_terminate_without_active_exception.log",
@@ -4171,9 +4226,11 @@ RULES: tuple[Rule, ...] = (
         name="hivemind_no_group",
         category="rendezvous_timeout",
         code="LX690",
-        # above the exception line it is raised as (LX511)
-        priority=81,
-        patterns=(r"Averaging step failed: could not find a group",),
+        # a symptom's tier, as the other rendezvous rules: hivemind logs the failed step and
+        # trains on alone, so a later exception or timeout is the run's end (LX511 leaves
+        # the exception line this is raised as to it)
+        priority=46,
+        patterns=(_HIVEMIND_NO_GROUP,),
         cause="hivemind's matchmaking found no peers to average with before its time ran out: "
         "the other peers never joined the swarm (not started, another run_id or DHT prefix), "
         "cannot reach this one (initial_peers addresses unreachable, a firewall or NAT), or "
