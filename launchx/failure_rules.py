@@ -3054,7 +3054,7 @@ RULES: tuple[Rule, ...] = (
             # glibc's malloc finding its heap corrupted (a native out-of-bounds write or a
             # double free), which aborts the process with this one line
             r"\b(?:free|malloc|realloc|munmap_chunk|malloc_consolidate)\(\): (?:.*corrupt"
-            r"|invalid |double free)",
+            r"|invalid |double free|unaligned (?:fastbin |tcache )?chunk detected)",
             r"double free or corruption \((?:out|!prev|fasttop|top)\)",
             r"corrupted size vs\. prev_size|corrupted double-linked list",
             # LLVM's fatal error (Triton's and other JIT compilers' backend), then abort()
@@ -3092,6 +3092,7 @@ RULES: tuple[Rule, ...] = (
             "segfault__verl_985_v100_triton_llvm_sigabrt.log",
             "segfault__byteps_430_two_workers_one_gpu_check_failed_abort.log",
             "segfault__pytorch_136726.log",
+            "segfault__falcon_12.log",
         ),
     ),
     Rule(
@@ -4420,6 +4421,23 @@ RULES: tuple[Rule, ...] = (
         fixtures=("segfault__diux_cluster_47_gloo_driver_shutting_down_at_exit.log",),
     ),
     Rule(
+        name="gloo_message_longer_than_posted",
+        category="gloo_error",
+        code="LX693",
+        # the same tier as the connection rule it is one of the enforce lines of (LX523)
+        priority=41,
+        patterns=(r"op\.preamble\.length <= op\.nbytes\b",),
+        cause="gloo received from a peer a message longer than the buffer this rank posted "
+        "for it: the ranks called the collective with tensors of different sizes (a last "
+        "batch of another length, a tensor gathered without padding), or called different "
+        "collectives in a different order, not a network fault.",
+        fix="make every rank pass tensors of the same shape to each collective (pad to the "
+        "largest, or all_gather_object / gather the sizes first) and call the collectives in "
+        "the same order on every rank; TORCH_DISTRIBUTED_DEBUG=DETAIL checks both and names "
+        "the mismatch.",
+        fixtures=("gloo_error__prime_diloco_68_enforce_preamble_length.log",),
+    ),
+    Rule(
         name="gloo_setup",
         category="gloo_error",
         code="LX523",
@@ -4835,6 +4853,7 @@ ANCHORS: tuple[str, ...] = (
     "--nnode",
     "--node",
     "stopiteration",
+    "(): unaligned",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these with ``bytes.find`` (fast) and only their lines are matched against

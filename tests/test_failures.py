@@ -233,6 +233,12 @@ FOUND_UNKNOWNS = {
     # evaluation; the labeller calls it unknown (the thread names no cause), launchx reads a
     # CUDA error behind NCCL (LX512, not retried either way)
     "unknown__cuad_9_eval_nccl_error1_unhandled_cuda.log",
+    # round 78 (blind): DDP's parameter check where the peer reports "inconsistent 0 params"
+    # for the same model; the labeller calls it unknown (a transfer between GPUs that
+    # delivered nothing, the threads name no cause), launchx reads DDP's exception (LX511,
+    # not retried either way)
+    "unknown__pytorch_examples_1154.log",
+    "unknown__star_44.log",
 }
 
 
@@ -2077,3 +2083,31 @@ def test_pips_build_of_an_extension_is_not_a_jit_build_at_start_up() -> None:
     )
     report = failures.diagnose_logs([text])
     assert report.primary is None or report.primary.code != "LX688"
+
+
+def test_glibc_finding_an_unaligned_chunk_is_a_native_abort() -> None:
+    for line in (
+        "malloc_consolidate(): unaligned fastbin chunk detected",
+        "free(): unaligned chunk detected in tcache 2",
+        "malloc(): unaligned tcache chunk detected",
+    ):
+        p = failures.diagnose_logs([line + "\n"]).primary
+        assert p is not None and p.code == "LX579", line
+
+
+def test_a_gloo_message_longer_than_posted_is_a_size_mismatch_not_the_network() -> None:
+    text = (
+        "terminate called after throwing an instance of 'gloo::EnforceNotMet'\n"
+        "  what():  [enforce fail at /opt/pytorch/third_party/gloo/gloo/transport/tcp/"
+        "pair.cc:446] op.preamble.length <= op.nbytes. 256000 vs 128000\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX693" and p.category == "gloo_error"
+    assert "TORCH_DISTRIBUTED_DEBUG=DETAIL" in p.fix
+    # gloo's other enforce lines stay the connection rule's
+    other = (
+        "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:83] "
+        "ifa != nullptr. Unable to find address for: eth0\n"
+    )
+    q = failures.diagnose_logs([other]).primary
+    assert q is None or q.code != "LX693"
