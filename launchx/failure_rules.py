@@ -240,7 +240,8 @@ _NOT_THE_DISK = (r"/dev/shm|\bshm\b|shared memory",)
 LX541, ...): not the storage rules' disk."""
 
 _NOT_THE_DISKS_FRAMES = (
-    r"(?:multiprocessing[/\\](?:synchronize|shared_memory|heap|queues)|logging[/\\]__init__)"
+    r"(?:multiprocessing[/\\](?:synchronize|shared_memory|heap|queues)"
+    r"|logging[/\\](?:__init__|handlers))"
     r'\.py", line \d+, in \w+$',
 )
 """An errno raised in multiprocessing's shared-memory code is /dev/shm's, not the disk's; in
@@ -2069,7 +2070,9 @@ RULES: tuple[Rule, ...] = (
         name="hydra_config_composition",
         category="user_code_error",
         code="LX689",
-        priority=80,
+        # above the exception lines of the same traceback (LX511: omegaconf's cause, chained
+        # under Hydra's when HYDRA_FULL_ERROR=1)
+        priority=81,
         retryable=False,
         patterns=(
             # Hydra composes the config before the task runs and, without HYDRA_FULL_ERROR,
@@ -2220,7 +2223,12 @@ RULES: tuple[Rule, ...] = (
         # an exception raised in multiprocessing's spawn _main itself, where the child reads
         # its arguments from the parent ("EOFError: Ran out of input"): the parent died, the
         # child never ran the script (the script's own errors are raised in deeper frames)
-        not_raised_in=(r'multiprocessing[/\\]spawn\.py", line \d+, in _main$',),
+        # and an error in a logging handler (the stream or file it writes to failed), which
+        # logging prints under "--- Logging error ---" and goes on from
+        not_raised_in=(
+            r'multiprocessing[/\\]spawn\.py", line \d+, in _main$',
+            r'logging[/\\](?:__init__|handlers)\.py", line \d+, in \w+$',
+        ),
         cause="the training script raised an exception on this rank; the other ranks' errors "
         "(connection closed, timeouts) are the consequence.",
         fix="fix the script at the traceback shown for this rank; retrying would run the same "
@@ -3053,7 +3061,8 @@ RULES: tuple[Rule, ...] = (
             r"^(?:\S+: )?\S+\.(?:c|cc|cpp|cu|cuh|h|hpp):\d+: .*: Assertion `",
             # glibc's malloc finding its heap corrupted (a native out-of-bounds write or a
             # double free), which aborts the process with this one line
-            r"\b(?:free|malloc|realloc|munmap_chunk|malloc_consolidate)\(\): (?:.*corrupt"
+            r"\b(?:free|malloc|realloc|munmap_chunk|malloc_consolidate|tcache_thread_shutdown"
+            r"|int_mallinfo)\(\): (?:.*corrupt"
             r"|invalid |double free|unaligned (?:fastbin |tcache )?chunk detected)",
             r"double free or corruption \((?:out|!prev|fasttop|top)\)",
             r"corrupted size vs\. prev_size|corrupted double-linked list",

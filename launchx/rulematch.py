@@ -228,7 +228,11 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
             if comp.not_raised_in or comp.raised_in:
                 frames = frames or _Frames(lines)
                 raiser = next(iter(frames.above(ln)), None)
-                if raiser is not None and any(p.search(raiser.text) for p in comp.not_raised_in):
+                # a frame far above is another traceback's, not this line's (a logger's line
+                # under a traceback printed earlier): it vetoes nothing, and the anchored
+                # scan, which keeps fewer lines between them, reads the same
+                near = raiser is not None and ln.index - raiser.index <= _RAISER_GAP
+                if near and raiser and any(p.search(raiser.text) for p in comp.not_raised_in):
                     continue
                 if comp.raised_in and not (
                     raiser is not None and any(p.search(raiser.text) for p in comp.raised_in)
@@ -312,6 +316,8 @@ def _in_context(comp: Compiled, lines: Sequence[LogLine], at: LogLine) -> bool:
 
 _FRAME = re.compile(r'^\s*File "([^"]+)", line \d+')
 _FRAME_WINDOW = 200  # lines above an exception where the frames that raised it may be
+_RAISER_GAP = 12  # lines from the frame that raised an exception to its line: the frame's
+# source line, 3.11's caret lines, a few lines of other ranks printing between them
 
 
 def _with_frame(frames: _Frames, hit: Hit) -> Hit:

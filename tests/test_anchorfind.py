@@ -27,6 +27,7 @@ _BASELINE = set(
 # The 51 baseline logs first, which never change, then the rest: the tests that need the
 # helper to answer the first chunks depend on how many lines those chunks hold, which a new
 # log sorted in among the first ones would change.
+assert len(_BASELINE) == 51, "SPLIT.md lists the 51 baseline logs as - `name.log`"
 _ORDER = sorted(DEV.glob("*.log"), key=lambda p: (p.name not in _BASELINE, p.name))
 
 

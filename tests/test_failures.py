@@ -2111,3 +2111,103 @@ def test_a_gloo_message_longer_than_posted_is_a_size_mismatch_not_the_network() 
     )
     q = failures.diagnose_logs([other]).primary
     assert q is None or q.code != "LX693"
+
+
+def test_hydras_full_error_traceback_names_hydra_over_omegaconfs_cause() -> None:
+    tb = "Traceback (most recent call last):\n"
+    text = (
+        tb + '  File "/x/omegaconf/omegaconf.py", line 273, in merge\n'
+        "    target.merge_with(*configs[1:])\n"
+        "omegaconf.errors.ConfigKeyError: Key 'augs' not in 'Config'\n"
+        "    full_key: augs\n"
+        "\nThe above exception was the direct cause of the following exception:\n\n"
+        + tb
+        + '  File "train.py", line 40, in <module>\n'
+        "    main()\n"
+        "hydra.errors.ConfigCompositionException: Error merging 'config.yaml' with schema\n"
+    )
+    for prefix in ("", "[rank1]: "):
+        shown = "".join(prefix + line + "\n" for line in text.splitlines())
+        p = failures.diagnose_logs([shown]).primary
+        assert p is not None and p.code == "LX689", prefix
+
+
+_LOGGING_ERROR = (
+    "--- Logging error ---\n"
+    "Traceback (most recent call last):\n"
+    '  File "/usr/lib/python3.10/logging/handlers.py", line 487, in reopenIfNeeded\n'
+    "    self.stream.flush()\n"
+    "OSError: [Errno 116] Stale file handle: '/nfs/logs/train.log'\n"
+    "Call stack:\n"
+    '  File "train.py", line 3, in <module>\n'
+    "    log.info(x)\n"
+    "Message: 'x'\n"
+    "Arguments: ()\n"
+)
+
+
+def test_a_logging_handlers_error_is_neither_the_disk_nor_the_scripts_end() -> None:
+    """logging prints a handler's failure and goes on: the exception that ended the run
+    comes later, and is the one read."""
+    later = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 9, in <module>\n'
+        "    batch[k]\n"
+        "KeyError: 'k'\n"
+    )
+    p = failures.diagnose_logs([_LOGGING_ERROR + later]).primary
+    assert p is not None and p.code == "LX511" and not p.retry_on_progress
+    assert any("KeyError: 'k'" in e for e in p.evidence)
+    assert not any("Stale file handle" in e for e in p.evidence)
+    alone = failures.diagnose_logs([_LOGGING_ERROR]).primary
+    assert alone is None or alone.code not in ("LX511", "LX691", "LX692")
+
+
+def test_a_frameless_errno_line_under_an_earlier_traceback_is_still_the_disks() -> None:
+    """The nearest frame must be the line's own (a few lines above) to veto it: a
+    logger's disk-full line printed after a logging traceback is read, and the anchored
+    scan, which keeps fewer lines between them, reads the same."""
+    line = (
+        "ERROR: megatron.core.dist_checkpointing.strategies.filesystem_async: Local process 0 "
+        "encountered an error: [Errno 28] No space left on device\n"
+    )
+    steps = "".join(f"step {i} loss 1.0\n" for i in range(20))
+    p = failures.diagnose_logs([_LOGGING_ERROR + steps + line]).primary
+    assert p is not None and p.code == "LX691"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an I/O error in multiprocessing's shared memory is /dev/shm's
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.10/multiprocessing/shared_memory.py", line 115, in __init__\n'
+        "    self._fd = _posixshmem.shm_open(\n"
+        "OSError: [Errno 5] Input/output error\n",
+        "[rank3]: OSError: [Errno 116] Stale file handle: '/dev/shm/nccl-abc'\n",
+    ],
+)
+def test_an_io_error_of_shared_memory_is_not_the_mount(text: str) -> None:
+    p = failures.diagnose_logs([text]).primary
+    assert p is None or p.code not in ("LX691", "LX692")
+
+
+def test_a_jit_build_followed_by_the_runs_own_output_stays_a_build_failure() -> None:
+    text = (
+        "ninja: build stopped: subcommand failed.\n"
+        "RuntimeError: Error building extension 'fused_adam'\n"
+        "[2024-05-01 10:00:00] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 123\n"
+        "[2024-05-01 10:00:01] [ERROR] [launch.py:325:sigkill_handler] ['python', 'train.py'] "
+        "exits with return code = 1\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX688"
+
+
+def test_glibcs_thread_shutdown_check_is_a_native_abort() -> None:
+    for line in (
+        "tcache_thread_shutdown(): unaligned tcache chunk detected",
+        "int_mallinfo(): unaligned fastbin chunk detected",
+    ):
+        p = failures.diagnose_logs([line + "\n"]).primary
+        assert p is not None and p.code == "LX579", line
