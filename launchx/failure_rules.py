@@ -164,8 +164,9 @@ class Rule:
     ``context``: one of the 60 lines above the match on the same rank (its traceback)
     must match one of these; ``compare=(a, b)``: the pattern's named groups ``a`` and ``b``
     are numbers and the line counts only when a > b; ``not_raised_in``: an exception line
-    does not count when the traceback frame nearest above it (the frame that raised it)
-    matches one of these (a spawned child reading its arguments from a dead parent);
+    does not count when the traceback frame nearest above it (the frame that raised it, a
+    few lines above: ``rulematch._RAISER_GAP``) matches one of these (a spawned child
+    reading its arguments from a dead parent);
     ``raised_in``: an exception line counts only when that frame matches one of these (a
     launcher's own code, not a script it runs in its own process).
     ``on_progress``: retried by the run loop once a checkpoint exists, as the categories of
@@ -3073,8 +3074,9 @@ RULES: tuple[Rule, ...] = (
             # glog header is stripped from the line when it has the standard shape
             r"\.(?:c|cc|cpp|cu|cuh|h|hpp):\d+\] Check failed: ",
             r"^Check failed: ",
-            # glibc's abort when a cancelled thread's unwinding was caught by a catch (...)
-            # that did not rethrow it (a C++ thread pool torn down at exit)
+            # glibc's abort when the forced unwinding of a thread ended by pthread_exit or
+            # pthread_cancel was caught by a catch (...) that did not rethrow it (a C++
+            # thread pool torn down at exit)
             r"^FATAL: exception not rethrown$",
         ),
         # glibc's own assertions (malloc's, the thread library's) are heap corruption or a
