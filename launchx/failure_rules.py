@@ -240,14 +240,17 @@ _NOT_THE_DISK = (r"/dev/shm|\bshm\b|shared memory",)
 """A full or failing /dev/shm, and NCCL's segments there, have rules of their own (LX538,
 LX541, ...): not the storage rules' disk."""
 
+_LOGGING_HANDLER_FRAME = r'logging[/\\](?:__init__|handlers)\.py", line \d+, in \w+$'
+"""A frame of logging's own handlers: an exception raised there is a handler that could not
+write, which logging prints under "--- Logging error ---" and goes on from; not the run's
+end (LX511) nor its disk's (LX691, LX692)."""
+
 _NOT_THE_DISKS_FRAMES = (
-    r"(?:multiprocessing[/\\](?:synchronize|shared_memory|heap|queues)"
-    r"|logging[/\\](?:__init__|handlers))"
-    r'\.py", line \d+, in \w+$',
+    r'multiprocessing[/\\](?:synchronize|shared_memory|heap|queues)\.py", line \d+, in \w+$',
+    _LOGGING_HANDLER_FRAME,
 )
-"""An errno raised in multiprocessing's shared-memory code is /dev/shm's, not the disk's; in
-logging's emit it is a handler that could not write (Python prints "--- Logging error ---"
-and goes on)."""
+"""An errno raised in multiprocessing's shared-memory code is /dev/shm's, not the disk's;
+in a logging handler it is no failure of the run."""
 
 _HIVEMIND_NO_GROUP = r"Averaging step failed: could not find a group"
 """hivemind's averager found no peers in its matchmaking window (LX690); it raises it as an
@@ -2224,11 +2227,10 @@ RULES: tuple[Rule, ...] = (
         # an exception raised in multiprocessing's spawn _main itself, where the child reads
         # its arguments from the parent ("EOFError: Ran out of input"): the parent died, the
         # child never ran the script (the script's own errors are raised in deeper frames)
-        # and an error in a logging handler (the stream or file it writes to failed), which
-        # logging prints under "--- Logging error ---" and goes on from
+        # and an error in a logging handler (the stream or file it writes to failed)
         not_raised_in=(
             r'multiprocessing[/\\]spawn\.py", line \d+, in _main$',
-            r'logging[/\\](?:__init__|handlers)\.py", line \d+, in \w+$',
+            _LOGGING_HANDLER_FRAME,
         ),
         cause="the training script raised an exception on this rank; the other ranks' errors "
         "(connection closed, timeouts) are the consequence.",
