@@ -30,8 +30,10 @@ a KeyError with its collateral and torchrun's summary at the end) and the same b
 directory of eight per-rank files go through the real ``launchx diagnose`` in a subprocess:
 wall time and peak RSS, against ``launchx diagnose`` of a 1 KB log measured in the same run
 (start-up and imports), and a quarter-size log to show memory does not grow with the log;
-then the 100 MB log and its rank files pinned to one core, where no helper process
-searches half the anchors (the two-core search's baseline).
+then the 100 MB log and its rank files pinned to one core; then the same two without
+Hyperscan (the ``bytes.find`` pass per anchor that a machine without its wheel runs, with a
+helper process searching half the anchors on the second core), the one-pass search's
+baseline.
 
 ``--misses`` lists the development part's misses. The held-out part is only ever counted:
 its logs measure rules that were not written from them, so its misses are not printed
@@ -41,6 +43,7 @@ its logs measure rules that were not written from them, so its misses are not pr
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
 import re
@@ -278,10 +281,20 @@ def _write_dense(path: Path, mb: int) -> None:
         fh.write(_FAILURE)
 
 
-def _run(args: list[str], one_core: bool = False) -> tuple[float, float, int, int]:
+# ``python -m launchx`` as on a machine without Hyperscan's wheel: its import fails
+_NO_HYPERSCAN = (
+    "import sys; sys.modules['hyperscan'] = None; sys.argv[0] = 'launchx'; "
+    "from launchx.cli import main; main()"
+)
+
+
+def _run(
+    args: list[str], one_core: bool = False, hyperscan: bool = True
+) -> tuple[float, float, int, int]:
     """Wall seconds, CPU seconds (user + system, the helper process's too), peak RSS (KiB)
     and exit code of ``launchx diagnose ARGS``. CPU time is what a loaded machine cannot
-    inflate. ``one_core``: pinned to one core, where launchx starts no helper."""
+    inflate. ``one_core``: pinned to one core, where launchx starts no helper;
+    ``hyperscan=False``: as if Hyperscan were not installed."""
     code = (
         "import os, resource, subprocess, sys, time\n"
         + ("os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n" if one_core else "")
@@ -291,15 +304,16 @@ def _run(args: list[str], one_core: bool = False) -> tuple[float, float, int, in
         "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
         "print(dt, u.ru_utime + u.ru_stime, u.ru_maxrss, p.returncode)\n"
     )
-    cmd = [sys.executable, "-c", code, sys.executable, "-m", "launchx", "diagnose", "--json", *args]
+    launchx = ["-m", "launchx"] if hyperscan else ["-c", _NO_HYPERSCAN]
+    cmd = [sys.executable, "-c", code, sys.executable, *launchx, "diagnose", "--json", *args]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()
     return float(out[0]), float(out[1]), int(out[2]), int(out[3])
 
 
 def _median_run(
-    args: list[str], runs: int, one_core: bool = False
+    args: list[str], runs: int, one_core: bool = False, hyperscan: bool = True
 ) -> tuple[float, float, int, int]:
-    results = [_run(args, one_core) for _ in range(runs)]
+    results = [_run(args, one_core, hyperscan) for _ in range(runs)]
     return (
         statistics.median(r[0] for r in results),
         statistics.median(r[1] for r in results),
@@ -344,12 +358,20 @@ def streams(big_mb: int, runs: int) -> None:
                 f"  exit {rc}"
             )
         if hasattr(os, "sched_setaffinity"):
-            # the same logs on one core, where no helper process searches half the anchors
+            # the same logs on one core
             for label, path in ((f"{big_mb} MB log", big), ("8 rank files", folder)):
                 dt, cpu, _, _ = _median_run([str(path)], runs, one_core=True)
                 print(
                     f"  {label + ', one core':<26} {dt:6.2f} s wall {cpu:5.2f} s cpu  "
                     f"two cores take {walls[path] / dt:.2f}x its time"
+                )
+        if importlib.util.find_spec("hyperscan") is not None:
+            # the baseline: the same logs searched as where Hyperscan has no wheel
+            for label, path in ((f"{big_mb} MB log", big), ("8 rank files", folder)):
+                dt, cpu, _, _ = _median_run([str(path)], runs, hyperscan=False)
+                print(
+                    f"  {label + ', no Hyperscan':<26} {dt:6.2f} s wall {cpu:5.2f} s cpu  "
+                    f"Hyperscan takes {walls[path] / dt:.2f}x its time"
                 )
 
 

@@ -1,7 +1,9 @@
-"""A helper process that searches long log files for half the anchors, on a second core.
+"""A helper process that searches long log files for half the anchors, on a second core,
+where Hyperscan is not installed (with it, ``anchorlines.OnePass`` finds them all in one pass
+and no helper is started).
 
-Searching a long log for the anchors is most of what ``launchx diagnose`` spends on it: one
-``bytes.find`` pass per anchor, 20-50 ms each per 100 MB, on one core. A file on disk can be
+Without Hyperscan, searching a long log for the anchors is most of what ``launchx diagnose``
+spends on it: one ``bytes.find`` pass per anchor, 20-50 ms each per 100 MB. A file on disk can be
 read twice, so a helper process (a second interpreter running ``serve``) searches the files
 for the anchors at the end of the list while the scanner searches for the others and reads
 the lines it found; on two cores a 100 MB log is read in about 0.7 of one core's time.

@@ -4869,18 +4869,21 @@ ANCHORS: tuple[str, ...] = (
     "(): unaligned",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
-is searched for these with ``bytes.find`` (fast) and only their lines are matched against
-the rules (slow), so a rule whose lines hold none of them is never seen in a log: the test
-``test_anchored_scan_equals_full_scan`` catches that; add an anchor then. Each costs 20-50 ms
-per 100 MB (whole words search faster than fragments: "error" is three times faster than
-"rror"). Traceback frames need no anchor: they are picked up above an exception line, and
-NCCL's detail under ``Last error:`` needs none either, nor the frame under faulthandler's
-``(most recent call first):``: the line after each is kept too. An anchor that holds another
-is a second pass for nothing (``test_no_anchor_holds_another``). The order matters: in a
-long log on two cores the first ``logscan._NEAR`` are searched by the scanner and the rest
-by a helper process (``anchorfind``) at the same time, so an anchor added at the end costs
-the helper's core, not the scanner's; the anchors with a next-line marker
-(``logscan._ANCHORED_MARKERS``) must be among the scanner's, which alone looks for markers."""
+is searched for these (fast) and only their lines are matched against the rules (slow), so
+a rule whose lines hold none of them is never seen in a log: the test
+``test_anchored_scan_equals_full_scan`` catches that; add an anchor then. Where Hyperscan is
+installed all of them are found in one pass (``anchorlines.OnePass``: about 0.1 s per
+100 MB, whatever their number), and an anchor costs only the lines it keeps; without it,
+each is a ``bytes.find`` pass of 20-50 ms per 100 MB (whole words search faster than
+fragments: "error" is three times faster than "rror"). Traceback frames need no anchor:
+they are picked up above an exception line, and NCCL's detail under ``Last error:`` needs
+none either, nor the frame under faulthandler's ``(most recent call first):``: the line after
+each is kept too. An anchor that holds another finds nothing more
+(``test_no_anchor_holds_another``). The order matters without Hyperscan: in a long log on
+two cores the first ``logscan._NEAR`` are searched by the scanner and the rest by a helper
+process (``anchorfind``) at the same time, so an anchor added at the end costs the helper's
+core, not the scanner's; the anchors with a next-line marker (``logscan._ANCHORED_MARKERS``)
+must be among the scanner's, which alone looks for markers."""
 
 SIGKILL_REPORTS: frozenset[str] = frozenset({"LX515", "LX533", "LX547"})
 """The rules that say a rank ended by SIGKILL: torchrun's summary (LX515), the signal rule

@@ -2,10 +2,11 @@
 
 A failed run's log can be gigabytes of progress lines around a few lines that matter. The
 scanner reads fixed-size chunks of bytes and looks for the anchors of
-``failure_rules.ANCHORS`` with ``bytes.find`` on a lower-cased copy (a few C passes per
-chunk; in a long file on two cores a helper process searches for half of them at the same
-time, ``anchorfind``); only the lines holding an anchor are decoded and stripped, so the
-cost per MB is a handful of memory scans. What it keeps is bounded whatever the log's size:
+``failure_rules.ANCHORS`` in a lower-cased copy: all of them in one Hyperscan pass where it
+is installed (``anchorlines.OnePass``), else with a ``bytes.find`` pass per anchor (in a long
+file on two cores a helper process searches for half of them at the same time,
+``anchorfind``); only the lines holding an anchor are decoded and stripped, so the cost per
+MB is a few memory scans. What it keeps is bounded whatever the log's size:
 distinct candidate lines (with a repeat count), torchrun's failure summary, the NCCL watchdog's
 sequence numbers, NCCL versions, hosts, and the last lines of the log.
 
@@ -17,6 +18,7 @@ matcher accepts a pattern there only where it spans a break.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections import defaultdict
@@ -26,7 +28,7 @@ from typing import BinaryIO, Protocol
 
 from launchx import failure_rules as fr
 from launchx import loglines as ll
-from launchx.anchorlines import first_anchors
+from launchx.anchorlines import OnePass, after_markers, first_anchors, one_pass
 from launchx.loglines import FailureEntry, LogLine
 
 CHUNK = 4 << 20
@@ -524,13 +526,21 @@ def _forward_lines(buf: bytes, pos: int, count: int) -> int:
     return pos
 
 
+@functools.cache
+def one_pass_search() -> OnePass | None:
+    """The anchors and markers in one Hyperscan pass, where it is installed (compiled on
+    first use: ``import launchx.logscan`` stays cheap)."""
+    return one_pass(_ANCHORS, _ANCHORED_MARKERS, _NEXT_LINE_MARKERS)
+
+
 def _anchor_lines(
     low: bytes, span: tuple[int, int], every: bool = False, far: list[tuple[int, int]] | None = None
 ) -> dict[int, int]:
     """Line start -> first anchor position, for every line in ``[lo, hi)`` with an anchor
     (``every``: every line, the slow reference the tests compare against). ``far``: the
     lines a helper found holding the anchors after the first ``_NEAR`` (offsets into
-    ``low``); without it, all anchors are searched here."""
+    ``low``); without it, all anchors are searched here, in one pass where Hyperscan is
+    installed."""
     lo, hi = span
     found: dict[int, int] = {}
     if every:
@@ -542,6 +552,17 @@ def _anchor_lines(
                 break
             pos = nl + 1
         return found
+    if far is None and (search := one_pass_search()) is not None:
+        return search.lines(low, lo, hi)
+    return find_lines(low, lo, hi, far)
+
+
+def find_lines(
+    low: bytes, lo: int, hi: int, far: list[tuple[int, int]] | None = None
+) -> dict[int, int]:
+    """``_anchor_lines`` with ``bytes.find``, a pass per anchor and per next-line marker:
+    where Hyperscan is not installed, or a helper answers for ``FAR_ANCHORS``."""
+    found: dict[int, int] = {}
     after: list[int] = []
     first_anchors(low, lo, hi, _NEAR_ANCHORS, found, _ANCHORED_MARKERS, after)
     if far is None:
@@ -549,14 +570,7 @@ def _anchor_lines(
     else:
         for start, pos in far:
             found.setdefault(start, pos)
-    for marker in _NEXT_LINE_MARKERS:
-        i = low.find(marker, lo, hi)
-        while i != -1:
-            nl = low.find(b"\n", i)
-            if nl == -1 or nl + 1 >= hi:
-                break
-            after.append(nl + 1)
-            i = low.find(marker, nl, hi)
+    after_markers(low, lo, hi, _NEXT_LINE_MARKERS, after)
     for pos in after:
         found.setdefault(pos, pos)
     return found

@@ -342,8 +342,14 @@ def read_dump(df: DumpFile, name: str | None = None) -> flightrec.Dump | None:
 def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO) -> list[logscan.SourceScan]:
     # only regular files go to the helper: it reads each file again, and a FIFO read twice
     # would split its data between the two readers
+    # (none where Hyperscan finds every anchor in one pass: a helper would cost more than it
+    # saves)
     regular = [n for n, lf in enumerate(logs) if lf.path is not None and lf.path.is_file()]
-    helper = anchorfind.start([str(logs[n].path) for n in regular], logscan.FAR_ANCHORS)
+    helper = (
+        None
+        if logscan.one_pass_search() is not None
+        else anchorfind.start([str(logs[n].path) for n in regular], logscan.FAR_ANCHORS)
+    )
     views = {n: helper.view(k) for k, n in enumerate(regular)} if helper is not None else {}
     scans = []
     try:

@@ -1,8 +1,9 @@
-"""The helper process that searches half the anchors: a scan with it is the scan without it,
-line for line, whatever the chunks, and a helper that dies, gives up, cannot read a file or
-read a file that grew only makes the scanner search for itself. Real helper processes,
-small chunks; each test also checks whether the helper's answers were used or refused, so
-a helper silently left out cannot pass for one that works."""
+"""The helper process that searches half the anchors where Hyperscan is not installed: a scan
+with it is the scan without it, line for line, whatever the chunks, and a helper that dies,
+gives up, cannot read a file or read a file that grew only makes the scanner search for
+itself. Real helper processes, small chunks; each test also checks whether the helper's
+answers were used or refused, so a helper silently left out cannot pass for one that
+works."""
 
 from __future__ import annotations
 
@@ -353,6 +354,7 @@ def test_diagnose_paths_uses_the_helper_and_closes_it(
             started.append(h)
         return h
 
+    monkeypatch.setattr(logscan, "one_pass_search", lambda: None)  # as without Hyperscan
     serial = logsource.diagnose_paths([str(tmp_path / "logs")], io.BytesIO())
     monkeypatch.setattr(anchorfind, "start", spy)
     helped = logsource.diagnose_paths([str(tmp_path / "logs")], io.BytesIO())
@@ -383,6 +385,7 @@ def test_a_fifo_among_the_logs_is_read_by_the_scanner_alone(
             writer.join(timeout=30)
             fifo.unlink()
 
+    monkeypatch.setattr(logscan, "one_pass_search", lambda: None)  # as without Hyperscan
     serial = scan()
     asked: list[list[str]] = []
     real = anchorfind.start
