@@ -603,6 +603,8 @@ RULES: tuple[Rule, ...] = (
             r"RuntimeError: Address already in use",
             r"Tried to launch distributed communication on port `?\d+`?, but another process "
             r"is utilizing it",
+            # TensorPipe's listener (torch.distributed.rpc), thrown as a C++ exception
+            r"\brv < 0: address already in use\"",
             r"failed to bind to .*\(system error: 10048\b",  # Windows' WSAEADDRINUSE
             # alone on its line (c10d's log); followed by its reason, the reason decides
             r"The server socket has failed to listen on any local network address\.?\s*$",
@@ -616,6 +618,8 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "port_in_use__dlrover_443_tcpstore.log",
             "port_in_use__drivelm_40_srun_launch.log",
+            "port_in_use__pytorch_70546.log",
+            "port_in_use__thinking_in_space_22.log",
         ),
     ),
     Rule(
@@ -1776,7 +1780,8 @@ RULES: tuple[Rule, ...] = (
         name="torchrun_flag_spelling",
         category="deprecated_env",
         code="LX596",
-        priority=86,
+        # above the launcher's other argument errors (LX695)
+        priority=87,
         retryable=False,
         patterns=(
             r"^(?:torchrun|run\.py|launch\.py): error: unrecognized arguments: (?:.* )?--(?:"
@@ -2083,6 +2088,10 @@ RULES: tuple[Rule, ...] = (
             # prints only its message (the offending key on the lines below), no exception
             r"(?:^|ConfigCompositionException: )Error merging '[^']+' with schema$",
             r"(?:^|ConfigCompositionException: )Error merging override \S",
+            # a config group option that is not there (a plugin not installed: Hydra's
+            # submitit launcher) or a primary config missing from the search path
+            r"(?:^|MissingConfigException: )In '[^']+': Could not (?:find|load) '[^']+'",
+            r"(?:^|MissingConfigException: )Cannot find primary config '[^']+'",
         ),
         cause="Hydra could not compose the run's configuration (a key the structured config's "
         "schema lacks, an override whose value OmegaConf cannot merge), "
@@ -2092,7 +2101,10 @@ RULES: tuple[Rule, ...] = (
         fix="fix the key Hydra names in the config, the schema or the override (rerun with "
         "HYDRA_FULL_ERROR=1 for the whole traceback); when only the ranks a launcher started "
         "fail, compare their command line with the first rank's.",
-        fixtures=("user_code_error__lightning_15545.log",),
+        fixtures=(
+            "user_code_error__lightning_15545.log",
+            "user_code_error__midway_network_1.log",
+        ),
     ),
     Rule(
         name="storage_full",
@@ -2700,6 +2712,26 @@ RULES: tuple[Rule, ...] = (
         "e.g. sbatch --ntasks-per-node=<GPUs per node>), add slots to the hostfile, or let "
         "`launchx run` start one process per GPU itself.",
         fixtures=("world_mismatch__bevfusion_277_torchpack_mpirun_slots.log",),
+    ),
+    Rule(
+        name="mpirun_executable_not_found",
+        category="launcher_died",
+        code="LX696",
+        priority=82,
+        retryable=False,
+        patterns=(
+            # Open MPI's help text; the next lines name the executable and the node
+            r"mpirun was unable to find the specified executable file, and therefore",
+        ),
+        cause="mpirun started no process: the program it was given is not on the node's PATH "
+        "(or not there at all), or mpirun took a word of the command line for the program, an "
+        "option its version does not know (another MPI's -x, a misspelled flag) or an "
+        "environment variable it could not find; the same command fails the same way.",
+        fix="check the command line mpirun printed in its help text: options before the "
+        "program, each option spelled for this MPI (Open MPI's -x VAR, MPICH's -genv VAR "
+        "VALUE), the program by absolute path or `python train.py`; or start the ranks with "
+        "`launchx run`, which needs no MPI.",
+        fixtures=("launcher_died__horovod_347.log",),
     ),
     Rule(
         name="sampler_rank_outside_world",
@@ -3492,26 +3524,82 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # --include/--exclude that is not NAME[:SLOT[,SLOT...]][@...]
             r"ValueError: invalid literal for int\(\) with base 10",
+        ),
+        # raised while the runner reads its resource filters (its own words: LX694)
+        context=(r'File "[^"]*deepspeed/launcher/runner\.py", line \d+, in ',),
+        cause="DeepSpeed's runner could not read its --include/--exclude before starting any "
+        "rank: the value is not NAME[:SLOT,...][@NAME...] (an empty slot list, a stray "
+        "separator, or GPU UUIDs: without a hostfile the runner turns CUDA_VISIBLE_DEVICES "
+        "itself into --include localhost:<its value>); every launch fails the same way.",
+        fix="write --include as host:0,1@host2 (integer indices, no spaces, no empty slot), or "
+        "leave CUDA_VISIBLE_DEVICES unset (or set to integer indices) for the runner.",
+        fixtures=("launcher_died__deepspeed_2601_runner_include_parse_empty_slot.log",),
+    ),
+    Rule(
+        name="deepspeed_runner_refusal",
+        category="launcher_died",
+        code="LX694",
+        # above the user's exception (LX511): the runner's own ValueError, before any rank
+        priority=84,
+        retryable=False,
+        patterns=(
+            # words only DeepSpeed's runner prints, so no frame of it need be shown
             r"ValueError: Hostname '[^']+' not found in hostfile",
             r"ValueError: Hostfile (?:contains a bad entry|contains multiple entries for"
             r"|is empty or not formatted correctly)",
             r"ValueError: Cannot specify num_nodes/gpus with include/exclude",
             r"ValueError: include_str and exclude_str are mutually exclusive",
             r"ValueError: Num nodes is >1 but no extra nodes available via hostfile",
+            # its multi-node runners (openmpi, mpich, impi, slurm, mvapich)
+            r"(?:^|ValueError: )\w+ backend does not support limiting num nodes/gpus",
         ),
-        # raised while the runner reads its hostfile and resource filters
-        context=(r'File "[^"]*deepspeed/launcher/runner\.py", line \d+, in ',),
-        cause="DeepSpeed's runner rejected its own arguments or hostfile before starting any "
-        "rank: an --include/--exclude that is not NAME[:SLOT,...][@NAME...] (an empty slot "
-        "list, a stray separator, or GPU UUIDs: without a hostfile the runner turns "
-        "CUDA_VISIBLE_DEVICES itself into --include localhost:<its value>), a host the "
-        "hostfile does not list, a hostfile line that is not 'host slots=N', or "
-        "--num_gpus/--num_nodes beside --include/--exclude; every launch fails the same way.",
-        fix="write --include as host:0,1@host2 (integer indices, no spaces, no empty slot), or "
-        "leave CUDA_VISIBLE_DEVICES unset (or set to integer indices) for the runner; name only "
-        "hosts of the hostfile, give each hostfile line as '<host> slots=<gpus>', and choose "
-        "GPUs either with --include/--exclude or with --num_gpus/--num_nodes, not both.",
-        fixtures=("launcher_died__deepspeed_2601_runner_include_parse_empty_slot.log",),
+        cause="DeepSpeed's runner refused its hostfile or its node and GPU options before "
+        "starting any rank: a hostfile line that is not '<host> slots=<gpus>' (or a host "
+        "listed twice), a host that --include/--exclude names but the hostfile lacks, "
+        "--num_nodes/--num_gpus beside --include/--exclude, or --num_nodes/--num_gpus with a "
+        "multi-node launcher (openmpi, mpich, slurm) that takes every slot of the hostfile "
+        "(accelerate's DeepSpeed multi-node launch passes --num_gpus itself); every launch "
+        "fails the same way.",
+        fix="give each hostfile line as '<host> slots=<gpus>' (one line per host), name only "
+        "the hostfile's hosts, and choose GPUs either with --include/--exclude or with "
+        "--num_gpus/--num_nodes; with --launcher openmpi/mpich/slurm put the GPU counts in the "
+        "hostfile's slots= instead of --num_gpus.",
+        fixtures=(
+            "launcher_died__deepspeed_3669.log",
+            "launcher_died__accelerate_3319.log",
+        ),
+    ),
+    Rule(
+        name="launcher_rejected_arguments",
+        category="launcher_died",
+        code="LX695",
+        # above a script's own argument errors (LX527), below a renamed spelling (LX596)
+        priority=86,
+        retryable=False,
+        patterns=(
+            # argparse's "<prog>: error: ..." of the launcher itself: torchrun's, accelerate's
+            # ("accelerate <command> [<args>] launch"), DeepSpeed's runner's
+            r"^(?:torchrun|accelerate(?: <command> \[<args>\])? launch|deepspeed): error: ",
+            # python -m torch.distributed.launch / .run, whose usage line says which it is
+            r"^(?:launch|run)\.py: error: ",
+        ),
+        requires=(
+            r"^(?:torchrun|accelerate(?: <command> \[<args>\])? launch|deepspeed): error: ",
+            r"^usage: (?:launch|run)\.py \[-h\] \[--nnodes NNODES\]",
+        ),
+        cause="the launcher rejected its own command line and exited before starting any "
+        "rank: a misspelled or unknown flag, a flag without its value or with a value of the "
+        "wrong type (a wrapper's variable left empty: --nproc_per_node ''), no script to run "
+        "(a launch script whose continuation lines broke), or a launcher too old for a flag; "
+        "every launch fails the same way.",
+        fix="read the usage line above the error and correct the flag it names (flags go "
+        "before the script, the script's own arguments after it); fill the wrapper script's "
+        "variables; or let `launchx run --nproc-per-node N train.py` write the launcher's "
+        "command line.",
+        fixtures=(
+            "launcher_died__ocr_pytorch_1.log",
+            "launcher_died__accelerate_18.log",
+        ),
     ),
     Rule(
         name="launcher_nproc_value",
@@ -3619,6 +3707,9 @@ RULES: tuple[Rule, ...] = (
             r"|launchx): (?:No such file or directory|Permission denied)",
             r"(?:^|: )(?:torchrun|deepspeed|accelerate|horovodrun|composer|launchx): "
             r"command not found$",
+            # dash (/bin/sh of Debian and Ubuntu), which a program's os.system() runs
+            r"^(?:/bin/)?sh: \d+: (?:\S*/)?(?:torchrun|deepspeed|accelerate|horovodrun|composer"
+            r"|mpirun|launchx): not found$",
             # DeepSpeed's runner, when the multi-node launcher it is told to use is missing
             r"RuntimeError: launcher '\w+' not installed\.",
         ),
@@ -3633,7 +3724,10 @@ RULES: tuple[Rule, ...] = (
         "torchrun` in the same allocation. For DeepSpeed install pdsh on the node that runs "
         "the deepspeed command (it reaches the others over ssh) or pass an installed "
         "--launcher (openmpi, slurm).",
-        fixtures=("launcher_died__cscfi_ddp_examples_1_torchrun_execve_missing.log",),
+        fixtures=(
+            "launcher_died__cscfi_ddp_examples_1_torchrun_execve_missing.log",
+            "launcher_died__llamafactory_5217.log",
+        ),
     ),
     Rule(
         name="nccl_invalid_usage",
@@ -3818,6 +3912,30 @@ RULES: tuple[Rule, ...] = (
         "memlock=-1 in containers), or keep the traffic in host memory with "
         "NCCL_NET_GDR_LEVEL=LOC to confirm; launchx doctor checks memlock on every node.",
         fixtures=("ib_error__ms_swift_6107_ibv_reg_mr_invalid_argument.log",),
+    ),
+    Rule(
+        name="nvshmem_ib_setup",
+        category="ib_error",
+        code="LX697",
+        # above the crash it leads to (LX513): NVSHMEM goes on with the endpoint it could not
+        # make, and the ranks die of SIGSEGV in its code
+        priority=77,
+        retryable=False,
+        patterns=(
+            # NVSHMEM's IB transports (ibrc, ibgda, ibdevx) as DeepEP and Flux run them
+            r"transport/ib\w+/\w+\.cpp:\d+: (?:NULL value |non-zero status: \d+ )?"
+            r"(?:cq|qp|srq|pd|mr|ep)(?: creation|_create) failed",
+        ),
+        cause="NVSHMEM's InfiniBand transport (DeepEP's, Flux's) could not create its queues or "
+        "endpoints on the HCA, so no connection between the GPUs' processes was made and the "
+        "ranks crashed in NVSHMEM right after: usually a locked-memory limit too low for the "
+        "queues, a container that sees the HCA without its verbs devices, or more queues than "
+        "the HCA allows; the host's set-up, so the next attempt fails the same way.",
+        fix="raise the memlock limit (ulimit -l unlimited; --ulimit memlock=-1 and "
+        "--device=/dev/infiniband in containers), check `ibv_devinfo` inside the container, "
+        "and name the HCAs NVSHMEM may use (NVSHMEM_HCA_LIST / NVSHMEM_ENABLE_NIC_PE_MAPPING); "
+        "`launchx doctor` checks memlock and the HCAs on every node.",
+        fixtures=("ib_error__deepep_126.log",),
     ),
     Rule(
         name="ib_completion_error",
@@ -4867,6 +4985,12 @@ ANCHORS: tuple[str, ...] = (
     "--node",
     "stopiteration",
     "(): unaligned",
+    ": not found",
+    "unable to find the specified executable",
+    "is utilizing it",
+    "': could not ",
+    "cannot find primary config",
+    "does not support limiting",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so
