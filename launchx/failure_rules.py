@@ -1362,6 +1362,9 @@ RULES: tuple[Rule, ...] = (
             r"You requested (?i:gpus?): \[[\d, ]*\]",
             # the same check in Lightning 1.x, its message on the lines under the exception
             r"MisconfigurationException: ?\s*You requested (?i:gpus?): \[",
+            # Lightning's accelerator="gpu" with neither CUDA nor MPS visible (also as the repr
+            # Hydra prints under "Error in call to target")
+            r"No supported gpu backend found!",
             # YOLOv5/v7-style training scripts check their local rank against the GPUs they
             # see: the assertion's message, or its source line in a bare AssertionError's frame
             r"insufficient CUDA devices for DDP command",
@@ -1434,6 +1437,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__vllm_omni_241_symm_mem_system_not_initialized.log",
             "cuda_config_error__transformerengine_1923.log",
             "cuda_config_error__fastchat_399.log",
+            "cuda_config_error__mattergen_217.log",
         ),
     ),
     Rule(
@@ -4770,6 +4774,28 @@ RULES: tuple[Rule, ...] = (
             "collective_timeout__trl_3119_grpo_6node_nccluniqueid_store_wait.log",
             "collective_timeout__finetune_chatglm2_13_tokenizer_barrier_socket_timeout.log",
         ),
+    ),
+    Rule(
+        name="store_wait_timeout",
+        category="collective_timeout",
+        code="LX698",
+        # the symptom's tier: whatever kept the other rank away, when the log shows it, is
+        # the cause (a rendezvous, an NCCL id wait, the other rank's own error)
+        priority=45,
+        patterns=(
+            # c10d's socket.cpp: a store client's wait for the server's answer (a get, a
+            # wait, a barrier's add) ran past the store's timeout
+            r"\[c10d\] waitForInput: socket SocketImpl\(.*\) timed out after \d+ ?ms",
+        ),
+        cause="the rank waited in the c10d store (a barrier, a get of a key another rank "
+        "writes) for longer than the timeout and no answer came: another rank had not got "
+        "there (rank 0 alone preprocessing or loading for longer than the timeout, a rank on "
+        "another code path, stuck or dead); the waiting rank is only the first to notice.",
+        fix="read the other ranks' output for where they were; when one rank legitimately "
+        "works alone first (tokenizing, downloading, a main-process-first block), raise "
+        "init_process_group(timeout=...) (ddp_timeout in Hugging Face's TrainingArguments) or "
+        "do that work before the run starts.",
+        fixtures=("collective_timeout__axolotl_2684.log",),
     ),
     Rule(
         name="hccl_notify_timeout",

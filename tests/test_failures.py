@@ -2211,3 +2211,169 @@ def test_glibcs_thread_shutdown_check_is_a_native_abort() -> None:
     ):
         p = failures.diagnose_logs([line + "\n"]).primary
         assert p is not None and p.code == "LX579", line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ValueError: Hostfile contains a bad entry: worker-1 lots=8, unable to proceed with "
+        "launching",
+        "ValueError: Hostname 'worker-3' not found in hostfile",
+        "openmpi backend does not support limiting num nodes/gpus",
+        "ValueError: mpich backend does not support limiting num nodes/gpus",
+    ],
+)
+def test_deepspeeds_runner_refusing_its_hostfile_needs_no_frame(line: str) -> None:
+    p = failures.diagnose_logs([line + "\n"]).primary
+    assert p is not None and p.code == "LX694" and p.category == "launcher_died"
+    assert not p.retryable
+
+
+def test_deepspeeds_include_parse_needs_the_runners_frame() -> None:
+    # the int() error is any script's too: only inside the runner is it the runner's
+    bare = "ValueError: invalid literal for int() with base 10: 'GPU-8932f937'\n"
+    p = failures.diagnose_logs([bare]).primary
+    assert p is None or p.code != "LX621"
+    framed = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/dist-packages/deepspeed/launcher/runner.py", line 250, in '
+        "parse_resource_filter\n"
+        "    slots = [int(x) for x in slots.split(',')]\n" + bare
+    )
+    p = failures.diagnose_logs([framed]).primary
+    assert p is not None and p.code == "LX621"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "usage: torchrun [-h] [--nnodes NNODES] [--nproc-per-node NPROC_PER_NODE]\n"
+        "torchrun: error: argument --nproc-per-node/--nproc_per_node: expected one argument\n",
+        "accelerate <command> [<args>] launch: error: argument --num_processes: invalid int "
+        "value: 'auto'\n",
+        "usage: launch.py [-h] [--nnodes NNODES] [--node_rank NODE_RANK]\n"
+        "launch.py: error: unrecognized arguments: --master_porp=8890\n",
+        "usage: run.py [-h] [--nnodes NNODES] [--nproc-per-node NPROC_PER_NODE]\n"
+        "run.py: error: the following arguments are required: training_script, "
+        "training_script_args\n",
+    ],
+)
+def test_a_launcher_rejecting_its_own_command_line_is_the_launchers(text: str) -> None:
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX695" and p.category == "launcher_died"
+
+
+def test_a_script_called_launch_py_rejecting_its_arguments_is_the_scripts() -> None:
+    # no usage line of torch's launcher: a training script of that name, its own parser
+    text = (
+        "usage: launch.py [-h] --config CONFIG [--epochs EPOCHS]\n"
+        "launch.py: error: the following arguments are required: --config\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX527" and p.category == "user_code_error"
+
+
+def test_torchruns_dashed_flag_on_an_old_torchrun_stays_a_renamed_spelling() -> None:
+    text = "torchrun: error: unrecognized arguments: --nproc-per-node=8\n"
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX596" and p.category == "deprecated_env"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/bin/sh: 1: torchrun: not found",
+        "sh: 1: deepspeed: not found",
+        "/bin/sh: 3: /opt/venv/bin/accelerate: not found",
+    ],
+)
+def test_dashs_launcher_not_found_is_a_missing_launcher(line: str) -> None:
+    p = failures.diagnose_logs([line + "\n"]).primary
+    assert p is not None and p.code == "LX589"
+
+
+def test_a_script_not_found_by_dash_is_not_a_missing_launcher() -> None:
+    p = failures.diagnose_logs(["/bin/sh: 1: --use_env: not found\n"]).primary
+    assert p is None or p.code != "LX589"
+
+
+def test_open_mpis_executable_not_found_is_the_launchers() -> None:
+    text = (
+        "--------------------------------------------------------------------------\n"
+        "mpirun was unable to find the specified executable file, and therefore\n"
+        "did not launch the job.  This error was first reported for process\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX696" and p.category == "launcher_died"
+
+
+def test_nvshmems_ib_queue_failure_outranks_the_crash_after_it() -> None:
+    text = (
+        "/nvshmem/src/modules/transport/ibrc/ibrc.cpp:304: NULL value cq creation failed \n"
+        "[host:5490 :0:5490] Caught signal 11 (Segmentation fault: address not mapped to object "
+        "at address 0x38)\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX697" and p.category == "ib_error"
+    assert not p.retryable
+    # NVSHMEM's other words from the same transport (a QP it could not move on) are not
+    # a queue it could not create
+    moved = "/x/transport/ibrc/ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed \n"
+    q = failures.diagnose_logs([moved]).primary
+    assert q is None or q.code != "LX697"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'In \'hydra/config\': Could not find \'hydra/launcher/submitit_local\'',
+        "hydra.errors.MissingConfigException: In 'config': Could not load 'model/llama'.",
+        "Cannot find primary config 'train'. Check that it's in your config search path.",
+    ],
+)
+def test_hydras_missing_config_is_the_scripts_configuration(line: str) -> None:
+    p = failures.diagnose_logs([line + "\n"]).primary
+    assert p is not None and p.code == "LX689" and p.category == "user_code_error"
+
+
+def test_tensorpipes_listener_in_use_is_a_port_in_use() -> None:
+    text = (
+        "terminate called after throwing an instance of 'std::runtime_error'\n"
+        '  what():  In listenFromLoop at tensorpipe/transport/uv/uv.h:176 "rv < 0: address '
+        'already in use"\n'
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX505" and p.retryable
+
+
+def test_lightnings_missing_gpu_backend_is_the_gpu_configuration() -> None:
+    text = (
+        "Error in call to target 'pytorch_lightning.trainer.trainer.Trainer':\n"
+        "MisconfigurationException('No supported gpu backend found!')\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX540" and p.category == "cuda_config_error"
+
+
+_STORE_WAIT = (
+    "[rank1]:[W516 14:34:56.854597329 socket.cpp:489] [c10d] waitForInput: socket "
+    "SocketImpl(fd=79, addr=[localhost]:41170, remote=[localhost]:29500) timed out after "
+    "1800000ms\n"
+)
+
+
+def test_a_store_wait_that_timed_out_is_a_collective_timeout_of_the_waiting_rank() -> None:
+    p = failures.diagnose_logs([_STORE_WAIT]).primary
+    assert p is not None and p.code == "LX698" and p.category == "collective_timeout"
+    assert p.rank == 1 and not p.retryable and p.retry_on_progress
+
+
+def test_a_store_wait_is_a_symptom_of_the_rank_that_failed() -> None:
+    crash = (
+        "[rank0]: Traceback (most recent call last):\n"
+        '[rank0]:   File "train.py", line 12, in <module>\n'
+        "[rank0]:     rows = load(path)\n"
+        "[rank0]: FileNotFoundError: [Errno 2] No such file or directory: 'data.json'\n"
+    )
+    p = failures.diagnose_logs([crash + _STORE_WAIT]).primary
+    assert p is not None and p.code != "LX698" and p.rank == 0
