@@ -81,6 +81,9 @@ class OnePass:
                 raise ValueError(f"marker {marker!r} does not hold its anchor {anchor!r}")
         words = [*anchors, *marked.values(), *next_line]
         self._anchors = len(anchors)
+        # the marker of each anchor that has one: a line that starts before the span is
+        # searched for it whole, as first_anchors does (the pass sees only the span)
+        self._marker_of = {anchors.index(a): m for a, m in marked.items() if a in anchors}
         self._lengths = [len(w) for w in words]
         self._db = hs.Database(mode=hs.HS_MODE_BLOCK)
         # the bytes are lower-cased already; escaped, every word is a literal
@@ -110,6 +113,13 @@ class OnePass:
                 old = best.get(line_lo)
                 if old is None or (pid, pos) < old:
                     best[line_lo] = (pid, pos)
+                marker = self._marker_of.get(pid) if line_lo < lo else None
+                if (
+                    marker is not None
+                    and line_hi + 1 < hi
+                    and low.find(marker, line_lo, line_hi) != -1
+                ):
+                    after.append(line_hi + 1)
             elif line_hi + 1 < hi:
                 after.append(line_hi + 1)
         found = {start: pos for start, (_, pos) in best.items()}
@@ -121,11 +131,14 @@ class OnePass:
 def one_pass(
     anchors: Sequence[bytes], marked: Mapping[bytes, bytes], next_line: Sequence[bytes]
 ) -> OnePass | None:
-    """A ``OnePass`` for these words, or None where Hyperscan is not installed (platforms
-    without its wheels: there ``first_anchors`` searches, and a helper process takes half of
-    the anchors in long logs)."""
+    """A ``OnePass`` for these words, or None where Hyperscan is not installed (CPUs it has
+    no wheels for) or cannot compile them: there ``first_anchors`` searches, and a helper
+    process takes half of the anchors in long logs."""
     try:
         import hyperscan
     except ImportError:
         return None
-    return OnePass(hyperscan, anchors, marked, next_line)
+    try:
+        return OnePass(hyperscan, anchors, marked, next_line)
+    except hyperscan.error:  # a CPU its library was not built for (no SSSE3): find searches
+        return None

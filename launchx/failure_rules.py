@@ -1365,6 +1365,8 @@ RULES: tuple[Rule, ...] = (
             # Lightning's accelerator="gpu" with neither CUDA nor MPS visible (also as the repr
             # Hydra prints under "Error in call to target")
             r"No supported gpu backend found!",
+            # vLLM's DeviceConfig in a process (a Ray actor given no GPU) that sees none
+            r"RuntimeError: No supported device detected\.",
             # YOLOv5/v7-style training scripts check their local rank against the GPUs they
             # see: the assertion's message, or its source line in a bare AssertionError's frame
             r"insufficient CUDA devices for DDP command",
@@ -1438,6 +1440,32 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__transformerengine_1923.log",
             "cuda_config_error__fastchat_399.log",
             "cuda_config_error__mattergen_217.log",
+            "cuda_config_error__openrlhf_233.log",
+        ),
+    ),
+    Rule(
+        name="no_gpu_to_divide_by",
+        category="cuda_config_error",
+        code="LX699",
+        # above the script's own exception (LX511): the division is by the GPU count
+        priority=88,
+        retryable=False,
+        patterns=(r"^ZeroDivisionError: integer (?:division or )?modulo by zero",),
+        # the frame's source line: a rank taken modulo the GPUs torch sees (mmcv's and
+        # many research codebases' init_dist: torch.cuda.set_device(rank % num_gpus))
+        context=(r"set_device\(\s*[\w.]+\s*%\s*[\w.()]+\s*\)",),
+        cause="the process sees no GPU: torch.cuda.device_count() is 0, so picking the rank's "
+        "GPU as rank % num_gpus divided by zero (a CPU-only torch, CUDA_VISIBLE_DEVICES empty "
+        "or wrong, a driver torch cannot use, a container or WSL without the GPUs); every "
+        "rank fails the same way.",
+        fix="check `python -c 'import torch; print(torch.cuda.device_count())'` in the "
+        "environment the launcher starts (the same venv, CUDA_VISIBLE_DEVICES, container): "
+        "install a CUDA build of torch that matches the driver, or expose the GPUs; "
+        "`launchx doctor` checks both.",
+        fixtures=(
+            "cuda_config_error__dsl_25.log",
+            "cuda_config_error__setr_50.log",
+            "cuda_config_error__bpr_12.log",
         ),
     ),
     Rule(
@@ -2097,13 +2125,19 @@ RULES: tuple[Rule, ...] = (
             r"(?:^|MissingConfigException: )In '[^']+': Could not (?:find|load) '[^']+'",
             r"(?:^|MissingConfigException: )Cannot find primary config '[^']+'",
         ),
-        cause="Hydra could not compose the run's configuration (a key the structured config's "
-        "schema lacks, an override whose value OmegaConf cannot merge), "
-        "so the script never started on this rank; the lines under it name the key. A "
-        "launcher that starts the other ranks with the script's own command line (Lightning's "
-        "DDP under Hydra) fails there too, and the ranks that did start wait for them.",
-        fix="fix the key Hydra names in the config, the schema or the override (rerun with "
-        "HYDRA_FULL_ERROR=1 for the whole traceback); when only the ranks a launcher started "
+        cause="Hydra could not compose the run's configuration, so the script never started "
+        "on this rank: a key the structured config's schema lacks or an override whose value "
+        "OmegaConf cannot merge (the lines under it name the key), a config group option "
+        "that is not there (a Hydra plugin not installed, such as hydra-submitit-launcher for "
+        "hydra/launcher=submitit_*), or a primary config missing from the search path (a "
+        "wrong config_path or config_name, a working directory the relative path does not "
+        "start from). A launcher that starts the other ranks with the script's own command "
+        "line (Lightning's DDP under Hydra) fails there too, and the ranks that did start "
+        "wait for them.",
+        fix="fix the key, the override or the option Hydra names (rerun with "
+        "HYDRA_FULL_ERROR=1 for the whole traceback); install the plugin a hydra/launcher or "
+        "hydra/sweeper option needs (pip install hydra-submitit-launcher); check config_path "
+        "against the directory the ranks start in; when only the ranks a launcher started "
         "fail, compare their command line with the first rank's.",
         fixtures=(
             "user_code_error__lightning_15545.log",
@@ -2725,16 +2759,18 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(
             # Open MPI's help text; the next lines name the executable and the node
-            r"mpirun was unable to find the specified executable file, and therefore",
+            r"\b(?:mpirun|mpiexec|orterun|prterun) was unable to find the specified "
+            r"executable file, and therefore",
         ),
-        cause="mpirun started no process: the program it was given is not on the node's PATH "
-        "(or not there at all), or mpirun took a word of the command line for the program, an "
-        "option its version does not know (another MPI's -x, a misspelled flag) or an "
-        "environment variable it could not find; the same command fails the same way.",
-        fix="check the command line mpirun printed in its help text: options before the "
-        "program, each option spelled for this MPI (Open MPI's -x VAR, MPICH's -genv VAR "
-        "VALUE), the program by absolute path or `python train.py`; or start the ranks with "
-        "`launchx run`, which needs no MPI.",
+        cause="Open MPI started no process: the program it was given is not on the node's "
+        "PATH (or not there at all), or it took a word of the command line for the program (an "
+        "option this version does not take, a misspelled flag, an option missing its value: "
+        "its help text says it reads the first word it does not know as the program); the "
+        "same command fails the same way.",
+        fix="check the command line against mpirun --help of this Open MPI: options before "
+        "the program, each with its value (-x VAR, -np N), the program by absolute path or "
+        "as `python train.py`; a wrapper that writes the command line (torchpack, horovodrun) "
+        "must match this MPI; or start the ranks with `launchx run`, which needs no MPI.",
         fixtures=("launcher_died__horovod_347.log",),
     ),
     Rule(
@@ -2899,7 +2935,12 @@ RULES: tuple[Rule, ...] = (
         category="cuda_error",
         code="LX561",
         priority=81,
-        patterns=(r"\.cuh?:\d+: .*Assertion `.+` failed",),
+        patterns=(
+            r"\.cuh?:\d+: .*Assertion `.+` failed",
+            # the indexing kernels' check, where a paste cut the line's start (file, block,
+            # thread)
+            r'index < sizes\[i\] && "index out of bounds"` failed',
+        ),
         cause="a CUDA kernel's own check failed (a device-side assert): the values the script "
         "passed are outside what the operation accepts (an index or label out of range, a "
         "loss input that is not a probability, NaN); the same data fails the same way again.",
@@ -2910,6 +2951,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "cuda_error__pytorch_112488_bce_input_out_of_range_device_assert.log",
             "cuda_error__fastchat_608_index_select_device_assert.log",
+            "cuda_error__d_fine_137.log",
         ),
     ),
     Rule(
@@ -3554,20 +3596,22 @@ RULES: tuple[Rule, ...] = (
             r"ValueError: Cannot specify num_nodes/gpus with include/exclude",
             r"ValueError: include_str and exclude_str are mutually exclusive",
             r"ValueError: Num nodes is >1 but no extra nodes available via hostfile",
-            # its multi-node runners (openmpi, mpich, impi, slurm, mvapich)
-            r"(?:^|ValueError: )\w+ backend does not support limiting num nodes/gpus",
+            # its MPI multi-node runners (openmpi, mpich, impi, mvapich, jsrun); older releases
+            # assert it
+            r"(?:^|(?:ValueError|AssertionError): )\w+ backend does not support (?:limiting num "
+            r"nodes/gpus|worker include/exclusion)",
         ),
         cause="DeepSpeed's runner refused its hostfile or its node and GPU options before "
         "starting any rank: a hostfile line that is not '<host> slots=<gpus>' (or a host "
         "listed twice), a host that --include/--exclude names but the hostfile lacks, "
-        "--num_nodes/--num_gpus beside --include/--exclude, or --num_nodes/--num_gpus with a "
-        "multi-node launcher (openmpi, mpich, slurm) that takes every slot of the hostfile "
-        "(accelerate's DeepSpeed multi-node launch passes --num_gpus itself); every launch "
-        "fails the same way.",
+        "--num_nodes/--num_gpus beside --include/--exclude, or --num_nodes/--num_gpus or "
+        "--include/--exclude with an MPI launcher (openmpi, mpich, impi, mvapich, jsrun), which "
+        "starts a process on every slot of the hostfile (accelerate's DeepSpeed multi-node "
+        "launch passes --num_gpus itself); every launch fails the same way.",
         fix="give each hostfile line as '<host> slots=<gpus>' (one line per host), name only "
         "the hostfile's hosts, and choose GPUs either with --include/--exclude or with "
-        "--num_gpus/--num_nodes; with --launcher openmpi/mpich/slurm put the GPU counts in the "
-        "hostfile's slots= instead of --num_gpus.",
+        "--num_gpus/--num_nodes; with an MPI launcher (--launcher openmpi, mpich, impi, "
+        "mvapich) put the GPU counts in the hostfile's slots= and pass neither.",
         fixtures=(
             "launcher_died__deepspeed_3669.log",
             "launcher_died__accelerate_3319.log",
@@ -3709,7 +3753,7 @@ RULES: tuple[Rule, ...] = (
             # slurmstepd could not exec the step's command; the shell could not find it
             r"execve\(\): (?:\S*/)?(?:torchrun|deepspeed|accelerate|horovodrun|composer|mpirun"
             r"|launchx): (?:No such file or directory|Permission denied)",
-            r"(?:^|: )(?:torchrun|deepspeed|accelerate|horovodrun|composer|launchx): "
+            r"(?:^|: )(?:torchrun|deepspeed|accelerate|horovodrun|composer|mpirun|launchx): "
             r"command not found$",
             # dash (/bin/sh of Debian and Ubuntu), which a program's os.system() runs
             r"^(?:/bin/)?sh: \d+: (?:\S*/)?(?:torchrun|deepspeed|accelerate|horovodrun|composer"
@@ -5023,7 +5067,8 @@ is searched for these (fast) and only their lines are matched against the rules 
 a rule whose lines hold none of them is never seen in a log: the test
 ``test_anchored_scan_equals_full_scan`` catches that; add an anchor then. Where Hyperscan is
 installed all of them are found in one pass (``anchorlines.OnePass``: about 0.1 s per
-100 MB, whatever their number), and an anchor costs only the lines it keeps; without it,
+100 MB of ordinary log, whatever their number, plus a Python call per match), and an anchor
+costs only the lines it keeps; without it,
 each is a ``bytes.find`` pass of 20-50 ms per 100 MB (whole words search faster than
 fragments: "error" is three times faster than "rror"). Traceback frames need no anchor:
 they are picked up above an exception line, and NCCL's detail under ``Last error:`` needs

@@ -159,6 +159,10 @@ def strip(raw: str) -> Stripped:
     """Remove timestamps, log headers and rank/host prefixes (in any order they are stacked)."""
     text = _ANSI.sub("", raw) if "\x1b" in raw else raw
     text = text.strip()
+    if text[:2] == "**" and text[2:3].strip() and text[2:3] != "*":
+        # Markdown bold around a pasted line ("**RuntimeError: ...**"): an issue's
+        # reporter marking the line that matters
+        text = text[2:-2] if text.endswith("**") and len(text) > 4 else text[2:]
     rank: int | None = None
     label: int | None = None
     host: str | None = None

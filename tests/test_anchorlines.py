@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from launchx import logscan, logsource
@@ -49,6 +49,10 @@ _PIECES = [*_ANCHORS, *_MARKED.values(), *_NEXT, b"\n", b" ", b"x", b"e", b"rror
 
 
 @settings(max_examples=400, deadline=None)
+# a span that starts inside a line whose marker lies before the span (the scanner's pieces of
+# one enormous line)
+@example(parts=[b"last error:", b"\r\n", b"error", b"error"], cut=(0.75, 0.25))
+@example(parts=[b"last error:", b" ", b"error", b"\n", b"x"], cut=(0.1, 1.0))
 @given(
     parts=st.lists(st.sampled_from(_PIECES), max_size=60),
     cut=st.tuples(st.floats(0, 1), st.floats(0, 1)),
@@ -85,6 +89,14 @@ def test_the_scanners_words_find_in_every_log_what_find_finds() -> None:
             assert search.lines(low, lo, hi) == logscan.find_lines(low, lo, hi), path.name
 
 
+def test_a_line_started_before_the_span_is_searched_whole_for_its_marker() -> None:
+    low = b"last error: error\nnext\n"
+    search = OnePass(hyperscan, _ANCHORS, _MARKED, _NEXT)
+    found = search.lines(low, 2, len(low))
+    assert found == _reference(low, 2, len(low), _ANCHORS, _MARKED, _NEXT)
+    assert found[low.index(b"next")] == low.index(b"next")
+
+
 def test_a_marker_must_hold_its_anchor() -> None:
     with pytest.raises(ValueError, match="does not hold its anchor"):
         OnePass(hyperscan, [b"error"], {b"error": b"last failure:"}, [])
@@ -93,16 +105,17 @@ def test_a_marker_must_hold_its_anchor() -> None:
 def test_without_hyperscan_the_scanner_finds_the_same_lines(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setitem(sys.modules, "hyperscan", None)  # import raises ImportError
-    assert one_pass([b"error"], {}, []) is None
     body = b"".join(p.read_bytes().split(b"\n", 3)[3] for p in sorted(DEV.glob("*.log"))[:300])
 
     def scan() -> logscan.SourceScan:
         return logscan.scan_stream(io.BytesIO(body), SourceInfo(name="r.log"), chunk=1 << 16)
 
+    assert logscan.one_pass_search() is not None  # (cached before the import is blocked)
     fast = scan()
     monkeypatch.setattr(logscan, "one_pass_search", lambda: None)
     assert scan() == fast
+    monkeypatch.setitem(sys.modules, "hyperscan", None)  # import raises ImportError
+    assert one_pass([b"error"], {}, []) is None
 
 
 def test_no_helper_process_is_started_where_one_pass_searches(

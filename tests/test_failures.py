@@ -2230,6 +2230,11 @@ def test_glibcs_thread_shutdown_check_is_a_native_abort() -> None:
             "LX694",
             "launcher_died",
         ),
+        (
+            "AssertionError: openmpi backend does not support worker include/exclusion",
+            "LX694",
+            "launcher_died",
+        ),
         # a launcher rejecting its own command line (LX695); a script of the same name, or a
         # renamed spelling on an older torchrun, is not that
         (
@@ -2268,7 +2273,12 @@ def test_glibcs_thread_shutdown_check_is_a_native_abort() -> None:
             "LX596",
             "deprecated_env",
         ),
-        # Open MPI's help text when it started nothing
+        # Open MPI's help text when it started nothing, under any of its names
+        (
+            "mpiexec was unable to find the specified executable file, and therefore",
+            "LX696",
+            "launcher_died",
+        ),
         (
             "mpirun was unable to find the specified executable file, and therefore\n"
             "did not launch the job.  This error was first reported for process",
@@ -2285,6 +2295,7 @@ def test_glibcs_thread_shutdown_check_is_a_native_abort() -> None:
         # dash (Debian's /bin/sh) not finding a launcher
         ("/bin/sh: 1: torchrun: not found", "LX589", "launcher_died"),
         ("sh: 1: deepspeed: not found", "LX589", "launcher_died"),
+        ("bash: mpirun: command not found", "LX589", "launcher_died"),
         ("/bin/sh: 3: /opt/venv/bin/accelerate: not found", "LX589", "launcher_died"),
         # Hydra's config group option or primary config that is not there
         (
@@ -2380,3 +2391,23 @@ def test_a_store_wait_is_a_symptom_of_the_rank_that_failed() -> None:
     )
     p = failures.diagnose_logs([crash + _STORE_WAIT]).primary
     assert p is not None and p.code != "LX698" and p.rank == 0
+
+
+def test_a_rank_taken_modulo_no_gpus_is_the_gpu_configuration() -> None:
+    frames = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/dist-packages/mmcv/runner/dist_utils.py", line 31, in '
+        "_init_dist_pytorch\n"
+        "    torch.cuda.set_device(rank % num_gpus)\n"
+    )
+    zero = "ZeroDivisionError: integer division or modulo by zero\n"
+    p = failures.diagnose_logs([frames + zero]).primary
+    assert p is not None and p.code == "LX699" and p.category == "cuda_config_error"
+    # the same exception from the script's own arithmetic is the script's
+    own = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 88, in <module>\n'
+        "    acc = correct % total\n"
+    )
+    p = failures.diagnose_logs([own + zero]).primary
+    assert p is not None and p.code == "LX511"

@@ -388,6 +388,16 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
             None,
             None,
         ),
+        # Markdown bold a reporter put around the line that matters; not a bullet or a rule
+        (
+            "**RuntimeError: Connection reset by peer**",
+            "RuntimeError: Connection reset by peer",
+            None,
+            None,
+        ),
+        ("**ValueError: x", "ValueError: x", None, None),
+        ("** not bold", "** not bold", None, None),
+        ("***", "***", None, None),
     ],
 )
 def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
