@@ -102,6 +102,7 @@ class OnePass:
         )
         best: dict[int, tuple[int, int]] = {}
         after: list[int] = []
+        looked: set[int] = set()  # the marked anchors looked for in the span's first line
         line_lo = line_hi = -1  # the line of the last hit: [its start, its newline)
         for pid, to in hits:
             pos = lo + to - self._lengths[pid]
@@ -113,13 +114,12 @@ class OnePass:
                 old = best.get(line_lo)
                 if old is None or (pid, pos) < old:
                     best[line_lo] = (pid, pos)
-                marker = self._marker_of.get(pid) if line_lo < lo else None
-                if (
-                    marker is not None
-                    and line_hi + 1 < hi
-                    and low.find(marker, line_lo, line_hi) != -1
-                ):
-                    after.append(line_hi + 1)
+                # only the span's first line can start before it: searched once per anchor
+                if line_lo < lo and pid in self._marker_of and pid not in looked:
+                    looked.add(pid)
+                    marker = self._marker_of[pid]
+                    if line_hi + 1 < hi and low.find(marker, line_lo, line_hi) != -1:
+                        after.append(line_hi + 1)
             elif line_hi + 1 < hi:
                 after.append(line_hi + 1)
         found = {start: pos for start, (_, pos) in best.items()}

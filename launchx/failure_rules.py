@@ -1365,8 +1365,10 @@ RULES: tuple[Rule, ...] = (
             # Lightning's accelerator="gpu" with neither CUDA nor MPS visible (also as the repr
             # Hydra prints under "Error in call to target")
             r"No supported gpu backend found!",
-            # vLLM's DeviceConfig in a process (a Ray actor given no GPU) that sees none
-            r"RuntimeError: No supported device detected\.",
+            # vLLM's DeviceConfig in a process (a Ray actor given no GPU) that sees none, and
+            # its wording since about 0.6
+            r"No supported device detected\.",
+            r"RuntimeError: Failed to infer device type\b",
             # YOLOv5/v7-style training scripts check their local rank against the GPUs they
             # see: the assertion's message, or its source line in a bare AssertionError's frame
             r"insufficient CUDA devices for DDP command",
@@ -1452,8 +1454,13 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(r"^ZeroDivisionError: integer (?:division or )?modulo by zero",),
         # the frame's source line: a rank taken modulo the GPUs torch sees (mmcv's and
-        # many research codebases' init_dist: torch.cuda.set_device(rank % num_gpus))
-        context=(r"set_device\(\s*[\w.]+\s*%\s*[\w.()]+\s*\)",),
+        # many research codebases' init_dist: torch.cuda.set_device(rank % num_gpus),
+        # local_rank = rank % torch.cuda.device_count(), gpu = args.rank % args.n_gpu)
+        context=(
+            r"set_device\([^)]*%",
+            r"%\s*(?:torch\.cuda\.device_count\(\)|[\w.]*\b(?:num_gpus|n_?gpus?|gpu_count"
+            r"|device_count|ngpus_per_node)\b)",
+        ),
         cause="the process sees no GPU: torch.cuda.device_count() is 0, so picking the rank's "
         "GPU as rank % num_gpus divided by zero (a CPU-only torch, CUDA_VISIBLE_DEVICES empty "
         "or wrong, a driver torch cannot use, a container or WSL without the GPUs); every "
@@ -1461,7 +1468,7 @@ RULES: tuple[Rule, ...] = (
         fix="check `python -c 'import torch; print(torch.cuda.device_count())'` in the "
         "environment the launcher starts (the same venv, CUDA_VISIBLE_DEVICES, container): "
         "install a CUDA build of torch that matches the driver, or expose the GPUs; "
-        "`launchx doctor` checks both.",
+        "`launchx doctor` shows the GPUs each node sees.",
         fixtures=(
             "cuda_config_error__dsl_25.log",
             "cuda_config_error__setr_50.log",
@@ -3611,7 +3618,7 @@ RULES: tuple[Rule, ...] = (
         fix="give each hostfile line as '<host> slots=<gpus>' (one line per host), name only "
         "the hostfile's hosts, and choose GPUs either with --include/--exclude or with "
         "--num_gpus/--num_nodes; with an MPI launcher (--launcher openmpi, mpich, impi, "
-        "mvapich) put the GPU counts in the hostfile's slots= and pass neither.",
+        "mvapich, jsrun) put the GPU counts in the hostfile's slots= and pass neither.",
         fixtures=(
             "launcher_died__deepspeed_3669.log",
             "launcher_died__accelerate_3319.log",
@@ -3753,11 +3760,14 @@ RULES: tuple[Rule, ...] = (
             # slurmstepd could not exec the step's command; the shell could not find it
             r"execve\(\): (?:\S*/)?(?:torchrun|deepspeed|accelerate|horovodrun|composer|mpirun"
             r"|launchx): (?:No such file or directory|Permission denied)",
-            r"(?:^|: )(?:torchrun|deepspeed|accelerate|horovodrun|composer|mpirun|launchx): "
-            r"command not found$",
+            r"(?:^|: )(?:torchrun|deepspeed|accelerate|horovodrun|composer|mpirun|mpiexec"
+            r"|launchx): command not found$",
+            # zsh's word order
+            r"^zsh: command not found: (?:torchrun|deepspeed|accelerate|horovodrun|composer"
+            r"|mpirun|mpiexec|launchx)$",
             # dash (/bin/sh of Debian and Ubuntu), which a program's os.system() runs
             r"^(?:/bin/)?sh: \d+: (?:\S*/)?(?:torchrun|deepspeed|accelerate|horovodrun|composer"
-            r"|mpirun|launchx): not found$",
+            r"|mpirun|mpiexec|launchx): not found$",
             # DeepSpeed's runner, when the multi-node launcher it is told to use is missing
             r"RuntimeError: launcher '\w+' not installed\.",
         ),
@@ -5066,7 +5076,7 @@ ANCHORS: tuple[str, ...] = (
 is searched for these (fast) and only their lines are matched against the rules (slow), so
 a rule whose lines hold none of them is never seen in a log: the test
 ``test_anchored_scan_equals_full_scan`` catches that; add an anchor then. Where Hyperscan is
-installed all of them are found in one pass (``anchorlines.OnePass``: about 0.1 s per
+installed all of them are found in one pass (``anchorlines.OnePass``: about 0.06 s per
 100 MB of ordinary log, whatever their number, plus a Python call per match), and an anchor
 costs only the lines it keeps; without it,
 each is a ``bytes.find`` pass of 20-50 ms per 100 MB (whole words search faster than

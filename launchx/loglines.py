@@ -159,10 +159,6 @@ def strip(raw: str) -> Stripped:
     """Remove timestamps, log headers and rank/host prefixes (in any order they are stacked)."""
     text = _ANSI.sub("", raw) if "\x1b" in raw else raw
     text = text.strip()
-    if text[:2] == "**" and text[2:3].strip() and text[2:3] != "*":
-        # Markdown bold around a pasted line ("**RuntimeError: ...**"): an issue's
-        # reporter marking the line that matters
-        text = text[2:-2] if text.endswith("**") and len(text) > 4 else text[2:]
     rank: int | None = None
     label: int | None = None
     host: str | None = None
@@ -202,12 +198,29 @@ def strip(raw: str) -> Stripped:
         text = stripped
         if text == before:
             break
+    text = _unbold(text.strip())
     rank = label if rank is None else rank
     if rank is None and "Rank" in text:
         m = _RANK_IN_TEXT.search(text) or _ASCEND_RANK.search(text)
         if m:
             rank = int(m.group(1))
     return Stripped(text.strip(), rank, host)
+
+
+_BOLD_NAME = re.compile(r"^\*\*([A-Za-z_][\w.]*)\*\*(?=:)")
+
+
+def _unbold(text: str) -> str:
+    """The line without the Markdown bold an issue's reporter put around it, or around the
+    exception's name ("**RuntimeError: ...**", "**ValueError**: ..."); a source line's
+    ``**kwargs`` stays."""
+    if not text.startswith("**") or text.startswith("***"):
+        return text
+    if m := _BOLD_NAME.match(text):
+        return m.group(1) + text[m.end() :]
+    if text.endswith("**") and len(text) > 4:
+        return text[2:-2]
+    return text[2:] if text[2:3].isupper() or text[2:3] == "[" else text
 
 
 def timestamp(raw: str) -> float | None:

@@ -2296,6 +2296,10 @@ def test_glibcs_thread_shutdown_check_is_a_native_abort() -> None:
         ("/bin/sh: 1: torchrun: not found", "LX589", "launcher_died"),
         ("sh: 1: deepspeed: not found", "LX589", "launcher_died"),
         ("bash: mpirun: command not found", "LX589", "launcher_died"),
+        ("bash: mpiexec: command not found", "LX589", "launcher_died"),
+        ("zsh: command not found: torchrun", "LX589", "launcher_died"),
+        # vLLM without a GPU in its process, in its newer words
+        ("RuntimeError: Failed to infer device type", "LX540", "cuda_config_error"),
         ("/bin/sh: 3: /opt/venv/bin/accelerate: not found", "LX589", "launcher_died"),
         # Hydra's config group option or primary config that is not there
         (
@@ -2393,16 +2397,32 @@ def test_a_store_wait_is_a_symptom_of_the_rank_that_failed() -> None:
     assert p is not None and p.code != "LX698" and p.rank == 0
 
 
-def test_a_rank_taken_modulo_no_gpus_is_the_gpu_configuration() -> None:
+@pytest.mark.parametrize(
+    "source",
+    [
+        "torch.cuda.set_device(rank % num_gpus)",
+        "torch.cuda.set_device(int(os.environ['LOCAL_RANK']) % torch.cuda.device_count())",
+        "local_rank = rank % torch.cuda.device_count()",
+        "gpu = args.rank % args.n_gpu",
+        "model = DDP(model, device_ids=[rank % ngpus_per_node])",
+    ],
+)
+def test_a_rank_taken_modulo_no_gpus_is_the_gpu_configuration(source: str) -> None:
     frames = (
         "Traceback (most recent call last):\n"
         '  File "/usr/lib/python3/dist-packages/mmcv/runner/dist_utils.py", line 31, in '
         "_init_dist_pytorch\n"
-        "    torch.cuda.set_device(rank % num_gpus)\n"
+        f"    {source}\n"
     )
     zero = "ZeroDivisionError: integer division or modulo by zero\n"
     p = failures.diagnose_logs([frames + zero]).primary
     assert p is not None and p.code == "LX699" and p.category == "cuda_config_error"
+    # the same with a rank prefix on every line, the reporter's Markdown bold around the
+    # exception
+    prefixed = "".join(f"[rank0]: {line}\n" for line in frames.splitlines())
+    bold = "[rank0]: **ZeroDivisionError: integer division or modulo by zero**\n"
+    p = failures.diagnose_logs([prefixed + bold]).primary
+    assert p is not None and p.code == "LX699" and p.rank == 0
     # the same exception from the script's own arithmetic is the script's
     own = (
         "Traceback (most recent call last):\n"

@@ -398,6 +398,15 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("**ValueError: x", "ValueError: x", None, None),
         ("** not bold", "** not bold", None, None),
         ("***", "***", None, None),
+        ("[rank0]: **ZeroDivisionError: x**", "ZeroDivisionError: x", 0, None),
+        (
+            "**ZeroDivisionError**: integer division",
+            "ZeroDivisionError: integer division",
+            None,
+            None,
+        ),
+        # a source line under a traceback frame keeps its unpacking
+        ("    **kwargs,", "**kwargs,", None, None),
     ],
 )
 def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
