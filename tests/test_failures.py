@@ -2085,16 +2085,6 @@ def test_pips_build_of_an_extension_is_not_a_jit_build_at_start_up() -> None:
     assert report.primary is None or report.primary.code != "LX688"
 
 
-def test_glibc_finding_an_unaligned_chunk_is_a_native_abort() -> None:
-    for line in (
-        "malloc_consolidate(): unaligned fastbin chunk detected",
-        "free(): unaligned chunk detected in tcache 2",
-        "malloc(): unaligned tcache chunk detected",
-    ):
-        p = failures.diagnose_logs([line + "\n"]).primary
-        assert p is not None and p.code == "LX579", line
-
-
 def test_a_gloo_message_longer_than_posted_is_a_size_mismatch_not_the_network() -> None:
     text = (
         "terminate called after throwing an instance of 'gloo::EnforceNotMet'\n"
@@ -2202,15 +2192,6 @@ def test_a_jit_build_followed_by_the_runs_own_output_stays_a_build_failure() -> 
     )
     p = failures.diagnose_logs([text]).primary
     assert p is not None and p.code == "LX688"
-
-
-def test_glibcs_thread_shutdown_check_is_a_native_abort() -> None:
-    for line in (
-        "tcache_thread_shutdown(): unaligned tcache chunk detected",
-        "int_mallinfo(): unaligned fastbin chunk detected",
-    ):
-        p = failures.diagnose_logs([line + "\n"]).primary
-        assert p is not None and p.code == "LX579", line
 
 
 def test_a_script_named_launch_py_or_an_old_torchrun_is_not_the_launchers_refusal() -> None:
