@@ -372,8 +372,9 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     r"|CUDNN_STATUS_(?!NOT_SUPPORTED|BAD_PARAM)"
     r"|illegal memory access|device-side assert"
     # torch_npu's report of a device call that timed out (507046: a stream sync,
-    # 507048: a device task), not the script's own error
-    r"|NPU function error: \w+, error code is 50704[68]",
+    # 507048: a device task; 107020, the runtime's task timeout, as OpCommand's sync
+    # words it), not the script's own error
+    r"|NPU function error: \w+, error code is 50704[68]|NPU error, error code is 107020\b",
     r"(?i)out of memory|timed? ?out|timeout",
     r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98",
     # (torch's symmetric-memory allocator calls its own exchange "rendezvous" too)
@@ -1039,22 +1040,28 @@ RULES: tuple[Rule, ...] = (
             r"Connect to (?:\[?fe80:[0-9a-fA-F:]*(?:%[\w.-]+)?\]?|169\.254\.\d+\.\d+)<\d+> "
             r"failed",
             # a docker bridge's own host address (docker0 is 172.17.0.1, the networks docker
-            # creates next take 172.18-31.0.1): the peer picked its bridge interface
+            # creates next take 172.18-31.0.1): the peer picked its bridge interface; or a
+            # container's own address on docker's default bridge (172.17.0.0/16, as LX544
+            # reads it): the peer's container was started without the host's network
             r"Connect to 172\.(?:1[7-9]|2\d|3[01])\.0\.1<\d+> failed",
+            r"Connect to 172\.17\.\d+\.\d+<\d+> failed",
         ),
         cause="NCCL tried to connect to a peer at a link-local address (IPv6 fe80::, or IPv4 "
-        "169.254.x.x) or at a docker bridge's host address (172.17.0.1, 172.18.0.1): the peer "
-        "advertised the address of an interface that only reaches its own network segment or "
-        "host (an IB or RoCE port's IPv6 address, a cloud metadata or container link, "
-        "docker0), because NCCL took the first interface it found, and it picks the same one "
-        "on every attempt.",
+        "169.254.x.x), at a docker bridge's host address (172.17.0.1, 172.18.0.1) or at a "
+        "container's address on docker's default bridge (172.17.x.x): the peer advertised the "
+        "address of an interface that only reaches its own network segment or host (an IB or "
+        "RoCE port's IPv6 address, a cloud metadata or container link, docker0, a container "
+        "behind the bridge's NAT), because NCCL took the first interface it found, and it "
+        "picks the same one on every attempt.",
         fix="set NCCL_SOCKET_IFNAME (profile env) to the interface the nodes share, e.g. "
-        "=eth0 or ^lo,docker; with fe80:: addresses also NCCL_SOCKET_FAMILY=AF_INET; "
-        "`launchx explain -p <profile>` shows the interface that routes to the master.",
+        "=eth0 or ^lo,docker; with fe80:: addresses also NCCL_SOCKET_FAMILY=AF_INET; run "
+        "containers with --network=host; `launchx explain -p <profile>` shows the interface "
+        "that routes to the master.",
         fixtures=(
             "nccl_config_error__verl_726_link_local_169_254.log",
             "nccl_config_error__nccl_975_h800_bootstrap_ipv6_linklocal_ib1.log",
             "nccl_config_error__pytorch_examples_689_multinode_docker_bridge_ip_refused.log",
+            "nccl_config_error__nccl_929.log",
         ),
     ),
     Rule(
@@ -1335,6 +1342,13 @@ RULES: tuple[Rule, ...] = (
             r"PTX JIT compiler library not found",
             r"NVIDIA driver on your system is too old",
             r"nvmlInit\w*\(\) failed: Driver/library version mismatch",
+            # NCCL cannot load the driver's NVML library (nvmlwrap.cc), its "Last error:" of
+            # an ncclSystemError: a container or environment without the driver's libraries
+            r"Failed to open libnvidia-ml\.so\b",
+            # vLLM's Ray executor: the placement group (the Ray cluster's GPUs) is smaller than
+            # the tensor x pipeline parallel size asked for
+            r"number of required GPUs exceeds the total number of available GPUs in the "
+            r"placement group",
             # the CUDA runtime's own names of these statuses, as a library reports them
             rf"\bcudaError(?:{_CUDA_CONFIG_STATUSES})\b",
             r"ProcessGroupNCCL is only supported with GPUs, no GPUs found",
@@ -1343,6 +1357,11 @@ RULES: tuple[Rule, ...] = (
             r"Found no NVIDIA driver on your system",
             r"No CUDA GPUs are available",
             r"no CUDA-capable device is detected",
+            # ROCm's wording of the same status (hipErrorNoDevice), through torch's HIP check
+            r"no ROCm-capable device is detected",
+            # Ascend's runtime: a device index outside the devices the process may see (the
+            # counterpart of an invalid device ordinal under CUDA_VISIBLE_DEVICES)
+            r"Set visible device failed, invalid device=\d+",
             r"with CUDA capability sm_\d+ is not compatible with the current PyTorch",
             r"the provided PTX was compiled with an unsupported toolchain",
             # the runtime's and the driver API's words (torch's symmetric memory calls the
@@ -1406,13 +1425,16 @@ RULES: tuple[Rule, ...] = (
             r"explicitly\b",
         ),
         cause="CUDA cannot run this job on this machine as configured: more ranks than visible "
-        "GPUs (invalid device ordinal), a torch build without this GPU's architecture (no "
-        "kernel image), a driver older than the CUDA runtime, GPUs in exclusive-process "
-        "mode, a feature this driver, GPU or platform does not have (operation not "
-        "supported), an NVSwitch machine whose fabric manager is not running or not of the "
-        "driver's version (system not yet initialized), NVML listing a GPU that the CUDA "
-        "runtime cannot open (a second MIG instance in one process, a GPU that failed: "
-        "device < num_gpus), or no GPU at all. Not the training code, and not transient.",
+        "GPUs (invalid device ordinal; for vLLM's Ray executor, fewer GPUs in the Ray "
+        "cluster than tensor x pipeline parallel), a torch build without this GPU's "
+        "architecture (no kernel image), a driver older than the CUDA runtime, a container "
+        "without the driver's libraries (NCCL cannot open libnvidia-ml.so), GPUs in "
+        "exclusive-process mode, a feature this driver, GPU or platform does not have "
+        "(operation not supported), an NVSwitch machine whose fabric manager is not "
+        "running or not of the driver's version (system not yet initialized), NVML listing a GPU "
+        "that the CUDA runtime cannot open (a second MIG instance in one process, a GPU "
+        "that failed: device < num_gpus), or no GPU at all. Not the training code, and not "
+        "transient.",
         fix="match --nproc-per-node to the GPUs visible (nvidia-smi -L, CUDA_VISIBLE_DEVICES); "
         "install a torch wheel built for this GPU and driver (torch.cuda.get_arch_list(), "
         "the driver's CUDA version in nvidia-smi); set the compute mode to Default "
@@ -1436,6 +1458,10 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__tgi_425_each_process_is_one_gpu.log",
             "cuda_config_error__mace_1197_h200_mig_num_gpus_assert.log",
             "cuda_config_error__mace_1504_torchrun_deferred_cuda_init.log",
+            "cuda_config_error__llamafactory_6161.log",
+            "cuda_config_error__vita_42.log",
+            "cuda_config_error__chitu_118.log",
+            "cuda_config_error__gpustack_3352.log",
             "cuda_config_error__lorax_150_sharded_only_one_cuda_device.log",
             "cuda_config_error__ray_39128_neuron_core_not_visible.log",
             "cuda_config_error__vllm_omni_241_symm_mem_system_not_initialized.log",
@@ -1538,6 +1564,10 @@ RULES: tuple[Rule, ...] = (
             r"XPU out of memory|(?:ZE|UR)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY",
             # Ascend NPUs: torch_npu's caching allocator, worded like CUDA's
             r"NPU out of memory\. Tried to allocate",
+            # CANN's own report when the runtime's allocation fails (EL0004), and the driver's
+            # reason under it
+            r"^EL0004: .*Failed to allocate memory",
+            r"reason=\[driver error: ?out of memory\]",
             # Intel Gaudi (HPU): the device-memory allocator's fatal error
             r"MODULE:PT_DEVMEM Allocation failed",
             # NVSHMEM (DeepEP, Triton-distributed) reserving its symmetric heap: CUresult 2
@@ -1562,6 +1592,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_oom__optimum_habana_2214_gpt_oss_ep_pt_devmem_alloc.log",
             "cuda_oom__deepep_157_nvshmem_cumemcreate_failed.log",
             "cuda_oom__dali_2866_multi_gpu_nvjpeg_allocator_failure.log",
+            "cuda_oom__llamafactory_5322.log",
         ),
     ),
     Rule(
@@ -1600,6 +1631,10 @@ RULES: tuple[Rule, ...] = (
             r"The node was low on resource: memory",
             r"\bOOMKilled\b",
             r"DefaultCPUAllocator: (?:can't allocate memory|not enough memory)",
+            # torch's MapAllocator refused a file mapping (a checkpoint or safetensors shard
+            # that every rank of the host maps at once): ENOMEM, the host's memory; not its
+            # shared-memory files (</torch_N_M>, /dev/shm's: LX686)
+            r"unable to mmap \d+ bytes from file <(?!/torch_)[^>]*>: Cannot allocate memory",
             r"^(?:numpy\.core\._exceptions\.)?_?(?:Array)?MemoryError\b",
             # Ray's memory monitor kills workers before the kernel would
             r"killed due to memory pressure \(OOM\)",
@@ -1620,6 +1655,7 @@ RULES: tuple[Rule, ...] = (
             "host_oom_killed__brainscore_950_slurm_step_oom.log",
             "host_oom_killed__lmm_r1_71_ray_job_failed_llmrayactor_memory.log",
             "host_oom_killed__nemo_10192_checkpoint_oom_kill_slurm.log",
+            "host_oom_killed__uniworld_37.log",
         ),
     ),
     Rule(
@@ -1930,7 +1966,11 @@ RULES: tuple[Rule, ...] = (
         # logger may print the message without its class (mteb's "Error while evaluating")
         priority=81,
         retryable=False,
-        patterns=(r"current process has finished its bootstrapping phase",),
+        patterns=(
+            r"current process has finished its bootstrapping phase",
+            # the same message's last lines, when a paste or a logger cut its first ones
+            r'The "freeze_support\(\)" line can be omitted if the program',
+        ),
         cause="a process started with the spawn start method (DataLoader workers with "
         "multiprocessing_context='spawn', mp.spawn, a multi-GPU encode pool, any process on "
         "macOS or Windows) imports the main script again, and the script starts its processes "
@@ -1942,6 +1982,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "user_code_error__llm2vec_140_mteb_multigpu_spawn_bootstrap.log",
             "user_code_error__sentence_transformers_2331_encode_multi_process_spawn_main.log",
+            "user_code_error__mteb_1052.log",
         ),
     ),
     Rule(
@@ -2855,9 +2896,12 @@ RULES: tuple[Rule, ...] = (
             # pipeline parallel sizes it was asked for
             r"world_size \(\d+\) is not equal to tensor_model_parallel_size \(\d+\) x "
             r"pipeline_model_parallel_size \(\d+\)",
+            # TensorRT-LLM's: the MPI world it was started in against the engine's sizes
+            r"Assertion failed: mpiSize == tp \* pp\b",
         ),
-        cause="vLLM (or SGLang, whose check says the same) was started inside a torch world of "
-        "another size than its tensor x pipeline parallel sizes: an engine built in every "
+        cause="vLLM (or SGLang, whose check says the same; TensorRT-LLM's says it of its MPI "
+        "world) was started inside a torch world of another size than its tensor x pipeline "
+        "parallel sizes: an engine built in every "
         "process of a torchrun launch (each process joins the launcher's world with the "
         "default tensor_parallel_size=1), or a framework's colocated rollout engine set up "
         "for fewer GPUs than it runs on, or on a vLLM release it does not support; every start "
@@ -2868,10 +2912,12 @@ RULES: tuple[Rule, ...] = (
         "serve` and call it) instead of in every rank, or use vLLM's external_launcher "
         "executor, made for a torchrun world (its parallel sizes must still multiply to the "
         "world size); a framework that runs vLLM inside the training world needs the vLLM "
-        "release it supports.",
+        "release it supports. TensorRT-LLM (mpiSize == tp * pp) wants tp x pp MPI processes: "
+        "mpirun -n tp*pp, or Triton's launch_triton_server.py --world_size tp*pp.",
         fixtures=(
             "world_mismatch__ms_swift_3739.log",
             "world_mismatch__vlmevalkit_561.log",
+            "world_mismatch__tensorrtllm_backend_129.log",
         ),
     ),
     Rule(
@@ -2976,6 +3022,8 @@ RULES: tuple[Rule, ...] = (
             # RCCL's and HIP samples' check macro ("[FATAL ERROR]: HIP failure: '...'")
             r"HIP failure: '",
             r"Memory access fault by GPU node-\d+",
+            # the same fault as the amdgpu kernel driver logs it (dmesg): a non-zero status
+            r"amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x0*[1-9a-fA-F]",
             r"aborting with error : HSA_STATUS_ERROR_(?:MEMORY_APERTURE_VIOLATION|MEMORY_FAULT"
             r"|EXCEPTION|ILLEGAL_INSTRUCTION)",
             r"HW Exception by GPU node-\d+",
@@ -3022,6 +3070,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_error__rocm_systems_8178_rccl_intermittent_invalid_device_pointer.log",
             "cuda_error__physicsnemo_539_graphcast_mpirun_np3.log",
             "cuda_error__plmfit_40_slurmstepd_nvml_gpu_is_lost.log",
+            "cuda_error__sglang_10195.log",
         ),
     ),
     Rule(
@@ -3314,6 +3363,9 @@ RULES: tuple[Rule, ...] = (
             r"^Bus error(?: \(core dumped\))?$",
             # UCX's handler (loaded with Open MPI or NCCL's UCX plugin), as for SIGSEGV
             r"Caught signal 7 \(Bus error",
+            # the frame of that handler's backtrace where NCCL maps its shared-memory segment,
+            # when the paste starts below the signal's line
+            r"^\d+ +0x[0-9a-f]+ +ncclShmOpen\(\) ",
         ),
         # "shared memory" is an anchor, so the line is kept however long the log; NCCL's
         # shared-memory transport in the crash's backtrace (a line with "nccl" in it) is the
@@ -3337,6 +3389,7 @@ RULES: tuple[Rule, ...] = (
             "shm_error__openpcdet_1114_waymo_shared_memory_sigbus.log",
             "shm_error__trlx_536_sigbus_ncclshmopen.log",
             "shm_error__pipedream_76_docker_nccl_sigbus.log",
+            "shm_error__llamafactory_1013.log",
         ),
     ),
     Rule(
@@ -3797,6 +3850,9 @@ RULES: tuple[Rule, ...] = (
             r"\binvalid usage\b.*NCCL version",
             # vLLM's pynccl wrapper: "RuntimeError: NCCL error: invalid usage (run with ...)"
             r"NCCL error: invalid usage \(run with NCCL_DEBUG",
+            # TensorRT-LLM's check macro ("NCCL error ../tensorrt_llm/runtime/...cpp:90
+            # 'invalid usage (run with NCCL_DEBUG=WARN for details)'")
+            r"NCCL error \S+:\d+ 'invalid usage\b",
             r"NCCL Error 5\b",
             r"Mismatched collective detected",
             r"message truncated : receiving \d+ bytes instead of \d+",
@@ -3835,6 +3891,7 @@ RULES: tuple[Rule, ...] = (
             "nccl_invalid_usage__fastmoe_27_distributed_expert_value4.log",
             "nccl_invalid_usage__trl_3310_vllm_serve_dp_nccl_init.log",
             "nccl_invalid_usage__pytorch_examples_484_missing_world_size.log",
+            "nccl_invalid_usage__tensorrt_llm_9263.log",
         ),
     ),
     Rule(
@@ -4085,6 +4142,32 @@ RULES: tuple[Rule, ...] = (
         "NVSHMEM_IB_ENABLE_IBGDA=false; and that plain NCCL over the same NICs works (an "
         "nccl-tests all_reduce across the nodes).",
         fixtures=("ib_error__deepep_17_h20_roce_ibgda_init2rtr.log",),
+    ),
+    Rule(
+        name="rdma_transfer_engine_setup",
+        category="ib_error",
+        code="LX703",
+        priority=61,
+        retryable=False,
+        patterns=(
+            # Mooncake's transfer engine (KV-cache and weight transfer in vLLM, SGLang and
+            # checkpoint-engine) after it disabled every device it found
+            r"RdmaTransport: No available RNIC",
+            r"RdmaTransport: cannot initialize RDMA resources",
+            # UCX's mlx5 transport (NIXL's UCX backend) refused a queue object by the NIC
+            r"UCX +ERROR +mlx5dv_devx_obj_create\(\w+\) failed on \w+",
+        ),
+        cause="the RDMA engine that moves KV cache or weights between processes (Mooncake's "
+        "RdmaTransport, NIXL's UCX backend) could not set up the InfiniBand/RoCE NIC: no "
+        "device with an active port (the NIC disabled, its link down, the wrong device "
+        "named), or the NIC refused to create the engine's queues (firmware, driver and "
+        "OFED out of step, a GPU-initiated mode the driver does not enable); every start "
+        "fails the same way.",
+        fix="check the NIC with `ibv_devinfo` (state: PORT_ACTIVE) and `ibstat`; name an "
+        "active device to the engine (Mooncake's device list, UCX_NET_DEVICES=mlx5_0:1 for "
+        "UCX); bring firmware, driver and OFED to one supported set; run the engine's TCP "
+        "transport once to confirm the rest of the set-up works.",
+        fixtures=("ib_error__checkpoint_engine_1.log", "ib_error__sglang_pr27894.log"),
     ),
     Rule(
         name="ib_verbs_setup",
@@ -4523,6 +4606,49 @@ RULES: tuple[Rule, ...] = (
         fixtures=("nccl_system_error__llamafactory_3839_ascend_hccp_init_busy.log",),
     ),
     Rule(
+        name="hccl_parameter_error",
+        category="nccl_invalid_usage",
+        code="LX701",
+        # the root causes' tier: torch_npu raises it as a RuntimeError that LX511 leaves to the
+        # collective libraries' rules
+        priority=60,
+        retryable=False,
+        # HCCL's own return code (hccl_types.h: HCCL_E_PARA = 1) as torch_npu reports a call
+        # into HCCL ("HCCL function error: hcclCommInitRootInfoConfig(...), error code is 1")
+        patterns=(r"HCCL function error: .*, error code is 1$",),
+        cause="HCCL (Ascend's NCCL, torch_npu's process group) rejected the arguments of a call "
+        "(HCCL_E_PARA, its counterpart of ncclInvalidUsage): a communicator asked for a "
+        "layout this NPU or CANN release does not support (a pipeline-parallel group on a "
+        "310P, more ranks than devices, a rank outside the group), the same on every start.",
+        fix="read the CANN plog (~/ascend/log) for the parameter HCCL names; change the "
+        "parallel layout (tensor/pipeline sizes, ranks per node) to one the device and CANN "
+        "release support, or update CANN and torch_npu together.",
+        fixtures=("nccl_invalid_usage__vllm_ascend_2712.log",),
+    ),
+    Rule(
+        name="hccl_internal_error",
+        category="nccl_internal_error",
+        code="LX702",
+        priority=60,
+        retryable=False,
+        # HCCL_E_INTERNAL = 4, as torch_npu reports a call into HCCL, and as an aclnn MC2
+        # kernel (MoE dispatch and combine) reports the HCCL call it made ("... function of
+        # the hccl module. ret = 4")
+        patterns=(
+            r"HCCL function error: .*, error code is 4$",
+            r"function of the hccl module\. ret = 4\b",
+        ),
+        cause="HCCL (Ascend's NCCL) failed inside itself (HCCL_E_INTERNAL, its counterpart of "
+        "ncclInternalError): most often memory it was given that is not registered or not "
+        "aligned for it, or nodes started with mismatched scripts or CANN releases; it "
+        "repeats at the same call.",
+        fix="read the CANN plog (~/ascend/log/debug/plog) of the failing rank for HCCL's own "
+        "reason; check that every node runs the same CANN, torch_npu and launch script; for "
+        "an MC2 kernel (aclnnMoeDistributeDispatch/Combine) check the HCCL buffer size "
+        "(HCCL_BUFFSIZE) and the expert-parallel layout against the CANN release's limits.",
+        fixtures=("nccl_internal_error__vllm_ascend_8568.log",),
+    ),
+    Rule(
         name="socket_system_error",
         category="socket_error",
         code="LX613",
@@ -4633,7 +4759,8 @@ RULES: tuple[Rule, ...] = (
         priority=40,
         patterns=(
             r"Gloo connectFullMesh failed",
-            r"gloo/transport/(?:tcp|uv)/\w+\.(?:cc|h):\d+\]",
+            # (and gloo's own look-ups of the host's interfaces and devices, common/linux.cc)
+            r"gloo/(?:transport/(?:tcp|uv)|common)/\w+\.(?:cc|h):\d+\]",
             r"gloo::EnforceNotMet",
             # ProcessGroupGloo's device factory: no GLOO_SOCKET_IFNAME and a host name that
             # resolved to nothing usable (Windows: the store's "[]:port", WSA error 10049)
@@ -4650,6 +4777,7 @@ RULES: tuple[Rule, ...] = (
             "gloo_error__colossalai_4076_new_group_bind_eaddrinuse.log",
             "gloo_error__ray_49252_macos_uv_accept_sigabrt.log",
             "gloo_error__rvc_webui_1551_windows_makeuvdevice_empty_host.log",
+            "gloo_error__pytorch_2835.log",
         ),
     ),
     Rule(
@@ -4807,8 +4935,9 @@ RULES: tuple[Rule, ...] = (
         priority=51,
         patterns=(
             # torch before 2.3 spelled it "retreiving"; the waiting rank opens the message
-            # (its rank in the group: the global one only in the default group)
-            r"(?:\[(?P<named_rank>\d+)\] )?is setting up NCCL communicator and "
+            # (its rank in the group: the global one only in the default group), or a paste
+            # that starts after it
+            r"(?:(?:\[(?P<named_rank>\d+)\] )?is )?setting up NCCL communicator and "
             r"retr(?:ie|ei)ving ncclUniqueId from "
             r"\[\d+\] "
             r"via c10d key-value store by key '[^']*', but store->get\('[^']*'\) got error: "
@@ -4827,6 +4956,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "collective_timeout__trl_3119_grpo_6node_nccluniqueid_store_wait.log",
             "collective_timeout__finetune_chatglm2_13_tokenizer_barrier_socket_timeout.log",
+            "collective_timeout__llamafactory_81.log",
         ),
     ),
     Rule(
@@ -4852,6 +4982,30 @@ RULES: tuple[Rule, ...] = (
         fixtures=("collective_timeout__axolotl_2684.log",),
     ),
     Rule(
+        name="ray_channel_timeout",
+        category="collective_timeout",
+        code="LX700",
+        # the symptom's tier, as LX698: a worker's own error, when the log shows one, is why
+        # its output never came
+        priority=45,
+        patterns=(
+            # Ray's compiled graphs (vLLM's Ray executor with VLLM_USE_RAY_COMPILED_DAG): the
+            # driver's read of a channel the workers write waited past its timeout
+            r"\bRayChannelTimeoutError\b",
+        ),
+        cause="the process that drives Ray's compiled graph (vLLM's engine core with its Ray "
+        "executor) waited for the workers' output on a channel longer than the graph's timeout "
+        "(RAY_CGRAPH_get_timeout: vLLM sets 300 s, Ray's own default is 10 s): a worker was "
+        "stuck in a collective, still compiling or loading, or dead; the reader is only the "
+        "first to notice.",
+        fix="read the workers' own output (the lines prefixed with their actor's name and pid) "
+        "for an error or a hang first; when a step legitimately takes longer (the first "
+        "request's graph capture, long prompts), raise RAY_CGRAPH_get_timeout; vLLM can run "
+        "without compiled graphs (VLLM_USE_RAY_COMPILED_DAG=0) or with its multiprocessing "
+        "executor on one node.",
+        fixtures=("collective_timeout__ray_59249.log", "collective_timeout__ray_53845.log"),
+    ),
+    Rule(
         name="hccl_notify_timeout",
         category="collective_timeout",
         code="LX602",
@@ -4867,6 +5021,9 @@ RULES: tuple[Rule, ...] = (
             # the device's stream sync gave up (EE1002, ACL's 507046) while a collective on
             # the stream still waited (a long kernel can say the same, far less often)
             r"EE1002: .*Stream synchronize timeout",
+            # the device's own report of a collective's task that waited past the timeout
+            # ("hccl fftsplus task timeout occurred during task execution, ... timeout:1836")
+            r"\bhccl \w+ task timeout occurred during task execution",
         ),
         cause="a collective on Ascend NPUs (torch_npu's HCCL process group) waited for a peer "
         "rank longer than HCCL_EXEC_TIMEOUT (about 30 minutes by default, the exact value "
@@ -4884,6 +5041,7 @@ RULES: tuple[Rule, ...] = (
             "collective_timeout__llamafactory_975_npu_accelerate_ei0002_notify_timeout.log",
             "collective_timeout__vllm_ascend_486_hccl_ei0006_allreduce.log",
             "collective_timeout__llamafactory_5551_npu_tokenize_stream_sync_timeout.log",
+            "collective_timeout__llamafactory_5347.log",
         ),
     ),
     Rule(
@@ -5071,6 +5229,8 @@ ANCHORS: tuple[str, ...] = (
     "': could not ",
     "cannot find primary config",
     "does not support limiting",
+    "rdmatransport: ",
+    '"freeze_support()" line',
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

@@ -109,6 +109,10 @@ _HOST_PROC_PREFIX = re.compile(
 )
 # docker compose's service prefix, the container's name: "project-worker-1     | line"
 _COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+) +\| ")
+# every pattern of _NOISE is anchored at the start: when none matches there, none removes
+# anything and the next cannot match either, so one search of their alternation stands for
+# the twenty (most prefixed lines carry only a rank or host prefix)
+_ANY_NOISE = re.compile("|".join(f"(?:{p.pattern})" for p in _NOISE))
 _PREFIX_STARTS = frozenset("|>`[(~^0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
 _RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")
 # torch_npu's own header on Ascend: "(PID:2671581, Device:2, RankID:2) ERR00100 ...", where
@@ -167,8 +171,9 @@ def strip(raw: str) -> Stripped:
             break
         before = text
         stripped = text.lstrip()
-        for pat in _NOISE:
-            stripped = pat.sub("", stripped, count=1)
+        if _ANY_NOISE.match(stripped):
+            for pat in _NOISE:
+                stripped = pat.sub("", stripped, count=1)
         for rpat in _RANK_PREFIXES:
             m = rpat.match(stripped)
             if m:

@@ -375,13 +375,16 @@ class _Scanner:
             b.host = m.group(1)
         elif b.in_block and (m := ll.BLOCK_TIME.match(body)):
             b.ts = ll.torchrun_time(m.group(1))
-        line = self.make_line(raw, line_no)
-        if line is not None and (b.in_block or ll.ROOT_FACTS.search(body)):
-            if b.in_block and b.host and line.host is None:
-                line = replace(line, host=b.host)
-            self.keep(line)
-        elif line is not None and _is_candidate(raw):
-            self.keep(line)
+        # (an error file printed in the block, one JSON key a line: its message is read as
+        # the exception line it holds)
+        for seg in _escaped_lines(raw) if '":' in raw else (raw,):
+            line = self.make_line(seg, line_no)
+            if line is not None and (b.in_block or ll.ROOT_FACTS.search(body)):
+                if b.in_block and b.host and line.host is None:
+                    line = replace(line, host=b.host)
+                self.keep(line)
+            elif line is not None and _is_candidate(seg):
+                self.keep(line)
 
     def _close_block(self) -> None:
         b = self.block

@@ -173,6 +173,29 @@ def test_an_error_file_message_is_split_where_its_lines_were() -> None:
     assert p.evidence[0].startswith("KeyError: 'labels'")
 
 
+def test_an_error_file_printed_in_the_summary_block_is_its_exception() -> None:
+    """torchrun 1.10's summary prints the error file under "msg:", one JSON key a line: the
+    message's exception is the root cause of that block's rank, not a JSON line."""
+    text = (
+        "Root Cause:\n"
+        "[0]:\n"
+        "  time: 2021-09-14_22:01:06\n"
+        "  rank: 0 (local_rank: 0)\n"
+        "  exitcode: 1 (pid: 1092727)\n"
+        "  error_file: /tmp/torchelastic_x/none_y/attempt_0/0/error.json\n"
+        "  msg:\n"
+        "    {\n"
+        '      "message": "RuntimeError: raising error since --throw was specified",\n'
+        '      "extraInfo": {\n'
+    )
+    scan = _scan(text)
+    assert "RuntimeError: raising error since --throw was specified" in [
+        ln.text for ln in scan.lines if ln.in_root
+    ]
+    p = _primary(text)
+    assert (p.category, p.code, p.rank) == ("user_code_error", "LX511", 0)
+
+
 def test_escaped_line_breaks_outside_an_error_file_are_left_alone() -> None:
     text = "ValueError: expected 'a\\nb' in the config\n"
     scan = _scan(text)
