@@ -374,7 +374,7 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # torch_npu's report of a device call that timed out (507046: a stream sync,
     # 507048: a device task; 107020, the runtime's task timeout, as OpCommand's sync
     # words it), not the script's own error
-    r"|NPU function error: \w+, error code is 50704[68]|NPU error, error code is 107020\b",
+    r"|NPU (?:function )?error(?:: .*?)?, error code is (?:50704[68]|107020)\b",
     r"(?i)out of memory|timed? ?out|timeout",
     r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98",
     # (torch's symmetric-memory allocator calls its own exchange "rendezvous" too)
@@ -1040,11 +1040,14 @@ RULES: tuple[Rule, ...] = (
             r"Connect to (?:\[?fe80:[0-9a-fA-F:]*(?:%[\w.-]+)?\]?|169\.254\.\d+\.\d+)<\d+> "
             r"failed",
             # a docker bridge's own host address (docker0 is 172.17.0.1, the networks docker
-            # creates next take 172.18-31.0.1): the peer picked its bridge interface; or a
-            # container's own address on docker's default bridge (172.17.0.0/16, as LX544
-            # reads it): the peer's container was started without the host's network
+            # creates next take 172.18-31.0.1): the peer picked its bridge interface
             r"Connect to 172\.(?:1[7-9]|2\d|3[01])\.0\.1<\d+> failed",
-            r"Connect to 172\.17\.\d+\.\d+<\d+> failed",
+            # a peer container's own address on a docker network, from a container docker
+            # named (its default host name, twelve hex digits, leads NCCL's line): started
+            # without the host's network; not refused (a refusal came from a reachable peer
+            # whose socket was gone: a dead peer's collateral, on any network)
+            r"^[0-9a-f]{12}:\d+:\d+ \[\d+\] .*Connect to 172\.(?:1[7-9]|2\d|3[01])\.\d+\.\d+"
+            r"<\d+> failed : (?!Connection refused)",
         ),
         cause="NCCL tried to connect to a peer at a link-local address (IPv6 fe80::, or IPv4 "
         "169.254.x.x), at a docker bridge's host address (172.17.0.1, 172.18.0.1) or at a "
@@ -1081,6 +1084,29 @@ RULES: tuple[Rule, ...] = (
         fix="give each container its own NCCL_HOSTID (profile env, e.g. the container's "
         "hostname), or run all of a node's ranks in one container that sees all its GPUs.",
         fixtures=("nccl_config_error__nccl_1529_two_containers_same_node_nvml.log",),
+    ),
+    Rule(
+        name="nccl_nvml_not_loadable",
+        category="cuda_config_error",
+        code="LX704",
+        # the root of the "unhandled system error" (55) that NCCL reports for it
+        priority=58,
+        retryable=False,
+        # NCCL's loader of the driver's NVML library (misc/nvmlwrap.cc), as its WARN line or
+        # as the "Last error:" of the ncclSystemError it returns
+        patterns=(r"Failed to open libnvidia-ml\.so\b",),
+        # (only when NCCL itself failed: other tools print the same words and carry on)
+        requires=(r"unhandled system error|ncclSystemError|NCCL WARN Failed to open libnvidia",),
+        cause="NCCL could not load the NVIDIA driver's NVML library (libnvidia-ml.so.1), which "
+        "it needs to map the GPUs and their links: the process runs where the driver's user "
+        "libraries are not visible (a container started without the NVIDIA runtime or its "
+        "utility capability, a library path that leaves them out, a driver installed without "
+        "them); every start fails the same way.",
+        fix="run the container with the NVIDIA runtime (docker --gpus all, or "
+        "NVIDIA_DRIVER_CAPABILITIES=compute,utility), check `ldconfig -p | grep "
+        "libnvidia-ml` and that nvidia-smi works where the ranks run, and do not put a "
+        "stub libnvidia-ml ahead of the driver's in LD_LIBRARY_PATH.",
+        fixtures=("cuda_config_error__llamafactory_6161.log",),
     ),
     Rule(
         name="nccl_open_files_limit",
@@ -1342,9 +1368,6 @@ RULES: tuple[Rule, ...] = (
             r"PTX JIT compiler library not found",
             r"NVIDIA driver on your system is too old",
             r"nvmlInit\w*\(\) failed: Driver/library version mismatch",
-            # NCCL cannot load the driver's NVML library (nvmlwrap.cc), its "Last error:" of
-            # an ncclSystemError: a container or environment without the driver's libraries
-            r"Failed to open libnvidia-ml\.so\b",
             # vLLM's Ray executor: the placement group (the Ray cluster's GPUs) is smaller than
             # the tensor x pipeline parallel size asked for
             r"number of required GPUs exceeds the total number of available GPUs in the "
@@ -1427,14 +1450,13 @@ RULES: tuple[Rule, ...] = (
         cause="CUDA cannot run this job on this machine as configured: more ranks than visible "
         "GPUs (invalid device ordinal; for vLLM's Ray executor, fewer GPUs in the Ray "
         "cluster than tensor x pipeline parallel), a torch build without this GPU's "
-        "architecture (no kernel image), a driver older than the CUDA runtime, a container "
-        "without the driver's libraries (NCCL cannot open libnvidia-ml.so), GPUs in "
+        "architecture (no kernel image), a driver older than the CUDA runtime, GPUs in "
         "exclusive-process mode, a feature this driver, GPU or platform does not have "
         "(operation not supported), an NVSwitch machine whose fabric manager is not "
         "running or not of the driver's version (system not yet initialized), NVML listing a GPU "
         "that the CUDA runtime cannot open (a second MIG instance in one process, a GPU "
-        "that failed: device < num_gpus), or no GPU at all. Not the training code, and not "
-        "transient.",
+        "that failed: device < num_gpus), or no GPU at all (ROCm's and Ascend's words for "
+        "these too). Not the training code, and not transient.",
         fix="match --nproc-per-node to the GPUs visible (nvidia-smi -L, CUDA_VISIBLE_DEVICES); "
         "install a torch wheel built for this GPU and driver (torch.cuda.get_arch_list(), "
         "the driver's CUDA version in nvidia-smi); set the compute mode to Default "
@@ -1446,7 +1468,10 @@ RULES: tuple[Rule, ...] = (
         "TransformerEngine's comm+GEMM overlap without multicast: UB_SKIPMC=1 (CUDA IPC "
         "instead); bf16 refused: check torch.cuda.is_available() (a CPU-only wheel, an empty "
         "CUDA_VISIBLE_DEVICES) and torch.cuda.get_device_capability() (8.0 or more), and on a "
-        "GPU before Ampere (V100, T4) train in fp16 instead (--fp16, not --bf16).",
+        "GPU before Ampere (V100, T4) train in fp16 instead (--fp16, not --bf16). vLLM on "
+        "Ray: add nodes to the Ray cluster (ray status) or lower tensor x pipeline parallel. "
+        "Ascend: the device index must be one of ASCEND_RT_VISIBLE_DEVICES (a VM sees its "
+        "passed-through NPUs from 0).",
         fixtures=(
             "cuda_config_error__llama_946_garbled.log",
             "cuda_config_error__ms_swift_5118_exclusive_process.log",
@@ -1458,7 +1483,6 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__tgi_425_each_process_is_one_gpu.log",
             "cuda_config_error__mace_1197_h200_mig_num_gpus_assert.log",
             "cuda_config_error__mace_1504_torchrun_deferred_cuda_init.log",
-            "cuda_config_error__llamafactory_6161.log",
             "cuda_config_error__vita_42.log",
             "cuda_config_error__chitu_118.log",
             "cuda_config_error__gpustack_3352.log",
@@ -1566,7 +1590,7 @@ RULES: tuple[Rule, ...] = (
             r"NPU out of memory\. Tried to allocate",
             # CANN's own report when the runtime's allocation fails (EL0004), and the driver's
             # reason under it
-            r"^EL0004: .*Failed to allocate memory",
+            r"^EL0004: .*Failed to allocate memory|\(EL0004\): Failed to allocate memory",
             r"reason=\[driver error: ?out of memory\]",
             # Intel Gaudi (HPU): the device-memory allocator's fatal error
             r"MODULE:PT_DEVMEM Allocation failed",
@@ -1633,8 +1657,10 @@ RULES: tuple[Rule, ...] = (
             r"DefaultCPUAllocator: (?:can't allocate memory|not enough memory)",
             # torch's MapAllocator refused a file mapping (a checkpoint or safetensors shard
             # that every rank of the host maps at once): ENOMEM, the host's memory; not its
-            # shared-memory files (</torch_N_M>, /dev/shm's: LX686)
-            r"unable to mmap \d+ bytes from file <(?!/torch_)[^>]*>: Cannot allocate memory",
+            # shared-memory tensors (</torch_N_M> in /dev/shm, or passed by descriptor:
+            # <filename not specified>), which are LX686's
+            r"unable to mmap \d+ bytes from file <(?!/torch_|filename not specified>)[^>]*>: "
+            r"Cannot allocate memory",
             r"^(?:numpy\.core\._exceptions\.)?_?(?:Array)?MemoryError\b",
             # Ray's memory monitor kills workers before the kernel would
             r"killed due to memory pressure \(OOM\)",
@@ -1643,13 +1669,15 @@ RULES: tuple[Rule, ...] = (
             r"docs\.ray\.io/\S*/ray-oom-prevention",
         ),
         cause="the kernel's OOM killer (or the job's cgroup or scheduler memory limit, Ray's "
-        "memory monitor, or the kubelet evicting the pod) killed a process: host RAM, not GPU "
-        "memory, ran out.",
+        "memory monitor, or the kubelet evicting the pod) killed a process, or the host "
+        "refused an allocation or a file mapping outright (ENOMEM: strict overcommit, an "
+        "address-space limit, too many mappings): host RAM, not GPU memory, ran out.",
         fix="lower DataLoader num_workers/prefetch_factor, stop loading the whole dataset or "
         "checkpoint on every rank (torch.load(..., mmap=True)), ask SLURM for more --mem "
         "(Kubernetes: a higher memory request and limit); "
         "confirm with `dmesg -T | grep -i 'killed process'` or `sacct -j <job> -o "
-        "JobID,State,MaxRSS`.",
+        "JobID,State,MaxRSS`; for a refused mapping check `sysctl vm.overcommit_memory "
+        "vm.max_map_count`, `ulimit -v` and CommitLimit against Committed_AS in /proc/meminfo.",
         fixtures=(
             "host_oom_killed__arjuna_52_slurm.log",
             "host_oom_killed__brainscore_950_slurm_step_oom.log",
@@ -4161,12 +4189,15 @@ RULES: tuple[Rule, ...] = (
         "RdmaTransport, NIXL's UCX backend) could not set up the InfiniBand/RoCE NIC: no "
         "device with an active port (the NIC disabled, its link down, the wrong device "
         "named), or the NIC refused to create the engine's queues (firmware, driver and "
-        "OFED out of step, a GPU-initiated mode the driver does not enable); every start "
-        "fails the same way.",
+        "OFED out of step, a GPU-initiated mode the driver does not enable, the locked-memory "
+        "limit or the NIC's queue limits reached); it usually fails the same way on every "
+        "start.",
         fix="check the NIC with `ibv_devinfo` (state: PORT_ACTIVE) and `ibstat`; name an "
         "active device to the engine (Mooncake's device list, UCX_NET_DEVICES=mlx5_0:1 for "
-        "UCX); bring firmware, driver and OFED to one supported set; run the engine's TCP "
-        "transport once to confirm the rest of the set-up works.",
+        "UCX); raise the locked-memory limit (ulimit -l unlimited); bring firmware, driver "
+        "and OFED to one supported set, or let UCX create its queues without DevX "
+        '(UCX_IB_MLX5_DEVX_OBJECTS=""); run the engine\'s TCP transport once to confirm the '
+        "rest of the set-up works.",
         fixtures=("ib_error__checkpoint_engine_1.log", "ib_error__sglang_pr27894.log"),
     ),
     Rule(
@@ -4639,9 +4670,8 @@ RULES: tuple[Rule, ...] = (
             r"function of the hccl module\. ret = 4\b",
         ),
         cause="HCCL (Ascend's NCCL) failed inside itself (HCCL_E_INTERNAL, its counterpart of "
-        "ncclInternalError): most often memory it was given that is not registered or not "
-        "aligned for it, or nodes started with mismatched scripts or CANN releases; it "
-        "repeats at the same call.",
+        "ncclInternalError) at a call the log names, such as an MC2 kernel's request for its "
+        "communication resources; the log gives no more, and it repeats at the same call.",
         fix="read the CANN plog (~/ascend/log/debug/plog) of the failing rank for HCCL's own "
         "reason; check that every node runs the same CANN, torch_npu and launch script; for "
         "an MC2 kernel (aclnnMoeDistributeDispatch/Combine) check the HCCL buffer size "
@@ -4768,9 +4798,13 @@ RULES: tuple[Rule, ...] = (
         ),
         exclude=(r"Timed out", r"Connection (?:closed|reset)", r"Read error|Write error|writev"),
         cause="gloo could not connect the ranks: usually the wrong network interface was chosen "
-        "(a docker/virtual bridge or one without a route to the other hosts).",
+        "(a docker/virtual bridge or one without a route to the other hosts); or its own "
+        "look-up of the host's interfaces and devices failed (common/linux.cc: an interface "
+        "that is not there, a build with GPUDirect on a host without InfiniBand).",
         fix="set GLOO_SOCKET_IFNAME=<iface> (and NCCL_SOCKET_IFNAME) to the interface the hosts "
-        "share, and check that they resolve each other's hostnames to reachable addresses.",
+        "share, and check that they resolve each other's hostnames to reachable addresses; "
+        "for a device look-up that fails, a torch build whose gloo matches the host (the "
+        "official wheels, not a GPUDirect build on a host without InfiniBand).",
         fixtures=(
             "gloo_error__gloo_268_address_family_mismatch.log",
             "gloo_error__occlum_1604_connectfullmesh.log",
@@ -4991,7 +5025,7 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # Ray's compiled graphs (vLLM's Ray executor with VLLM_USE_RAY_COMPILED_DAG): the
             # driver's read of a channel the workers write waited past its timeout
-            r"\bRayChannelTimeoutError\b",
+            r"\bRayChannelTimeoutError: ",
         ),
         cause="the process that drives Ray's compiled graph (vLLM's engine core with its Ray "
         "executor) waited for the workers' output on a channel longer than the graph's timeout "
@@ -5000,9 +5034,9 @@ RULES: tuple[Rule, ...] = (
         "first to notice.",
         fix="read the workers' own output (the lines prefixed with their actor's name and pid) "
         "for an error or a hang first; when a step legitimately takes longer (the first "
-        "request's graph capture, long prompts), raise RAY_CGRAPH_get_timeout; vLLM can run "
-        "without compiled graphs (VLLM_USE_RAY_COMPILED_DAG=0) or with its multiprocessing "
-        "executor on one node.",
+        "request's graph capture, long prompts), raise RAY_CGRAPH_get_timeout; on one node "
+        "vLLM can run its multiprocessing executor instead (--distributed-executor-backend "
+        "mp; its V1 engine always drives Ray through compiled graphs).",
         fixtures=("collective_timeout__ray_59249.log", "collective_timeout__ray_53845.log"),
     ),
     Rule(

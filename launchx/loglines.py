@@ -111,7 +111,7 @@ _HOST_PROC_PREFIX = re.compile(
 _COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+) +\| ")
 # every pattern of _NOISE is anchored at the start: when none matches there, none removes
 # anything and the next cannot match either, so one search of their alternation stands for
-# the twenty (most prefixed lines carry only a rank or host prefix)
+# all of them (most prefixed lines carry only a rank or host prefix)
 _ANY_NOISE = re.compile("|".join(f"(?:{p.pattern})" for p in _NOISE))
 _PREFIX_STARTS = frozenset("|>`[(~^0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
 _RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")

@@ -14,11 +14,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Measured when the floor was set (README "Diagnosing a failed run"), 2,132 logs (issue 12,
-# after the eighty-sixth round; rounds 83-86 added 115 development logs, scored 76/115 on
-# category and 113/115 on the retry decision before any rule was written from them):
-# category 1,881 (1,900 counting `killed` for a thread-proven host_oom_killed, the figure
-# held here); retry decision 2,058 (what the log alone says: a timeout, a closed socket, an
+# Measured when the floor was set (README "Diagnosing a failed run"), 2,135 logs (issue 12,
+# after the eighty-seventh round; rounds 83-87 added 118 development logs, scored 79/118 on
+# category and 116/118 on the retry decision before any rule was written from them):
+# category 1,884 (1,903 counting `killed` for a thread-proven host_oom_killed, the figure
+# held here); retry decision 2,061 (what the log alone says: a timeout, a closed socket, an
 # InfiniBand transfer error or a bare SIGKILL is retried by `launchx run` only from a
 # checkpoint); eight deterministic failures called retryable (ports held by launchers the
 # user started once too often, by processes that all took rank 0, by a DataLoader worker that

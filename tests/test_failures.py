@@ -662,6 +662,62 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
     assert got == expected if expected else got not in {"LX701", "LX702"}, p
 
 
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # a refused connect to 172.17/16 from a host named like any other: a dead peer on a
+        # network that uses the range, not docker's bridge
+        (
+            "node-17:1203:1227 [0] misc/socket.cc:480 NCCL WARN socketStartConnect: Connect "
+            "to 172.17.8.21<38847> failed : Connection refused\n",
+            "LX580",
+        ),
+        # ... and from a container docker named, a refusal is still a reachable peer's
+        (
+            "e57377aacbb6:1203:1227 [0] misc/socket.cc:480 NCCL WARN socketStartConnect: "
+            "Connect to 172.18.0.3<38847> failed : Connection refused\n",
+            "LX580",
+        ),
+        # a shared-memory tensor passed by descriptor (the DataLoader's default) is LX686's
+        (
+            "RuntimeError: unable to mmap 1048576 bytes from file <filename not specified>: "
+            "Cannot allocate memory (12)\n",
+            "LX510",
+        ),
+        # the amdgpu driver's fault status register reading zero: no fault
+        (
+            "amdgpu 0000:a6:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00000000\n",
+            "LX512",
+        ),
+        # NVML missing where NCCL did not fail (a monitoring library's warning)
+        ("WARNING: pynvml: Failed to open libnvidia-ml.so.1; GPU metrics off\n", "LX704"),
+        # Ray's channel timeout named in a log line, not raised
+        ("WARNING: caught RayChannelTimeoutError while draining the channel, retrying\n", "LX700"),
+    ],
+)
+def test_near_misses_of_rounds_83_86_wordings_are_not_read(text: str, code: str) -> None:
+    """The wordings rounds 83-86 added stop where their evidence stops."""
+    p = failures.diagnose_logs([text]).primary
+    assert p is None or p.code != code, p
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "e57377aacbb6:1203:1227 [0] misc/socket.cc:480 NCCL WARN socketStartConnect: Connect to "
+        "172.18.0.3<38847> failed : Software caused connection abort\n",
+        "e57377aacbb6:1203:1227 [0] misc/socket.cc:480 NCCL WARN socketStartConnect: Connect to "
+        "172.17.0.2<38847> failed : Software caused connection abort\n",
+    ],
+)
+def test_a_peer_container_on_a_docker_network_is_the_configuration(text: str) -> None:
+    """From a container docker named (its hex host name leads NCCL's line), a connect to a
+    peer at a docker network's address that the network aborts is the bridge's NAT (LX580;
+    "No route to host" stays LX575's, an unreachable peer whatever its address)."""
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX580", p
+
+
 def test_an_internal_assert_quoted_or_after_the_scripts_exception_is_not_the_cause() -> None:
     """LX684 reads torch's internal assert on an exception line or the RPC thread pool's
     report of one; a warning that quotes it is not a failure, and an exception the script

@@ -4,6 +4,7 @@ messages joined, bounded memory on huge or hostile input, and line normalisation
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -174,7 +175,7 @@ def test_an_error_file_message_is_split_where_its_lines_were() -> None:
 
 
 def test_an_error_file_printed_in_the_summary_block_is_its_exception() -> None:
-    """torchrun 1.10's summary prints the error file under "msg:", one JSON key a line: the
+    """torch 1.9's elastic launcher printed the error file under "msg:", one JSON key a line: the
     message's exception is the root cause of that block's rank, not a JSON line."""
     text = (
         "Root Cause:\n"
@@ -434,6 +435,17 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
 )
 def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
     assert loglines.strip(raw) == loglines.Stripped(body, rank, host)
+
+
+def test_every_noise_pattern_is_anchored_so_one_alternation_stands_for_them() -> None:
+    """``strip`` runs the noise patterns only when their alternation matches at the start,
+    which is exact only while each is anchored there, has no flags of its own, and refers
+    to no group (an alternation would renumber them)."""
+    for pat in loglines._NOISE:
+        assert pat.pattern.startswith("^"), pat.pattern
+        assert pat.flags == re.UNICODE, pat.pattern
+        assert pat.groups == 0 or "(?P" not in pat.pattern, pat.pattern
+        assert not re.search(r"\\\d|\(\?P=", pat.pattern), pat.pattern
 
 
 def test_timestamps_order_iso_and_glog_headers() -> None:
