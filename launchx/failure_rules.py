@@ -1044,14 +1044,15 @@ RULES: tuple[Rule, ...] = (
             r"Connect to 172\.(?:1[7-9]|2\d|3[01])\.0\.1<\d+> failed",
             # a peer container's own address on a docker network, from a container docker
             # named (its default host name, twelve hex digits, leads NCCL's line): started
-            # without the host's network; not refused (a refusal came from a reachable peer
-            # whose socket was gone: a dead peer's collateral, on any network)
+            # without the host's network, so the bridge's NAT aborts the connect (ECONNABORTED,
+            # in NCCL's words before 2.19 and after); not a refusal (a reachable peer whose
+            # socket was gone: a dead peer's collateral) nor a timeout (a firewall, a dead host)
             r"^[0-9a-f]{12}:\d+:\d+ \[\d+\] .*Connect to 172\.(?:1[7-9]|2\d|3[01])\.\d+\.\d+"
-            r"<\d+> failed : (?!Connection refused)",
+            r"<\d+> (?:failed : |returned 103\()Software caused connection abort",
         ),
         cause="NCCL tried to connect to a peer at a link-local address (IPv6 fe80::, or IPv4 "
         "169.254.x.x), at a docker bridge's host address (172.17.0.1, 172.18.0.1) or at a "
-        "container's address on docker's default bridge (172.17.x.x): the peer advertised the "
+        "container's address on a docker network (172.17-31.x.x): the peer advertised the "
         "address of an interface that only reaches its own network segment or host (an IB or "
         "RoCE port's IPv6 address, a cloud metadata or container link, docker0, a container "
         "behind the bridge's NAT), because NCCL took the first interface it found, and it "
@@ -1094,7 +1095,10 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         # NCCL's loader of the driver's NVML library (misc/nvmlwrap.cc), as its WARN line or
         # as the "Last error:" of the ncclSystemError it returns
-        patterns=(r"Failed to open libnvidia-ml\.so\b",),
+        patterns=(
+            r"NCCL WARN Failed to open libnvidia-ml\.so\b",
+            r"^Failed to open libnvidia-ml\.so\b",
+        ),
         # (only when NCCL itself failed: other tools print the same words and carry on)
         requires=(r"unhandled system error|ncclSystemError|NCCL WARN Failed to open libnvidia",),
         cause="NCCL could not load the NVIDIA driver's NVML library (libnvidia-ml.so.1), which "
@@ -1719,10 +1723,12 @@ RULES: tuple[Rule, ...] = (
         priority=82,
         retryable=False,
         # torch's file for a tensor shared between processes (a DataLoader worker's batch, a
-        # queue's tensor, share_memory_()), which lives in /dev/shm
+        # queue's tensor, share_memory_()), which lives in /dev/shm; or, passed by its
+        # descriptor (the default on Linux), mapped without a name
         patterns=(
             r"unable to (?:write to|open|mmap \d+ bytes from|resize) "
             r"(?:file|shared memory object) </torch_",
+            r"unable to mmap \d+ bytes from file <filename not specified>: ",
         ),
         cause="torch could not create, write or map the shared-memory file of a tensor passed "
         "between processes (a DataLoader worker's batch, a multiprocessing queue, "
@@ -1733,7 +1739,9 @@ RULES: tuple[Rule, ...] = (
         "Kubernetes: an emptyDir with medium: Memory), remove stale torch_* files from it, or "
         "pass less through it: fewer DataLoader workers or a smaller prefetch_factor; when "
         "the message says 'Too many open files', raise the limit (ulimit -n) or call "
-        "torch.multiprocessing.set_sharing_strategy('file_system').",
+        "torch.multiprocessing.set_sharing_strategy('file_system'); a mapping refused for a "
+        "tensor passed by descriptor can also be the host's limit on mappings "
+        "(sysctl vm.max_map_count).",
         fixtures=(
             "shm_error__flownet2_43_docker_torch_file_one_line.log",
             "shm_error__mmaction2_218_dist_train_shared_memory_object.log",
@@ -5025,7 +5033,8 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # Ray's compiled graphs (vLLM's Ray executor with VLLM_USE_RAY_COMPILED_DAG): the
             # driver's read of a channel the workers write waited past its timeout
-            r"\bRayChannelTimeoutError: ",
+            r"^(?:ray\.exceptions\.)?RayChannelTimeoutError: ",
+            r"\bray\.exceptions\.RayChannelTimeoutError: ",
         ),
         cause="the process that drives Ray's compiled graph (vLLM's engine core with its Ray "
         "executor) waited for the workers' output on a channel longer than the graph's timeout "

@@ -625,6 +625,12 @@ def test_which_launch_lines_say_the_run_spans_hosts(launch: str, code: str) -> N
             "LX686",
         ),
         ("RuntimeError: unable to resize file </torch_9_8> to the right size\n", "LX686"),
+        # a tensor passed by its descriptor (the DataLoader's default on Linux) has no name
+        (
+            "RuntimeError: unable to mmap 1048576 bytes from file <filename not specified>: "
+            "Cannot allocate memory (12)\n",
+            "LX686",
+        ),
         # the worker the exhausted /dev/shm then killed is what ended the run
         (
             "RuntimeError: unable to write to file </torch_722_783672312_1>: No space left on "
@@ -678,11 +684,12 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "Connect to 172.18.0.3<38847> failed : Connection refused\n",
             "LX580",
         ),
-        # a shared-memory tensor passed by descriptor (the DataLoader's default) is LX686's
+        # ... or a connect that timed out (a firewall, a dead host; 172.31/16 is also AWS's
+        # default VPC)
         (
-            "RuntimeError: unable to mmap 1048576 bytes from file <filename not specified>: "
-            "Cannot allocate memory (12)\n",
-            "LX510",
+            "e57377aacbb6:1203:1227 [0] misc/socket.cc:480 NCCL WARN socketStartConnect: "
+            "Connect to 172.31.34.232<38847> failed : Connection timed out\n",
+            "LX580",
         ),
         # the amdgpu driver's fault status register reading zero: no fault
         (
@@ -693,6 +700,7 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         ("WARNING: pynvml: Failed to open libnvidia-ml.so.1; GPU metrics off\n", "LX704"),
         # Ray's channel timeout named in a log line, not raised
         ("WARNING: caught RayChannelTimeoutError while draining the channel, retrying\n", "LX700"),
+        ("WARNING: caught RayChannelTimeoutError: Timed out waiting, retrying\n", "LX700"),
     ],
 )
 def test_near_misses_of_rounds_83_86_wordings_are_not_read(text: str, code: str) -> None:
@@ -708,12 +716,17 @@ def test_near_misses_of_rounds_83_86_wordings_are_not_read(text: str, code: str)
         "172.18.0.3<38847> failed : Software caused connection abort\n",
         "e57377aacbb6:1203:1227 [0] misc/socket.cc:480 NCCL WARN socketStartConnect: Connect to "
         "172.17.0.2<38847> failed : Software caused connection abort\n",
+        # NCCL 2.19+'s non-blocking connect
+        "e57377aacbb6:1203:1227 [0] misc/socket.cc:567 NCCL WARN socketPollConnect: Connect to "
+        "172.17.0.3<38847> returned 103(Software caused connection abort) errno 115(Operation "
+        "now in progress)\n",
     ],
 )
 def test_a_peer_container_on_a_docker_network_is_the_configuration(text: str) -> None:
     """From a container docker named (its hex host name leads NCCL's line), a connect to a
     peer at a docker network's address that the network aborts is the bridge's NAT (LX580;
-    "No route to host" stays LX575's, an unreachable peer whatever its address)."""
+    "No route to host" stays LX575's, an unreachable peer whatever its address; a refusal
+    or a timeout is not read)."""
     p = failures.diagnose_logs([text]).primary
     assert p is not None and p.code == "LX580", p
 
