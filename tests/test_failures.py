@@ -665,7 +665,7 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
     )
     p = failures.diagnose_logs([text]).primary
     got = p.code if p is not None else None
-    assert got == expected if expected else got not in {"LX701", "LX702"}, p
+    assert (got == expected) if expected else (got not in {"LX701", "LX702"}), p
 
 
 @pytest.mark.parametrize(
