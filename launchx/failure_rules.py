@@ -374,7 +374,11 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # torch_npu's report of a device call that timed out (507046: a stream sync,
     # 507048: a device task; 107020, the runtime's task timeout, as OpCommand's sync
     # words it), not the script's own error
-    r"|NPU (?:function )?error(?:: .*?)?, error code is (?:50704[68]|107020)\b",
+    r"|NPU (?:function )?error(?:: .*?)?, error code is (?:50704[68]|107020)\b"
+    # ... and of a kernel the runtime stopped at a core's execution timeout (LX707) or
+    # found faulting (LX716); a stream sync that failed reports the device's error, whatever
+    # its code, never the script's
+    r"|\berror code(?: is|:) ?(?:50701[4-7]|50703[45]|507048)\b|ACL stream synchronize failed",
     r"(?i)out of memory|timed? ?out|timeout",
     r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98",
     # (torch's symmetric-memory allocator calls its own exchange "rendezvous" too)
@@ -1376,6 +1380,9 @@ RULES: tuple[Rule, ...] = (
             # the tensor x pipeline parallel size asked for
             r"number of required GPUs exceeds the total number of available GPUs in the "
             r"placement group",
+            # ... and its check that the placement group holds a GPU on the node the engine
+            # (the driver) runs on: VLLM_HOST_IP naming another node, or a head without GPUs
+            r"Ray does not allocate any GPUs on the driver node",
             # the CUDA runtime's own names of these statuses, as a library reports them
             rf"\bcudaError(?:{_CUDA_CONFIG_STATUSES})\b",
             r"ProcessGroupNCCL is only supported with GPUs, no GPUs found",
@@ -1497,6 +1504,29 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__fastchat_399.log",
             "cuda_config_error__mattergen_217.log",
             "cuda_config_error__openrlhf_233.log",
+        ),
+    ),
+    Rule(
+        name="tpu_device_unavailable",
+        category="cuda_config_error",
+        code="LX709",
+        priority=88,
+        retryable=False,
+        patterns=(
+            # libtpu (torch_xla's PJRT runtime) could not open a TPU chip's device file
+            r"TPU initialization failed: open\(/dev/(?:accel|vfio/)\d+\): ",
+            r"Couldn't open device: /dev/(?:accel|vfio/)\d+",
+        ),
+        cause="torch_xla's runtime could not open the TPU chips (/dev/accel*, /dev/vfio/* "
+        "on newer VMs): another process holds them (an earlier run or notebook kernel still "
+        "alive: a TPU is opened by one process at a time) or this user may not open them; no "
+        "rank can start until the chips are free.",
+        fix="find the holder (`sudo lsof -w /dev/accel*` or `/dev/vfio/*`) and stop it, or "
+        "wait for it to end; run as a user with access to the device files; then start "
+        "again.",
+        fixtures=(
+            "cuda_config_error__accelerate_2999.log",
+            "cuda_config_error__torch_xla_3947_tpu_accel0_not_permitted.log",
         ),
     ),
     Rule(
@@ -2957,6 +2987,41 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="xla_world_devices",
+        category="world_mismatch",
+        code="LX710",
+        priority=82,
+        retryable=False,
+        patterns=(
+            # torch_xla's xmp.spawn on TPU (XRT): nprocs other than 1 or every local core
+            r"The number of devices must be either 1 or \d+, got \d+ instead",
+        ),
+        cause="torch_xla's spawn (XRT runtime) takes nprocs of 1 or all of the host's TPU "
+        "cores and was given another number; every start fails the same way.",
+        fix="pass nprocs equal to the host's cores (or leave it unset), or set TPU_NUM_DEVICES "
+        "to the number of cores to use.",
+        fixtures=("world_mismatch__xla_2483.log",),
+    ),
+    Rule(
+        name="world_size_assertion",
+        category="world_mismatch",
+        code="LX712",
+        priority=82,
+        retryable=False,
+        # a script's own assert that the launcher's world is the one it was configured for
+        # (fairseq: xm.xrt_world_size() == args.distributed_world_size), with no message
+        patterns=(r"^AssertionError$",),
+        context=(r"^\s*assert [\w.]*world_size(?:\(\))? ?== ?[\w.]*world_size\b",),
+        cause="the script asserts that the launcher's world size equals the world size it "
+        "was configured with (a --distributed-world-size or world_size option), and they "
+        "differ: the launcher started another number of processes than the option says; "
+        "every start fails the same way.",
+        fix="set the script's world-size option to the number of processes the launcher "
+        "starts (nodes x processes per node; on a TPU host, its cores), or leave the option "
+        "unset where the script then takes the launcher's.",
+        fixtures=("world_mismatch__fairseq_2527.log",),
+    ),
+    Rule(
         name="deepspeed_batch_world",
         category="world_mismatch",
         code="LX578",
@@ -3110,6 +3175,93 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="custom_allreduce_cuda_failure",
+        category="cuda_error",
+        code="LX706",
+        # the kernel rule's tier (LX512 reads an illegal access reported here; the peer-access
+        # status is LX573's, a configuration)
+        priority=78,
+        retryable=False,
+        patterns=(
+            # vLLM's custom all-reduce (also inside sglang and the engines built on vLLM)
+            # checks its CUDA calls itself: "Failed: Cuda error <file>:<line> '<status>'";
+            # some builds print the file without the words "Cuda error"
+            r"\bFailed: (?:Cuda error )?\S*custom_all_reduce\.cuh:\d+ '",
+        ),
+        exclude=(r"out of memory|peer access is not supported|illegal memory access",),
+        cause="the inference engine's own all-reduce kernel (vLLM's custom all-reduce, which "
+        "maps the other GPUs' buffers through CUDA IPC) failed a CUDA call, typically "
+        "'invalid argument' while registering buffers during CUDA graph capture: a driver, "
+        "GPU or allocator setting it does not support (PYTORCH_CUDA_ALLOC_CONF="
+        "expandable_segments), or a GPU generation the build was not made for; every start "
+        "fails the same way.",
+        fix="start the engine with --disable-custom-all-reduce (NCCL then does the "
+        "all-reduce) or --enforce-eager (no CUDA graphs); drop expandable_segments from "
+        "PYTORCH_CUDA_ALLOC_CONF; upgrade the engine when its release notes name your GPU.",
+        fixtures=("cuda_error__dynamo_787.log",),
+    ),
+    Rule(
+        name="npu_core_timeout",
+        category="cuda_error",
+        code="LX707",
+        # above HCCL's own timeouts (LX602): a kernel that never finished on one NPU is why
+        # its peers' collectives waited
+        priority=52,
+        retryable=False,
+        patterns=(
+            # Ascend's runtime (torch_npu's ACL errors): an operator ran past the AI Core's,
+            # vector core's or AI CPU's execution timeout (507014, 507034, 507017)
+            r"reason=\[(?:aicore|vector core|aicpu) timeout\]",
+            r"\berror code(?: is|:) ?50701[47]\b|\berror code(?: is|:) ?507034\b",
+            r"Vector core execution timed out",
+        ),
+        cause="an operator on an Ascend NPU ran longer than the core's execution timeout "
+        "(aclrtSetOpExecuteTimeOut; the default depends on the chip, from about a minute to "
+        "18 minutes) and the runtime killed it: a kernel that hangs (a fused communication "
+        "kernel whose peer never answers, a kernel bug of the installed CANN or torch_npu "
+        "release) or one given far more work than it can finish; the same model on the same "
+        "release usually fails again.",
+        fix="read the plog (~/ascend/log) of the device named for the kernel that timed out; "
+        "check the other ranks for an earlier failure; try the CANN / torch_npu / engine "
+        "release that worked before; only when the kernel is just slow, raise the timeout "
+        "(aclrtSetOpExecuteTimeOut, or torch_npu's op execute timeout setting).",
+        fixtures=("cuda_error__vllm_ascend_4972.log",),
+    ),
+    Rule(
+        name="npu_kernel_exception",
+        category="cuda_error",
+        code="LX716",
+        # the kernel fault's tier (LX512)
+        priority=78,
+        retryable=False,
+        patterns=(
+            # CANN's runtime (EZ9999) for an operator that faulted on an AI Core or vector
+            # core: an illegal instruction, an address out of range (the NPU's illegal memory
+            # access); the wordings of the CANN releases
+            r"there is an (?:fftsplus )?(?:aivec|aicore|aic|aiv) error exception\b",
+            r"there is an exception of (?:aivec|aicore) error\b",
+            r"Kernel task happen error, retCode=0x[0-9a-fA-F]+, \[(?:aicore|aivec|vector core) "
+            r"exception\]",
+            r"Aicore kernel execute failed",
+            # ACL's codes for the same (507015 an AI Core, 507035 a vector core exception)
+            r"\berror code(?: is|:) ?50701[5]\b|\berror code(?: is|:) ?507035\b",
+        ),
+        cause="an operator's kernel faulted on an Ascend NPU (an AI Core or vector core "
+        "exception: an address out of range, an illegal instruction from unaligned buffers), "
+        "the NPU's counterpart of CUDA's illegal memory access; a kernel bug of the installed "
+        "CANN, torch_npu or engine release, or an input it does not support; the same step "
+        "fails again.",
+        fix="read the EZ9999 lines for the kernel's name and the error string; rerun with "
+        "ASCEND_LAUNCH_BLOCKING=1 to stop at the operator that faulted; try the CANN / "
+        "torch_npu / engine release that worked before, or turn off the feature that uses "
+        "the kernel (graph mode, a fused operator).",
+        fixtures=(
+            "cuda_error__vllm_ascend_2918.log",
+            "cuda_error__vllm_ascend_3263.log",
+            "cuda_error__vllm_ascend_3037.log",
+        ),
+    ),
+    Rule(
         name="cuda_launch_failure",
         category="cuda_error",
         code="LX631",
@@ -3246,6 +3398,8 @@ RULES: tuple[Rule, ...] = (
             # glog header is stripped from the line when it has the standard shape
             r"\.(?:c|cc|cpp|cu|cuh|h|hpp):\d+\] Check failed: ",
             r"^Check failed: ",
+            # Ray's RAY_CHECK (in the raylet or a core worker) over the same words
+            r"You have likely discovered a bug in Ray\. .*Check failed: ",
             # glibc's abort when the forced unwinding of a thread ended by pthread_exit or
             # pthread_cancel was caught by a catch (...) that did not rethrow it (a C++
             # thread pool torn down at exit)
@@ -3276,6 +3430,7 @@ RULES: tuple[Rule, ...] = (
             "segfault__byteps_430_two_workers_one_gpu_check_failed_abort.log",
             "segfault__pytorch_136726.log",
             "segfault__falcon_12.log",
+            "segfault__vllm_29373.log",
         ),
     ),
     Rule(
@@ -3457,7 +3612,9 @@ RULES: tuple[Rule, ...] = (
             r"tasks [\d,-]+: Killed\b",
             r": line \d+: +\d+ Killed +\S",
         ),
-        not_after=(SRUN_TERMINATES_STEP,),
+        # (SGLang's launcher kills its own process tree once a child signalled it: the kill
+        # after that line is its doing, not the kernel's)
+        not_after=(SRUN_TERMINATES_STEP, r"Received sigquit from a child process?\b"),
         cause="a rank was killed by a SIGKILL from outside, as its launcher (mpirun, the "
         "DeepSpeed or accelerate launcher, srun, the shell) reports it: most often the kernel "
         "OOM killer, else a scheduler or a person. The log alone does not say which.",
@@ -3636,6 +3793,30 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "launcher_died__diffusers_125_accelerate_launch_simple_launcher_nonetype_lower.log",
         ),
+    ),
+    Rule(
+        name="horovod_build_check",
+        category="launcher_died",
+        code="LX713",
+        # above the script's exception (LX511): horovodrun raises it in its own code
+        priority=84,
+        retryable=False,
+        patterns=(
+            # horovodrun asks the framework extensions what they were built with before it
+            # starts anything (horovod/common/util.py, runner/launch.py)
+            r"Failed to determine if (?:Gloo|MPI|NCCL|DDL|CCL) support has been built",
+            r"Neither MPI nor Gloo support has been built",
+        ),
+        cause="horovodrun could not load any of Horovod's framework extensions (horovod.torch "
+        "and the others) to ask how they were built, or none was built with MPI or Gloo: "
+        "Horovod was installed without a working build of its extension for this Python and "
+        "torch (the build failed quietly, or torch was upgraded after), so no worker starts; "
+        "every start fails the same way.",
+        fix="run `horovodrun --check-build` (and `python -c 'import horovod.torch'` for the "
+        "import error), then reinstall Horovod against the installed torch: pip uninstall "
+        "horovod; HOROVOD_WITH_PYTORCH=1 HOROVOD_WITH_GLOO=1 (or HOROVOD_WITH_MPI=1) pip "
+        "install --no-cache-dir horovod; or launch with torchrun instead.",
+        fixtures=("launcher_died__gpupool_14.log",),
     ),
     Rule(
         name="deepspeed_no_slot",
@@ -4048,21 +4229,53 @@ RULES: tuple[Rule, ...] = (
         fixtures=("ib_error__vllm_ascend_1815_npu_rdma_init_port_down.log",),
     ),
     Rule(
+        name="hccl_error_cqe",
+        category="ib_error",
+        code="LX708",
+        # above the watchdog's abort (LX676) that carries it
+        priority=62,
+        patterns=(
+            # HCCL's EI0013 (RoCE) and EI0018 (UB): the NIC gave up retransmitting to a peer
+            r"Execution[_ ]Error[_ ](?:ROCE|UB)[_ ]CQE\(EI00(?:13|18)\)",
+            r"An error CQE occurred during operator execution",
+            # the RoCE driver's own line in CANN's log
+            r"handle_error_cqe\(\d+\) ?: error cqe status: 0x[0-9a-fA-F]+",
+        ),
+        cause="an NPU's RoCE (or UB) link to a peer exhausted its retransmissions in the "
+        "middle of a collective (HCCL's ERROR CQE, EI0013): the link between the two devices "
+        "dropped or flapped, or the peer's process had already exited, so nothing answered.",
+        fix="first check whether the peer rank (the log names its server and device) died "
+        "earlier, and read its log; else check both ports with hccn_tool (`-link -g`, "
+        "`-net_health -g`, `-link_stat -g` for flaps) and the switch; a link that flaps "
+        "recovers between attempts, a dead peer's cause does not.",
+        fixtures=("ib_error__vllm_ascend_7384.log",),
+    ),
+    Rule(
         name="ib_memory_registration",
         category="ib_error",
         code="LX567",
         priority=62,
         retryable=False,
-        patterns=(r"ibv_reg(?:_dmabuf)?_mr\w* failed with error (?:Invalid argument|Bad address)",),
-        cause="NCCL's IB transport could not register the buffers with the HCA (EINVAL from "
-        "ibv_reg_mr): usually GPU memory without GPUDirect RDMA (the nvidia-peermem module "
+        patterns=(
+            r"ibv_reg(?:_dmabuf)?_mr\w* failed with error (?:Invalid argument|Bad address)",
+            # Mooncake's transfer engine (SGLang's and vLLM's prefill/decode KV transfers)
+            # registering its buffers: glog's PLOG appends strerror and errno
+            r"^(?:\S*rdma_context\.cpp:\d+\] )?Failed to register memory (?:0x)?[0-9a-fA-F]+: "
+            r"(?:Invalid argument \[22\]|Bad address \[14\])",
+        ),
+        cause="NCCL's IB transport (or an engine's RDMA transfer engine such as Mooncake) "
+        "could not register the buffers with the HCA (EINVAL or EFAULT from ibv_reg_mr): "
+        "usually GPU memory without GPUDirect RDMA (the nvidia-peermem module "
         "not loaded, or a container without it), or a locked-memory limit too low; the host's "
         "configuration, so the next attempt fails the same way.",
         fix="load GPUDirect RDMA (modprobe nvidia-peermem, or NCCL_DMABUF_ENABLE=1 on a kernel "
         "and driver with dma-buf), raise the memlock limit (ulimit -l unlimited; --ulimit "
         "memlock=-1 in containers), or keep the traffic in host memory with "
         "NCCL_NET_GDR_LEVEL=LOC to confirm; launchx doctor checks memlock on every node.",
-        fixtures=("ib_error__ms_swift_6107_ibv_reg_mr_invalid_argument.log",),
+        fixtures=(
+            "ib_error__ms_swift_6107_ibv_reg_mr_invalid_argument.log",
+            "ib_error__sglang_6894.log",
+        ),
     ),
     Rule(
         name="nvshmem_ib_setup",
@@ -4111,6 +4324,30 @@ RULES: tuple[Rule, ...] = (
         "NCCL_CROSS_NIC=0; for congestion raise NCCL_IB_TIMEOUT to 22-23 (default 20, "
         "about 30 s with 7 retries), not 30.",
         fixtures=("ib_error__nccl_1405.log", "ib_error__nccl_394_gid_table_change.log"),
+    ),
+    Rule(
+        name="ucx_completion_error",
+        category="ib_error",
+        code="LX715",
+        # the same tier as NCCL's completion errors (LX518)
+        priority=60,
+        patterns=(
+            # UCX (NIXL's and LMCache's transports in prefill/decode serving, UCC) reporting
+            # a work completion with an error status: mlx5's syndrome per device and port
+            r"\bUCX +ERROR [A-Za-z ]+ error on \S+:\d+/(?:IB|RoCE)\b",
+            # ... and its EFA (SRD) transport's completions
+            r"\bUCX +ERROR (?:send|recv) completion(?:\[\d+\])? with error on \S+: ",
+        ),
+        cause="an RDMA transfer made by UCX (the KV-cache transfer of a prefill/decode "
+        "deployment through NIXL or LMCache, or another UCX user) completed with an error: "
+        "the NIC reported a protection or access fault on a buffer (memory not registered for "
+        "RDMA, GPUDirect missing, a remote buffer already freed) or flushed its queue after "
+        "the peer went away.",
+        fix="read the first error of the run: a flushed queue follows the peer's own failure; "
+        "for protection or access errors check GPUDirect RDMA (nvidia-peermem or dma-buf) and "
+        "the memlock limit on both nodes, and try UCX_TLS=rc,cuda_copy (or tcp) to tell the "
+        "fabric from the buffers; check the links with ibv_devinfo / fi_info.",
+        fixtures=("ib_error__dynamo_843.log", "ib_error__nixl_1983.log"),
     ),
     Rule(
         name="mooncake_qp_handshake",
@@ -4574,6 +4811,9 @@ RULES: tuple[Rule, ...] = (
             # the file or TCP store's wait before torch 1.x's longer wordings, alone on the
             # exception line: a peer never wrote its key (it never started, or hung first)
             r"^RuntimeError: Wait timeout$",
+            # Horovod's gloo rendezvous (horovodrun's or Ray's HTTP store): a rank's key
+            # never came within HOROVOD_GLOO_TIMEOUT_SECONDS
+            r"http_store\.cc:\d+\] Wait timeout after \d+ seconds for key",
         ),
         cause="not every node/rank joined the rendezvous (or reached MASTER_ADDR:MASTER_PORT) "
         "before the timeout: a node started late or not at all, or cannot reach the "
@@ -4587,7 +4827,27 @@ RULES: tuple[Rule, ...] = (
             "rendezvous_timeout__pytorch_107021.log",
             "rendezvous_timeout__pytorch_69197_c10d_connect_timed_out.log",
             "rendezvous_timeout__pytorch_13583_gloo_filestore_samba_wait_timeout.log",
+            "rendezvous_timeout__ray_25866.log",
         ),
+    ),
+    Rule(
+        name="hivemind_bootstrap_peers",
+        category="rendezvous_timeout",
+        code="LX714",
+        priority=60,
+        patterns=(
+            # hivemind's DHT (Petals, swarm trainers): its libp2p daemon could reach none of
+            # the initial peers it was given, so the node never joins
+            r"Daemon failed to start: .*failed to connect to bootstrap peers",
+        ),
+        cause="the node could not join the peer-to-peer swarm: hivemind's p2p daemon reached "
+        "none of its initial (bootstrap) peers, because they were down or their addresses "
+        "stale, or this host's outbound connections are blocked (a firewall, NAT, no route); "
+        "nothing trained.",
+        fix="check the initial peers' multiaddrs and that they are up (connect to one with "
+        "nc -zv host port), allow outbound TCP/QUIC to them, and start again; with the "
+        "project's own peers, take the current list from its release notes or status page.",
+        fixtures=("rendezvous_timeout__rl_swarm_246.log",),
     ),
     Rule(
         name="store_connection_lost",
@@ -5049,6 +5309,61 @@ RULES: tuple[Rule, ...] = (
         fixtures=("collective_timeout__ray_59249.log", "collective_timeout__ray_53845.log"),
     ),
     Rule(
+        name="vllm_rpc_timeout",
+        category="collective_timeout",
+        code="LX705",
+        # the symptom's tier, as LX700: a worker's own error, when the log shows one, is why
+        # its answer never came
+        priority=45,
+        patterns=(
+            # vLLM's multiprocessing executor (V1): the engine core's wait for the workers'
+            # answers, raised over the shared-memory queue's own timeout
+            r"^TimeoutError: RPC call to \w+ timed out\.",
+            # ... and that queue's own exception, raised bare where the excerpt holds only it
+            r"^TimeoutError$",
+        ),
+        raised_in=(
+            r'shm_broadcast\.py", line \d+, in acquire_read$',
+            r'executor\.py", line \d+, in (?:collective_rpc|get_response)$',
+        ),
+        cause="vLLM's engine core waited for its workers' answer to a call (execute_model, "
+        "usually) longer than VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS (300 s by default), over the "
+        "shared-memory queue they answer on: a worker was stuck in a collective with a peer "
+        "that failed or hung (another node, a KV-transfer connector), or was dead; the engine "
+        "core is only the first to notice.",
+        fix="read the workers' own lines (prefixed 'VllmWorker TPn' or with the worker's pid) "
+        "for an earlier error or a hang (py-spy dump of each worker); when a step "
+        "legitimately takes longer (long prompts, a first compilation, a slow KV transfer), "
+        "raise VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS.",
+        fixtures=(
+            "collective_timeout__mooncake_1458.log",
+            "collective_timeout__vllm_ascend_2264.log",
+        ),
+    ),
+    Rule(
+        name="sglang_scheduler_watchdog",
+        category="collective_timeout",
+        code="LX717",
+        # (the scheduler then signals its parent, which kills the whole process tree: the
+        # kill that follows is not read, see LX547)
+        priority=50,
+        patterns=(
+            # SGLang's scheduler: the running batch's forward did not advance for
+            # --watchdog-timeout seconds (logger.error, after a py-spy dump of the schedulers)
+            r"\bWatchdog timeout \(self\.watchdog_timeout=\d+(?:\.\d+)?\)",
+        ),
+        cause="SGLang's scheduler saw its running batch make no progress for --watchdog-"
+        "timeout seconds (300 by default) and ended the server: a forward step hung, most "
+        "often in a collective waiting for a tensor-parallel or expert-parallel peer (a rank "
+        "that died or hung, a peer on another node), sometimes in a kernel that never "
+        "returned.",
+        fix="read the py-spy stacks the scheduler dumped just before this line (where each "
+        "TP rank was stuck) and the peers' logs for an earlier error; for a multi-node "
+        "server check the links (NCCL_DEBUG=INFO); raise --watchdog-timeout only when a step "
+        "legitimately takes longer (a first compilation, very long prompts).",
+        fixtures=("collective_timeout__sglang_3752.log",),
+    ),
+    Rule(
         name="hccl_notify_timeout",
         category="collective_timeout",
         code="LX602",
@@ -5065,8 +5380,13 @@ RULES: tuple[Rule, ...] = (
             # the stream still waited (a long kernel can say the same, far less often)
             r"EE1002: .*Stream synchronize timeout",
             # the device's own report of a collective's task that waited past the timeout
-            # ("hccl fftsplus task timeout occurred during task execution, ... timeout:1836")
+            # ("hccl fftsplus task timeout occurred during task execution, ... timeout:1836"),
+            # and its report of the notify wait itself (device_error_proc.cc)
             r"\bhccl \w+ task timeout occurred during task execution",
+            r"\bnotify wait timeout occurred during task execution\b",
+            # ACL's code for a device task that ran past the task timeout (507048, "The
+            # execution of the internal task times out"): in the corpus, a collective's wait
+            r"\berror code(?: is|:) ?507048\b",
         ),
         cause="a collective on Ascend NPUs (torch_npu's HCCL process group) waited for a peer "
         "rank longer than HCCL_EXEC_TIMEOUT (about 30 minutes by default, the exact value "
@@ -5085,6 +5405,8 @@ RULES: tuple[Rule, ...] = (
             "collective_timeout__vllm_ascend_486_hccl_ei0006_allreduce.log",
             "collective_timeout__llamafactory_5551_npu_tokenize_stream_sync_timeout.log",
             "collective_timeout__llamafactory_5347.log",
+            "collective_timeout__vllm_ascend_12487.log",
+            "collective_timeout__vllm_ascend_1193.log",
         ),
     ),
     Rule(

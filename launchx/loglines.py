@@ -31,7 +31,8 @@ _NOISE = (
     re.compile(r"^\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s*"),
     re.compile(r"^\([^()]*\bpid=\d+[^()]*\)\s*"),
     re.compile(r"^\[[IWEF](?:\d{3,4} \d{2}:\d{2}:[\d.]+)?\s*[\w./-]+:\d+\]\s*"),
-    re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:[\d.]+ \d+ [\w./-]+:\d+\]\s*"),
+    # glog pads the thread id to five columns ("I0914 03:11:52.101010  2211 file.cc:231] ")
+    re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:[\d.]+ +\d+ [\w./-]+:\d+\]\s*"),
     re.compile(r"^\[(?:INFO|WARNING|ERROR|CRITICAL|DEBUG)\|[\w./-]+:\d+\] (?:[\d:, -]+>> )?"),
     re.compile(r"^\S+ \[std(?:err|out)\]:? ?"),
     # a bracketed level, alone or before a one-word component: "[INFO] [Driver] msg" (not

@@ -72,7 +72,7 @@ class Progress:
 _LEAD = re.compile(
     r"^(?:\s*(?:\[[^\]\n]{0,40}\]:?"  # [r0]: [rank0]: [transformers] [2024-01-01 10:00]
     r"|\d{4}-\d\d-\d\d[T ][\d:.,]+Z?"  # 2024-01-01 10:00:00,123
-    r"|[IWEF]\d{4} [\d:.]+ \d+ [\w./-]+:\d+\]"  # glog: I1124 05:14:39.99 123 api.py:10]
+    r"|[IWEF]\d{4} [\d:.]+ +\d+ [\w./-]+:\d+\]"  # glog: I1124 05:14:39.99   123 api.py:10]
     r"|\(\w+ pid=\d+\)"  # (Worker pid=123)
     r"|\d{1,5}:)\s*)*"  # srun --label: "0: "
 )

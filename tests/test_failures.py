@@ -710,6 +710,104 @@ def test_near_misses_of_rounds_83_86_wordings_are_not_read(text: str, code: str)
 
 
 @pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # a script's own TimeoutError, raised in its own frame, is not vLLM's RPC wait
+        (
+            "Traceback (most recent call last):\n"
+            '  File "train.py", line 12, in fetch\n'
+            "    raise TimeoutError\n"
+            "TimeoutError\n",
+            "LX705",
+        ),
+        # another kernel's CUDACHECK, and the custom all-reduce's peer-access status (LX573)
+        ("Failed: Cuda error /src/kernels/gemm.cu:88 'invalid argument'\n", "LX706"),
+        (
+            "Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:307 'peer access is not "
+            "supported between these two devices'\n",
+            "LX706",
+        ),
+        # CANN's other runtime codes: a task timeout (507048) and a longer number
+        ("RuntimeError: ACL stream synchronize failed, error code:507048\n", "LX707"),
+        ("RuntimeError: ACL stream synchronize failed, error code:5070345\n", "LX707"),
+        # an assertion about something else than the world's size
+        (
+            '  File "train.py", line 40, in init\n'
+            "    assert batch_size == cfg.batch_size\n"
+            "AssertionError\n",
+            "LX712",
+        ),
+        # UCX's warnings and its errors that are not a work completion's status
+        (
+            "[1745700389.902821] [n7:6274 :0] ib_mlx5_log.c:179  UCX  WARN  Local protection "
+            "error on mlx5_0:1/RoCE\n",
+            "LX715",
+        ),
+        ("[1745700389.9] [n7:6274 :0] uct_md.c:10  UCX  ERROR failed to open mlx5_0\n", "LX715"),
+        # a RAY_CHECK's words without the check (a fatal log line names its own cause)
+        ("core_worker.cc:512: You have likely discovered a bug in Ray.\n", "LX579"),
+        # another build check than Horovod's
+        ("RuntimeError: Failed to determine if the extension was built\n", "LX713"),
+        # CANN's other codes, and an NPU exception that is not a core's
+        ("RuntimeError: ACL stream synchronize failed, error code:507011\n", "LX716"),
+        ("EZ9999: there is an exception of sdma error, core id is 3\n", "LX716"),
+        ("RuntimeError: ACL stream synchronize failed, error code:5070481\n", "LX602"),
+        # another watchdog than SGLang's scheduler's
+        ("WARNING: Watchdog timeout reached, retrying the health check\n", "LX717"),
+    ],
+)
+def test_near_misses_of_round_88_wordings_are_not_read(text: str, code: str) -> None:
+    """The wordings rounds 88-89 added stop where their evidence stops."""
+    p = failures.diagnose_logs([text]).primary
+    assert p is None or p.code != code, p
+
+
+def test_a_stream_sync_that_failed_is_the_devices_never_the_scripts() -> None:
+    """torch_npu raises the device's failure at the next stream sync as a RuntimeError; it is
+    not the script's exception (LX511), whatever ACL code it carries: a code no rule reads
+    stays unknown, a script's exception raised before it stays the script's."""
+    sync = "RuntimeError: ACL stream synchronize failed, error code:507011\n"
+    assert not failures.diagnose_logs([sync]).found
+    script = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 10, in <module>\n'
+        "    main()\n"
+        "KeyError: 'labels'\n"
+    )
+    p = failures.diagnose_logs([script + sync]).primary
+    assert p is not None and p.code == "LX511", p
+
+
+def test_sglangs_own_kill_after_its_watchdog_is_not_the_kernels() -> None:
+    """SGLang's launcher kills its process tree after a child signalled it: the 'Killed' that
+    follows is not read as an outside SIGKILL (LX547), the watchdog that fired is (LX717);
+    without that signal a bare 'Killed' is still LX547's."""
+    watchdog = "[2025-03-09 00:57:15 TP4] Watchdog timeout (self.watchdog_timeout=300)\n"
+    sigquit = (
+        "[2025-03-09 00:57:20] Received sigquit from a child process. It usually means the "
+        "child failed.\n"
+    )
+    p = failures.diagnose_logs([watchdog + sigquit + "Killed\n"]).primary
+    assert p is not None and p.code == "LX717", p
+    p = failures.diagnose_logs(["Killed\n"]).primary
+    assert p is not None and p.code == "LX547", p
+
+
+def test_the_custom_all_reduces_peer_access_stays_the_configuration() -> None:
+    """vLLM's custom all-reduce failing to map a peer GPU is P2P configuration (LX573), its
+    other CUDA failures are LX706's."""
+    peer = (
+        "Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:307 'peer access is not "
+        "supported between these two devices'\n"
+    )
+    p = failures.diagnose_logs([peer]).primary
+    assert p is not None and p.code == "LX573", p
+    invalid = "INFO worker: VLLM: Failed: /w/csrc/custom_all_reduce.cuh:368 'invalid argument'\n"
+    p = failures.diagnose_logs([invalid]).primary
+    assert p is not None and p.code == "LX706", p
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "e57377aacbb6:1203:1227 [0] misc/socket.cc:480 NCCL WARN socketStartConnect: Connect to "

@@ -431,6 +431,9 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ),
         # a source line under a traceback frame keeps its unpacking
         ("    **kwargs,", "**kwargs,", None, None),
+        # glog's header, its thread id padded to five columns or not
+        ("E0605 10:48:27.885119 10136 rdma_context.cpp:203] x", "x", None, None),
+        ("E0914 03:11:52.101010  2211 rdma_context.cpp:231] x", "x", None, None),
     ],
 )
 def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
