@@ -376,15 +376,20 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # words it), not the script's own error
     r"|NPU (?:function )?error(?:: .*?)?, error code is (?:50704[68]|107020)\b"
     # ... and of a kernel the runtime stopped at a core's execution timeout (LX707) or
-    # found faulting (LX716); a stream sync that failed reports the device's error, whatever
-    # its code, never the script's
-    r"|\berror code(?: is|:) ?(?:50701[4-7]|50703[45]|507048)\b|ACL stream synchronize failed",
+    # found faulting (LX714); a failed stream sync or ACL call reports the device's error,
+    # whatever its code, never the script's
+    r"|\berror code(?: is|:) ?(?:50701[4-7]|50703[4-6]|507048)\b|ACL stream synchronize failed"
+    r"|NPU function error: "
+    # torch_npu's tag for a device error that a peer's failure caused
+    r"|SUSPECT REMOTE ERROR\b",
     r"(?i)out of memory|timed? ?out|timeout",
     r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98",
     # (torch's symmetric-memory allocator calls its own exchange "rendezvous" too)
     r"(?i)(?<!allocator::)rendezvous|ChildFailedError|SignalException|DistBackendError"
     r"|DistNetworkError"
     r"|DistStoreError|DistError|KeyboardInterrupt|SystemExit|CalledProcessError"
+    # (hivemind's p2p daemon that reached no initial peer: LX712's)
+    r"|failed to connect to bootstrap peers"
     r"|ProcessRaisedException|ProcessExitedException"
     # Lightning's wrapper of an exception it caught, raised after it killed the other
     # ranks: the exception it wraps (printed with it) is the one to read
@@ -1460,7 +1465,8 @@ RULES: tuple[Rule, ...] = (
         ),
         cause="CUDA cannot run this job on this machine as configured: more ranks than visible "
         "GPUs (invalid device ordinal; for vLLM's Ray executor, fewer GPUs in the Ray "
-        "cluster than tensor x pipeline parallel), a torch build without this GPU's "
+        "cluster than tensor x pipeline parallel, or none on the node the engine runs on), a "
+        "torch build without this GPU's "
         "architecture (no kernel image), a driver older than the CUDA runtime, GPUs in "
         "exclusive-process mode, a feature this driver, GPU or platform does not have "
         "(operation not supported), an NVSwitch machine whose fabric manager is not "
@@ -1480,7 +1486,9 @@ RULES: tuple[Rule, ...] = (
         "instead); bf16 refused: check torch.cuda.is_available() (a CPU-only wheel, an empty "
         "CUDA_VISIBLE_DEVICES) and torch.cuda.get_device_capability() (8.0 or more), and on a "
         "GPU before Ampere (V100, T4) train in fp16 instead (--fp16, not --bf16). vLLM on "
-        "Ray: add nodes to the Ray cluster (ray status) or lower tensor x pipeline parallel. "
+        "Ray: add nodes to the Ray cluster (ray status) or lower tensor x pipeline parallel; "
+        "'no GPUs on the driver node': start the engine on a GPU node of the cluster, with "
+        "VLLM_HOST_IP set to that node's address as Ray knows it (ray status), not another's. "
         "Ascend: the device index must be one of ASCEND_RT_VISIBLE_DEVICES (a VM sees its "
         "passed-through NPUs from 0).",
         fixtures=(
@@ -1515,6 +1523,8 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # libtpu (torch_xla's PJRT runtime) could not open a TPU chip's device file
             r"TPU initialization failed: open\(/dev/(?:accel|vfio/)\d+\): ",
+            # the older XRT runtime's words, inside its failed check (the line's "Exception in
+            # device=TPU:N" or "Check failed" keeps it; alone it holds no anchor)
             r"Couldn't open device: /dev/(?:accel|vfio/)\d+",
         ),
         cause="torch_xla's runtime could not open the TPU chips (/dev/accel*, /dev/vfio/* "
@@ -1610,6 +1620,8 @@ RULES: tuple[Rule, ...] = (
             r"OutOfMemoryError: CUDA",
             r"CUBLAS_STATUS_ALLOC_FAILED",
             r"Cuda failure (?:\d+ )?'out of memory'",
+            # vLLM's custom all-reduce's own CUDA check (LX706 leaves this status here)
+            r"\bFailed: (?:Cuda error )?\S*custom_all_reduce\.cuh:\d+ 'out of memory'",
             r"CUDA error: out of memory",
             # THC before torch 1.8
             r"cuda runtime error \(2\) ?: out of memory",
@@ -2888,6 +2900,29 @@ RULES: tuple[Rule, ...] = (
         fixtures=("launcher_died__horovod_347.log",),
     ),
     Rule(
+        name="mpirun_daemons_not_started",
+        category="launcher_died",
+        code="LX716",
+        priority=82,
+        retryable=False,
+        patterns=(
+            # Open MPI's mpirun (ORTE; PRRTE since Open MPI 5) could not start its daemon on
+            # the other nodes, so no rank ran there
+            r"^(?:ORTE|PRTE|PRRTE) was unable to reliably start one or more daemons\.",
+        ),
+        cause="mpirun could not start its daemon (orted, prted) on one or more of the other "
+        "nodes, so no rank ran there: the daemon or its libraries are not found on the remote "
+        "node's PATH / LD_LIBRARY_PATH (another install path there), ssh to the node is not "
+        "allowed without a password, or the node cannot write its session files to /tmp; "
+        "every start fails the same way until that is fixed.",
+        fix="run `ssh <node> which orted` (prted with Open MPI 5) from the launching node; "
+        "start mpirun with --prefix <the Open MPI install> (or build Open MPI with "
+        "--enable-orterun-prefix-by-default), set passwordless ssh, and check /tmp on the "
+        "nodes; under Slurm or Kubernetes, let the scheduler start the daemons (srun, the MPI "
+        "operator) instead of ssh.",
+        fixtures=("launcher_died__tensorrtllm_backend_698.log",),
+    ),
+    Rule(
         name="sampler_rank_outside_world",
         category="world_mismatch",
         code="LX624",
@@ -3001,25 +3036,6 @@ RULES: tuple[Rule, ...] = (
         fix="pass nprocs equal to the host's cores (or leave it unset), or set TPU_NUM_DEVICES "
         "to the number of cores to use.",
         fixtures=("world_mismatch__xla_2483.log",),
-    ),
-    Rule(
-        name="world_size_assertion",
-        category="world_mismatch",
-        code="LX712",
-        priority=82,
-        retryable=False,
-        # a script's own assert that the launcher's world is the one it was configured for
-        # (fairseq: xm.xrt_world_size() == args.distributed_world_size), with no message
-        patterns=(r"^AssertionError$",),
-        context=(r"^\s*assert [\w.]*world_size(?:\(\))? ?== ?[\w.]*world_size\b",),
-        cause="the script asserts that the launcher's world size equals the world size it "
-        "was configured with (a --distributed-world-size or world_size option), and they "
-        "differ: the launcher started another number of processes than the option says; "
-        "every start fails the same way.",
-        fix="set the script's world-size option to the number of processes the launcher "
-        "starts (nodes x processes per node; on a TPU host, its cores), or leave the option "
-        "unset where the script then takes the launcher's.",
-        fixtures=("world_mismatch__fairseq_2527.log",),
     ),
     Rule(
         name="deepspeed_batch_world",
@@ -3196,7 +3212,8 @@ RULES: tuple[Rule, ...] = (
         "expandable_segments), or a GPU generation the build was not made for; every start "
         "fails the same way.",
         fix="start the engine with --disable-custom-all-reduce (NCCL then does the "
-        "all-reduce) or --enforce-eager (no CUDA graphs); drop expandable_segments from "
+        "all-reduce) or without CUDA graphs (vLLM's --enforce-eager, SGLang's "
+        "--disable-cuda-graph); drop expandable_segments from "
         "PYTORCH_CUDA_ALLOC_CONF; upgrade the engine when its release notes name your GPU.",
         fixtures=("cuda_error__dynamo_787.log",),
     ),
@@ -3211,7 +3228,7 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # Ascend's runtime (torch_npu's ACL errors): an operator ran past the AI Core's,
             # vector core's or AI CPU's execution timeout (507014, 507034, 507017)
-            r"reason=\[(?:aicore|vector core|aicpu) timeout\]",
+            r"\[(?:aicore|vector core|aicpu) timeout\]",
             r"\berror code(?: is|:) ?50701[47]\b|\berror code(?: is|:) ?507034\b",
             r"Vector core execution timed out",
         ),
@@ -3230,7 +3247,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         name="npu_kernel_exception",
         category="cuda_error",
-        code="LX716",
+        code="LX714",
         # the kernel fault's tier (LX512)
         priority=78,
         retryable=False,
@@ -3238,13 +3255,20 @@ RULES: tuple[Rule, ...] = (
             # CANN's runtime (EZ9999) for an operator that faulted on an AI Core or vector
             # core: an illegal instruction, an address out of range (the NPU's illegal memory
             # access); the wordings of the CANN releases
-            r"there is an (?:fftsplus )?(?:aivec|aicore|aic|aiv) error exception\b",
-            r"there is an exception of (?:aivec|aicore) error\b",
+            r"there is an (?:exception of )?(?:fftsplus )?(?:aivec|aivector|aicore|aic|aiv) "
+            r"error\b",
             r"Kernel task happen error, retCode=0x[0-9a-fA-F]+, \[(?:aicore|aivec|vector core) "
             r"exception\]",
             r"Aicore kernel execute failed",
-            # ACL's codes for the same (507015 an AI Core, 507035 a vector core exception)
-            r"\berror code(?: is|:) ?50701[5]\b|\berror code(?: is|:) ?507035\b",
+            # ACL's codes for the same: an AI Core's or a vector core's exception (507015,
+            # 507035) or trap (507016, 507036)
+            r"\berror code(?: is|:) ?5070(?:1[56]|3[56])\b",
+        ),
+        # CANN prints the same EZ9999 core-error line over a core's timeout, which the lines
+        # under it name (LX707's)
+        not_before=(
+            r"\[(?:aicore|vector core|aicpu) timeout\]",
+            r"\berror code(?: is|:) ?5070(?:1[47]|34)\b",
         ),
         cause="an operator's kernel faulted on an Ascend NPU (an AI Core or vector core "
         "exception: an address out of range, an illegal instruction from unaligned buffers), "
@@ -3259,6 +3283,8 @@ RULES: tuple[Rule, ...] = (
             "cuda_error__vllm_ascend_2918.log",
             "cuda_error__vllm_ascend_3263.log",
             "cuda_error__vllm_ascend_3037.log",
+            "cuda_error__vllm_ascend_8360.log",
+            "cuda_error__vllm_ascend_10829.log",
         ),
     ),
     Rule(
@@ -3353,6 +3379,26 @@ RULES: tuple[Rule, ...] = (
             "segfault__ray_49998_torchtrainer_npu_sigsegv.log",
             "segfault__ray_54580_raytrainworker_amd_segfault.log",
         ),
+    ),
+    Rule(
+        name="ucx_fatal_signal_backtrace",
+        category="segfault",
+        code="LX719",
+        # below the signal's own line (LX513, LX581 for a SIGBUS in shared memory): this is
+        # only its backtrace, for a paste that starts below that line
+        priority=40,
+        patterns=(
+            # UCX's handler of a fatal signal (UCX_ERROR_SIGNALS: SIGILL, SIGSEGV, SIGBUS,
+            # SIGFPE) prints a backtrace whose first frame is itself
+            r"libucs\.so[.\d]*\(ucs_handle_error\+0x[0-9a-fA-F]+\)",
+        ),
+        cause="a process that loaded UCX (through Open MPI, NVSHMEM, NIXL or NCCL's UCX "
+        "plugin) died of a fatal signal in native code, which UCX's signal handler caught and "
+        "printed a backtrace of; the frames under its own name where it happened.",
+        fix="read the backtrace's frames below UCX's own for the library that crashed (a "
+        "dlopen or dlsym frame: a library loaded twice or built for another CUDA or MPI); "
+        "run with UCX_HANDLE_ERRORS=none and PYTHONFAULTHANDLER=1 to see the Python frames.",
+        fixtures=("segfault__triton_distributed_88.log",),
     ),
     Rule(
         name="uncaught_native_exception",
@@ -3613,7 +3659,8 @@ RULES: tuple[Rule, ...] = (
             r": line \d+: +\d+ Killed +\S",
         ),
         # (SGLang's launcher kills its own process tree once a child signalled it: the kill
-        # after that line is its doing, not the kernel's)
+        # after that line is its doing, not the kernel's; its older releases spell the line
+        # "child proces")
         not_after=(SRUN_TERMINATES_STEP, r"Received sigquit from a child process?\b"),
         cause="a rank was killed by a SIGKILL from outside, as its launcher (mpirun, the "
         "DeepSpeed or accelerate launcher, srun, the shell) reports it: most often the kernel "
@@ -3797,7 +3844,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         name="horovod_build_check",
         category="launcher_died",
-        code="LX713",
+        code="LX711",
         # above the script's exception (LX511): horovodrun raises it in its own code
         priority=84,
         retryable=False,
@@ -3807,8 +3854,9 @@ RULES: tuple[Rule, ...] = (
             r"Failed to determine if (?:Gloo|MPI|NCCL|DDL|CCL) support has been built",
             r"Neither MPI nor Gloo support has been built",
         ),
-        cause="horovodrun could not load any of Horovod's framework extensions (horovod.torch "
-        "and the others) to ask how they were built, or none was built with MPI or Gloo: "
+        cause="Horovod could not load any of its framework extensions (horovod.torch and the "
+        "others) to ask how they were built (horovodrun asks before it starts anything; a "
+        "script's hvd.*_built() call raises the same), or none was built with MPI or Gloo: "
         "Horovod was installed without a working build of its extension for this Python and "
         "torch (the build failed quietly, or torch was upgraded after), so no worker starts; "
         "every start fails the same way.",
@@ -4289,6 +4337,11 @@ RULES: tuple[Rule, ...] = (
             # NVSHMEM's IB transports (ibrc, ibgda, ibdevx) as DeepEP and Flux run them
             r"transport/ib\w+/\w+\.cpp:\d+: (?:NULL value |non-zero status: \d+ )?"
             r"(?:cq|qp|srq|pd|mr|ep)(?: creation|_create) failed",
+            # its GPU-initiated transport (IBGDA) setting up its own verbs objects: an address
+            # handle, the DC target, the doorbell page (a container without the privileges or
+            # a NIC without the features it needs)
+            r"transport/ibgda/ibgda\.cpp:\d+: (?:NULL value |non-zero status: \d+ )?"
+            r"(?:Unable to create ah\b|create DCT share err\b|cannot allocate mlx5dv_devx_\w+)",
         ),
         cause="NVSHMEM's InfiniBand transport (DeepEP's, Flux's) could not create its queues or "
         "endpoints on the HCA, so no connection between the GPUs' processes was made and the "
@@ -4299,7 +4352,11 @@ RULES: tuple[Rule, ...] = (
         "--device=/dev/infiniband in containers), check `ibv_devinfo` inside the container, "
         "and name the HCAs NVSHMEM may use (NVSHMEM_HCA_LIST / NVSHMEM_ENABLE_NIC_PE_MAPPING); "
         "`launchx doctor` checks memlock and the HCAs on every node.",
-        fixtures=("ib_error__deepep_126.log",),
+        fixtures=(
+            "ib_error__deepep_126.log",
+            "ib_error__megatron_bridge_5050.log",
+            "ib_error__sglang_12533.log",
+        ),
     ),
     Rule(
         name="ib_completion_error",
@@ -4328,21 +4385,25 @@ RULES: tuple[Rule, ...] = (
     Rule(
         name="ucx_completion_error",
         category="ib_error",
-        code="LX715",
+        code="LX713",
         # the same tier as NCCL's completion errors (LX518)
         priority=60,
         patterns=(
             # UCX (NIXL's and LMCache's transports in prefill/decode serving, UCC) reporting
             # a work completion with an error status: mlx5's syndrome per device and port
-            r"\bUCX +ERROR [A-Za-z ]+ error on \S+:\d+/(?:IB|RoCE)\b",
-            # ... and its EFA (SRD) transport's completions
-            r"\bUCX +ERROR (?:send|recv) completion(?:\[\d+\])? with error on \S+: ",
+            r"\bUCX +(?:ERROR|FATAL) (?:[A-Za-z -]+ error|Transport retry count exceeded"
+            r"|Receive-no-ready retry count exceeded|Remote side aborted|Bad response"
+            r"|Invalid request|Generic) on \S+:\d+/(?:IB|RoCE)\b",
+            # ... and the verbs transports' and EFA's (SRD) completions
+            r"\bUCX +(?:ERROR|FATAL) (?:send|recv|receive) completion(?:\[\d+\])? with error "
+            r"on \S+: ",
         ),
         cause="an RDMA transfer made by UCX (the KV-cache transfer of a prefill/decode "
         "deployment through NIXL or LMCache, or another UCX user) completed with an error: "
         "the NIC reported a protection or access fault on a buffer (memory not registered for "
-        "RDMA, GPUDirect missing, a remote buffer already freed) or flushed its queue after "
-        "the peer went away.",
+        "RDMA, GPUDirect missing, a remote buffer already freed), gave up retransmitting to "
+        "a peer that did not answer (a link down, the peer gone), or flushed its queue after "
+        "an earlier error.",
         fix="read the first error of the run: a flushed queue follows the peer's own failure; "
         "for protection or access errors check GPUDirect RDMA (nvidia-peermem or dma-buf) and "
         "the memlock limit on both nodes, and try UCX_TLS=rc,cuda_copy (or tcp) to tell the "
@@ -4444,6 +4505,28 @@ RULES: tuple[Rule, ...] = (
         '(UCX_IB_MLX5_DEVX_OBJECTS=""); run the engine\'s TCP transport once to confirm the '
         "rest of the set-up works.",
         fixtures=("ib_error__checkpoint_engine_1.log", "ib_error__sglang_pr27894.log"),
+    ),
+    Rule(
+        name="nixl_engine_id_mismatch",
+        category="nccl_config_error",
+        code="LX718",
+        # above the script's exception (LX511): the check vLLM's connector raises itself
+        priority=82,
+        retryable=False,
+        patterns=(
+            # vLLM's NixlConnector handshake: the agent that answered on the side channel is
+            # another engine's than the one the request names
+            r"Remote NIXL agent engine ID mismatch\b",
+        ),
+        cause="a prefill/decode pair handshaking through vLLM's NIXL connector reached another "
+        "engine than the one the request came from: the side channel that carries the "
+        "handshake (VLLM_NIXL_SIDE_CHANNEL_HOST / _PORT) was left at its default "
+        "(localhost, one port) where several engines run, or points at the wrong host; every "
+        "transfer between those engines fails the same way.",
+        fix="give each engine its own reachable side channel: set VLLM_NIXL_SIDE_CHANNEL_HOST "
+        "to the node's address the peers can reach and a distinct VLLM_NIXL_SIDE_CHANNEL_PORT "
+        "per engine on a node (data-parallel ranks add their index to it).",
+        fixtures=("nccl_config_error__vllm_27083.log",),
     ),
     Rule(
         name="ib_verbs_setup",
@@ -4821,7 +4904,9 @@ RULES: tuple[Rule, ...] = (
         fix="start every node with the same --nnodes, --rdzv-id and --rdzv-endpoint; check that "
         "the master address resolves to the interface the others can reach and the port is "
         "open (nc -zv <addr> <port>); raise the wait with --rdzv-conf join_timeout=<s> "
-        "(profile timeouts.rdzv_timeout_s) when nodes start slowly.",
+        "(profile timeouts.rdzv_timeout_s) when nodes start slowly. Horovod's gloo "
+        "rendezvous: check that every worker started (horovodrun's hosts, Ray's actors) and "
+        "raise HOROVOD_GLOO_TIMEOUT_SECONDS.",
         fixtures=(
             "rendezvous_timeout__av_hubert_19_wrapped_json.log",
             "rendezvous_timeout__pytorch_107021.log",
@@ -4833,7 +4918,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         name="hivemind_bootstrap_peers",
         category="rendezvous_timeout",
-        code="LX714",
+        code="LX712",
         priority=60,
         patterns=(
             # hivemind's DHT (Petals, swarm trainers): its libp2p daemon could reach none of
@@ -4848,6 +4933,25 @@ RULES: tuple[Rule, ...] = (
         "nc -zv host port), allow outbound TCP/QUIC to them, and start again; with the "
         "project's own peers, take the current list from its release notes or status page.",
         fixtures=("rendezvous_timeout__rl_swarm_246.log",),
+    ),
+    Rule(
+        name="dynamo_etcd_unreachable",
+        category="rendezvous_timeout",
+        code="LX717",
+        priority=60,
+        retryable=False,
+        patterns=(
+            # NVIDIA Dynamo's runtime: its workers find each other through etcd
+            r"Failed to connect to etcd server with config ",
+        ),
+        cause="the serving runtime's workers register with and find each other through an etcd "
+        "server (NVIDIA Dynamo's distributed runtime), and none answered at the address it "
+        "was given (ETCD_ENDPOINTS, localhost:2379 by default): etcd was not started, or runs "
+        "elsewhere; nothing can join until it is reachable.",
+        fix="start etcd (and NATS, which the runtime also needs) before the workers, or point "
+        "ETCD_ENDPOINTS at the one the deployment runs (check it with `etcdctl endpoint "
+        "health`).",
+        fixtures=("rendezvous_timeout__dynamo_1188.log",),
     ),
     Rule(
         name="store_connection_lost",
@@ -5343,7 +5447,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         name="sglang_scheduler_watchdog",
         category="collective_timeout",
-        code="LX717",
+        code="LX715",
         # (the scheduler then signals its parent, which kills the whole process tree: the
         # kill that follows is not read, see LX547)
         priority=50,
@@ -5357,8 +5461,9 @@ RULES: tuple[Rule, ...] = (
         "often in a collective waiting for a tensor-parallel or expert-parallel peer (a rank "
         "that died or hung, a peer on another node), sometimes in a kernel that never "
         "returned.",
-        fix="read the py-spy stacks the scheduler dumped just before this line (where each "
-        "TP rank was stuck) and the peers' logs for an earlier error; for a multi-node "
+        fix="read the stacks newer releases dump just before this line when py-spy is "
+        "installed (where each TP rank was stuck) and the peers' logs for an earlier error; "
+        "for a multi-node "
         "server check the links (NCCL_DEBUG=INFO); raise --watchdog-timeout only when a step "
         "legitimately takes longer (a first compilation, very long prompts).",
         fixtures=("collective_timeout__sglang_3752.log",),
@@ -5384,8 +5489,10 @@ RULES: tuple[Rule, ...] = (
             # and its report of the notify wait itself (device_error_proc.cc)
             r"\bhccl \w+ task timeout occurred during task execution",
             r"\bnotify wait timeout occurred during task execution\b",
-            # ACL's code for a device task that ran past the task timeout (507048, "The
-            # execution of the internal task times out"): in the corpus, a collective's wait
+            # ACL_ERROR_RT_FFTS_PLUS_TIMEOUT (507048, "The execution of the internal task
+            # times out"): an FFTS+ task past its timeout, which runs HCCL's notify waits and
+            # AI Core kernels alike; in the corpus it is a collective's wait (EI0002 beside
+            # it) twice in three, a bet on the corpus, not the code's definition
             r"\berror code(?: is|:) ?507048\b",
         ),
         cause="a collective on Ascend NPUs (torch_npu's HCCL process group) waited for a peer "
@@ -5596,6 +5703,8 @@ ANCHORS: tuple[str, ...] = (
     "does not support limiting",
     "rdmatransport: ",
     '"freeze_support()" line',
+    "transport/ibgda/",
+    "was unable to reliably start",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

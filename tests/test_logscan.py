@@ -434,6 +434,19 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         # glog's header, its thread id padded to five columns or not
         ("E0605 10:48:27.885119 10136 rdma_context.cpp:203] x", "x", None, None),
         ("E0914 03:11:52.101010  2211 rdma_context.cpp:231] x", "x", None, None),
+        # docker compose's prefix: a service with its index, a container_name without; a
+        # table's first cell is not one
+        ("proj-worker-1   | x", "x", None, "proj-worker-1"),
+        ("qwen3.8-flash-next  | x", "x", None, "qwen3.8-flash-next"),
+        ("model  | READY", "model  | READY", None, None),
+        # an exception's dotted module path is not a pdsh host name
+        (
+            "hivemind.p2p.utils.P2PDaemonError: x",
+            "hivemind.p2p.utils.P2PDaemonError: x",
+            None,
+            None,
+        ),
+        ("my.mod2.BadError: x", "my.mod2.BadError: x", None, None),
     ],
 )
 def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
