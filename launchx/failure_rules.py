@@ -378,7 +378,7 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # ... and of a kernel the runtime stopped at a core's execution timeout (LX707) or
     # found faulting (LX714); a failed stream sync or ACL call reports the device's error,
     # whatever its code, never the script's
-    r"|\berror code(?: is|:) ?(?:50701[4-7]|50703[4-6]|507048)\b|ACL stream synchronize failed"
+    r"|\berror code(?: is|:) ?(?:50701[4-8]|50703[4-6]|507048)\b|ACL stream synchronize failed"
     r"|NPU function error: "
     # torch_npu's tag for a device error that a peer's failure caused
     r"|SUSPECT REMOTE ERROR\b",
@@ -3260,9 +3260,13 @@ RULES: tuple[Rule, ...] = (
             r"Kernel task happen error, retCode=0x[0-9a-fA-F]+, \[(?:aicore|aivec|vector core) "
             r"exception\]",
             r"Aicore kernel execute failed",
+            # ... and an AI CPU operator's (the runtime's words, its EE9999 reason)
+            r"The aicpu execution is abnormal",
+            r"\breason=\[?aicpu exception\b",
             # ACL's codes for the same: an AI Core's or a vector core's exception (507015,
-            # 507035) or trap (507016, 507036)
-            r"\berror code(?: is|:) ?5070(?:1[56]|3[56])\b",
+            # 507035) or trap (507016, 507036), an AI CPU's exception (507018)
+            r"\berror code(?: is|:) ?5070(?:1[568]|3[56])\b",
+            r"\bruntime result = 507018\b",
         ),
         # CANN prints the same EZ9999 core-error line over a core's timeout, which the lines
         # under it name (LX707's)
@@ -3280,6 +3284,7 @@ RULES: tuple[Rule, ...] = (
         "torch_npu / engine release that worked before, or turn off the feature that uses "
         "the kernel (graph mode, a fused operator).",
         fixtures=(
+            "cuda_error__vllm_ascend_10720.log",
             "cuda_error__vllm_ascend_2918.log",
             "cuda_error__vllm_ascend_3263.log",
             "cuda_error__vllm_ascend_3037.log",
@@ -4309,12 +4314,16 @@ RULES: tuple[Rule, ...] = (
             # Mooncake's transfer engine (SGLang's and vLLM's prefill/decode KV transfers)
             # registering its buffers: glog's PLOG appends strerror and errno
             r"^(?:\S*rdma_context\.cpp:\d+\] )?Failed to register memory (?:0x)?[0-9a-fA-F]+: "
-            r"(?:Invalid argument \[22\]|Bad address \[14\])",
+            r"[A-Z][a-z][\w ,'-]* \[\d+\]",
+            # UCX's (NIXL's UCX backend) registering the KV cache with the NIC
+            r"\bUCX +ERROR +ibv_reg(?:_dmabuf)?_mr\(address=0x[0-9a-fA-F]+, length=\d+, "
+            r"access=0x[0-9a-fA-F]+\) failed: ",
         ),
-        cause="NCCL's IB transport (or an engine's RDMA transfer engine such as Mooncake) "
-        "could not register the buffers with the HCA (EINVAL or EFAULT from ibv_reg_mr): "
-        "usually GPU memory without GPUDirect RDMA (the nvidia-peermem module "
-        "not loaded, or a container without it), or a locked-memory limit too low; the host's "
+        cause="NCCL's IB transport (or an engine's RDMA transfer engine: Mooncake, NIXL's UCX "
+        "backend) could not register the buffers with the HCA (EINVAL or EFAULT from "
+        "ibv_reg_mr, or another errno from a driver that cannot map that memory): usually "
+        "GPU memory without GPUDirect RDMA (the nvidia-peermem module not loaded, or a "
+        "container without it), or a locked-memory limit too low; the host's "
         "configuration, so the next attempt fails the same way.",
         fix="load GPUDirect RDMA (modprobe nvidia-peermem, or NCCL_DMABUF_ENABLE=1 on a kernel "
         "and driver with dma-buf), raise the memlock limit (ulimit -l unlimited; --ulimit "
@@ -4323,6 +4332,8 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "ib_error__ms_swift_6107_ibv_reg_mr_invalid_argument.log",
             "ib_error__sglang_6894.log",
+            "ib_error__dynamo_10671.log",
+            "ib_error__mooncake_454.log",
         ),
     ),
     Rule(
@@ -4490,21 +4501,29 @@ RULES: tuple[Rule, ...] = (
             r"RdmaTransport: cannot initialize RDMA resources",
             # UCX's mlx5 transport (NIXL's UCX backend) refused a queue object by the NIC
             r"UCX +ERROR +mlx5dv_devx_obj_create\(\w+\) failed on \w+",
+            # ... or an address handle for a peer it connects to (its GID on RoCE)
+            r"UCX +ERROR +ibv_create_ah\(.*\) for \w+(?: mlx5)? connect on \w+ failed",
         ),
         cause="the RDMA engine that moves KV cache or weights between processes (Mooncake's "
         "RdmaTransport, NIXL's UCX backend) could not set up the InfiniBand/RoCE NIC: no "
         "device with an active port (the NIC disabled, its link down, the wrong device "
         "named), or the NIC refused to create the engine's queues (firmware, driver and "
         "OFED out of step, a GPU-initiated mode the driver does not enable, the locked-memory "
-        "limit or the NIC's queue limits reached); it usually fails the same way on every "
-        "start.",
+        "limit or the NIC's queue limits reached), or could not make an address handle for a "
+        "peer (on RoCE, a GID index without an address or a peer subnet the port cannot "
+        "reach); it usually fails the same way on every start.",
         fix="check the NIC with `ibv_devinfo` (state: PORT_ACTIVE) and `ibstat`; name an "
         "active device to the engine (Mooncake's device list, UCX_NET_DEVICES=mlx5_0:1 for "
-        "UCX); raise the locked-memory limit (ulimit -l unlimited); bring firmware, driver "
+        "UCX; on RoCE the GID index with the port's address, UCX_IB_GID_INDEX); raise the "
+        "locked-memory limit (ulimit -l unlimited); bring firmware, driver "
         "and OFED to one supported set, or let UCX create its queues without DevX "
         '(UCX_IB_MLX5_DEVX_OBJECTS=""); run the engine\'s TCP transport once to confirm the '
         "rest of the set-up works.",
-        fixtures=("ib_error__checkpoint_engine_1.log", "ib_error__sglang_pr27894.log"),
+        fixtures=(
+            "ib_error__checkpoint_engine_1.log",
+            "ib_error__sglang_pr27894.log",
+            "ib_error__dynamo_814.log",
+        ),
     ),
     Rule(
         name="nixl_engine_id_mismatch",
