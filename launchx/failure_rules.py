@@ -379,7 +379,8 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # found faulting (LX714); a failed stream sync or ACL call reports the device's error,
     # whatever its code, never the script's
     r"|\berror code(?: is|:) ?(?:50701[4-8]|50703[4-6]|507048)\b|ACL stream synchronize failed"
-    r"|NPU function error: "
+    # (not aclnn's rejection of its arguments, 161001/161002, the caller's like cuDNN's)
+    r"|NPU function error: (?!call aclnn\w+ failed, error code is 161\d{3}\b)"
     # torch_npu's tag for a device error that a peer's failure caused
     r"|SUSPECT REMOTE ERROR\b",
     r"(?i)out of memory|timed? ?out|timeout",
@@ -1487,7 +1488,8 @@ RULES: tuple[Rule, ...] = (
         "CUDA_VISIBLE_DEVICES) and torch.cuda.get_device_capability() (8.0 or more), and on a "
         "GPU before Ampere (V100, T4) train in fp16 instead (--fp16, not --bf16). vLLM on "
         "Ray: add nodes to the Ray cluster (ray status) or lower tensor x pipeline parallel; "
-        "'no GPUs on the driver node': start the engine on a GPU node of the cluster, with "
+        "'Ray does not allocate any GPUs on the driver node': start the engine on a GPU node "
+        "of the cluster, with "
         "VLLM_HOST_IP set to that node's address as Ray knows it (ray status), not another's. "
         "Ascend: the device index must be one of ASCEND_RT_VISIBLE_DEVICES (a VM sees its "
         "passed-through NPUs from 0).",
@@ -3269,10 +3271,15 @@ RULES: tuple[Rule, ...] = (
             r"\bruntime result = 507018\b",
         ),
         # CANN prints the same EZ9999 core-error line over a core's timeout, which the lines
-        # under it name (LX707's)
+        # around it name (LX707's): torch_npu's own lines above it, the runtime's below
         not_before=(
             r"\[(?:aicore|vector core|aicpu) timeout\]",
             r"\berror code(?: is|:) ?5070(?:1[47]|34)\b",
+        ),
+        not_after=(
+            r"\[(?:aicore|vector core|aicpu) timeout\]",
+            r"\berror code(?: is|:) ?5070(?:1[47]|34)\b",
+            r"The (?:aicore|vector core|aicpu) execution times out",
         ),
         cause="an operator's kernel faulted on an Ascend NPU (an AI Core or vector core "
         "exception: an address out of range, an illegal instruction from unaligned buffers), "
@@ -3389,8 +3396,9 @@ RULES: tuple[Rule, ...] = (
         name="ucx_fatal_signal_backtrace",
         category="segfault",
         code="LX719",
-        # below the signal's own line (LX513, LX581 for a SIGBUS in shared memory): this is
-        # only its backtrace, for a paste that starts below that line
+        # below the signal's own line (LX513's SIGSEGV, SIGFPE, SIGILL; LX581's SIGBUS in
+        # shared memory): this is only its backtrace, for a paste that starts below that
+        # line (a SIGBUS whose line shows no shared memory lands here too)
         priority=40,
         patterns=(
             # UCX's handler of a fatal signal (UCX_ERROR_SIGNALS: SIGILL, SIGSEGV, SIGBUS,
@@ -3398,8 +3406,9 @@ RULES: tuple[Rule, ...] = (
             r"libucs\.so[.\d]*\(ucs_handle_error\+0x[0-9a-fA-F]+\)",
         ),
         cause="a process that loaded UCX (through Open MPI, NVSHMEM, NIXL or NCCL's UCX "
-        "plugin) died of a fatal signal in native code, which UCX's signal handler caught and "
-        "printed a backtrace of; the frames under its own name where it happened.",
+        "plugin) died in native code, of a fatal signal that UCX's handler caught or of one "
+        "of UCX's own fatal checks (an assertion, 'Fatal: ...'), and UCX printed a backtrace; "
+        "the frames under its own name say where it happened.",
         fix="read the backtrace's frames below UCX's own for the library that crashed (a "
         "dlopen or dlsym frame: a library loaded twice or built for another CUDA or MPI); "
         "run with UCX_HANDLE_ERRORS=none and PYTHONFAULTHANDLER=1 to see the Python frames.",
@@ -4405,6 +4414,9 @@ RULES: tuple[Rule, ...] = (
             r"\bUCX +(?:ERROR|FATAL) (?:[A-Za-z -]+ error|Transport retry count exceeded"
             r"|Receive-no-ready retry count exceeded|Remote side aborted|Bad response"
             r"|Invalid request|Generic) on \S+:\d+/(?:IB|RoCE)\b",
+            # ... any syndrome by its tail, as UCX 1.15 and older print them ("Local
+            # protection on mlx5_0:1/IB (synd 0x4 ...)", without "error")
+            r"\bUCX +(?:ERROR|FATAL) [A-Z][A-Za-z -]* on \S+:\d+/(?:IB|RoCE) \(synd 0x",
             # ... and the verbs transports' and EFA's (SRD) completions
             r"\bUCX +(?:ERROR|FATAL) (?:send|recv|receive) completion(?:\[\d+\])? with error "
             r"on \S+: ",

@@ -78,9 +78,10 @@ _LOCAL_PREFIX = re.compile(r"^\[default(\d+)\]:\s?")
 _TASK_LABEL = re.compile(r"^(\d{1,5}): ")
 # pdsh/DeepSpeed multi-node output: "worker-7: <line>". A host name here is lower case and
 # carries a digit (so "slurmstepd: error:" and "RuntimeError: ..." are not hosts), and is not
-# an exception's dotted module path ("hivemind.p2p.utils.P2PDaemonError: ...").
+# an exception's dotted module path, whose last part is a class ("hivemind.p2p.utils.
+# P2PDaemonError: ...", "onnxruntime.capi.onnxruntime_pybind11_state.Fail: ...").
 _HOST_PREFIX = re.compile(
-    r"^(?![\w.-]*\.py: )(?![\w.-]*(?:Error|Exception|Warning|Interrupt|Exit): )"
+    r"^(?![\w.-]*\.py: )(?![\w.-]*\.[A-Z_]\w*: )"
     r"((?:localhost|(?=[\w.-]*\d)[a-z][\w-]*(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3})): (?=\S)"
 )
 # torch_xla's xla_dist (TPU pods): after its timestamp, the VM's address and the worker's
@@ -110,9 +111,9 @@ _HOST_PROC_PREFIX = re.compile(
     r":\d+\]:?\s?"
 )
 # docker compose's service prefix, the container's name: "project-worker-1     | line", or
-# the container_name a compose file set ("qwen3-server  | line"; a name with a separator, so
-# not a table's first cell)
-_COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_.][\w.-]*) +\| ")
+# the container_name a compose file set ("qwen3-server  | line": lower case with a hyphen,
+# so not a table's first cell, a metric's name or a logger's "torch.distributed | ERROR")
+_COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+|[a-z][a-z0-9.]*-[a-z0-9.-]*[a-z0-9]) +\| ")
 # every pattern of _NOISE is anchored at the start: when none matches there, none removes
 # anything and the next cannot match either, so one search of their alternation stands for
 # all of them (most prefixed lines carry only a rank or host prefix)

@@ -761,6 +761,20 @@ def test_near_misses_of_round_88_wordings_are_not_read(text: str, code: str) -> 
     assert p is None or p.code != code, p
 
 
+def test_aclnns_rejected_arguments_stay_the_callers() -> None:
+    """aclnn's parameter errors (161001/161002) are the caller's arguments, like cuDNN's
+    BAD_PARAM: the script's exception (LX511), unlike the device's NPU function errors."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 10, in step\n'
+        "    y = torch_npu.npu_quant_matmul(a, b, scale)\n"
+        "RuntimeError: npu_quant_matmul:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:54 "
+        "NPU function error: call aclnnQuantMatmulV4 failed, error code is 161002\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX511", p
+
+
 def test_a_stream_sync_that_failed_is_the_devices_never_the_scripts() -> None:
     """torch_npu raises the device's failure at the next stream sync as a RuntimeError; it is
     not the script's exception (LX511), whatever ACL code it carries: a code no rule reads
@@ -814,6 +828,13 @@ def test_an_npu_cores_timeout_is_not_its_exception() -> None:
     assert p is not None and p.code == "LX707", p
     p = failures.diagnose_logs([core]).primary
     assert p is not None and p.code == "LX714", p
+    # torch_npu's own lines print above the EZ9999 block, and a paste may end with it
+    above = (
+        "RuntimeError: ACL stream synchronize failed, error code:507014\n"
+        "[Error]: The aicore execution times out.\n"
+    )
+    p = failures.diagnose_logs([above + core]).primary
+    assert p is not None and p.code == "LX707", p
 
 
 @pytest.mark.parametrize(
@@ -828,6 +849,12 @@ def test_an_npu_cores_timeout_is_not_its_exception() -> None:
         (
             "[1745700389.9] [n7:6274 :0] ib_verbs.h:84  UCX  FATAL receive completion[5] with "
             "error on mlx5_0:1/RoCE: Local protection error\n",
+            "LX713",
+        ),
+        # UCX 1.15 and older name the syndrome without "error"
+        (
+            "[1745700389.9] [n7:6274 :0] ib_mlx5_log.c:179  UCX  ERROR Local protection on "
+            "mlx5_0:1/IB (synd 0x4 vend 0x51 hw_synd 0/2)\n",
             "LX713",
         ),
         # the custom all-reduce running out of memory is an out of memory

@@ -447,6 +447,16 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
             None,
         ),
         ("my.mod2.BadError: x", "my.mod2.BadError: x", None, None),
+        (
+            "onnxruntime.capi.onnxruntime_pybind11_state.Fail: x",
+            "onnxruntime.capi.onnxruntime_pybind11_state.Fail: x",
+            None,
+            None,
+        ),
+        # ... and a metric's or a logger's name before a pipe is not a container's
+        ("train_loss | 0.3", "train_loss | 0.3", None, None),
+        ("foo.bar | x", "foo.bar | x", None, None),
+        ("lr-Adam | 0.001", "lr-Adam | 0.001", None, None),
     ],
 )
 def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
