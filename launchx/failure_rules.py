@@ -235,6 +235,10 @@ _PG_TIMEOUT_FIX = (
 # "Warning: DeepEP timeout ..." of its low-latency kernels, which mask the peer and go on
 # when fault tolerance is on.
 _DEEPEP_TIMEOUT = r"^DeepEP (?:[\w-]+ ){0,4}timeout\b"
+# ... and the host's side of its normal kernels: the CPU polling for the dispatch's token
+# counts gives up ("DeepEP error: timeout (dispatch CPU)"; "CPU recv timeout" in older
+# releases), after it printed the counters still at -1
+_DEEPEP_CPU_TIMEOUT = r"\bDeepEP error: (?:CPU recv timeout|timeout \(\w+ CPU\))"
 
 _NOT_THE_DISK = (r"/dev/shm|\bshm\b|shared memory",)
 """A full or failing /dev/shm, and NCCL's segments there, have rules of their own (LX538,
@@ -309,6 +313,8 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         rf"returned non-zero exit status -(?:{nums})\b",
         rf"^Process (?P<rank>\d+) exit with status code (?:{shell})\b",
         rf"Rank (?P<rank>\d+) crashed with exit code -(?:{nums})\b",
+        # vLLM's multiprocess executor (multiproc_worker_utils) reporting a worker it started
+        rf"Worker \S+ pid \d+ died, exit code: -(?:{nums})\b",
         # horovodrun's gloo launcher (runner/gloo_run.py) names the first process that failed:
         # "The first process to do so was:", "Process name: N", "Exit code: C"
         rf"^Exit code: (?:{shell})$",
@@ -382,7 +388,9 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # (not aclnn's rejection of its arguments, 161001/161002, the caller's like cuDNN's)
     r"|NPU function error: (?!call aclnn\w+ failed, error code is 161\d{3}\b)"
     # torch_npu's tag for a device error that a peer's failure caused
-    r"|SUSPECT REMOTE ERROR\b",
+    r"|SUSPECT REMOTE ERROR\b"
+    # ... and its word for an operator that failed asynchronously on the device (LX722)
+    r"|The Inner error is reported as above\b",
     r"(?i)out of memory|timed? ?out|timeout",
     r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98",
     # (torch's symmetric-memory allocator calls its own exchange "rendezvous" too)
@@ -397,7 +405,10 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     r"|DeadlockDetectedException",
     # Ray's word that a worker process died, and Ray Train's that the run failed: the
     # cause is a worker's, not the driver's
-    r"ActorDiedError|RayActorError|WorkerCrashedError|TrainingFailedError",
+    r"ActorDiedError|RayActorError|WorkerCrashedError|TrainingFailedError"
+    # vLLM's front end reporting that one of its API-server processes died (its own output
+    # says why)
+    r"|Process ApiServer_\d+ \(PID: \d+\) died with exit code",
     # Horovod stopping after another rank's exception; a spawned child that could not
     # read its arguments because its parent died mid-way
     r"Horovod has been shut down|pickle data was truncated",
@@ -1389,6 +1400,11 @@ RULES: tuple[Rule, ...] = (
             # ... and its check that the placement group holds a GPU on the node the engine
             # (the driver) runs on: VLLM_HOST_IP naming another node, or a head without GPUs
             r"Ray does not allocate any GPUs on the driver node",
+            # ... and its check of the node a worker's bundle landed on (a Ray node started
+            # without --num-gpus, or whose GPUs Ray did not detect)
+            r"ValueError: Current node has no GPU available\. current_node_resource=",
+            # vLLM's ParallelConfig check (a pod or a Ray node that sees fewer GPUs)
+            r"Tensor parallel size \(\d+\) cannot be larger than the number of available GPUs",
             # the CUDA runtime's own names of these statuses, as a library reports them
             rf"\bcudaError(?:{_CUDA_CONFIG_STATUSES})\b",
             r"ProcessGroupNCCL is only supported with GPUs, no GPUs found",
@@ -1464,6 +1480,9 @@ RULES: tuple[Rule, ...] = (
             r"Cannot assign a device for operation \S+: (?:\{\{node \S+\}\} |Operation )?was "
             r"explicitly\b",
         ),
+        # c10's warnings from a destructor (destroyEvent) after a kernel fault: the device
+        # is unusable because of that fault, which LX631/LX512 read
+        exclude=(r"Warning: CUDA warning: ",),
         cause="CUDA cannot run this job on this machine as configured: more ranks than visible "
         "GPUs (invalid device ordinal; for vLLM's Ray executor, fewer GPUs in the Ray "
         "cluster than tensor x pipeline parallel, or none on the node the engine runs on), a "
@@ -1514,6 +1533,8 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__fastchat_399.log",
             "cuda_config_error__mattergen_217.log",
             "cuda_config_error__openrlhf_233.log",
+            "cuda_config_error__dynamo_4934.log",
+            "cuda_config_error__vllm_29265.log",
         ),
     ),
     Rule(
@@ -1647,6 +1668,11 @@ RULES: tuple[Rule, ...] = (
             r"non-zero status: 2 cuMemCreate failed",
             # nvJPEG (DALI's GPU image decoder) when its device allocator fails
             r"\bNVJPEG_STATUS_ALLOCATOR_FAILURE\b",
+            # XLA on a TPU: XRT's allocator ("Attempting to reserve 10.51G at the bottom of
+            # memory. That was not possible.") and the compiler's HBM budget (PJRT)
+            r"(?:RESOURCE_EXHAUSTED|Resource exhausted): Attempting to (?:reserve|allocate) "
+            r"\S+(?: at the bottom of memory)?\. That was not possible",
+            r"Ran out of memory in memory space hbm\b",
         ),
         cause="a GPU ran out of memory; the same attempt would fail the same way.",
         fix="lower the per-GPU batch size or sequence length, enable activation checkpointing "
@@ -1665,6 +1691,8 @@ RULES: tuple[Rule, ...] = (
             "cuda_oom__deepep_157_nvshmem_cumemcreate_failed.log",
             "cuda_oom__dali_2866_multi_gpu_nvjpeg_allocator_failure.log",
             "cuda_oom__llamafactory_5322.log",
+            "cuda_oom__transformers_22328.log",
+            "cuda_oom__xla_2569.log",
         ),
     ),
     Rule(
@@ -3369,6 +3397,14 @@ RULES: tuple[Rule, ...] = (
             r"|4 \(Illegal instruction)",
             # the native-stack printer of vLLM/sglang workers (and TRT-LLM)
             r"^!+ Segfault encountered !+",
+            # a library's own signal handler (InfiniStore's: "Caught SIGSEGV: segmentation
+            # fault")
+            r"\bCaught SIGSEGV\b",
+            # abseil's failure-signal handler (TensorFlow's, torch_xla's, JAX's) in the form
+            # that names the process, and its note when a second signal (the launcher's
+            # SIGTERM) arrives while it still handles the first
+            r"\*\*\* SIG(?:SEGV|ABRT) received by PID \d+ \(TID \d+\)",
+            r"RAW: Signal \d+ raised at PC: 0x[0-9a-f]+ while already in FailureSignalHandler!",
             # Open MPI's and UCX's handler, for a fatal signal (which one follows, if kept),
             # after its "[host:pid] " prefix (which loglines takes off where it can)
             r"^(?:\[[\w.-]+:\d+\] )?\*\*\* Process received signal \*\*\*$",
@@ -3390,6 +3426,9 @@ RULES: tuple[Rule, ...] = (
             "segfault__nccl_2106_cumemcreate_host_numa.log",
             "segfault__ray_49998_torchtrainer_npu_sigsegv.log",
             "segfault__ray_54580_raytrainworker_amd_segfault.log",
+            "segfault__infinistore_82.log",
+            "segfault__xla_4103.log",
+            "segfault__transformers_29322.log",
         ),
     ),
     Rule(
@@ -3686,6 +3725,7 @@ RULES: tuple[Rule, ...] = (
             "killed__aware_history_2_mpirun_sigkill.log",
             "killed__horovod_2484_elastic_k8s_worker_exit137.log",
             "killed__jukebox_155_mpiexec_hydra_signal9.log",
+            "killed__production_stack_292.log",
         ),
     ),
     Rule(
@@ -4327,6 +4367,9 @@ RULES: tuple[Rule, ...] = (
             # UCX's (NIXL's UCX backend) registering the KV cache with the NIC
             r"\bUCX +ERROR +ibv_reg(?:_dmabuf)?_mr\(address=0x[0-9a-fA-F]+, length=\d+, "
             r"access=0x[0-9a-fA-F]+\) failed: ",
+            # UCCL's expert-parallel proxies (a DeepEP-compatible engine) registering their
+            # RDMA buffers
+            r"\bRDMA buffer MR registration failed: ",
         ),
         cause="NCCL's IB transport (or an engine's RDMA transfer engine: Mooncake, NIXL's UCX "
         "backend) could not register the buffers with the HCA (EINVAL or EFAULT from "
@@ -4343,6 +4386,7 @@ RULES: tuple[Rule, ...] = (
             "ib_error__sglang_6894.log",
             "ib_error__dynamo_10671.log",
             "ib_error__mooncake_454.log",
+            "ib_error__uccl_937.log",
         ),
     ),
     Rule(
@@ -4558,6 +4602,299 @@ RULES: tuple[Rule, ...] = (
         "to the node's address the peers can reach and a distinct VLLM_NIXL_SIDE_CHANNEL_PORT "
         "per engine on a node (data-parallel ranks add their index to it).",
         fixtures=("nccl_config_error__vllm_27083.log",),
+    ),
+    Rule(
+        name="ray_placement_bundle_index",
+        category="world_mismatch",
+        code="LX721",
+        # above the ValueError's own reading (LX511): Ray's check, not the script's code
+        priority=84,
+        retryable=False,
+        patterns=(
+            # ray.util.placement_group's check of the bundle a worker actor is scheduled on
+            r"placement group bundle index -?\d+ is invalid\. Valid placement group indexes: ",
+        ),
+        cause="an engine or trainer placed one worker per GPU on a Ray placement group that "
+        "holds fewer bundles than it has workers (tensor x pipeline parallel x data parallel): "
+        "the group was made, or reused, for a smaller world, or the engine counts its "
+        "workers differently from the tool that reserved the group; every start fails the "
+        "same way.",
+        fix="make the placement group hold one bundle per worker: reserve it with the same "
+        "tensor, pipeline and data-parallel sizes the engine is started with (or let the "
+        "engine create its own group), and check that the Ray cluster has that many GPUs "
+        "(ray status).",
+        fixtures=("world_mismatch__gpustack_2500.log", "world_mismatch__gpustack_2547.log"),
+    ),
+    Rule(
+        name="npu_async_operator_error",
+        category="cuda_error",
+        code="LX722",
+        # a symptom's tier: the error the runtime printed above it (a kernel fault, an HCCL
+        # timeout, an out-of-memory) is read by its own rule and wins
+        priority=48,
+        retryable=False,
+        patterns=(
+            # torch_npu's RuntimeError for an operator that failed on the device after it was
+            # launched asynchronously (ERR00100 follows it)
+            r"The Inner error is reported as above\. The process exits for this inner error",
+        ),
+        cause="an operator failed on the Ascend NPU after torch_npu launched it asynchronously "
+        "(the runtime's own error, an EZ9999/EE9999 block, is printed above this line when "
+        "the log has it): a kernel fault or an unsupported input of the CANN / torch_npu / "
+        "engine release; the operator it names is the one running when the error was seen, "
+        "not always the one that failed.",
+        fix="read the lines above for the runtime's error and the operator's name; rerun with "
+        "ASCEND_LAUNCH_BLOCKING=1 to stop at the operator that failed; try the CANN / "
+        "torch_npu / engine release that worked before, or turn off the feature that uses "
+        "the operator (graph mode, a fused kernel).",
+        fixtures=("cuda_error__vllm_ascend_6190.log",),
+    ),
+    Rule(
+        name="rocm_smi_shm_mutex",
+        category="shm_error",
+        code="LX723",
+        priority=60,
+        # the mutex is held by a process started at the same moment (a race that the next
+        # start usually wins), or by a dead one whose file stays in /dev/shm
+        retryable=True,
+        patterns=(
+            # rocm_smi_lib's shared-memory mutex, taken by each process that loads it (RCCL,
+            # torch's device queries) when many start at once
+            r"Failed to initialize RSMI device mutex after \d+ seconds",
+        ),
+        cause="rocm_smi, which RCCL and torch load on ROCm, could not take its device mutex in "
+        "/dev/shm within its wait: many processes of the job started at once and raced for "
+        "it, or a process that died earlier left its rocm_smi* file behind.",
+        fix="remove stale /dev/shm/rocm_smi* files when no ROCm process runs, and start the "
+        "ranks again; a rocm_smi_lib with per-process mutex names (ROCm 6+) removes the race.",
+        fixtures=("shm_error__rocm_smi_lib_88.log",),
+    ),
+    Rule(
+        name="ray_placement_group_wait",
+        category="rendezvous_timeout",
+        code="LX725",
+        # above the ValueError's own reading (LX511): vLLM's wait, not the script's code
+        priority=84,
+        patterns=(
+            # vLLM's Ray executor waiting for its placement group (one GPU bundle per worker)
+            r"Cannot provide a placement group requiring [\d.]+ GPUs \(.*\) within \d+ seconds",
+        ),
+        cause="vLLM's Ray executor waited for a placement group with one GPU per worker "
+        "(tensor x pipeline parallel) and the Ray cluster never had that many free GPUs in "
+        "time: a node that should have joined the cluster did not (its raylet failed to "
+        "start or cannot reach the head), another job holds the GPUs, or the cluster is "
+        "smaller than the parallel sizes ask for.",
+        fix="run `ray status` and `ray list nodes` on the head: start or fix the missing "
+        "node's `ray start --address=<head>:6379` (same Ray and Python versions, ports "
+        "open), free the GPUs another job holds, or lower --tensor-parallel-size / "
+        "--pipeline-parallel-size to the GPUs the cluster has.",
+        fixtures=("rendezvous_timeout__gpustack_5181.log",),
+    ),
+    Rule(
+        name="hccl_not_supported",
+        category="nccl_config_error",
+        code="LX726",
+        # LX701's tier
+        priority=60,
+        retryable=False,
+        # HCCL_E_NOT_SUPPORT = 5 (hccl_types.h), as torch_npu reports a call into HCCL
+        patterns=(r"HCCL function error: .*, error code is 5$",),
+        cause="HCCL (Ascend's NCCL) does not support what a communicator asked for on this "
+        "NPU, topology or CANN release (HCCL_E_NOT_SUPPORT): a card or server model whose "
+        "HCCL lacks the collective, the link type or the number of devices per node the "
+        "engine's parallel layout needs; every start fails the same way.",
+        fix="check the engine's support matrix for this NPU (an Atlas 300I / 310P card "
+        "supports fewer HCCL features than the 910 series), change the tensor/pipeline "
+        "layout, or update CANN and torch_npu together; the CANN plog (~/ascend/log) names "
+        "the feature HCCL refused.",
+        fixtures=("nccl_config_error__gpustack_4652.log",),
+    ),
+    Rule(
+        name="nccl_graph_capture_unsupported",
+        category="nccl_invalid_usage",
+        code="LX727",
+        priority=62,
+        retryable=False,
+        patterns=(
+            # NCCL refusing to run inside a CUDA graph capture (ncclInvalidUsage follows)
+            r"NCCL cannot be captured in a graph if either it wasn't built with CUDA runtime "
+            r">= 11\.3 or if the installed CUDA driver < R465",
+        ),
+        cause="a collective was called inside a CUDA graph capture (vLLM's and SGLang's "
+        "decode graphs, torch.cuda.graphs) with an NCCL that cannot be captured: the NCCL "
+        "library loaded was built against a CUDA runtime older than 11.3 (a pip or conda "
+        "package for another CUDA than torch's), or the driver is older than R465.",
+        fix="make the process load the NCCL built for torch's CUDA (pip install the "
+        "nvidia-nccl-cu1x matching torch, remove a stray libnccl from LD_LIBRARY_PATH or "
+        "VLLM_NCCL_SO_PATH), or update the driver; turning CUDA graphs off (vLLM "
+        "--enforce-eager) avoids the capture.",
+        fixtures=("nccl_invalid_usage__vllm_3069.log",),
+    ),
+    Rule(
+        name="mooncake_master_rpc_timeout",
+        category="collective_timeout",
+        code="LX728",
+        # the collective timeouts' tier
+        priority=50,
+        patterns=(
+            # Mooncake store's client calling its master service (mount_segment, put/get
+            # metadata) over coro_rpc
+            r"master_client\.cpp:\d+\] RPC call failed: Connection timed out",
+        ),
+        cause="a Mooncake store client (inside a vLLM or SGLang worker) called its master "
+        "service and got no answer in time: the master is overloaded or stalled (a large "
+        "segment being mounted, many clients at once), or the network between this node and "
+        "the master drops the traffic; the worker fails to start or fails the request.",
+        fix="check that the master (mooncake_master) is up and reachable on its RPC port "
+        "from this node, and its own log for a stall; mount smaller segments or raise the "
+        "client's RPC timeout; retry once the master answers.",
+        fixtures=("collective_timeout__mooncake_1050.log",),
+    ),
+    Rule(
+        name="ucx_docker_bridge_peer",
+        category="nccl_config_error",
+        code="LX729",
+        # LX580's tier, for UCX
+        priority=58,
+        retryable=False,
+        patterns=(
+            # UCX's TCP transport connecting to a docker bridge's host address (docker0 is
+            # 172.17.0.1, the next networks 172.18-31.0.1), which every node has for itself
+            r"\bUCX +ERROR +connect\(fd=\d+, dest_addr=172\.(?:1[7-9]|2\d|3[01])\.0\.1:\d+\) "
+            r"failed",
+        ),
+        cause="UCX (under Open MPI, NIXL or UCC) connected to a peer at a docker bridge's host "
+        "address (172.17.0.1): the peer advertised its docker0 interface, which every node "
+        "has with the same address, so the connection reaches the wrong host or nothing, on "
+        "every start.",
+        fix="restrict UCX to the interfaces the nodes share: UCX_NET_DEVICES=<ib or eth "
+        "device> (or UCX_TCP_... exclusions), or UCX_TLS=rc to use the HCAs; run the "
+        "containers with --network=host.",
+        fixtures=("nccl_config_error__ucx_9908.log",),
+    ),
+    Rule(
+        name="oneccl_device_files",
+        category="cuda_config_error",
+        code="LX730",
+        priority=88,
+        retryable=False,
+        patterns=(
+            # oneCCL (Intel's NCCL, torch's xccl/ccl backend) opening the GPUs' device files
+            # to exchange their handles between ranks
+            r"oneCCL: ze_fd_manager\.cpp:\d+ fill_device_fds: EXCEPTION: open failed",
+        ),
+        cause="oneCCL (the collective library of Intel GPUs) could not open the GPUs' device "
+        "files (/dev/dri/renderD*, /dev/dri/card*) to share memory between ranks: the "
+        "container or sandbox does not pass them in, or the user may not open them; every "
+        "start fails the same way.",
+        fix="pass the devices in (docker --device /dev/dri, or the Kubernetes GPU plugin), "
+        "give the user the render group, and check that `ls /dev/dri` lists a renderD node per "
+        "GPU where the ranks run.",
+        fixtures=("cuda_config_error__vllm_14747.log",),
+    ),
+    Rule(
+        name="oneccl_ipc_exchange",
+        category="socket_error",
+        code="LX731",
+        # a symptom's tier: the peer process on the other end may have died first
+        priority=44,
+        patterns=(
+            # oneCCL's exchange of GPU memory handles between the ranks of a node over a Unix
+            # socket ("errno: Broken pipe" on the next line)
+            r"\|CCL_ERROR\| exchange_utils\.cpp:\d+ (?:sendmsg|recvmsg)_fd: condition",
+        ),
+        cause="oneCCL's exchange of GPU memory handles between the ranks of a node failed on "
+        "its Unix socket: the process at the other end had exited or closed it (a peer that "
+        "crashed or was killed), so this rank could not set up its communicator.",
+        fix="read the other ranks' output for a first error (that is the cause); if none "
+        "shows, check that every rank of the node starts oneCCL together (same CCL_* "
+        "settings, same world) and that /tmp, where the socket lives, is shared and writable.",
+        fixtures=("socket_error__ipexllm_12081.log",),
+    ),
+    Rule(
+        name="xla_replication_device_count",
+        category="world_mismatch",
+        code="LX732",
+        # above the RuntimeError's own reading (LX511): torch_xla's check of its world
+        priority=84,
+        retryable=False,
+        patterns=(
+            # torch_xla's set_replication: the replica sees fewer XLA devices than the world
+            r"Cannot replicate if number of devices \(\d+\) is different from \d+",
+        ),
+        cause="each process that xmp.spawn (or Lightning's TPU strategy) started sees fewer "
+        "XLA devices than the number of replicas: the parent process touched the XLA device "
+        "before spawning (a model or tensor moved to xm.xla_device() at import or in the "
+        "main script), so the runtime is taken before the children start.",
+        fix="create the model and call xm.xla_device() only inside the function that "
+        "xmp.spawn runs (with Lightning, inside the LightningModule, not at import); restart "
+        "the notebook's runtime so that no earlier process holds the TPU.",
+        fixtures=("world_mismatch__lightning_7086.log", "world_mismatch__xla_2792.log"),
+    ),
+    Rule(
+        name="zmq_bind_address_not_local",
+        category="nccl_config_error",
+        code="LX733",
+        # above the ZMQError's own reading (LX511)
+        priority=84,
+        retryable=False,
+        patterns=(
+            # an engine binding its ZMQ socket (vLLM's data-parallel RPC, its front end) to an
+            # address given on the command line: EADDRNOTAVAIL
+            r"ZMQError: Cannot assign requested address \(addr='tcp://",
+        ),
+        cause="the process tried to listen on an IP address that is not one of this host's "
+        "own (vLLM's --data-parallel-address, an engine's --host or port settings): the "
+        "address names another node, a stale or floating address, or a pod's service IP; "
+        "every start on this host fails the same way.",
+        fix="give this node an address it owns (`ip -brief addr` lists them): on multi-node "
+        "data parallel, the head's address is bound only by the head, and the other nodes "
+        "start with --headless and connect to it.",
+        fixtures=("nccl_config_error__vllm_31884.log",),
+    ),
+    Rule(
+        name="ucx_socket_connect",
+        category="socket_error",
+        code="LX734",
+        # a symptom's tier: the peer may have died (LX729 names a docker bridge's address)
+        priority=44,
+        patterns=(
+            # UCX's TCP socket transport (under NIXL, Open MPI, UCC) connecting to a peer
+            r"\bUCX +ERROR +connect\(fd=\d+, dest_addr=\S+\) failed: (?:Network is unreachable"
+            r"|Connection (?:refused|timed out)|No route to host)",
+        ),
+        cause="UCX's TCP transport (under NIXL, Open MPI or UCC) could not connect to a peer's "
+        "address: nothing listened there (refused: the peer process died or had not started), "
+        "or this host has no route to it (unreachable: the peer advertised an address on an "
+        "interface the nodes do not share, or a firewall drops the port).",
+        fix="check that the peer is alive and that the address it advertised is one this node "
+        "reaches (ping and a TCP connect to it); restrict UCX to the shared interface "
+        "(UCX_NET_DEVICES=<dev>) or to the HCAs (UCX_TLS=rc,cuda_copy), and open the port "
+        "range between the nodes.",
+        fixtures=("socket_error__dynamo_813.log",),
+    ),
+    Rule(
+        name="library_cuda_check",
+        category="cuda_error",
+        code="LX735",
+        # below the CUDA runtime's own reports (LX512, 78) and the specific readings of these
+        # checks (LX573's peer access, LX706's custom all-reduce, LX509's out of memory)
+        priority=76,
+        retryable=False,
+        patterns=(
+            # the CUDA checks of DeepEP's and vLLM's C++ ("Failed: CUDA error <file>:<line>
+            # '<the runtime's message>'")
+            r"\bFailed: C(?:UDA|uda) error \S+:\d+ '(?!out of memory')",
+        ),
+        cause="a CUDA call made by a library's own C++ code (DeepEP's buffers, vLLM's custom "
+        "kernels) failed with the runtime's message in quotes: an invalid argument or handle "
+        "from a library built for another CUDA, driver or GPU than the one here, or a kernel "
+        "fault; the same call fails on every start.",
+        fix="read the quoted message and the file it names; rebuild or reinstall the library "
+        "for the CUDA and torch in use (DeepEP with the NVSHMEM it was built against), or "
+        "turn off the feature that uses it (the all-to-all backend, custom all-reduce) to "
+        "confirm.",
+        fixtures=("cuda_error__llm_d_671.log",),
     ),
     Rule(
         name="ib_verbs_setup",
@@ -4869,6 +5206,27 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="xrt_tpu_worker_unavailable",
+        category="socket_error",
+        code="LX724",
+        # LX633's tier: the TPU worker's process may have died of a cause printed elsewhere
+        priority=46,
+        patterns=(
+            # XRT (torch_xla before PJRT) talks gRPC to the TPU worker (port 8470 of a TPU
+            # node, or its own server on a TPU VM): TensorFlow's master client gives up on it
+            r"grpc_remote_master\.cc:\d+\] RPC failed with status = \"UNAVAILABLE: (?:Socket "
+            r"closed|Connection reset by peer|failed to connect to all addresses|Broken pipe)",
+        ),
+        cause="torch_xla's XRT client lost its gRPC connection to the TPU worker (the TPU "
+        "node's server on port 8470, or the TPU VM's local server): the worker restarted or "
+        "crashed (often out of host memory, or a TPU runtime upgrade under the client), or "
+        "the network between the client VM and the TPU node dropped the connection.",
+        fix="check the TPU's health and its runtime version against torch_xla's (gcloud "
+        "compute tpus describe); restart the TPU (or the notebook's runtime) and rerun; on "
+        "torch_xla 2.x use PJRT (PJRT_DEVICE=TPU), which has no remote worker.",
+        fixtures=("socket_error__xla_3975.log",),
+    ),
+    Rule(
         name="store_no_route",
         category="rendezvous_timeout",
         code="LX562",
@@ -5110,6 +5468,37 @@ RULES: tuple[Rule, ...] = (
         fixtures=("socket_error__moco_25_transport_endpoint_not_connected.log",),
     ),
     Rule(
+        name="mooncake_tcp_socket",
+        category="socket_error",
+        code="LX720",
+        # a symptom's tier (LX529's): the peer engine's process may have died of a cause
+        # printed in its own log
+        priority=44,
+        patterns=(
+            # Mooncake's transfer engine over its TCP protocol: boost.asio's connect to the
+            # peer segment's RPC port throws, or a session's read/write ends with a socket
+            # error ("Session::writeBody failed. Error: Connection reset by peer (value: 104)")
+            r"TcpTransport: ASIO exception: (?:connect: )?(?:Connection (?:refused|reset by peer"
+            r"|timed out)|Broken pipe|No route to host|Network is unreachable|Host is unreachable)",
+            r"Session::(?:read|write)(?:Header|Body) failed\. Error: (?:Connection (?:refused"
+            r"|reset by peer|timed out)|Broken pipe|End of file|No route to host)",
+        ),
+        cause="Mooncake's transfer engine, on its TCP protocol, could not reach the peer "
+        "segment's RPC port or lost the connection mid-transfer: the peer engine (a prefill or "
+        "decode instance, a store node) was not listening at the address it published to the "
+        "metadata server, had died, or a firewall sits between the two hosts; the transfers "
+        "fail after their retries and the engine above them (vLLM, SGLang) fails the request "
+        "or its worker.",
+        fix="check the peer instance's own log for its first error; if it is alive, make the "
+        "address it publishes reachable from this host (its hostname must resolve to the "
+        "interface the peers use; open the RPC port range between the nodes), or use the RDMA "
+        "protocol where the nodes have it.",
+        fixtures=(
+            "socket_error__mooncake_292.log",
+            "socket_error__mooncake_809.log",
+        ),
+    ),
+    Rule(
         name="store_server_closed",
         category="socket_error",
         code="LX529",
@@ -5334,7 +5723,7 @@ RULES: tuple[Rule, ...] = (
         category="collective_timeout",
         code="LX623",
         priority=50,
-        patterns=(_DEEPEP_TIMEOUT,),
+        patterns=(_DEEPEP_TIMEOUT, _DEEPEP_CPU_TIMEOUT),
         cause="DeepEP's expert-parallel dispatch or combine kernel waited for tokens from its "
         "peers (over NVLink within a node, RDMA across nodes) longer than its in-kernel "
         "timeout: a peer rank never launched the same kernel (it failed, or took another "
@@ -5736,6 +6125,9 @@ ANCHORS: tuple[str, ...] = (
     '"freeze_support()" line',
     "transport/ibgda/",
     "was unable to reliably start",
+    "resource_exhausted",
+    "resource exhausted",
+    "sigabrt",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

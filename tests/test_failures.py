@@ -245,6 +245,10 @@ FOUND_UNKNOWNS = {
     # way)
     "unknown__tensorrt_llm_1039.log",
     "unknown__star_44.log",
+    # round 93 (blind): AReaL's trainer raising "RuntimeError: server launch failed" when its
+    # SGLang rollout server never answered; the labeller calls it unknown (the server's own
+    # log is not shown), launchx reads the trainer's exception (LX511, not retried either way)
+    "unknown__areal_240.log",
 }
 
 
