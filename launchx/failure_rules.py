@@ -3503,6 +3503,9 @@ RULES: tuple[Rule, ...] = (
             # pthread_cancel was caught by a catch (...) that did not rethrow it (a C++
             # thread pool torn down at exit)
             r"^FATAL: exception not rethrown$",
+            # Intel's PSM3 (libfabric's provider under oneCCL) and PSM2 asserting in their
+            # transport ("host:pid1498874: Assertion failure at psm3/ptl_am/ptl.c:195: ...")
+            r":pid\d+: Assertion failure at psm[23]?/\S+\.c:\d+: ",
         ),
         # glibc's own assertions (malloc's, the thread library's) are heap corruption or a
         # fork's aftermath, not an extension's check
@@ -3530,6 +3533,7 @@ RULES: tuple[Rule, ...] = (
             "segfault__pytorch_136726.log",
             "segfault__falcon_12.log",
             "segfault__vllm_29373.log",
+            "segfault__ipex_llm_9231.log",
         ),
     ),
     Rule(

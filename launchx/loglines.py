@@ -29,7 +29,9 @@ _NOISE = (
     # an ISO time stamp, maybe followed by a colon ("2021-03-10T13:22:37.443Z: ")
     re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?:?(?:\s+[|-]\s+|\s+)"),
     re.compile(r"^\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s*"),
-    re.compile(r"^\([^()]*\bpid=\d+[^()]*\)\s*"),
+    # a process's tag (Ray's "(RayWorkerWrapper pid=4242, ip=10.0.0.2)", vLLM's "(EngineCore_DP0
+    # pid=504)"), but not vLLM's tag of a tensor-parallel worker, which names its rank
+    re.compile(r"^\((?!(?:VllmWorker (?:rank=|TP)|Worker_TP)\d+ pid=)[^()]*\bpid=\d+[^()]*\)\s*"),
     re.compile(r"^\[[IWEF](?:\d{3,4} \d{2}:\d{2}:[\d.]+)?\s*[\w./-]+:\d+\]\s*"),
     # glog pads the thread id to five columns ("I0914 03:11:52.101010  2211 file.cc:231] ")
     re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:[\d.]+ +\d+ [\w./-]+:\d+\]\s*"),
@@ -69,6 +71,11 @@ _RANK_PREFIXES = (
     # and horovodrun's own ([rank]): the number is the global rank
     re.compile(r"^\[\d+,(?:mpirank:)?(\d+)(?:,[\w.-]+)?\]<std(?:out|err)>:\s?"),
     re.compile(r"^\[(\d+)\]<std(?:out|err)>:\s?"),
+    # vLLM's multiprocess executor tags its workers' lines with their rank ("(VllmWorker
+    # rank=1 pid=2699412)") or tensor-parallel index ("(VllmWorker TP3 pid=8)", "(Worker_TP0
+    # pid=415)"): on its one node with tensor parallelism alone, the process group's rank (a
+    # tag that also names a data-parallel or pipeline index is not, and stays a process tag)
+    re.compile(r"^\((?:VllmWorker (?:rank=|TP)|Worker_TP)(\d+) pid=\d+\)\s*"),
 )
 # Prefixes with a number that is not always the global rank, believed only when no global
 # one follows: torchrun's --tee prefix carries the LOCAL rank ([default1]: on node 1 of a 2x2

@@ -371,6 +371,24 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
             None,
         ),
         ("INFO 04-25 16:14:44 llm_engine.py:72] x", "x", None, None),
+        # vLLM's tags of its tensor-parallel workers name their rank; a tag that also names a
+        # data-parallel or pipeline index, and Ray's, name a process only
+        (
+            "(Worker_TP1 pid=415) ERROR 01-16 11:51:23 [multiproc_executor.py:671] RuntimeError: x",
+            "RuntimeError: x",
+            1,
+            None,
+        ),
+        (
+            "(VllmWorker rank=3 pid=48) ERROR 02-24 17:09:23 [a.py:546] ValueError: x",
+            "ValueError: x",
+            3,
+            None,
+        ),
+        ("(VllmWorker TP2 pid=29232) INFO 09-04 21:29:13 [a.py:520] x", "x", 2, None),
+        ("(Worker_DP1_TP0_EP8 pid=376) INFO 05-11 11:39:27 [a.py:759] x", "x", None, None),
+        ("(VllmWorkerProcess pid=319) ERROR 03-19 13:02:05 [a.py:1] x", "x", None, None),
+        ("(RayWorkerWrapper pid=5280, ip=10.0.0.2) ValueError: x", "ValueError: x", None, None),
         # an ISO date is the timestamp pattern's, which leaves a source location alone
         ("2025-04-25 16:14:44 [core.py:390] x", "[core.py:390] x", None, None),
         # Python 3.11's caret markers glued to another rank's line; a caret line alone and
