@@ -1645,6 +1645,8 @@ RULES: tuple[Rule, ...] = (
             r"Cuda failure (?:\d+ )?'out of memory'",
             # vLLM's custom all-reduce's own CUDA check (LX706 leaves this status here)
             r"\bFailed: (?:Cuda error )?\S*custom_all_reduce\.cuh:\d+ 'out of memory'",
+            # ... and the same check in DeepEP's and the other kernels' C++ (LX735's form)
+            r"\bFailed: C(?:UDA|uda) error \S+:\d+ 'out of memory'",
             r"CUDA error: out of memory",
             # THC before torch 1.8
             r"cuda runtime error \(2\) ?: out of memory",

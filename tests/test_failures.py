@@ -746,10 +746,78 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         # a registration that is not the NIC's (an illumos memory-controller driver's words)
         ("imc0: failed to register memory decoding operations: 0x3\n", "LX567"),
         ("Failed to register memory pool: out of slots\n", "LX567"),
+        # Mooncake's TCP transport failing on a name, not a socket
+        (
+            "E0611 tcp_transport.cpp:393] TcpTransport: ASIO exception: resolve: Host not found\n",
+            "LX720",
+        ),
+        # Ray's other placement-group words: a bundle index within the group, a group removed
+        ("ValueError: placement group bundle index 9 is invalid because it was removed\n", "LX721"),
+        ("ValueError: Cannot provide a placement group of 4 GPUs on a CPU node\n", "LX725"),
+        # torch_npu's synchronous operator errors say no "inner error"
+        ("RuntimeError: The operator aclnnRmsNorm failed, error code is 161002\n", "LX722"),
+        # rocm_smi's other mutex words, and HCCL's other codes
+        ("Initialized RSMI device mutex after 5 seconds\n", "LX723"),
+        ("HCCL function error: HcclAllreduce(...), error code is 15\n", "LX726"),
+        # NCCL's other graph-capture words, and Mooncake's master answering an error
+        ("NCCL WARN NCCL cannot be captured in a graph\n", "LX727"),
+        ("E0101 master_client.cpp:146] RPC call failed: OBJECT_NOT_FOUND\n", "LX728"),
+        # UCX connecting to a docker network's other hosts (a peer container, not the
+        # bridge), and to an ordinary private address
+        (
+            "[1] [h:1:0] sock.c:323 UCX ERROR connect(fd=8, dest_addr=172.17.0.5:40) failed\n",
+            "LX729",
+        ),
+        (
+            "[1] [h:1:0] sock.c:323 UCX ERROR connect(fd=8, dest_addr=172.16.0.1:40) failed\n",
+            "LX729",
+        ),
+        # oneCCL's other ze_fd_manager and exchange lines
+        ("oneCCL: ze_fd_manager.cpp:120 init: using drmfd mode\n", "LX730"),
+        ("|CCL_WARN| exchange_utils.cpp:202 sendmsg_fd: retrying\n", "LX731"),
+        # torch_xla's replication words without the two counts
+        ("RuntimeError: Cannot replicate if number of devices is unknown\n", "LX732"),
+        # a ZMQ port someone else holds, and a bind to an ipc path
+        ("zmq.error.ZMQError: Address already in use (addr='tcp://10.0.0.1:5557')\n", "LX733"),
+        ("zmq.error.ZMQError: Cannot assign requested address (addr='ipc:///tmp/a')\n", "LX733"),
+        # UCX's connects that are not refused or unreachable, and its warnings
+        (
+            "[1] [h:1:0] sock.c:334 UCX ERROR connect(fd=9, dest_addr=10.0.0.2:1) failed: "
+            "Interrupted\n",
+            "LX734",
+        ),
+        (
+            "[1] [h:1:0] sock.c:334 UCX WARN connect(fd=9, dest_addr=10.0.0.2:1) failed: Network "
+            "is unreachable\n",
+            "LX734",
+        ),
+        # a library's CUDA check that ran out of memory (LX509's), and one without a place
+        ("Failed: CUDA error /w/DeepEP/csrc/deep_ep.cpp:89 'out of memory'\n", "LX735"),
+        ("Failed: CUDA error 'invalid argument'\n", "LX735"),
+        # vLLM's worker that exited by itself or on a SIGTERM
+        (
+            "ERROR [multiproc_worker_utils.py:124] Worker VllmWorkerProcess pid 320 died, exit "
+            "code: 1\n",
+            "LX547",
+        ),
+        (
+            "ERROR [multiproc_worker_utils.py:124] Worker VllmWorkerProcess pid 320 died, exit "
+            "code: -15\n",
+            "LX547",
+        ),
+        # DeepEP's other host-side errors
+        ("RuntimeError: DeepEP error: invalid num_rdma_bytes\n", "LX623"),
+        # XLA's other resources (a host buffer), and a device with memory to spare
+        (
+            "RESOURCE_EXHAUSTED: Attempting to reserve 1G at the bottom of memory. Succeeded.\n",
+            "LX509",
+        ),
+        # PSM3's assertion words in a message that names no source file
+        ("host:pid12: Assertion failure at startup: no HFI found\n", "LX579"),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-92 added stop where their evidence stops."""
+    """The wordings rounds 83-96 added stop where their evidence stops."""
     p = failures.diagnose_logs([text]).primary
     assert p is None or p.code != code, p
 
