@@ -315,6 +315,8 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         rf"Rank (?P<rank>\d+) crashed with exit code -(?:{nums})\b",
         # vLLM's multiprocess executor (multiproc_worker_utils) reporting a worker it started
         rf"Worker \S+ pid \d+ died, exit code: -(?:{nums})\b",
+        # ... and its front end reporting one of its own processes
+        rf"Process \S+ \(PID: \d+\) died with exit code -(?:{nums})\b",
         # horovodrun's gloo launcher (runner/gloo_run.py) names the first process that failed:
         # "The first process to do so was:", "Process name: N", "Exit code: C"
         rf"^Exit code: (?:{shell})$",
@@ -406,9 +408,9 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # Ray's word that a worker process died, and Ray Train's that the run failed: the
     # cause is a worker's, not the driver's
     r"ActorDiedError|RayActorError|WorkerCrashedError|TrainingFailedError"
-    # vLLM's front end reporting that one of its API-server processes died (its own output
-    # says why)
-    r"|Process ApiServer_\d+ \(PID: \d+\) died with exit code",
+    # vLLM's front end reporting that one of its processes (an API server, an engine core,
+    # the data-parallel coordinator) died: its own output says why
+    r"|Process \S+ \(PID: \d+\) died with exit code",
     # Horovod stopping after another rank's exception; a spawned child that could not
     # read its arguments because its parent died mid-way
     r"Horovod has been shut down|pickle data was truncated",
@@ -1672,11 +1674,13 @@ RULES: tuple[Rule, ...] = (
             r"\bNVJPEG_STATUS_ALLOCATOR_FAILURE\b",
             # XLA on a TPU: XRT's allocator ("Attempting to reserve 10.51G at the bottom of
             # memory. That was not possible.") and the compiler's HBM budget (PJRT)
-            r"(?:RESOURCE_EXHAUSTED|Resource exhausted): Attempting to (?:reserve|allocate) "
-            r"\S+(?: at the bottom of memory)?\. That was not possible",
+            r"(?:RESOURCE_EXHAUSTED|Resource exhausted): (?:E\d+: \w+:\s*)?(?:Error allocating "
+            r"device buffer: )?Attempting to (?:reserve|allocate) \S+(?: at the bottom of "
+            r"memory)?\. That was not possible",
             r"Ran out of memory in memory space hbm\b",
         ),
-        cause="a GPU ran out of memory; the same attempt would fail the same way.",
+        cause="an accelerator (a GPU, or a TPU's HBM) ran out of memory; the same attempt would "
+        "fail the same way.",
         fix="lower the per-GPU batch size or sequence length, enable activation checkpointing "
         "or sharding (FSDP/ZeRO), and set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
         "when 'reserved but unallocated' is large; check that no other process holds the "
@@ -3402,11 +3406,9 @@ RULES: tuple[Rule, ...] = (
             # a library's own signal handler (InfiniStore's: "Caught SIGSEGV: segmentation
             # fault")
             r"\bCaught SIGSEGV\b",
-            # abseil's failure-signal handler (TensorFlow's, torch_xla's, JAX's) in the form
-            # that names the process, and its note when a second signal (the launcher's
-            # SIGTERM) arrives while it still handles the first
-            r"\*\*\* SIG(?:SEGV|ABRT) received by PID \d+ \(TID \d+\)",
-            r"RAW: Signal \d+ raised at PC: 0x[0-9a-f]+ while already in FailureSignalHandler!",
+            # libtpu's failure-signal handler (process_state.cc, under torch_xla and JAX on a
+            # TPU) in the form that names the process
+            r"\*\*\* SIGSEGV received by PID \d+ \(TID \d+\)",
             # Open MPI's and UCX's handler, for a fatal signal (which one follows, if kept),
             # after its "[host:pid] " prefix (which loglines takes off where it can)
             r"^(?:\[[\w.-]+:\d+\] )?\*\*\* Process received signal \*\*\*$",
@@ -3429,8 +3431,6 @@ RULES: tuple[Rule, ...] = (
             "segfault__ray_49998_torchtrainer_npu_sigsegv.log",
             "segfault__ray_54580_raytrainworker_amd_segfault.log",
             "segfault__infinistore_82.log",
-            "segfault__xla_4103.log",
-            "segfault__transformers_29322.log",
         ),
     ),
     Rule(
@@ -3505,9 +3505,12 @@ RULES: tuple[Rule, ...] = (
             # pthread_cancel was caught by a catch (...) that did not rethrow it (a C++
             # thread pool torn down at exit)
             r"^FATAL: exception not rethrown$",
-            # Intel's PSM3 (libfabric's provider under oneCCL) and PSM2 asserting in their
-            # transport ("host:pid1498874: Assertion failure at psm3/ptl_am/ptl.c:195: ...")
-            r":pid\d+: Assertion failure at psm[23]?/\S+\.c:\d+: ",
+            # Intel's PSM3 (libfabric's provider under oneCCL) asserting in its transport
+            # ("host:pid1498874: Assertion failure at psm3/ptl_am/ptl.c:195: ...")
+            r":pid\d+: Assertion failure at psm3/\S+\.c:\d+: ",
+            # libtpu's failure-signal handler reporting the abort (after a fatal check such as
+            # "F ... tpu_library_init_fns.inc:100] ... not available in this library")
+            r"\*\*\* SIGABRT received by PID \d+ \(TID \d+\)",
         ),
         # glibc's own assertions (malloc's, the thread library's) are heap corruption or a
         # fork's aftermath, not an extension's check
@@ -3536,6 +3539,7 @@ RULES: tuple[Rule, ...] = (
             "segfault__falcon_12.log",
             "segfault__vllm_29373.log",
             "segfault__ipex_llm_9231.log",
+            "segfault__xla_4103.log",
         ),
     ),
     Rule(
@@ -4378,8 +4382,9 @@ RULES: tuple[Rule, ...] = (
             r"\bRDMA buffer MR registration failed: ",
         ),
         cause="NCCL's IB transport (or an engine's RDMA transfer engine: Mooncake, NIXL's UCX "
-        "backend) could not register the buffers with the HCA (EINVAL or EFAULT from "
-        "ibv_reg_mr, or another errno from a driver that cannot map that memory): usually "
+        "backend, UCCL's proxies) could not register the buffers with the HCA (EINVAL, EFAULT "
+        "or EOPNOTSUPP from ibv_reg_mr, or another errno from a driver that cannot map that "
+        "memory): usually "
         "GPU memory without GPUDirect RDMA (the nvidia-peermem module not loaded, or a "
         "container without it), or a locked-memory limit too low; the host's "
         "configuration, so the next attempt fails the same way.",
@@ -4670,9 +4675,11 @@ RULES: tuple[Rule, ...] = (
         ),
         cause="rocm_smi, which RCCL and torch load on ROCm, could not take its device mutex in "
         "/dev/shm within its wait: many processes of the job started at once and raced for "
-        "it, or a process that died earlier left its rocm_smi* file behind.",
+        "it (a new start usually gets it), or a process that died earlier left the mutex "
+        "held in its rocm_smi* file (then every start fails alike until the file is gone).",
         fix="remove stale /dev/shm/rocm_smi* files when no ROCm process runs, and start the "
-        "ranks again; a rocm_smi_lib with per-process mutex names (ROCm 6+) removes the race.",
+        "ranks again; newer rocm_smi_lib releases re-initialise a mutex that no running "
+        "process holds, which ends the stale case.",
         fixtures=("shm_error__rocm_smi_lib_88.log",),
     ),
     Rule(
@@ -4684,6 +4691,9 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # vLLM's Ray executor waiting for its placement group (one GPU bundle per worker)
             r"Cannot provide a placement group requiring [\d.]+ GPUs \(.*\) within \d+ seconds",
+            # ... its wording for a group of one-GPU workers, older releases' and forks'
+            # (vllm-ascend's bundles ask for 'NPU')
+            r"Cannot provide a placement group of placement_group_specs=.* within \d+ seconds",
         ),
         cause="vLLM's Ray executor waited for a placement group with one GPU per worker "
         "(tensor x pipeline parallel) and the Ray cluster never had that many free GPUs in "
@@ -4790,12 +4800,14 @@ RULES: tuple[Rule, ...] = (
             r"oneCCL: ze_fd_manager\.cpp:\d+ fill_device_fds: EXCEPTION: open failed",
         ),
         cause="oneCCL (the collective library of Intel GPUs) could not open the GPUs' device "
-        "files (/dev/dri/renderD*, /dev/dri/card*) to share memory between ranks: the "
-        "container or sandbox does not pass them in, or the user may not open them; every "
-        "start fails the same way.",
-        fix="pass the devices in (docker --device /dev/dri, or the Kubernetes GPU plugin), "
-        "give the user the render group, and check that `ls /dev/dri` lists a renderD node per "
-        "GPU where the ranks run.",
+        "files, which it finds through /dev/dri/by-path/*-render, to share memory between "
+        "ranks: the container or sandbox does not pass them in (or passes the renderD nodes "
+        "without the by-path links), or the user may not open them; every start fails the "
+        "same way.",
+        fix="pass the devices in (docker --device /dev/dri and -v /dev/dri/by-path:/dev/dri/"
+        "by-path, or the Kubernetes GPU plugin), give the user the render group, and check "
+        "that `ls -l /dev/dri/by-path` lists a -render link per GPU, pointing at a renderD "
+        "node that exists, where the ranks run.",
         fixtures=("cuda_config_error__vllm_14747.log",),
     ),
     Rule(
@@ -4825,13 +4837,15 @@ RULES: tuple[Rule, ...] = (
         priority=84,
         retryable=False,
         patterns=(
-            # torch_xla's set_replication: the replica sees fewer XLA devices than the world
+            # torch_xla's set_replication: the devices a replica was given (one) against the
+            # devices of that kind its process sees
             r"Cannot replicate if number of devices \(\d+\) is different from \d+",
         ),
-        cause="each process that xmp.spawn (or Lightning's TPU strategy) started sees fewer "
-        "XLA devices than the number of replicas: the parent process touched the XLA device "
-        "before spawning (a model or tensor moved to xm.xla_device() at import or in the "
-        "main script), so the runtime is taken before the children start.",
+        cause="each process that xmp.spawn (or Lightning's TPU strategy) started was given one "
+        "XLA device but sees all of the TPU's cores, as one process alone would: the parent "
+        "process set up the XLA runtime before spawning (a model or tensor moved to "
+        "xm.xla_device() at import or in the main script), so the children inherit its view "
+        "of the device instead of each getting its own core.",
         fix="create the model and call xm.xla_device() only inside the function that "
         "xmp.spawn runs (with Lightning, inside the LightningModule, not at import); restart "
         "the notebook's runtime so that no earlier process holds the TPU.",

@@ -29,6 +29,13 @@ _NOISE = (
     # an ISO time stamp, maybe followed by a colon ("2021-03-10T13:22:37.443Z: ")
     re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?:?(?:\s+[|-]\s+|\s+)"),
     re.compile(r"^\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s*"),
+    # vLLM's data-parallel engine other than the first, and its worker's tag after it: that
+    # worker's TP index is not its rank in the world ("(EngineCore_DP1 pid=1) (VllmWorker TP0
+    # pid=2)")
+    re.compile(
+        r"^\(EngineCore_DP[1-9]\d* pid=\d+\)\s*\((?:VllmWorker (?:rank=|TP)|Worker_TP)\d+ "
+        r"pid=\d+\)\s*"
+    ),
     # a process's tag (Ray's "(RayWorkerWrapper pid=4242, ip=10.0.0.2)", vLLM's "(EngineCore_DP0
     # pid=504)"), but not vLLM's tag of a tensor-parallel worker, which names its rank
     re.compile(r"^\((?!(?:VllmWorker (?:rank=|TP)|Worker_TP)\d+ pid=)[^()]*\bpid=\d+[^()]*\)\s*"),
@@ -73,8 +80,11 @@ _RANK_PREFIXES = (
     re.compile(r"^\[(\d+)\]<std(?:out|err)>:\s?"),
     # vLLM's multiprocess executor tags its workers' lines with their rank ("(VllmWorker
     # rank=1 pid=2699412)") or tensor-parallel index ("(VllmWorker TP3 pid=8)", "(Worker_TP0
-    # pid=415)"): on its one node with tensor parallelism alone, the process group's rank (a
-    # tag that also names a data-parallel or pipeline index is not, and stays a process tag)
+    # pid=415)"): on its one node with tensor parallelism alone, the process group's rank. A
+    # tag that names a data-parallel or pipeline index too ("Worker_DP1_TP0_EP8") stays a
+    # process tag, as does a worker's under a second data-parallel engine's tag; with data
+    # parallelism these forms do not name the engine, so a log of several engines whose
+    # lines carry only the worker's tag names each engine's workers 0..n alike
     re.compile(r"^\((?:VllmWorker (?:rank=|TP)|Worker_TP)(\d+) pid=\d+\)\s*"),
 )
 # Prefixes with a number that is not always the global rank, believed only when no global

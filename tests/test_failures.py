@@ -754,11 +754,8 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         # Ray's other placement-group words: a bundle index within the group, a group removed
         ("ValueError: placement group bundle index 9 is invalid because it was removed\n", "LX721"),
         ("ValueError: Cannot provide a placement group of 4 GPUs on a CPU node\n", "LX725"),
-        # torch_npu's synchronous operator errors say no "inner error"
-        ("RuntimeError: The operator aclnnRmsNorm failed, error code is 161002\n", "LX722"),
-        # rocm_smi's other mutex words, and HCCL's other codes
-        ("Initialized RSMI device mutex after 5 seconds\n", "LX723"),
-        ("HCCL function error: HcclAllreduce(...), error code is 15\n", "LX726"),
+        # HCCL's other codes
+        ("HCCL function error: HcclAllreduce(...), error code is 50\n", "LX726"),
         # NCCL's other graph-capture words, and Mooncake's master answering an error
         ("NCCL WARN NCCL cannot be captured in a graph\n", "LX727"),
         ("E0101 master_client.cpp:146] RPC call failed: OBJECT_NOT_FOUND\n", "LX728"),
@@ -809,9 +806,23 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         ("RuntimeError: DeepEP error: invalid num_rdma_bytes\n", "LX623"),
         # XLA's other resources (a host buffer), and a device with memory to spare
         (
+            "RESOURCE_EXHAUSTED: Attempting to allocate 512.0K on host. That was not possible.\n",
+            "LX509",
+        ),
+        (
             "RESOURCE_EXHAUSTED: Attempting to reserve 1G at the bottom of memory. Succeeded.\n",
             "LX509",
         ),
+        # a second signal (a SIGTERM) while libtpu's handler handles a first: no crash shown
+        (
+            "*** SIGTERM received by PID 4711 (TID 4711) on cpu 2 from PID 1; stack trace: ***\n"
+            "E0226 17:24:19.104958 8369 process_state.cc:1073] RAW: Signal 15 raised at PC: "
+            "0x7f6b490527b2 while already in FailureSignalHandler!\n",
+            "LX513",
+        ),
+        # vLLM's process that exited by itself, and on a SIGTERM
+        ("RuntimeError: Process EngineCore_DP0 (PID: 12) died with exit code 1\n", "LX511"),
+        ("RuntimeError: Process EngineCore_DP0 (PID: 12) died with exit code -15\n", "LX547"),
         # PSM3's assertion words in a message that names no source file
         ("host:pid12: Assertion failure at startup: no HFI found\n", "LX579"),
     ],

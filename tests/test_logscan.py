@@ -387,6 +387,18 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ),
         ("(VllmWorker TP2 pid=29232) INFO 09-04 21:29:13 [a.py:520] x", "x", 2, None),
         ("(Worker_DP1_TP0_EP8 pid=376) INFO 05-11 11:39:27 [a.py:759] x", "x", None, None),
+        (
+            "(EngineCore_DP1 pid=100) (VllmWorker TP0 pid=200) RuntimeError: x",
+            "RuntimeError: x",
+            None,
+            None,
+        ),
+        (
+            "(EngineCore_DP0 pid=100) (VllmWorker TP1 pid=200) RuntimeError: x",
+            "RuntimeError: x",
+            1,
+            None,
+        ),
         ("(VllmWorkerProcess pid=319) ERROR 03-19 13:02:05 [a.py:1] x", "x", None, None),
         ("(RayWorkerWrapper pid=5280, ip=10.0.0.2) ValueError: x", "ValueError: x", None, None),
         # an ISO date is the timestamp pattern's, which leaves a source location alone
