@@ -80,6 +80,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--pg-timeout-s", type=float, default=None, help="default: $LAUNCHX_PG_TIMEOUT_S, 1800"
     )
+    parser.add_argument(
+        "--step-sleep-s",
+        type=float,
+        default=0.0,
+        help="sleep this long after each step, so that a run a test signals mid-way lasts "
+        "as long on a fast machine as on a slow one",
+    )
     parser.add_argument("--stall-at-step", type=int, default=None)
     parser.add_argument("--stall-rank", type=int, default=1)
     parser.add_argument(
@@ -96,8 +103,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="exit code after a preemption checkpoint (default 75, EX_TEMPFAIL)",
     )
     args = parser.parse_args(argv)
-    if args.steps < 0 or args.ckpt_every < 1 or args.log_every < 1:
-        parser.error("--steps must be >= 0, --ckpt-every and --log-every >= 1")
+    if args.steps < 0 or args.ckpt_every < 1 or args.log_every < 1 or args.step_sleep_s < 0:
+        parser.error("--steps and --step-sleep-s must be >= 0, --ckpt-every and --log-every >= 1")
     return args
 
 
@@ -255,6 +262,8 @@ def train(args: argparse.Namespace) -> int:
         if preempted:
             say(f"preempted at step {done} (signal {runtime.preemption_signal()})")
             return int(args.preempt_exit_code)
+        if args.step_sleep_s:
+            time.sleep(args.step_sleep_s)
     if info.rank == 0:
         save_weights(model, output)
     runtime.barrier()

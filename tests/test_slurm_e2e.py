@@ -497,8 +497,12 @@ def preempted_job(
     jobs = SlurmJobs(name=f"lxtest-{uuid.uuid4().hex[:10]}")
     tmp = tmp_path_factory.mktemp("preempted_job")
     ckpt = tmp / "ckpt"
-    steps = 400  # ~4 s of training here: the warning lands long before the end
+    # 400 steps of at least 20 ms: 8 s or more of training on any machine, so the warning,
+    # sent once the first checkpoint (step 20) exists, lands long before the end (without
+    # the sleep a fast machine finished the 400 steps before scancel's signal arrived)
+    steps = 400
     toy_args = ["--steps", str(steps), "--ckpt-every", "20", "--log-every", "100"]
+    toy_args += ["--step-sleep-s", "0.02"]
     toy_args += ["--checkpoint-dir", str(ckpt)]
     try:
         job = _sbatch(
