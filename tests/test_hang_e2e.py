@@ -36,6 +36,16 @@ def launchx(args: list[str], cwd: Path, timeout: float = 150) -> tuple[int, str]
     return proc.returncode, proc.stdout + proc.stderr
 
 
+def stall_line() -> int:
+    """The line of the toy's stall (the sleep in inject_before_step), where the hang report's
+    stack of the stuck rank must point: read from the toy, which changes."""
+    lines = TOY.read_text().splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("def inject_before_step("))
+    return 1 + next(
+        i for i in range(start, len(lines)) if lines[i].strip() == "time.sleep(seconds)"
+    )
+
+
 def toy(ck: Path, out: Path, *fault: str) -> list[str]:
     args = [str(TOY), "--steps", "40", "--ckpt-every", "10", "--seed", "3"]
     return [
@@ -59,7 +69,7 @@ def test_a_rank_blocked_forever_is_named_stopped_and_the_run_resumes(tmp_path: P
     )
     assert code == 0, text
     report = text[text.index("launchx: hang:") :]
-    assert "rank 1 (node" in report and "train_toy.py:138 inject_before_step" in report
+    assert "rank 1 (node" in report and f"train_toy.py:{stall_line()} inject_before_step" in report
     assert "launchx: failure: hang on rank 1 (transient)" in text
     assert f"launchx: offering {ck / 'step_00000020.pt'} (step 20)" in text
     assert (logs / "attempt-0" / "hang" / "report.txt").is_file()
