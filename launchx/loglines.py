@@ -20,6 +20,10 @@ from dataclasses import dataclass
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
+# vLLM's multiprocess executor's tag of a tensor-parallel worker, before its index: "(VllmWorker
+# rank=1 pid=2699412)", "(VllmWorker TP3 pid=8)", "(Worker_TP0 pid=415)" (_RANK_PREFIXES)
+_VLLM_TP_WORKER = r"\((?:VllmWorker (?:rank=|TP)|Worker_TP)"
+
 _NOISE = (
     # a Markdown quote: issue comments paste logs as "> line"; inline code: "`line`"
     re.compile(r"^>(?:[ \t]+|$)"),
@@ -32,13 +36,10 @@ _NOISE = (
     # vLLM's data-parallel engine other than the first, and its worker's tag after it: that
     # worker's TP index is not its rank in the world ("(EngineCore_DP1 pid=1) (VllmWorker TP0
     # pid=2)")
-    re.compile(
-        r"^\(EngineCore_DP[1-9]\d* pid=\d+\)\s*\((?:VllmWorker (?:rank=|TP)|Worker_TP)\d+ "
-        r"pid=\d+\)\s*"
-    ),
+    re.compile(rf"^\(EngineCore_DP[1-9]\d* pid=\d+\)\s*{_VLLM_TP_WORKER}\d+ pid=\d+\)\s*"),
     # a process's tag (Ray's "(RayWorkerWrapper pid=4242, ip=10.0.0.2)", vLLM's "(EngineCore_DP0
     # pid=504)"), but not vLLM's tag of a tensor-parallel worker, which names its rank
-    re.compile(r"^\((?!(?:VllmWorker (?:rank=|TP)|Worker_TP)\d+ pid=)[^()]*\bpid=\d+[^()]*\)\s*"),
+    re.compile(rf"^(?!{_VLLM_TP_WORKER}\d+ pid=)\([^()]*\bpid=\d+[^()]*\)\s*"),
     re.compile(r"^\[[IWEF](?:\d{3,4} \d{2}:\d{2}:[\d.]+)?\s*[\w./-]+:\d+\]\s*"),
     # glog pads the thread id to five columns ("I0914 03:11:52.101010  2211 file.cc:231] ")
     re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:[\d.]+ +\d+ [\w./-]+:\d+\]\s*"),
@@ -85,7 +86,7 @@ _RANK_PREFIXES = (
     # process tag, as does a worker's under a second data-parallel engine's tag; with data
     # parallelism these forms do not name the engine, so a log of several engines whose
     # lines carry only the worker's tag names each engine's workers 0..n alike
-    re.compile(r"^\((?:VllmWorker (?:rank=|TP)|Worker_TP)(\d+) pid=\d+\)\s*"),
+    re.compile(rf"^{_VLLM_TP_WORKER}(\d+) pid=\d+\)\s*"),
 )
 # Prefixes with a number that is not always the global rank, believed only when no global
 # one follows: torchrun's --tee prefix carries the LOCAL rank ([default1]: on node 1 of a 2x2
