@@ -364,6 +364,9 @@ _INTERNAL_ASSERT_LINE = (
 # writes "Bootstrap: Using", older releases "Bootstrap : Using [0]"
 _NCCL_INTERFACE = r"NCCL INFO (?:Bootstrap|NET/Socket) ?: Using \[?\d*\]?"
 
+_C10D_COLLECTIVE_FRAME = r'distributed_c10d\.py", line \d+, in \w+$'
+"""torch.distributed's own frame of a collective call (the one that raised a backend's error)."""
+
 _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # (not DDP's reducer, whose errors older torch suffixes with its c10d source path)
     # (HCCL: Ascend's NCCL, whose errors torch_npu raises as RuntimeErrors too)
@@ -374,7 +377,10 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # cuDNN rejecting its arguments (a layout or size it has no kernel for) is the
     # script's, like any other exception
     rf"CUDA error|CUDA driver error|cuda runtime error|\bcudaError(?:{_CUDA_NAMES_READ})\b"
-    r"|HIP error"
+    r"|HIP error|UR_RESULT_ERROR_DEVICE_LOST"
+    # Gaudi's refusals of a graph or of a collective in one, libtpu's of the chips
+    # (LX736-LX738)
+    r"|Graph compile failed\. synStatus|nonSFG is not supported|The TPU is already in use"
     r"|CUDA out of memory"
     r"|OutOfMemoryError|CUBLAS_"
     r"|CUDNN_STATUS_(?!NOT_SUPPORTED|BAD_PARAM)"
@@ -681,6 +687,27 @@ RULES: tuple[Rule, ...] = (
         "accelerate's --main_process_port, or master_port: auto in the profile); a script that "
         "draws a random port should draw from 1024-65535.",
         fixtures=("port_in_use__timellm_20_privileged_master_port_97.log",),
+    ),
+    Rule(
+        name="dgl_rpc_server_bind",
+        category="port_in_use",
+        code="LX740",
+        # the port clash's tier (LX505)
+        priority=95,
+        retryable=False,
+        patterns=(
+            # DGL's distributed graph server binding its RPC port; the errno it prints is
+            # often lost ("error: Success")
+            r"rpc/network/tcp_socket\.cc:\d+: Failed bind on \S+ ?, error: ",
+        ),
+        cause="a DGL graph server could not bind its RPC port (the port of the ip_config "
+        "file): servers of an earlier run still hold it, since a failed launch can leave its "
+        "server processes behind, or another job on the node uses it; they do not exit by "
+        "themselves, so a retry meets them again.",
+        fix="find the holder on each machine of the ip_config file (`ss -ltnp | grep "
+        "<port>`) and stop it, or give the servers another port in the ip_config file, then "
+        "start again.",
+        fixtures=("port_in_use__dgl_3388.log",),
     ),
     Rule(
         name="duplicate_gpu",
@@ -3190,6 +3217,9 @@ RULES: tuple[Rule, ...] = (
             r"Check failed: e == cudaSuccess \|\| e == cudaErrorCudartUnloading:? CUDA: ",
             r"uncorrectable ECC error",
             r"GPU has fallen off the bus",
+            # Intel GPUs: Level Zero's unified runtime losing the device (the kernel driver
+            # reset the engine under a running kernel), as torch's XPU backend raises it
+            r"\bUR_RESULT_ERROR_DEVICE_LOST\b",
             r"NVRM: Xid \([^)]*\): \d+",
             r"NCCL WARN Cuda failure",
             # NCCL's detail under "Last error:", or printed alone by its CUDACHECK
@@ -3224,6 +3254,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_error__physicsnemo_539_graphcast_mpirun_np3.log",
             "cuda_error__plmfit_40_slurmstepd_nvml_gpu_is_lost.log",
             "cuda_error__sglang_10195.log",
+            "cuda_error__torch_xpu_ops_5164.log",
         ),
     ),
     Rule(
@@ -3690,6 +3721,32 @@ RULES: tuple[Rule, ...] = (
             "shm_error__trlx_536_sigbus_ncclshmopen.log",
             "shm_error__pipedream_76_docker_nccl_sigbus.log",
             "shm_error__llamafactory_1013.log",
+        ),
+    ),
+    Rule(
+        name="sigbus_unbacked_page",
+        category="shm_error",
+        code="LX743",
+        # LX581's tier
+        priority=64,
+        patterns=(
+            # UCX's handler names the signal's code: BUS_ADRERR, "nonexistent physical
+            # address", a mapped file's page that nothing backs (not an unaligned access,
+            # BUS_ADRALN, nor a hardware error, BUS_OBJERR)
+            r"Caught signal 7 \(Bus error: nonexistent physical address\)",
+        ),
+        cause="a rank died of SIGBUS on a page of a memory-mapped file that nothing backs: "
+        "in a training job almost always a file in /dev/shm (NCCL's shared-memory transport, "
+        "DataLoader or torch.multiprocessing tensors) written past what the filesystem could "
+        "hold, i.e. /dev/shm is full or too small (containers get 64 MB unless told "
+        "otherwise); a mapped file truncated while in use gives the same signal.",
+        fix="make /dev/shm big enough (df -h /dev/shm; containers: --ipc=host or "
+        "--shm-size=64g, Kubernetes: an emptyDir with medium: Memory and a sizeLimit), remove "
+        "stale files from it, or put less there (NCCL_SHM_DISABLE=1 to check NCCL's share, "
+        "fewer DataLoader workers).",
+        fixtures=(
+            "shm_error__colossalai_3163.log",
+            "shm_error__nvidia_resiliency_ext_6_ddp_sigbus_ipc_host.log",
         ),
     ),
     Rule(
@@ -4341,6 +4398,29 @@ RULES: tuple[Rule, ...] = (
         fixtures=("ib_error__vllm_ascend_1815_npu_rdma_init_port_down.log",),
     ),
     Rule(
+        name="hccl_listen_port",
+        category="port_in_use",
+        code="LX742",
+        # a symptom's tier: the same line follows a device port that is down (LX639), which
+        # says more
+        priority=45,
+        retryable=False,
+        patterns=(
+            # HCCL on an NPU's own network address: "listen on ip[192.2.2.195] and specific
+            # port[16666] fail. Please check the port status and whether the port is been
+            # using by other process."
+            r"\[HcclSocket\]\[Listen\].*listen on ip\[[^\]]*\] and specific port\[\d+\] fail",
+        ),
+        cause="HCCL could not listen on an NPU's network address and its fixed port: another "
+        "process on the machine (a second serving instance, a transfer engine, a run that "
+        "has not exited) uses the same NPUs' port, or the NPU's port is down or has no "
+        "address; while the holder runs, every start fails the same way.",
+        fix="run one HCCL job per set of NPUs (give a second instance other devices), stop "
+        "a leftover process of an earlier run (npu-smi info lists the processes on each "
+        "NPU), and check the port with `hccn_tool -i <dev> -link -g` and `-ip -g`.",
+        fixtures=("port_in_use__vllm_ascend_4725.log",),
+    ),
+    Rule(
         name="hccl_error_cqe",
         category="ib_error",
         code="LX708",
@@ -4915,6 +4995,94 @@ RULES: tuple[Rule, ...] = (
         "turn off the feature that uses it (the all-to-all backend, custom all-reduce) to "
         "confirm.",
         fixtures=("cuda_error__llm_d_671.log",),
+    ),
+    Rule(
+        name="tpu_held_by_another_process",
+        category="duplicate_gpu",
+        code="LX736",
+        # the duplicate-GPU tier (LX506)
+        priority=92,
+        retryable=False,
+        patterns=(
+            # libtpu refusing a second process on the chips of this host (JAX and
+            # torch_xla load it alike): "ABORTED: The TPU is already in use by process with
+            # pid 22589. Not attempting to load libtpu.so in this process."
+            r"The TPU is already in use by (?:a |another )?process",
+        ),
+        cause="another process on this host already holds the TPU chips, and libtpu lets "
+        "one process open them: a parent that imported JAX or torch_xla (and touched the "
+        "devices) before it started the workers, two workers per host, or a process left "
+        "over from an earlier run that still holds /dev/accel* (or /dev/vfio/*).",
+        fix="open the devices only in the processes that use them (no jax.devices() or "
+        "xm.xla_device() in the launcher or a Ray driver); find a leftover holder with "
+        "`fuser -v /dev/accel* /dev/vfio/*` (or `lsof -w /dev/accel*`), stop it, and remove a "
+        "stale /tmp/libtpu_lockfile before the next start.",
+        fixtures=("duplicate_gpu__jetstream_pytorch_163.log",),
+    ),
+    Rule(
+        name="hpu_graph_compile_failed",
+        category="cuda_error",
+        code="LX737",
+        # the device runtime's tier (LX512)
+        priority=78,
+        retryable=False,
+        patterns=(
+            # Intel Gaudi's PyTorch bridge on a graph the Synapse graph compiler rejected
+            # ("Graph compile failed. synStatus=synStatus 26 [Generic failure]"), under the
+            # compiler's own error lines
+            r"Graph compile failed\. synStatus",
+        ),
+        # (in a collective it is the scale-out's set-up: LX739)
+        not_raised_in=(_C10D_COLLECTIVE_FRAME,),
+        cause="the Gaudi graph compiler (SynapseAI) could not compile a graph this rank "
+        "built: a TPC kernel it could not load (GLUE_FAILED), an operator or shape the "
+        "installed software does not support, or a habana_frameworks build that does not "
+        "match the installed SynapseAI, driver and firmware; the same graph fails at "
+        "every start.",
+        fix="read the compiler's error lines above it (a [GC]/[PASS_MANAGER] line names "
+        "the node and kernel); check that habana_frameworks, SynapseAI and the driver are "
+        "one release (hl-smi -v, pip list | grep habana); try eager mode (PT_HPU_LAZY_MODE=0 "
+        "or vLLM's --enforce-eager) to find the operator.",
+        fixtures=("cuda_error__vllm_fork_484.log",),
+    ),
+    Rule(
+        name="hpu_lazy_collectives_off",
+        category="nccl_config_error",
+        code="LX738",
+        # the collective libraries' configuration tier (LX727)
+        priority=62,
+        retryable=False,
+        patterns=(
+            # Gaudi's PyTorch bridge refusing a collective while an HPU graph is recorded
+            r"collective nonSFG is not supported during hpu graph capturing",
+        ),
+        cause="a collective (tensor parallelism's all-reduce) ran inside an HPU graph "
+        "capture with lazy collectives off: Gaudi's bridge records collectives in a graph "
+        "only when PT_HPU_ENABLE_LAZY_COLLECTIVES=true, which tensor-parallel inference with "
+        "HPU graphs (vLLM on Gaudi, optimum-habana) needs.",
+        fix="export PT_HPU_ENABLE_LAZY_COLLECTIVES=true for every rank (vLLM's Ray or "
+        "multiprocess workers inherit it from the launching shell), or turn HPU graphs off "
+        "(--enforce-eager, use_hpu_graphs False).",
+        fixtures=("nccl_config_error__vllm_fork_170.log",),
+    ),
+    Rule(
+        name="hpu_collective_graph_compile",
+        category="nccl_config_error",
+        code="LX739",
+        priority=62,
+        retryable=False,
+        patterns=(r"Graph compile failed\. synStatus",),
+        # a collective's graph: Gaudi's bridge compiles HCCL's send and receive into one
+        raised_in=(_C10D_COLLECTIVE_FRAME,),
+        cause="a collective (broadcast, all-reduce) failed to compile on Gaudi: on a "
+        "multi-node run the HCCL scale-out was not set up on this node, typically because "
+        "the HCCL and GaudiNIC environment (HCCL_SOCKET_IFNAME, HCCL_OVER_OFI and the "
+        "libfabric settings) was exported on the launching node only: DeepSpeed's pdsh "
+        "runner passes to the other nodes only what .deepspeed_env lists.",
+        fix="list the HCCL and network variables in ~/.deepspeed_env (or the launcher's "
+        "--export) so every node starts with them; check the scale-out ports with hl-smi "
+        "and the same software release on every node.",
+        fixtures=("nccl_config_error__optimum_habana_1779_gaudinic_multinode_env.log",),
     ),
     Rule(
         name="ib_verbs_setup",
@@ -5625,6 +5793,28 @@ RULES: tuple[Rule, ...] = (
             "gloo_error__rvc_webui_1551_windows_makeuvdevice_empty_host.log",
             "gloo_error__pytorch_2835.log",
         ),
+    ),
+    Rule(
+        name="gloo_interface_missing",
+        category="nccl_config_error",
+        code="LX741",
+        # a root cause (the group is never built), above gloo's set-up symptoms (LX523)
+        priority=60,
+        retryable=False,
+        patterns=(
+            # gloo's look-up of the interface it was told to use (GLOO_SOCKET_IFNAME, or a
+            # script's own setting) found no address on it; a host name that resolves to
+            # nothing is "rp != nullptr" (LX523's)
+            r"\bifa != nullptr\. Unable to find address for: ",
+        ),
+        cause="gloo was told to use a network interface that has no address on this host: "
+        "GLOO_SOCKET_IFNAME (or a script that sets it, as early YOLOX set ib0) names an "
+        "interface this machine does not have or that is down; the process group is never "
+        "built, on every start.",
+        fix="list the interfaces with `ip -br addr` and set GLOO_SOCKET_IFNAME (and "
+        "NCCL_SOCKET_IFNAME) to one that exists on every node with the address the nodes "
+        "reach each other by, or unset it to let gloo use the host name's address.",
+        fixtures=("nccl_config_error__yolox_119.log", "nccl_config_error__yolox_432.log"),
     ),
     Rule(
         name="gloo_no_transport",

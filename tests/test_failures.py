@@ -825,6 +825,46 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         ("RuntimeError: Process EngineCore_DP0 (PID: 12) died with exit code -15\n", "LX547"),
         # PSM3's assertion words in a message that names no source file
         ("host:pid12: Assertion failure at startup: no HFI found\n", "LX579"),
+        # Level Zero's other results: an argument it rejected is not a lost device
+        (
+            "RuntimeError: level_zero backend failed with error: 4 "
+            "(UR_RESULT_ERROR_INVALID_ARGUMENT)\n",
+            "LX512",
+        ),
+        # a port, not the TPU, already in use; a check of the chips that found no holder
+        ("RuntimeError: Address already in use (tpu-vm-0:8476)\n", "LX736"),
+        ("RuntimeError: TPU already-in-use check failed: no process holds /dev/accel0\n", "LX736"),
+        # Gaudi's graph compile failure inside a collective (LX739), and outside one (LX737)
+        (
+            '  File "/usr/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py", '
+            "line 2425, in broadcast\n"
+            "    work = default_pg.broadcast([tensor], opts)\n"
+            "RuntimeError: Graph compile failed. synStatus=synStatus 26 [Generic failure].\n",
+            "LX737",
+        ),
+        (
+            '  File "/opt/vllm/worker/hpu_model_runner.py", line 812, in warmup_model\n'
+            "    self.warmup_scenario(bs, seq_len, True)\n"
+            "RuntimeError: Graph compile failed. synStatus=synStatus 26 [Generic failure].\n",
+            "LX739",
+        ),
+        # DGL's client connecting (not its server binding), and another library's bind
+        (
+            "[10:01:02] /opt/dgl/src/rpc/network/tcp_socket.cc:120: Failed connect to "
+            "10.0.0.2:30050 , error: Connection refused\n",
+            "LX740",
+        ),
+        ("socket.cc:76: Failed bind on 10.0.0.2:30050 , error: Success\n", "LX740"),
+        # gloo's look-up of a host name (not of an interface) that found nothing
+        (
+            "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:"
+            "127] rp != nullptr. Unable to find address for: dgx-1.ai\n",
+            "LX741",
+        ),
+        # SIGBUS of an unaligned access: not an unbacked page
+        ("[node1:1034 :0:1034] Caught signal 7 (Bus error: invalid address alignment)\n", "LX743"),
+        # the bridge's other capture refusals, which name no collective
+        ("RuntimeError: dynamic shapes are not supported during hpu graph capturing\n", "LX738"),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
