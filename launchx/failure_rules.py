@@ -364,8 +364,12 @@ _INTERNAL_ASSERT_LINE = (
 # writes "Bootstrap: Using", older releases "Bootstrap : Using [0]"
 _NCCL_INTERFACE = r"NCCL INFO (?:Bootstrap|NET/Socket) ?: Using \[?\d*\]?"
 
-_C10D_COLLECTIVE_FRAME = r'distributed_c10d\.py", line \d+, in \w+$'
-"""torch.distributed's own frame of a collective call (the one that raised a backend's error)."""
+_C10D_COLLECTIVE_FRAME = (
+    r'distributed_c10d\.py", line \d+, in (?:all_reduce|broadcast|all_gather\w*|reduce_scatter\w*'
+    r"|reduce|all_to_all\w*|barrier|send|recv|isend|irecv|gather|scatter)$"
+)
+"""torch.distributed's own frame of a collective call (the one that raised a backend's error),
+not of its set-up (init_process_group, new_group)."""
 
 _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # (not DDP's reducer, whose errors older torch suffixes with its c10d source path)
@@ -377,10 +381,11 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # cuDNN rejecting its arguments (a layout or size it has no kernel for) is the
     # script's, like any other exception
     rf"CUDA error|CUDA driver error|cuda runtime error|\bcudaError(?:{_CUDA_NAMES_READ})\b"
-    r"|HIP error|UR_RESULT_ERROR_DEVICE_LOST"
+    r"|HIP error|(?:UR|ZE)_RESULT_ERROR_DEVICE_LOST"
     # Gaudi's refusals of a graph or of a collective in one, libtpu's of the chips
     # (LX736-LX738)
-    r"|Graph compile failed\. synStatus|nonSFG is not supported|The TPU is already in use"
+    r"|Graph compile failed\. synStatus|nonSFG is not supported"
+    r"|(?:The TPU|libtpu\.so) (?:is )?already in use"
     r"|CUDA out of memory"
     r"|OutOfMemoryError|CUBLAS_"
     r"|CUDNN_STATUS_(?!NOT_SUPPORTED|BAD_PARAM)"
@@ -697,8 +702,10 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(
             # DGL's distributed graph server binding its RPC port; the errno it prints is
-            # often lost ("error: Success")
-            r"rpc/network/tcp_socket\.cc:\d+: Failed bind on \S+ ?, error: ",
+            # often lost ("error: Success"; an address not this machine's, "Cannot assign
+            # requested address", is not a port held)
+            r"rpc/network/tcp_socket\.cc:\d+: Failed bind on \S+ ?, error: "
+            r"(?:Address already in use|Success)",
         ),
         cause="a DGL graph server could not bind its RPC port (the port of the ip_config "
         "file): servers of an earlier run still hold it, since a failed launch can leave its "
@@ -1705,6 +1712,11 @@ RULES: tuple[Rule, ...] = (
             r"device buffer: )?Attempting to (?:reserve|allocate) \S+(?: at the bottom of "
             r"memory)?\. That was not possible",
             r"Ran out of memory in memory space hbm\b",
+            # ... and XLA's allocator on a GPU or TPU, as JAX and torch_xla raise it
+            r"RESOURCE_EXHAUSTED: Out of memory while trying to allocate \S+",
+            # Triton loading a kernel's binary (an autotuning run, a fused kernel) into a GPU
+            # with no memory left
+            r"Triton Error \[CUDA\]: out of memory",
         ),
         cause="an accelerator (a GPU, or a TPU's HBM) ran out of memory; the same attempt would "
         "fail the same way.",
@@ -3217,9 +3229,10 @@ RULES: tuple[Rule, ...] = (
             r"Check failed: e == cudaSuccess \|\| e == cudaErrorCudartUnloading:? CUDA: ",
             r"uncorrectable ECC error",
             r"GPU has fallen off the bus",
-            # Intel GPUs: Level Zero's unified runtime losing the device (the kernel driver
-            # reset the engine under a running kernel), as torch's XPU backend raises it
-            r"\bUR_RESULT_ERROR_DEVICE_LOST\b",
+            # Intel GPUs: Level Zero losing the device (the kernel driver reset the engine
+            # under a running kernel), in its unified runtime's name as torch's XPU backend
+            # raises it and in its own as oneCCL does
+            r"\b(?:UR|ZE)_RESULT_ERROR_DEVICE_LOST\b",
             r"NVRM: Xid \([^)]*\): \d+",
             r"NCCL WARN Cuda failure",
             # NCCL's detail under "Last error:", or printed alone by its CUDACHECK
@@ -3244,7 +3257,8 @@ RULES: tuple[Rule, ...] = (
         "CUDA reports it asynchronously, often at a later call or in the NCCL watchdog.",
         fix="rerun with CUDA_LAUNCH_BLOCKING=1 to get the failing line, check indices and "
         "labels against tensor sizes (device-side asserts), and look for Xid messages in "
-        "`dmesg` (amdgpu errors on ROCm; hardware: drain the node).",
+        "`dmesg` (amdgpu errors on ROCm, xe or i915 engine resets on Intel GPUs, with "
+        "xpu-smi's health view; hardware: drain the node).",
         fixtures=(
             "cuda_error__depthawarecnn_12_runtime_error_77.log",
             "cuda_error__flux_40.log",
@@ -4406,18 +4420,25 @@ RULES: tuple[Rule, ...] = (
         priority=45,
         retryable=False,
         patterns=(
-            # HCCL on an NPU's own network address: "listen on ip[192.2.2.195] and specific
-            # port[16666] fail. Please check the port status and whether the port is been
-            # using by other process."
-            r"\[HcclSocket\]\[Listen\].*listen on ip\[[^\]]*\] and specific port\[\d+\] fail",
+            # HCCL's plog on a socket it could not listen on ("socket type[0], listen on
+            # ip[192.2.2.195] and specific port[16666] fail. Please check the port status and
+            # whether the port is been using by other process."), under whichever stage's tag;
+            # types 0 and 1 are an NPU's own address, type 2 the host's NIC
+            r"socket type\[\d+\], listen on ip\[[^\]]*\] and specific port\[\d+\] fail",
+            # ... and the error codes CANN prints for it on the console
+            r"Communication_Error_Bind_IP_Port\(EI0020\)",
+            r"Bind_Failed\(EJ0003\): Failed to bind the IP port",
         ),
-        cause="HCCL could not listen on an NPU's network address and its fixed port: another "
-        "process on the machine (a second serving instance, a transfer engine, a run that "
-        "has not exited) uses the same NPUs' port, or the NPU's port is down or has no "
-        "address; while the holder runs, every start fails the same way.",
-        fix="run one HCCL job per set of NPUs (give a second instance other devices), stop "
-        "a leftover process of an earlier run (npu-smi info lists the processes on each "
-        "NPU), and check the port with `hccn_tool -i <dev> -link -g` and `-ip -g`.",
+        cause="HCCL could not listen on its port (16666 by default on an NPU's own address): "
+        "another process uses it (a second process or serving instance on the same NPU, a "
+        "transfer engine, a run that has not exited), or the address is down or missing; "
+        "while the holder runs, every start fails the same way.",
+        fix="when several processes share an NPU, give each its own port: "
+        "HCCL_NPU_SOCKET_PORT_RANGE=auto (or a range) where the communicator is created from "
+        "root info, distinct device_port/host_port in each process's rank table otherwise "
+        "(the host NIC's, socket type 2: HCCL_HOST_SOCKET_PORT_RANGE); stop a leftover "
+        "process (npu-smi info lists each NPU's processes); check the address with "
+        "`hccn_tool -i <dev> -link -g` and `-ip -g`.",
         fixtures=("port_in_use__vllm_ascend_4725.log",),
     ),
     Rule(
@@ -5006,17 +5027,19 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # libtpu refusing a second process on the chips of this host (JAX and
             # torch_xla load it alike): "ABORTED: The TPU is already in use by process with
-            # pid 22589. Not attempting to load libtpu.so in this process."
-            r"The TPU is already in use by (?:a |another )?process",
+            # pid 22589. Not attempting to load libtpu.so in this process.", and its older
+            # words ("libtpu.so already in use by another process. Run ...")
+            r"(?:The TPU|libtpu\.so) (?:is )?already in use by (?:a |another )?process",
         ),
         cause="another process on this host already holds the TPU chips, and libtpu lets "
-        "one process open them: a parent that imported JAX or torch_xla (and touched the "
+        "only one process open them: a parent that imported JAX or torch_xla (and touched the "
         "devices) before it started the workers, two workers per host, or a process left "
         "over from an earlier run that still holds /dev/accel* (or /dev/vfio/*).",
         fix="open the devices only in the processes that use them (no jax.devices() or "
         "xm.xla_device() in the launcher or a Ray driver); find a leftover holder with "
         "`fuser -v /dev/accel* /dev/vfio/*` (or `lsof -w /dev/accel*`), stop it, and remove a "
-        "stale /tmp/libtpu_lockfile before the next start.",
+        "stale /tmp/libtpu_lockfile before the next start; several processes per host each "
+        "need their own chips (TPU_VISIBLE_CHIPS, TPU_CHIPS_PER_PROCESS_BOUNDS).",
         fixtures=("duplicate_gpu__jetstream_pytorch_163.log",),
     ),
     Rule(
@@ -5032,8 +5055,7 @@ RULES: tuple[Rule, ...] = (
             # compiler's own error lines
             r"Graph compile failed\. synStatus",
         ),
-        # (in a collective it is the scale-out's set-up: LX739)
-        not_raised_in=(_C10D_COLLECTIVE_FRAME,),
+        # (in a collective it is the scale-out's set-up: LX739, above this one)
         cause="the Gaudi graph compiler (SynapseAI) could not compile a graph this rank "
         "built: a TPC kernel it could not load (GLUE_FAILED), an operator or shape the "
         "installed software does not support, or a habana_frameworks build that does not "
@@ -5060,27 +5082,32 @@ RULES: tuple[Rule, ...] = (
         "capture with lazy collectives off: Gaudi's bridge records collectives in a graph "
         "only when PT_HPU_ENABLE_LAZY_COLLECTIVES=true, which tensor-parallel inference with "
         "HPU graphs (vLLM on Gaudi, optimum-habana) needs.",
-        fix="export PT_HPU_ENABLE_LAZY_COLLECTIVES=true for every rank (vLLM's Ray or "
-        "multiprocess workers inherit it from the launching shell), or turn HPU graphs off "
-        "(--enforce-eager, use_hpu_graphs False).",
+        fix="export PT_HPU_ENABLE_LAZY_COLLECTIVES=true for every rank (multiprocess workers "
+        "inherit it from the launching shell; Ray workers from the environment `ray start` "
+        "ran in on each node, or a runtime_env), or turn HPU graphs off (vLLM's "
+        "--enforce-eager, no --use_hpu_graphs for optimum-habana).",
         fixtures=("nccl_config_error__vllm_fork_170.log",),
     ),
     Rule(
         name="hpu_collective_graph_compile",
         category="nccl_config_error",
         code="LX739",
-        priority=62,
+        # above LX737, whose words it shares: the bridge's own log line of the same failure
+        # has no frame, and only this rule knows it was a collective's
+        priority=79,
         retryable=False,
         patterns=(r"Graph compile failed\. synStatus",),
         # a collective's graph: Gaudi's bridge compiles HCCL's send and receive into one
         raised_in=(_C10D_COLLECTIVE_FRAME,),
-        cause="a collective (broadcast, all-reduce) failed to compile on Gaudi: on a "
-        "multi-node run the HCCL scale-out was not set up on this node, typically because "
-        "the HCCL and GaudiNIC environment (HCCL_SOCKET_IFNAME, HCCL_OVER_OFI and the "
-        "libfabric settings) was exported on the launching node only: DeepSpeed's pdsh "
-        "runner passes to the other nodes only what .deepspeed_env lists.",
-        fix="list the HCCL and network variables in ~/.deepspeed_env (or the launcher's "
-        "--export) so every node starts with them; check the scale-out ports with hl-smi "
+        cause="a collective (broadcast, all-reduce) failed to compile on Gaudi: HCCL could "
+        "not set up the transfer on this rank. On a multi-node run this is typically the "
+        "HCCL and scale-out environment (HCCL_SOCKET_IFNAME, HCCL_OVER_OFI, the libfabric "
+        "settings) exported on the launching node only: DeepSpeed's pdsh runner forwards to "
+        "the other nodes what .deepspeed_env lists and a few prefixes (NCCL, UCX, PYTHON), "
+        "not HCCL_*.",
+        fix="list the HCCL and network variables in .deepspeed_env (in the home or working "
+        "directory, or where DS_ENV_FILE points; srun --export or mpirun -x for other "
+        "launchers) so every node starts with them; check the scale-out ports with hl-smi "
         "and the same software release on every node.",
         fixtures=("nccl_config_error__optimum_habana_1779_gaudinic_multinode_env.log",),
     ),

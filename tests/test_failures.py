@@ -826,15 +826,11 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         # PSM3's assertion words in a message that names no source file
         ("host:pid12: Assertion failure at startup: no HFI found\n", "LX579"),
         # Level Zero's other results: an argument it rejected is not a lost device
-        (
-            "RuntimeError: level_zero backend failed with error: 4 "
-            "(UR_RESULT_ERROR_INVALID_ARGUMENT)\n",
-            "LX512",
-        ),
-        # a port, not the TPU, already in use; a check of the chips that found no holder
-        ("RuntimeError: Address already in use (tpu-vm-0:8476)\n", "LX736"),
+        ("level_zero backend failed with error: 4 (UR_RESULT_ERROR_INVALID_ARGUMENT)\n", "LX512"),
+        # a check of the chips that found no holder
         ("RuntimeError: TPU already-in-use check failed: no process holds /dev/accel0\n", "LX736"),
-        # Gaudi's graph compile failure inside a collective (LX739), and outside one (LX737)
+        # Gaudi's graph compile failure inside a collective is not LX737's, and outside one
+        # not LX739's
         (
             '  File "/usr/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py", '
             "line 2425, in broadcast\n"
@@ -855,6 +851,12 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "LX740",
         ),
         ("socket.cc:76: Failed bind on 10.0.0.2:30050 , error: Success\n", "LX740"),
+        # ... and its server given an address that is not this machine's
+        (
+            "[10:01:02] /opt/dgl/src/rpc/network/tcp_socket.cc:76: Failed bind on "
+            "54.1.2.3:30050 , error: Cannot assign requested address\n",
+            "LX740",
+        ),
         # gloo's look-up of a host name (not of an interface) that found nothing
         (
             "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:"
@@ -863,12 +865,18 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         ),
         # SIGBUS of an unaligned access: not an unbacked page
         ("[node1:1034 :0:1034] Caught signal 7 (Bus error: invalid address alignment)\n", "LX743"),
+        # Triton's other CUDA errors at a kernel's load: not out of memory
+        ("RuntimeError: Triton Error [CUDA]: invalid argument\n", "LX509"),
         # the bridge's other capture refusals, which name no collective
-        ("RuntimeError: dynamic shapes are not supported during hpu graph capturing\n", "LX738"),
+        (
+            "hpu graph capture failed: dynamic shapes are not supported during hpu graph "
+            "capturing\n",
+            "LX738",
+        ),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-96 added stop where their evidence stops."""
+    """The wordings rounds 83-100 added stop where their evidence stops."""
     p = failures.diagnose_logs([text]).primary
     assert p is None or p.code != code, p
 
