@@ -75,6 +75,8 @@ _RANK_PREFIXES = (
     re.compile(r"^(?:\[[^\]\[]*\] )?\[rank=(\d+)\]\s?"),
     re.compile(r"^\[Rank (\d+)\]:?\s"),
     re.compile(r"^\[r(\d+)\]:? ?"),
+    # OLMo's logger, after its level: "[olmo.util:158, rank=6] "
+    re.compile(r"^\[[\w.]+:\d+, rank=(\d+)\]\s?"),
     # Open MPI's --tag-output ([job,rank]), its SageMaker variant ([1,mpirank:3,algo-1]),
     # and horovodrun's own ([rank]): the number is the global rank
     re.compile(r"^\[\d+,(?:mpirank:)?(\d+)(?:,[\w.-]+)?\]<std(?:out|err)>:\s?"),

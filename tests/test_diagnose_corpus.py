@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # InfiniBand transfer error or a bare SIGKILL is retried by `launchx run` only from a
 # checkpoint); ten deterministic failures called retryable (ports held by launchers the
 # user started once too often, by processes that all took rank 0, by a DataLoader worker that
-# set up the process group again, or that fail whatever port is given); root rank 400/491.
+# set up the process group again, or that fail whatever port is given); root rank 401/491.
 # One or two logs of slack each (none for the deterministic count).
 FLOOR_CATEGORY = 0.888
 FLOOR_DECISION = 0.967
