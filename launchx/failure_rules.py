@@ -365,8 +365,9 @@ _INTERNAL_ASSERT_LINE = (
 _NCCL_INTERFACE = r"NCCL INFO (?:Bootstrap|NET/Socket) ?: Using \[?\d*\]?"
 
 _C10D_COLLECTIVE_FRAME = (
-    r'distributed_c10d\.py", line \d+, in (?:all_reduce|broadcast|all_gather\w*|reduce_scatter\w*'
-    r"|reduce|all_to_all\w*|barrier|send|recv|isend|irecv|gather|scatter)$"
+    r'distributed_c10d\.py", line \d+, in (?:_?(?:all_gather|reduce_scatter)\w*|all_reduce\w*'
+    r"|broadcast|reduce|all_to_all\w*|barrier|send|recv|isend|irecv|gather|scatter"
+    r"|_coalescing_manager)$"
 )
 """torch.distributed's own frame of a collective call (the one that raised a backend's error),
 not of its set-up (init_process_group, new_group)."""
@@ -4433,12 +4434,12 @@ RULES: tuple[Rule, ...] = (
         "another process uses it (a second process or serving instance on the same NPU, a "
         "transfer engine, a run that has not exited), or the address is down or missing; "
         "while the holder runs, every start fails the same way.",
-        fix="when several processes share an NPU, give each its own port: "
-        "HCCL_NPU_SOCKET_PORT_RANGE=auto (or a range) where the communicator is created from "
-        "root info, distinct device_port/host_port in each process's rank table otherwise "
-        "(the host NIC's, socket type 2: HCCL_HOST_SOCKET_PORT_RANGE); stop a leftover "
-        "process (npu-smi info lists each NPU's processes); check the address with "
-        "`hccn_tool -i <dev> -link -g` and `-ip -g`.",
+        fix="when several processes share an NPU, give each its own port: for a "
+        "communicator created from root info, HCCL_NPU_SOCKET_PORT_RANGE=auto (or a range; "
+        "HCCL_HOST_SOCKET_PORT_RANGE for the host NIC's, socket type 2), set on every card "
+        "of the communicator; with a rank table, a distinct device_port/host_port for each "
+        "process; stop a leftover process (npu-smi info lists each NPU's processes); check "
+        "the address with `hccn_tool -i <dev> -link -g` and `-ip -g`.",
         fixtures=("port_in_use__vllm_ascend_4725.log",),
     ),
     Rule(
@@ -5039,7 +5040,8 @@ RULES: tuple[Rule, ...] = (
         "xm.xla_device() in the launcher or a Ray driver); find a leftover holder with "
         "`fuser -v /dev/accel* /dev/vfio/*` (or `lsof -w /dev/accel*`), stop it, and remove a "
         "stale /tmp/libtpu_lockfile before the next start; several processes per host each "
-        "need their own chips (TPU_VISIBLE_CHIPS, TPU_CHIPS_PER_PROCESS_BOUNDS).",
+        "need their own chips and port (TPU_VISIBLE_CHIPS or JAX's TPU_VISIBLE_DEVICES, "
+        "TPU_CHIPS_PER_PROCESS_BOUNDS, TPU_PROCESS_BOUNDS).",
         fixtures=("duplicate_gpu__jetstream_pytorch_163.log",),
     ),
     Rule(
@@ -5099,6 +5101,9 @@ RULES: tuple[Rule, ...] = (
         patterns=(r"Graph compile failed\. synStatus",),
         # a collective's graph: Gaudi's bridge compiles HCCL's send and receive into one
         raised_in=(_C10D_COLLECTIVE_FRAME,),
+        # ... unless the graph compiler said why above it: in lazy mode a collective runs
+        # the compute graph built before it, whose failure is then LX737's
+        not_after=(r"Failed to load tpc kernel|GLUE_FAILED|Graph optimization failed pass",),
         cause="a collective (broadcast, all-reduce) failed to compile on Gaudi: HCCL could "
         "not set up the transfer on this rank. On a multi-node run this is typically the "
         "HCCL and scale-out environment (HCCL_SOCKET_IFNAME, HCCL_OVER_OFI, the libfabric "
@@ -5106,8 +5111,8 @@ RULES: tuple[Rule, ...] = (
         "the other nodes what .deepspeed_env lists and a few prefixes (NCCL, UCX, PYTHON), "
         "not HCCL_*.",
         fix="list the HCCL and network variables in .deepspeed_env (in the home or working "
-        "directory, or where DS_ENV_FILE points; srun --export or mpirun -x for other "
-        "launchers) so every node starts with them; check the scale-out ports with hl-smi "
+        "directory, or where DS_ENV_FILE points; mpirun -x for Open MPI's launches) so every "
+        "node starts with them; check the scale-out ports with hl-smi "
         "and the same software release on every node.",
         fixtures=("nccl_config_error__optimum_habana_1779_gaudinic_multinode_env.log",),
     ),

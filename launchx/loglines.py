@@ -75,8 +75,6 @@ _RANK_PREFIXES = (
     re.compile(r"^(?:\[[^\]\[]*\] )?\[rank=(\d+)\]\s?"),
     re.compile(r"^\[Rank (\d+)\]:?\s"),
     re.compile(r"^\[r(\d+)\]:? ?"),
-    # OLMo's logger, after its level: "[olmo.util:158, rank=6] "
-    re.compile(r"^\[[\w.]+:\d+, rank=(\d+)\]\s?"),
     # Open MPI's --tag-output ([job,rank]), its SageMaker variant ([1,mpirank:3,algo-1]),
     # and horovodrun's own ([rank]): the number is the global rank
     re.compile(r"^\[\d+,(?:mpirank:)?(\d+)(?:,[\w.-]+)?\]<std(?:out|err)>:\s?"),
@@ -95,6 +93,9 @@ _RANK_PREFIXES = (
 # world is rank 3, whose own traceback says [rank3]:), srun --label's task number is the rank
 # with one task per rank but the node with one torchrun per node.
 _LOCAL_PREFIX = re.compile(r"^\[default(\d+)\]:\s?")
+# OLMo's logger after its level, which names the process's LOCAL rank: "[olmo.util:158,
+# rank=6] "
+_OLMO_PREFIX = re.compile(r"^\[[\w.]+:\d+, rank=(\d+)\]\s?")
 _TASK_LABEL = re.compile(r"^(\d{1,5}): ")
 # pdsh/DeepSpeed multi-node output: "worker-7: <line>". A host name here is lower case and
 # carries a digit (so "slurmstepd: error:" and "RuntimeError: ..." are not hosts), and is not
@@ -207,7 +208,11 @@ def strip(raw: str) -> Stripped:
                 stripped = stripped[m.end() :]
                 break
         else:
-            if t := _LOCAL_PREFIX.match(stripped) or _TASK_LABEL.match(stripped):
+            if t := (
+                _LOCAL_PREFIX.match(stripped)
+                or _TASK_LABEL.match(stripped)
+                or _OLMO_PREFIX.match(stripped)
+            ):
                 label = int(t.group(1)) if label is None else label
                 stripped = stripped[t.end() :]
             elif p := _HOST_PROC_PREFIX.match(stripped):

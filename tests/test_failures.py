@@ -844,6 +844,24 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "RuntimeError: Graph compile failed. synStatus=synStatus 26 [Generic failure].\n",
             "LX739",
         ),
+        # ... and a collective's, when the graph compiler said why above it (a compute
+        # graph that the collective ran in lazy mode)
+        (
+            "[19:08:34.164951][GC                    ][error][tid:44F8A] Failed to load tpc "
+            "kernel for node: TPC634, GUID: constant_bf16. Got error: GLUE_FAILED\n"
+            '  File "/usr/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py", '
+            "line 2425, in all_reduce\n"
+            "    work = group.allreduce([tensor], opts)\n"
+            "RuntimeError: Graph compile failed. synStatus=synStatus 26 [Generic failure].\n",
+            "LX739",
+        ),
+        # HCCL connecting to a peer's port (not listening on its own)
+        (
+            "[ERROR] HCCL(60570,):2025-12-04-14:46:07.911.312 [hccl_socket.cc:200] [60570]"
+            "[HcclSocket][Connect] socket type[0], connect to ip[192.2.2.195] and specific "
+            "port[16666] fail\n",
+            "LX742",
+        ),
         # DGL's client connecting (not its server binding), and another library's bind
         (
             "[10:01:02] /opt/dgl/src/rpc/network/tcp_socket.cc:120: Failed connect to "
