@@ -2490,7 +2490,6 @@ RULES: tuple[Rule, ...] = (
         "code into the same error.",
         fixtures=(
             "user_code_error__pixelsplat_112_slurm_nodeid.log",
-            "user_code_error__yolox_1474_default_pg_not_initialized_driver_log.log",
             "user_code_error__transformerlens_356_multi_gpu_tests_assert.log",
             "user_code_error__pytorch_92573_unknown_c10d_backend_mpi.log",
             "user_code_error__verl_4503_vllm_symm_mem_overlapping_devices_ray.log",
@@ -2711,6 +2710,36 @@ RULES: tuple[Rule, ...] = (
         "also run alone can fall back (int(os.environ.get('LOCAL_RANK', 0))), as "
         "launchx.runtime.init_distributed() does.",
         fixtures=("user_code_error__pytorch_39832_rpc_env_master_addr_not_set.log",),
+    ),
+    Rule(
+        name="default_group_not_initialized",
+        category="user_code_error",
+        code="LX744",
+        priority=81,
+        retryable=False,
+        patterns=(
+            # distributed_c10d.py's _get_default_group (a ValueError since torch 1.8) and the
+            # older wording of its assertion and of c10d's TORCH_CHECK. Only as an error: an
+            # exception line, or a logger's line saying what failed (a harness that catches
+            # it and reports "... failed: Default process group ..."); a script that prints
+            # the words after catching the error has not failed there
+            r"(?:Error|Exception|\bfailed)\b.*\bDefault process group (?:has not been|is not) "
+            r"initialized",
+        ),
+        cause="a torch.distributed call (a barrier, a collective, get_rank, DDP or a "
+        "DistributedSampler) ran in a process that never joined a process group: "
+        "init_process_group was not called, or not yet, or the script saw no launcher's "
+        "variables (RANK, WORLD_SIZE) and took its single-process path; every start fails "
+        "the same way.",
+        fix="start the script with `launchx run train.py` (or torchrun) and call "
+        "torch.distributed.init_process_group (or launchx.runtime.init_distributed()) before "
+        "the first collective; code that must also run alone guards its collectives with "
+        "torch.distributed.is_initialized().",
+        fixtures=(
+            "user_code_error__vlmevalkit_564.log",
+            "user_code_error__nanogpt_289_default_pg_not_initialized.log",
+            "user_code_error__yolox_1474_default_pg_not_initialized_driver_log.log",
+        ),
     ),
     Rule(
         name="init_method_incomplete",
