@@ -1442,6 +1442,9 @@ RULES: tuple[Rule, ...] = (
             r"ValueError: Current node has no GPU available\. current_node_resource=",
             # vLLM's ParallelConfig check (a pod or a Ray node that sees fewer GPUs)
             r"Tensor parallel size \(\d+\) cannot be larger than the number of available GPUs",
+            # SageMaker's model-parallel library (smp): more MPI processes on the node than
+            # GPUs (its message runs the count into the next word)
+            r"The number of node-local MPI processes \d+ ?cannot be larger than the device count",
             # the CUDA runtime's own names of these statuses, as a library reports them
             rf"\bcudaError(?:{_CUDA_CONFIG_STATUSES})\b",
             r"ProcessGroupNCCL is only supported with GPUs, no GPUs found",
@@ -1550,6 +1553,7 @@ RULES: tuple[Rule, ...] = (
         "Ascend: the device index must be one of ASCEND_RT_VISIBLE_DEVICES (a VM sees its "
         "passed-through NPUs from 0).",
         fixtures=(
+            "cuda_config_error__sagemaker_examples_2023.log",
             "cuda_config_error__llama_946_garbled.log",
             "cuda_config_error__ms_swift_5118_exclusive_process.log",
             "cuda_config_error__nccl_1029_deepspeed_workers_no_cuda_env.log",
