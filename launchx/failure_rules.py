@@ -1534,7 +1534,8 @@ RULES: tuple[Rule, ...] = (
         "that the CUDA runtime cannot open (a second MIG instance in one process, a GPU "
         "that failed: device < num_gpus), or no GPU at all (ROCm's and Ascend's words for "
         "these too). Not the training code, and not transient.",
-        fix="match --nproc-per-node to the GPUs visible (nvidia-smi -L, CUDA_VISIBLE_DEVICES); "
+        fix="match --nproc-per-node to the GPUs visible (nvidia-smi -L, CUDA_VISIBLE_DEVICES; "
+        "SageMaker's model parallel: processes_per_host in the estimator's mpi distribution); "
         "install a torch wheel built for this GPU and driver (torch.cuda.get_arch_list(), "
         "the driver's CUDA version in nvidia-smi); set the compute mode to Default "
         "(nvidia-smi -c 0) or run one process per GPU; on NVSwitch systems start "
@@ -2722,27 +2723,41 @@ RULES: tuple[Rule, ...] = (
         priority=81,
         retryable=False,
         patterns=(
-            # distributed_c10d.py's _get_default_group (a ValueError since torch 1.8) and the
-            # older wording of its assertion and of c10d's TORCH_CHECK. Only as an error: an
-            # exception line, or a logger's line saying what failed (a harness that catches
-            # it and reports "... failed: Default process group ..."); a script that prints
-            # the words after catching the error has not failed there
-            r"(?:Error|Exception|\bfailed)\b.*\bDefault process group (?:has not been|is not) "
+            # distributed_c10d.py's _get_default_group (a RuntimeError in torch 1.x, a
+            # ValueError in 2.x; the older "is not initialized" of its assertion and of c10d's
+            # TORCH_CHECK), as the exception itself, its repr, or the raise line in its frame
+            r"(?:Error|Exception)(?:: |\(['\"])Default process group (?:has not been|is not) "
             r"initialized",
+            # deepspeed.comm's own check, called before deepspeed.init_distributed()
+            r"(?:Error|Exception)(?:: |\(['\"])DeepSpeed backend not set, please initialize it "
+            r"using init_process_group\(\)",
+            # a harness that caught it and reports that the task failed ("... combination
+            # failed: Default process group ..."): the word "failed" is what makes it the end
+            # of the work, not a notice that the script goes on alone
+            r"\bfailed: Default process group (?:has not been|is not) initialized",
         ),
+        # a warning that quotes the error it caught and went on
+        exclude=(r"Warning\b|\bWARNING\b",),
+        # the same error raised by a cleanup after another one ("During handling of the above
+        # exception"): the first exception is the cause
+        not_after=(r"^During handling of the above exception, another exception occurred:$",),
         cause="a torch.distributed call (a barrier, a collective, get_rank, DDP or a "
-        "DistributedSampler) ran in a process that never joined a process group: "
+        "DistributedSampler) ran in a process that had not joined a process group: "
         "init_process_group was not called, or not yet, or the script saw no launcher's "
-        "variables (RANK, WORLD_SIZE) and took its single-process path; every start fails "
-        "the same way.",
+        "variables (RANK, WORLD_SIZE) and took its single-process path (an OpenMMLab script "
+        "run without --launcher pytorch); a script that never calls it fails the same way on "
+        "every start.",
         fix="start the script with `launchx run train.py` (or torchrun) and call "
-        "torch.distributed.init_process_group (or launchx.runtime.init_distributed()) before "
-        "the first collective; code that must also run alone guards its collectives with "
+        "launchx.runtime.init_distributed() (which also sets up a world of one when the "
+        "script runs alone) or torch.distributed.init_process_group before the first "
+        "collective; under DeepSpeed call deepspeed.init_distributed() first; code that must "
+        "also run alone without either guards its collectives with "
         "torch.distributed.is_initialized().",
         fixtures=(
             "user_code_error__vlmevalkit_564.log",
             "user_code_error__nanogpt_289_default_pg_not_initialized.log",
             "user_code_error__yolox_1474_default_pg_not_initialized_driver_log.log",
+            "user_code_error__pytorch_45117.log",
         ),
     ),
     Rule(

@@ -897,12 +897,51 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "UserWarning: Default process group has not been initialized; skipping barrier\n",
             "LX744",
         ),
+        (
+            "WARNING:root:Error during barrier: Default process group has not been "
+            "initialized, please make sure to call init_process_group. Continuing.\n",
+            "LX744",
+        ),
+        (
+            "[W] barrier failed (Default process group is not initialized), running "
+            "single-process\n",
+            "LX744",
+        ),
+        (
+            "UserWarning: Caught ValueError('Default process group has not been initialized, "
+            "please make sure to call init_process_group.'); falling back to rank 0\n",
+            "LX744",
+        ),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
     """The wordings rounds 83-102 added stop where their evidence stops."""
     p = failures.diagnose_logs([text]).primary
     assert p is None or p.code != code, p
+
+
+def test_a_cleanup_without_a_process_group_leaves_the_first_exception_the_cause() -> None:
+    """An except/finally that calls get_rank() after the script died of something else raises
+    the default-group error second; the first exception is the cause (LX511, not LX744)."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 40, in main\n'
+        "    cfg = configs[name]\n"
+        "KeyError: 'llama-7b'\n"
+        "\n"
+        "During handling of the above exception, another exception occurred:\n"
+        "\n"
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 52, in <module>\n'
+        "    if dist.get_rank() == 0:\n"
+        "ValueError: Default process group has not been initialized, please make sure to "
+        "call init_process_group.\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX511", p
+    alone = text[text.index('Traceback (most recent call last):\n  File "train.py", line 52') :]
+    p = failures.diagnose_logs([alone]).primary
+    assert p is not None and p.code == "LX744", p
 
 
 def test_aclnns_rejected_arguments_stay_the_callers() -> None:
