@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import os
 import shlex
+import signal
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -728,6 +729,17 @@ def test_requeue_failure_carries_scontrol_text() -> None:
     with pytest.raises(SubmitError, match="presently disabled"):
         requeue("9", runner=runner)
     assert runner.calls[0][0] == ["scontrol", "requeue", "9"]
+
+
+def test_scontrol_ended_by_the_requeue_it_asked_for_is_a_requeue() -> None:
+    """Inside the job, the requeue's SIGTERM to the batch step can reach scontrol before
+    slurmctld's reply does (CI on the local cluster): that is the requeue, not a failure."""
+    runner = _Runner([(-signal.SIGTERM, "", "")])
+    requeue("9", runner=runner)
+    assert runner.calls[0][0] == ["scontrol", "requeue", "9"]
+    # any other death or refusal still fails
+    with pytest.raises(SubmitError, match="exit code -9"):
+        requeue("9", runner=_Runner([(-signal.SIGKILL, "", "")]))
 
 
 def test_missing_sbatch_is_a_submit_error(monkeypatch: pytest.MonkeyPatch) -> None:
