@@ -324,6 +324,8 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         # exit string, and "=   RANK 6 PID 2447372 RUNNING AT n9" over "=   KILLED BY SIGNAL"
         rf"TERMINATED WITH THE EXIT STRING: [A-Za-z ]+ \(signal (?:{nums})\)",
         rf"^=\s+KILLED BY SIGNAL: (?:{nums}) \(",
+        # PyTorch-BigGraph's trainer, of a worker of its process pool
+        rf"A subprocess exited unexpectedly with status -(?:{nums})\b",
     )
 
 
@@ -437,7 +439,9 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     r"^RuntimeError: Resource temporarily unavailable$",
     # a wrapper script reporting that the launcher it started failed
     r"(?i)exited with (?:a )?non-?zero (?:status|exit code|return code)"
-    r"|returned non-zero exit status",
+    r"|returned non-zero exit status"
+    # ... and a process pool's report of a worker that died (PyTorch-BigGraph's)
+    r"|A subprocess exited unexpectedly with status",
 )
 """An exception line that names these is another reading's (NCCL, CUDA, the network, a
 launcher, a signal), not the script's own error (LX511, LX674)."""
@@ -881,6 +885,27 @@ RULES: tuple[Rule, ...] = (
             "nccl_config_error__nccl_573_topology_realpath.log",
             "nccl_config_error__tinyllava_112_arch_of_node_cpu.log",
         ),
+    ),
+    Rule(
+        name="neuron_unsupported_topology",
+        category="nccl_config_error",
+        code="LX745",
+        priority=88,
+        retryable=False,
+        patterns=(
+            # the Neuron runtime (Trainium/Inferentia) loads its collectives only for the
+            # NeuronCore counts its rings are built for; it names them itself
+            r"ERROR +NRT:nrt_load_collectives +Unsupported topology\. Supported number of "
+            r"Neuron Cores is",
+        ),
+        cause="the Neuron runtime's collectives refused the number of NeuronCores this run "
+        "asked for: on Trainium they are built for 1, 2, 8, 16 or a multiple of 32 cores "
+        "per replica group (the error lists the counts this instance supports), so every "
+        "start fails the same way.",
+        fix="choose a tensor-parallel degree (and processes per node) that gives one of the "
+        "supported core counts, e.g. --tensor_parallel_size 8 or 32 on trn1.32xlarge; for "
+        "other multiples of 2, use an inf2 instance, as the message says.",
+        fixtures=("nccl_config_error__optimum_neuron_619.log",),
     ),
     Rule(
         name="nccl_not_built",
@@ -2471,6 +2496,12 @@ RULES: tuple[Rule, ...] = (
             # (pdsh interleaving two ranks' writes pads the colon: "AssertionError    : ...";
             # not a table of metrics: "MeanSquaredError     : 0.0421")
             rf"{EXCEPTION_LINE}(?::| +:(?! *(?:[-+\d.eE]+%?|nan|inf) *$)|$)",
+            # ranks writing one terminal glue one's exception class to another's line: to
+            # its end, after a message's closing quote or a call's bracket
+            # ("...: '/x/run.log'FileNotFoundError"), or to its start, before a traceback
+            # frame or a source line ("FileNotFoundError  File ...")
+            rf"['\")\]]{EXCEPTION_LINE[1:]} *$",
+            rf"{EXCEPTION_LINE}(?: {{2,}}(?=File \"|assert |raise )|(?=assert |raise ))",
             # pytest's short test summary ("FAILED path::test[id] - AssertionError: ...")
             r"^FAILED \S+::\S+ - (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):",
             # the one exception class a script dies of without either word: next() on an
@@ -5541,6 +5572,8 @@ RULES: tuple[Rule, ...] = (
             r"The client socket has timed out after \d+\w* while trying to connect",
             # TCPStore's client before torch 2.0
             r"connect\(\) timed out\. Original timeout was \d+ ms",
+            # ... and before torch 1.7 (tcputils), with no timeout in it
+            r"^RuntimeError: connect\(\) timed out\.$",
             r"Timed out initializing process group in store based barrier",
             r"DistStoreError: .*(?:[Tt]imeout|[Tt]imed out)",
             r"waiting for clients\. \d+/\d+ clients joined",
@@ -5571,6 +5604,27 @@ RULES: tuple[Rule, ...] = (
             "rendezvous_timeout__pytorch_13583_gloo_filestore_samba_wait_timeout.log",
             "rendezvous_timeout__ray_25866.log",
         ),
+    ),
+    Rule(
+        name="ccom_bootstrap_wait",
+        category="rendezvous_timeout",
+        code="LX746",
+        # LX521's tier: a peer that never connected may have failed first, in its own words
+        priority=45,
+        patterns=(
+            # the Neuron runtime's collectives (CCOM, an NCCL derivative) while its ranks
+            # meet: rank 0's bootstrap waits for the others' connections and retries
+            r"CCOM WARN Timeout waiting for (?:RX|incoming connection) \(waited \d+ sec\)",
+        ),
+        cause="the Neuron collectives (CCOM) of this rank waited for the other ranks to "
+        "connect while building the communicator and none came within its wait: a rank "
+        "had not reached the collective (still loading, or failed earlier), or its address "
+        "is unreachable between the instances (security group, EFA not set up).",
+        fix="read the other ranks' output for an earlier failure; check that every instance "
+        "started the same world, that the security group allows all traffic between the "
+        "instances, and that EFA is enabled (a failing 'OFI plugin initNet()' says it is "
+        "not, and CCOM then falls back to sockets).",
+        fixtures=("rendezvous_timeout__aws_neuron_sdk_851.log",),
     ),
     Rule(
         name="hivemind_bootstrap_peers",
@@ -6086,6 +6140,9 @@ RULES: tuple[Rule, ...] = (
             # c10d's socket.cpp: a store client's wait for the server's answer (a get, a
             # wait, a barrier's add) ran past the store's timeout
             r"\[c10d\] waitForInput: socket SocketImpl\(.*\) timed out after \d+ ?ms",
+            # ... and its warning when the poll for the answer ran out, printed first (a paste
+            # may stop after it)
+            r"waitForInput: poll for socket .* returned 0, likely a timeout",
         ),
         cause="the rank waited in the c10d store (a barrier, a get of a key another rank "
         "writes) for longer than the timeout and no answer came: another rank had not got "

@@ -249,6 +249,11 @@ FOUND_UNKNOWNS = {
     # SGLang rollout server never answered; the labeller calls it unknown (the server's own
     # log is not shown), launchx reads the trainer's exception (LX511, not retried either way)
     "unknown__areal_240.log",
+    # round 105 (blind): TCPStore's constructor on Windows raising "RuntimeError: unmatched
+    # '}' in format string", torch's own formatting of the store's socket error failing; the
+    # labeller calls it unknown (the socket error it hid is not shown), launchx reads the
+    # exception (LX511, not retried either way)
+    "unknown__rvc_2217.log",
 }
 
 
@@ -400,6 +405,41 @@ def test_an_exception_padded_by_interleaving_is_read_but_a_metrics_table_is_not(
         "RootMeanSquaredError : nan\nMeanAbsolutePercentageError : 12.5%\n"
     )
     p = failures.diagnose_logs([table]).primary
+    assert p is None or p.code != "LX511", p
+
+
+@pytest.mark.parametrize(
+    "glued",
+    [
+        "[Errno 2] No such file or directory: '/shared/run/x.log'FileNotFoundError\n",
+        "    assert p.ds_status == ZeroParamStatus.AVAILABLE, p.ds_summary()AssertionError  \n",
+        'FileNotFoundError  File "/src/train/tuner.py", line 26, in run_exp\n',
+        "    AssertionErrorassert p.ds_status == ZeroParamStatus.AVAILABLE\n",
+        "AssertionError        raise ValueError(msg)\n",
+    ],
+)
+def test_an_exception_class_glued_to_another_ranks_line_is_read(glued: str) -> None:
+    """Ranks writing one terminal glue an exception's class to the end of another rank's
+    message or to the start of its traceback frame; the class still ended that rank."""
+    p = failures.diagnose_logs([glued]).primary
+    assert p is not None and p.code == "LX511", p
+
+
+@pytest.mark.parametrize(
+    "near",
+    [
+        # IPython's traceback header: the exception line comes after the frames it heads
+        "ValueError                                Traceback (most recent call last)\n",
+        # classes quoted in a message or a repr, not ending the line
+        "retry_on=('ConnectionError', 'TimeoutError')\n",
+        "skipped 2 batches: <class 'KeyError'> x2\n",
+        # a count of a class's instances, not the class glued to a line
+        "AssertionErrors raised in eval: 0\n",
+        "ValueErrors  raised in eval: 0\n",
+    ],
+)
+def test_an_exception_class_inside_a_line_is_not_a_glued_one(near: str) -> None:
+    p = failures.diagnose_logs([near]).primary
     assert p is None or p.code != "LX511", p
 
 
@@ -912,12 +952,52 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "please make sure to call init_process_group.'); falling back to rank 0\n",
             "LX744",
         ),
+        # the Neuron runtime's trace of the same call, and its other refusals: not the
+        # core count
+        (
+            "2024-Jun-02 04:05:36.4   273:478   INFO   NRT:nrt_load_collectives   API:IN: "
+            "(start_nc=0, nc_count=1, global_device_id=4, global_device_count=8)\n",
+            "LX745",
+        ),
+        (
+            'RuntimeError: nrt_load_collectives status=4 message="Allocation Failure"\n',
+            "LX745",
+        ),
+        # the same wait's other warning: the poll was interrupted before its deadline
+        (
+            "[W socket.cpp:460] [c10d] waitForInput: poll for socket SocketImpl(fd=5) "
+            "returned operation_in_progress before a timeout\n",
+            "LX698",
+        ),
+        # another library's connect timeout, with its own words after torch's
+        (
+            "RuntimeError: connect() timed out. (connect timeout=10) to huggingface.co\n",
+            "LX521",
+        ),
+        # CCOM's other bootstrap warnings, and the same words under another library's
+        # prefix: not CCOM's wait for its peers
+        ("CCOM WARN OFI plugin initNet() failed is EFA enabled?\n", "LX746"),
+        (
+            "NCCL WARN Timeout waiting for RX (waited 120 sec) - retrying, [bootstrapInit, "
+            "rank: 0/8/-1]\n",
+            "LX746",
+        ),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-102 added stop where their evidence stops."""
+    """The wordings rounds 83-104 added stop where their evidence stops."""
     p = failures.diagnose_logs([text]).primary
     assert p is None or p.code != code, p
+
+
+def test_a_pool_worker_that_exited_with_an_error_is_not_a_signal() -> None:
+    """PyTorch-BigGraph reports each dead worker of its pool by its exit status: a negative
+    one is the signal that killed it (-9: SIGKILL), a positive one the worker's own error,
+    printed above it, which no launcher line stands in for."""
+    p = failures.diagnose_logs(["RuntimeError: A subprocess exited unexpectedly with status -9\n"])
+    assert p.primary is not None and p.primary.code == "LX547", p.primary
+    p = failures.diagnose_logs(["RuntimeError: A subprocess exited unexpectedly with status 1\n"])
+    assert p.primary is None or p.primary.category not in ("killed", "segfault"), p.primary
 
 
 def test_a_cleanup_without_a_process_group_leaves_the_first_exception_the_cause() -> None:
