@@ -639,7 +639,14 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"EADDRINUSE",
             r"errno: 98 - Address already in use",
-            r"\[Errno 98\] Address already in use",
+            # (48: EADDRINUSE on macOS and the BSDs)
+            r"\[Errno (?:98|48)\] Address already in use",
+            # asyncio's create_server (uvicorn's, so an inference server's HTTP port) words
+            # the same errno its own way
+            r"\[Errno (?:98|48)\] error while attempting to bind on address .*: address "
+            r"already in use",
+            # Python's own OSError on Windows (WSAEADDRINUSE)
+            r"\[WinError 10048\]",
             r"RuntimeError: Address already in use",
             r"Tried to launch distributed communication on port `?\d+`?, but another process "
             r"is utilizing it",
@@ -1409,6 +1416,32 @@ RULES: tuple[Rule, ...] = (
         fixtures=("cuda_config_error__skyreels_v1_54_triton_cannot_find_lcuda.log",),
     ),
     Rule(
+        name="no_cuda_toolkit",
+        category="cuda_config_error",
+        code="LX747",
+        # above the build that then fails (LX688) and the exception lines that carry it
+        # (LX511): the missing toolkit is the cause
+        priority=88,
+        retryable=False,
+        patterns=(
+            # DeepSpeed's op builder (MissingCUDAException), which the launcher itself meets
+            # when importing deepspeed.ops, before any rank starts
+            r"CUDA_HOME does not exist, unable to compile CUDA op\(s\)",
+            # torch.utils.cpp_extension's, for a project's own CUDA ops built at start-up
+            r"CUDA_HOME environment variable is not set\. Please set it to your CUDA install "
+            r"root",
+        ),
+        cause="no CUDA toolkit was found to compile CUDA ops at start-up (DeepSpeed's op "
+        "builder, or torch.utils.cpp_extension for a project's own kernels): CUDA_HOME is "
+        "unset and no nvcc is on the PATH or in /usr/local/cuda. The GPU driver and torch's "
+        "CUDA runtime do not include the compiler; every start fails the same way.",
+        fix="install a CUDA toolkit whose version matches torch.version.cuda (a conda "
+        "cuda-toolkit / cuda-nvcc package, or NVIDIA's installer) and point CUDA_HOME at it; "
+        "or install DeepSpeed with its ops prebuilt (DS_BUILD_OPS=1) on a machine that has "
+        "one.",
+        fixtures=("cuda_config_error__minimind_48.log",),
+    ),
+    Rule(
         name="cuda_too_many_peers",
         category="cuda_config_error",
         code="LX650",
@@ -1877,6 +1910,11 @@ RULES: tuple[Rule, ...] = (
             r"unable to (?:write to|open|mmap \d+ bytes from|resize) "
             r"(?:file|shared memory object) </torch_",
             r"unable to mmap \d+ bytes from file <filename not specified>: ",
+            # the DataLoader's own word for the same descriptors running out while it
+            # receives a worker's batch (EMFILE, under the file_descriptor strategy)
+            r"Too many open files\. Communication with the workers is no longer possible",
+            # ... and multiprocessing's, receiving a shared tensor's descriptor past the limit
+            r"^RuntimeError: received 0 items of ancdata$",
         ),
         cause="torch could not create, write or map the shared-memory file of a tensor passed "
         "between processes (a DataLoader worker's batch, a multiprocessing queue, "
@@ -2762,6 +2800,11 @@ RULES: tuple[Rule, ...] = (
             # deepspeed.comm's own check, called before deepspeed.init_distributed()
             r"(?:Error|Exception)(?:: |\(['\"])DeepSpeed backend not set, please initialize it "
             r"using init_process_group\(\)",
+            # ... either message alone on its line: the exception's text as a harness or a
+            # logger printed it, or as the reporter pasted it
+            r"^(?:DeepSpeed backend not set, please initialize it using init_process_group\(\)"
+            r"|Default process group has not been initialized, please make sure to call "
+            r"init_process_group\.)$",
             # a harness that caught it and reports that the task failed ("... combination
             # failed: Default process group ..."): the word "failed" is what makes it the end
             # of the work, not a notice that the script goes on alone
@@ -6461,6 +6504,9 @@ ANCHORS: tuple[str, ...] = (
     "--nnode",
     "--node",
     "stopiteration",
+    "cuda_home",
+    "backend not set",
+    "group has not been initialized",
     "(): unaligned",
     ": not found",
     "unable to find the specified executable",

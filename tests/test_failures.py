@@ -952,6 +952,14 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "please make sure to call init_process_group.'); falling back to rank 0\n",
             "LX744",
         ),
+        # a logger going on alone after the same words: not the exception's text by itself
+        (
+            "Default process group has not been initialized, please make sure to call "
+            "init_process_group. Falling back to a single process.\n",
+            "LX744",
+        ),
+        # torch finding a toolkit after all: CUDA_HOME named, nothing missing
+        ("No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\n", "LX747"),
         # the Neuron runtime's trace of the same call, and its other refusals: not the
         # core count
         (
