@@ -408,7 +408,8 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # ... and its word for an operator that failed asynchronously on the device (LX722)
     r"|The Inner error is reported as above\b",
     r"(?i)out of memory|timed? ?out|timeout",
-    r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98",
+    r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98"
+    r"|Failed to bind to address",
     # (torch's symmetric-memory allocator calls its own exchange "rendezvous" too)
     r"(?i)(?<!allocator::)rendezvous|ChildFailedError|SignalException|DistBackendError"
     r"|DistNetworkError"
@@ -676,16 +677,34 @@ RULES: tuple[Rule, ...] = (
         # a symptom's tier: the bare perror line of any process beside the ranks (a parameter
         # server's scheduler, an exporter, a sidecar), which a rank's own exception outweighs
         priority=45,
-        patterns=(r"\bbind(?:\(\))?: Address already in use",),
+        # not a port launchx chooses (MASTER_PORT is, LX505): a second start binds the same
+        # one, and the holder may be the job itself (every rank binding one HTTP port)
+        retryable=False,
+        patterns=(
+            r"\bbind(?:\(\))?: Address already in use",
+            # EADDRINUSE's text as any other library passes it on (strerror's, libuv's in
+            # lower case): a messaging socket (ZeroMQ's), a web or RPC server
+            r"(?i)\baddress already in use\b",
+            # grpcio's server.start(), whose bind failure names no errno (a port in use,
+            # nearly always: DeepSpeed-MII gives each rank its own fixed port)
+            r"Failed to bind to address \S+; set GRPC_VERBOSITY=debug",
+        ),
         # gloo's pair sockets bind ephemeral ports of their own, not a port of the job's
         exclude=(r"gloo/transport/tcp/pair\.cc:\d+\] bind",),
         cause="a process of the job could not bind its port because another process holds it "
-        "(the C library's own words, so not torch's store: a parameter server or scheduler "
-        "such as BytePS's ps-lite, or a helper started beside the ranks); often a process of "
-        "an earlier run that has not exited yet.",
+        "(the system's own words for it, so not torch's store: a parameter server or "
+        "scheduler such as BytePS's ps-lite, an inference engine's messaging or HTTP "
+        "socket, or a helper started beside the ranks); often a process of an earlier run "
+        "that has not exited yet.",
         fix="find the holder with `ss -ltnp | grep <port>` and stop it, or give that process "
-        "another port (BytePS: DMLC_PS_ROOT_PORT); the port variables of the job name it.",
-        fixtures=("port_in_use__byteps_353_scheduler_bind_eaddrinuse.log",),
+        "another port (BytePS: DMLC_PS_ROOT_PORT; a server started on every rank: only on "
+        "rank 0, or at a port offset by the rank); the port variables of the job name it. "
+        "launchx does not retry it: the port is not one it picks, so a second start meets "
+        "the same holder.",
+        fixtures=(
+            "port_in_use__byteps_353_scheduler_bind_eaddrinuse.log",
+            "port_in_use__deepspeed_mii_521_grpc_bind_50058.log",
+        ),
     ),
     Rule(
         name="privileged_port",

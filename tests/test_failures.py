@@ -958,6 +958,8 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "init_process_group. Falling back to a single process.\n",
             "LX744",
         ),
+        # a server that moves on to the next port itself: not grpcio's failed start
+        ("WARNING: Failed to bind to address 0.0.0.0:8080, trying port 8081\n", "LX641"),
         # torch finding a toolkit after all: CUDA_HOME named, nothing missing
         ("No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\n", "LX747"),
         # the Neuron runtime's trace of the same call, and its other refusals: not the
@@ -996,6 +998,22 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
     """The wordings rounds 83-104 added stop where their evidence stops."""
     p = failures.diagnose_logs([text]).primary
     assert p is None or p.code != code, p
+
+
+def test_a_port_launchx_does_not_pick_is_not_retried_and_yields_to_the_stores() -> None:
+    """EADDRINUSE in another library's words (an engine's ZeroMQ socket, a web server) is a
+    port clash, but not on MASTER_PORT, which a retry would move: a second start meets the
+    same holder. The store's own clash, in the same log, is the one launchx can mend."""
+    zmq = "zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:5557')\n"
+    p = failures.diagnose_logs([zmq]).primary
+    assert p is not None and (p.code, p.category, p.retryable) == ("LX641", "port_in_use", False)
+    store = (
+        "torch.distributed.DistNetworkError: The server socket has failed to listen on any "
+        "local network address. port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, "
+        "message: address already in use\n"
+    )
+    p = failures.diagnose_logs([zmq + store]).primary
+    assert p is not None and (p.code, p.retryable) == ("LX505", True), p
 
 
 def test_a_pool_worker_that_exited_with_an_error_is_not_a_signal() -> None:
