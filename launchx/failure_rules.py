@@ -299,7 +299,7 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
     """How the other launchers say a rank died of one of ``signals``, naming its rank where
     they do: mpirun, MPICH's mpiexec, DeepSpeed's runner, multiprocessing and
     torch.multiprocessing.spawn, subprocess, horovodrun's driver (the shell's 128 + N),
-    composer's launcher."""
+    composer's launcher, vLLM's executors, PyTorch-BigGraph's pool of workers."""
     nums = "|".join(str(n) for n in signals)
     names = "|".join(_SIGNAL_NAMES[n] for n in signals)
     named = "|".join(f"{_SIGNAL_NAMES[n]}: {n}" for n in signals)
@@ -639,15 +639,9 @@ RULES: tuple[Rule, ...] = (
         priority=95,
         patterns=(
             r"EADDRINUSE",
-            r"errno: 98 - Address already in use",
-            # (48: EADDRINUSE on macOS and the BSDs)
+            # (48: EADDRINUSE on macOS and the BSDs, where c10d's store says it so too)
+            r"errno: (?:98|48) - Address already in use",
             r"\[Errno (?:98|48)\] Address already in use",
-            # asyncio's create_server (uvicorn's, so an inference server's HTTP port) words
-            # the same errno its own way
-            r"\[Errno (?:98|48)\] error while attempting to bind on address .*: address "
-            r"already in use",
-            # Python's own OSError on Windows (WSAEADDRINUSE)
-            r"\[WinError 10048\]",
             r"RuntimeError: Address already in use",
             r"Tried to launch distributed communication on port `?\d+`?, but another process "
             r"is utilizing it",
@@ -681,16 +675,28 @@ RULES: tuple[Rule, ...] = (
         # one, and the holder may be the job itself (every rank binding one HTTP port)
         retryable=False,
         patterns=(
-            r"\bbind(?:\(\))?: Address already in use",
-            # EADDRINUSE's text as any other library passes it on (strerror's, libuv's in
-            # lower case): a messaging socket (ZeroMQ's), a web or RPC server
+            # EADDRINUSE's text as any process passes it on: the C library's perror ("bind:
+            # Address already in use"), a messaging socket (ZeroMQ's), libuv's in lower case
             r"(?i)\baddress already in use\b",
-            # grpcio's server.start(), whose bind failure names no errno (a port in use,
-            # nearly always: DeepSpeed-MII gives each rank its own fixed port)
+            # asyncio's create_server (uvicorn's: an inference server's HTTP port) words the
+            # same errno its own way, and Python on Windows names WSAEADDRINUSE
+            r"\[Errno (?:98|48)\] error while attempting to bind on address .*: address "
+            r"already in use",
+            r"\[WinError 10048\]",
+            # grpcio's add_insecure_port/add_secure_port, whose bind failure names no errno
+            # (usually a port in use: DeepSpeed-MII gives each rank its own fixed port)
             r"Failed to bind to address \S+; set GRPC_VERBOSITY=debug",
         ),
-        # gloo's pair sockets bind ephemeral ports of their own, not a port of the job's
-        exclude=(r"gloo/transport/tcp/pair\.cc:\d+\] bind",),
+        exclude=(
+            # gloo's sockets (tcp pairs, the uv transport) bind ephemeral ports of their own,
+            # not a port of the job's
+            r"gloo/transport/(?:tcp/pair\.cc|uv/)",
+            # a process that says what it does next (another port, a retry) has not failed,
+            # nor has an informational line; a source line in a traceback is not the error
+            r"(?i)\b(?:info|warn(?:ing)?|retrying|falling back|fall back|picking)\b"
+            r"|\btrying (?:another|the next|next|a (?:different|new|random)) port",
+            r"^\s*(?:raise|print)\b",
+        ),
         cause="a process of the job could not bind its port because another process holds it "
         "(the system's own words for it, so not torch's store: a parameter server or "
         "scheduler such as BytePS's ps-lite, an inference engine's messaging or HTTP "
@@ -925,9 +931,8 @@ RULES: tuple[Rule, ...] = (
             r"Neuron Cores is",
         ),
         cause="the Neuron runtime's collectives refused the number of NeuronCores this run "
-        "asked for: on Trainium they are built for 1, 2, 8, 16 or a multiple of 32 cores "
-        "per replica group (the error lists the counts this instance supports), so every "
-        "start fails the same way.",
+        "asked for: on trn1 they load for 1, 2, 8, 16 or a multiple of 32 cores (the error "
+        "lists the counts it supports), so every start fails the same way.",
         fix="choose a tensor-parallel degree (and processes per node) that gives one of the "
         "supported core counts, e.g. --tensor_parallel_size 8 or 32 on trn1.32xlarge; for "
         "other multiples of 2, use an inf2 instance, as the message says.",
@@ -1443,12 +1448,17 @@ RULES: tuple[Rule, ...] = (
         priority=88,
         retryable=False,
         patterns=(
-            # DeepSpeed's op builder (MissingCUDAException), which the launcher itself meets
-            # when importing deepspeed.ops, before any rank starts
-            r"CUDA_HOME does not exist, unable to compile CUDA op\(s\)",
+            # DeepSpeed's op builder (MissingCUDAException), which even the launcher can meet
+            # when importing deepspeed.ops, before any rank starts: as the exception, or its
+            # message alone on the line (a library that only warns and falls back quotes it
+            # inside its own sentence)
+            r"(?:MissingCUDAException|Error|Exception): CUDA_HOME does not exist, unable to "
+            r"compile CUDA op\(s\)",
+            r"^CUDA_HOME does not exist, unable to compile CUDA op\(s\)$",
             # torch.utils.cpp_extension's, for a project's own CUDA ops built at start-up
-            r"CUDA_HOME environment variable is not set\. Please set it to your CUDA install "
-            r"root",
+            # (transformers catches it for its optional kernels and logs it: not the cause)
+            r"^(?:OSError|EnvironmentError): CUDA_HOME environment variable is not set\. "
+            r"Please set it to your CUDA install root",
         ),
         cause="no CUDA toolkit was found to compile CUDA ops at start-up (DeepSpeed's op "
         "builder, or torch.utils.cpp_extension for a project's own kernels): CUDA_HOME is "
@@ -2588,6 +2598,9 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__verl_4503_vllm_symm_mem_overlapping_devices_ray.log",
             "user_code_error__axolotl_2791_chat_template_pydantic.log",
             "user_code_error__ms_swift_4644.log",
+            "user_code_error__hllm_30.log",
+            "user_code_error__llamafactory_1860.log",
+            "user_code_error__qwen_vl_103.log",
         ),
     ),
     Rule(
@@ -2819,11 +2832,6 @@ RULES: tuple[Rule, ...] = (
             # deepspeed.comm's own check, called before deepspeed.init_distributed()
             r"(?:Error|Exception)(?:: |\(['\"])DeepSpeed backend not set, please initialize it "
             r"using init_process_group\(\)",
-            # ... either message alone on its line: the exception's text as a harness or a
-            # logger printed it, or as the reporter pasted it
-            r"^(?:DeepSpeed backend not set, please initialize it using init_process_group\(\)"
-            r"|Default process group has not been initialized, please make sure to call "
-            r"init_process_group\.)$",
             # a harness that caught it and reports that the task failed ("... combination
             # failed: Default process group ..."): the word "failed" is what makes it the end
             # of the work, not a notice that the script goes on alone
@@ -3949,6 +3957,7 @@ RULES: tuple[Rule, ...] = (
             "killed__horovod_2484_elastic_k8s_worker_exit137.log",
             "killed__jukebox_155_mpiexec_hydra_signal9.log",
             "killed__production_stack_292.log",
+            "killed__pytorch_biggraph_128.log",
         ),
     ),
     Rule(
@@ -5663,6 +5672,7 @@ RULES: tuple[Rule, ...] = (
             "rendezvous_timeout__av_hubert_19_wrapped_json.log",
             "rendezvous_timeout__pytorch_107021.log",
             "rendezvous_timeout__pytorch_69197_c10d_connect_timed_out.log",
+            "rendezvous_timeout__deepdrivemd_14.log",
             "rendezvous_timeout__pytorch_13583_gloo_filestore_samba_wait_timeout.log",
             "rendezvous_timeout__ray_25866.log",
         ),
@@ -6524,8 +6534,6 @@ ANCHORS: tuple[str, ...] = (
     "--node",
     "stopiteration",
     "cuda_home",
-    "backend not set",
-    "group has not been initialized",
     "(): unaligned",
     ": not found",
     "unable to find the specified executable",

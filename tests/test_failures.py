@@ -431,7 +431,7 @@ def test_an_exception_class_glued_to_another_ranks_line_is_read(glued: str) -> N
         # IPython's traceback header: the exception line comes after the frames it heads
         "ValueError                                Traceback (most recent call last)\n",
         # classes quoted in a message or a repr, not ending the line
-        "retry_on=('ConnectionError', 'TimeoutError')\n",
+        "retry_on=('KeyError', 'ValueError')\n",
         "skipped 2 batches: <class 'KeyError'> x2\n",
         # a count of a class's instances, not the class glued to a line
         "AssertionErrors raised in eval: 0\n",
@@ -962,6 +962,33 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         ("WARNING: Failed to bind to address 0.0.0.0:8080, trying port 8081\n", "LX641"),
         # torch finding a toolkit after all: CUDA_HOME named, nothing missing
         ("No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\n", "LX747"),
+        # transformers catching the build error of an optional kernel and going on without it
+        (
+            "Could not load the custom kernel for multi-scale deformable attention: CUDA_HOME "
+            "environment variable is not set. Please set it to your CUDA install root.\n",
+            "LX747",
+        ),
+        (
+            "[WARNING] fused_adam: CUDA_HOME does not exist, unable to compile CUDA op(s); "
+            "using the PyTorch implementation\n",
+            "LX747",
+        ),
+        # a port clash a process handles itself, an informational line, a traceback's source
+        # line, and gloo's own ephemeral ports: not a failed bind of the job's
+        ("zmq socket: port 5557 address already in use, picking a random port\n", "LX641"),
+        ("node1:33:40 [0] NCCL INFO Call to bind failed : Address already in use\n", "LX641"),
+        ('    raise OSError("Address already in use")\n', "LX641"),
+        (
+            "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/uv/libuv.h:596] "
+            "rv == 0. -4091 vs 0. uv_tcp_bind: address already in use\n",
+            "LX641",
+        ),
+        # an application's HTTP port in asyncio's words: not the store's MASTER_PORT
+        (
+            "ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 8000): "
+            "address already in use\n",
+            "LX505",
+        ),
         # the Neuron runtime's trace of the same call, and its other refusals: not the
         # core count
         (
