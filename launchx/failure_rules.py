@@ -643,6 +643,9 @@ RULES: tuple[Rule, ...] = (
             r"errno: (?:98|48) - Address already in use",
             r"\[Errno (?:98|48)\] Address already in use",
             r"RuntimeError: Address already in use",
+            # torchelastic's create_c10d_store after its retries (the agent's store, on
+            # MASTER_PORT); not its warning before each retry ("..., attempt: [1/3]")
+            r"\bon \S+, port: \d+ already in use\s*$",
             r"Tried to launch distributed communication on port `?\d+`?, but another process "
             r"is utilizing it",
             # TensorPipe's listener (torch.distributed.rpc), thrown as a C++ exception

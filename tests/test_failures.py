@@ -983,6 +983,12 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "rv == 0. -4091 vs 0. uv_tcp_bind: address already in use\n",
             "LX641",
         ),
+        # torchelastic's warning before it tries the same port again: not its last word
+        (
+            "WARNING:torch.distributed.elastic.utils.distributed:port: 29500 already in use, "
+            "attempt: [1/3]\n",
+            "LX505",
+        ),
         # an application's HTTP port in asyncio's words: not the store's MASTER_PORT
         (
             "ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 8000): "
