@@ -297,7 +297,7 @@ abort)."""
 
 def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
     """How the other launchers say a rank died of one of ``signals``, naming its rank where
-    they do: mpirun, MPICH's mpiexec, DeepSpeed's runner, multiprocessing and
+    they do: mpirun, MPICH's and PALS' mpiexec, DeepSpeed's runner, multiprocessing and
     torch.multiprocessing.spawn, subprocess, horovodrun's driver (the shell's 128 + N),
     composer's launcher, vLLM's executors, PyTorch-BigGraph's pool of workers."""
     nums = "|".join(str(n) for n in signals)
@@ -326,6 +326,9 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         rf"^=\s+KILLED BY SIGNAL: (?:{nums}) \(",
         # PyTorch-BigGraph's trainer, of a worker of its process pool
         rf"A subprocess exited unexpectedly with status -(?:{nums})\b",
+        # HPE Cray PALS' mpiexec (ALCF's Polaris, Sunspot, Aurora): "host: rank 0 died from
+        # signal 11 and dumped core"
+        rf"(?:^|: )rank (?P<rank>\d+) died from signal (?:{nums})\b",
     )
 
 
@@ -2149,6 +2152,34 @@ RULES: tuple[Rule, ...] = (
         fixtures=("user_code_error__yi_69_unrecognized_local_rank_deepspeed_tp.log",),
     ),
     Rule(
+        name="rendezvous_settings_rejected",
+        category="user_code_error",
+        code="LX748",
+        # the launch command's settings, read by torchrun before any rank starts (the
+        # words "rendezvous" keep these lines from the script's exception rule, LX511)
+        priority=85,
+        retryable=False,
+        patterns=(
+            # torch/distributed/elastic/rendezvous/utils.py: parse_rendezvous_endpoint and
+            # parse_rendezvous_config
+            r"ValueError: The (?:port number|hostname) of the rendezvous endpoint '[^']*' must "
+            r"be ",
+            r"ValueError: The rendezvous configuration (?:string must be in format"
+            r"|option '[^']*' must have a value specified)",
+        ),
+        cause="torchrun (or accelerate launch, which hands it its command line) could not read "
+        "the rendezvous endpoint or settings it was given: the host or port is empty or not a "
+        "number ('None:None' is a multi-node launch whose master address and port were never "
+        "set, or whose arguments shifted by one), so it stops before starting any rank, every "
+        "time.",
+        fix="pass the endpoint as HOST:PORT with a numeric port (torchrun --rdzv_endpoint or "
+        "--master_addr/--master_port; accelerate launch --main_process_ip and "
+        "--main_process_port on every node; a flag that takes no value, such as "
+        "--same_network, given one shifts the arguments after it); `launchx run --nnodes N "
+        "--master-addr HOST` writes them itself.",
+        fixtures=("user_code_error__accelerate_2240.log",),
+    ),
+    Rule(
         name="script_not_found",
         category="user_code_error",
         code="LX574",
@@ -3592,10 +3623,16 @@ RULES: tuple[Rule, ...] = (
             r"|deallocating None|Floating point exception|Illegal instruction)",
             r"received signal SIGSEGV",
             r"\*\*\* SIG(?:SEGV|FPE|ILL) \(@0x[0-9a-f]+\) received by PID",
+            # folly's signal handler (Meta's C++ and Rust runtimes, monarch's actors): "***
+            # Signal 11 (SIGSEGV) (0x3f800000) received by PID 2085122 (pthread TID ...)"
+            r"\*\*\* Signal (?:11|8|4) \(SIG(?:SEGV|FPE|ILL)\) \(0x[0-9a-f]+\) received by PID",
             # absl's failure-signal handler (Ray's workers, JAX, TensorFlow)
             r"(?:^|logging\.cc:\d+\]?:? )\*\*\* SIGSEGV received at time=\d+",
             # the shell's report of a child's SIGFPE ("Illegal instruction" has no anchor)
-            r"^Floating point exception(?: \(core dumped\))?$",
+            r"^Floating point exception(?: ?\(core dumped\))?$",
+            # ... and bash's job report of it, under a wrapper script ("start.sh: line 20:
+            # 11 Floating point exception(core dumped) python train.py")
+            r": line \d+: +\d+ Floating point exception ?(?:\(core dumped\))?(?: |$)",
             # UCX's handler (HPC-X, NGC containers): SIGSEGV, SIGFPE or SIGILL
             r"Caught signal (?:11 \(Segmentation fault|8 \(Floating point exception"
             r"|4 \(Illegal instruction)",
@@ -3629,6 +3666,8 @@ RULES: tuple[Rule, ...] = (
             "segfault__ray_49998_torchtrainer_npu_sigsegv.log",
             "segfault__ray_54580_raytrainworker_amd_segfault.log",
             "segfault__infinistore_82.log",
+            "segfault__monarch_839.log",
+            "segfault__byteps_96.log",
         ),
     ),
     Rule(
@@ -3709,6 +3748,13 @@ RULES: tuple[Rule, ...] = (
             # libtpu's failure-signal handler reporting the abort (after a fatal check such as
             # "F ... tpu_library_init_fns.inc:100] ... not available in this library")
             r"\*\*\* SIGABRT received by PID \d+ \(TID \d+\)",
+            # ... and folly's (LX513 reads its other fatal signals)
+            r"\*\*\* Signal 6 \(SIGABRT\) \(0x[0-9a-f]+\) received by PID \d+",
+            # Rust's runtime (a tokenizer's or another extension's) aborting where a panic
+            # cannot unwind: a panic while one is handled, or one in a function that must not
+            # unwind (library/std/src/panicking.rs, library/core/src/panicking.rs)
+            r"^thread (?:panicked while processing panic|caused non-unwinding panic)\. "
+            r"aborting\.$",
         ),
         # glibc's own assertions (malloc's, the thread library's) are heap corruption or a
         # fork's aftermath, not an extension's check
@@ -3717,7 +3763,8 @@ RULES: tuple[Rule, ...] = (
         "that host memory could not give, often a size computed wrong), a failed assert() or "
         "CHECK in an extension's C++ code (the condition and the file are in the message), glibc "
         "finding the heap corrupted (an out-of-bounds write or a double free in native code), "
-        "an LLVM fatal error in a JIT compiler (Triton) or a C++ thread torn down while "
+        "an LLVM fatal error in a JIT compiler (Triton), a Rust extension's panic that could "
+        "not unwind, or a C++ thread torn down while "
         "running (glibc's 'exception not rethrown': a thread ended by pthread_exit or "
         "pthread_cancel, as Python ends its threads at exit, whose unwinding a catch (...) "
         "swallowed); a native crash, not a Python exception.",
@@ -3738,6 +3785,7 @@ RULES: tuple[Rule, ...] = (
             "segfault__vllm_29373.log",
             "segfault__ipex_llm_9231.log",
             "segfault__xla_4103.log",
+            "segfault__willdreamer_aurora_8.log",
         ),
     ),
     Rule(
@@ -3753,7 +3801,10 @@ RULES: tuple[Rule, ...] = (
         "check extensions and CUDA/NCCL libraries match the installed torch. SIGILL: a wheel "
         "or extension built for a newer CPU (AVX-512) than this node's; SIGFPE: an integer "
         "division by zero in native code.",
-        fixtures=("segfault__deepspeedexamples_626_return_code_11.log",),
+        fixtures=(
+            "segfault__deepspeedexamples_626_return_code_11.log",
+            "segfault__ezpz_210.log",
+        ),
     ),
     Rule(
         name="windows_crash_status",

@@ -1025,10 +1025,22 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "rank: 0/8/-1]\n",
             "LX746",
         ),
+        # PALS' report of the SIGTERM its own teardown sends the other ranks: not a crash
+        ("x3006c0s19b1n0.hsn.cm.polaris.alcf.anl.gov: rank 3 died from signal 15\n", "LX548"),
+        # a Rust panic that unwinds (a tokenizer's, raised in Python as PanicException), and
+        # folly's handler for a plain SIGTERM: neither is a native crash
+        ("thread '<unnamed>' panicked at src/tokenizer/mod.rs:1234:5:\n", "LX579"),
+        (
+            "*** Signal 15 (SIGTERM) (0x0) received by PID 1 (pthread TID 0x7f) (linux TID 1) "
+            "(maybe from PID 2, UID 0) (code: user), stack trace: ***\n",
+            "LX513",
+        ),
+        # numpy's Python exception for a float division: not the native SIGFPE
+        ("FloatingPointError: divide by zero encountered in divide\n", "LX513"),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-104 added stop where their evidence stops."""
+    """The wordings rounds 83-110 added stop where their evidence stops."""
     p = failures.diagnose_logs([text]).primary
     assert p is None or p.code != code, p
 
