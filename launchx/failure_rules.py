@@ -382,8 +382,11 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # (HCCL: Ascend's NCCL, whose errors torch_npu raises as RuntimeErrors too)
     # (nor init_process_group's "Unknown c10d backend type", a backend the script names
     # that nothing registered)
-    r"(?i)nccl|hccl|gloo|c10d(?!\.\w+\.default|/reducer\.cpp| backend type)|ProcessGroup"
-    r"|monitoredBarrier",
+    # (but an argument check's exception that names them is the caller's misuse of the API:
+    # torch raises its communication failures as RuntimeError or its Dist* subclasses)
+    r"(?i)^(?!(?:[\w.]+\.)?(?:ValueError|TypeError|AttributeError|NotImplementedError"
+    r"|KeyError|IndexError): ).*?(?:nccl|hccl|gloo|c10d(?!\.\w+\.default|/reducer\.cpp"
+    r"| backend type)|ProcessGroup|monitoredBarrier)",
     # cuDNN rejecting its arguments (a layout or size it has no kernel for) is the
     # script's, like any other exception
     rf"CUDA error|CUDA driver error|cuda runtime error|\bcudaError(?:{_CUDA_NAMES_READ})\b"
@@ -2165,18 +2168,29 @@ RULES: tuple[Rule, ...] = (
             r"ValueError: The (?:port number|hostname) of the rendezvous endpoint '[^']*' must "
             r"be ",
             r"ValueError: The rendezvous configuration (?:string must be in format"
-            r"|option '[^']*' must have a value specified)",
+            r"|option '[^']*' (?:must have a value specified"
+            r"|does not represent a valid (?:boolean|integer) value))",
+            # ... rendezvous/api.py: --nnodes MIN:MAX, --rdzv_backend
+            r"ValueError: The (?:minimum|maximum) number of rendezvous nodes \(-?\d+\) must be ",
+            r"ValueError: The rendezvous backend (?:'[^']*' is not registered\."
+            r"|name must be a non-empty string)",
+            # ... static_tcp_rendezvous.py: the static backend (--rdzv_backend=static,
+            # --master_addr/--master_port) without the node's rank or the master
+            r"ValueError: (?:rank|endpoint) is absent in RendezvousParameters",
         ),
-        cause="torchrun (or accelerate launch, which hands it its command line) could not read "
-        "the rendezvous endpoint or settings it was given: the host or port is empty or not a "
-        "number ('None:None' is a multi-node launch whose master address and port were never "
-        "set, or whose arguments shifted by one), so it stops before starting any rank, every "
-        "time.",
+        cause="torchrun (or accelerate launch, which hands it its command line) could not use "
+        "the rendezvous settings it was given: an endpoint whose host or port is empty or not "
+        "a number ('None:None' is a multi-node launch whose master address and port were "
+        "never set, or whose arguments shifted by one), a --rdzv_conf value of the wrong type, "
+        "--nnodes bounds out of order, a --rdzv_backend name it does not know (a typo, or "
+        "etcd without its client installed), or the static backend without the node's rank "
+        "or the master; it stops before starting any rank, every time.",
         fix="pass the endpoint as HOST:PORT with a numeric port (torchrun --rdzv_endpoint or "
         "--master_addr/--master_port; accelerate launch --main_process_ip and "
         "--main_process_port on every node; a flag that takes no value, such as "
-        "--same_network, given one shifts the arguments after it); `launchx run --nnodes N "
-        "--master-addr HOST` writes them itself.",
+        "--same_network, given one shifts the arguments after it), --nnodes as N or MIN:MAX "
+        "with MIN <= MAX, --rdzv_backend c10d (or static with --node_rank); `launchx run "
+        "--nnodes N --master-addr HOST` writes them itself.",
         fixtures=("user_code_error__accelerate_2240.log",),
     ),
     Rule(
@@ -5712,6 +5726,9 @@ RULES: tuple[Rule, ...] = (
             # Horovod's gloo rendezvous (horovodrun's or Ray's HTTP store): a rank's key
             # never came within HOROVOD_GLOO_TIMEOUT_SECONDS
             r"http_store\.cc:\d+\] Wait timeout after \d+ seconds for key",
+            # torchelastic's store (elastic/utils/distributed.py, create_c10d_store) whose
+            # host waited for every agent to connect
+            r"timed out waiting for all \d+ members to join",
         ),
         cause="not every node/rank joined the rendezvous (or reached MASTER_ADDR:MASTER_PORT) "
         "before the timeout: a node started late or not at all, or cannot reach the "

@@ -1035,6 +1035,13 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "(maybe from PID 2, UID 0) (code: user), stack trace: ***\n",
             "LX513",
         ),
+        # a RuntimeError that names a process group is c10d's own failure, not an argument
+        # check of the caller's
+        (
+            "RuntimeError: Default device not found, because no backend has been registered "
+            "with this ProcessGroup.\n",
+            "LX511",
+        ),
         # numpy's Python exception for a float division: not the native SIGFPE
         ("FloatingPointError: divide by zero encountered in divide\n", "LX513"),
     ],
