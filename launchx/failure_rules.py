@@ -383,10 +383,13 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # (nor init_process_group's "Unknown c10d backend type", a backend the script names
     # that nothing registered)
     # (but an argument check's exception that names them is the caller's misuse of the API:
-    # torch raises its communication failures as RuntimeError or its Dist* subclasses)
-    r"(?i)^(?!(?:[\w.]+\.)?(?:ValueError|TypeError|AttributeError|NotImplementedError"
-    r"|KeyError|IndexError): ).*?(?:nccl|hccl|gloo|c10d(?!\.\w+\.default|/reducer\.cpp"
-    r"| backend type)|ProcessGroup|monitoredBarrier)",
+    # torch raises its communication failures as RuntimeError or its Dist* subclasses, and
+    # its checks of a caller's arguments as these three, e.g. "monitored_barrier is only
+    # implemented for GLOO backend"; the few of these that are a configuration's, such as
+    # "ProcessGroupNCCL is only supported with GPUs", have rules of a higher priority)
+    r"(?i)^(?!(?:[\w.]+\.)?(?:ValueError|TypeError|NotImplementedError) *: ).*?"
+    r"(?:nccl|hccl|gloo|c10d(?!\.\w+\.default|/reducer\.cpp| backend type)|ProcessGroup"
+    r"|monitoredBarrier)",
     # cuDNN rejecting its arguments (a layout or size it has no kernel for) is the
     # script's, like any other exception
     rf"CUDA error|CUDA driver error|cuda runtime error|\bcudaError(?:{_CUDA_NAMES_READ})\b"
@@ -2158,8 +2161,9 @@ RULES: tuple[Rule, ...] = (
         name="rendezvous_settings_rejected",
         category="user_code_error",
         code="LX748",
-        # the launch command's settings, read by torchrun before any rank starts (the
-        # words "rendezvous" keep these lines from the script's exception rule, LX511)
+        # the script's own argument errors' priority (LX527): torchrun reads these settings
+        # before any rank starts, so no rank's error can come first (and the word
+        # "rendezvous" keeps the lines from the generic exception rule, LX511)
         priority=85,
         retryable=False,
         patterns=(
@@ -2177,14 +2181,16 @@ RULES: tuple[Rule, ...] = (
             # ... static_tcp_rendezvous.py: the static backend (--rdzv_backend=static,
             # --master_addr/--master_port) without the node's rank or the master
             r"ValueError: (?:rank|endpoint) is absent in RendezvousParameters",
+            r"ValueError: Port is absent in endpoint: ",
         ),
         cause="torchrun (or accelerate launch, which hands it its command line) could not use "
-        "the rendezvous settings it was given: an endpoint whose host or port is empty or not "
-        "a number ('None:None' is a multi-node launch whose master address and port were "
-        "never set, or whose arguments shifted by one), a --rdzv_conf value of the wrong type, "
-        "--nnodes bounds out of order, a --rdzv_backend name it does not know (a typo, or "
-        "etcd without its client installed), or the static backend without the node's rank "
-        "or the master; it stops before starting any rank, every time.",
+        "the rendezvous settings it was given: an endpoint with no port, a port that is not a "
+        "number or a host that is not a valid name or address ('None:None' is a multi-node "
+        "launch whose master address and port were never set, or whose arguments shifted by "
+        "one), a --rdzv_conf value of the wrong type, --nnodes bounds out of order, a "
+        "--rdzv_backend name it does not know (a typo, or a third-party backend whose "
+        "package is not installed), or the static backend without the node's rank or the "
+        "master; it stops before starting any rank, every time.",
         fix="pass the endpoint as HOST:PORT with a numeric port (torchrun --rdzv_endpoint or "
         "--master_addr/--master_port; accelerate launch --main_process_ip and "
         "--main_process_port on every node; a flag that takes no value, such as "
@@ -3646,7 +3652,7 @@ RULES: tuple[Rule, ...] = (
             r"^Floating point exception(?: ?\(core dumped\))?$",
             # ... and bash's job report of it, under a wrapper script ("start.sh: line 20:
             # 11 Floating point exception(core dumped) python train.py")
-            r": line \d+: +\d+ Floating point exception ?(?:\(core dumped\))?(?: |$)",
+            r": line \d+: +\d+ Floating point exception\b",
             # UCX's handler (HPC-X, NGC containers): SIGSEGV, SIGFPE or SIGILL
             r"Caught signal (?:11 \(Segmentation fault|8 \(Floating point exception"
             r"|4 \(Illegal instruction)",
@@ -3765,10 +3771,11 @@ RULES: tuple[Rule, ...] = (
             # ... and folly's (LX513 reads its other fatal signals)
             r"\*\*\* Signal 6 \(SIGABRT\) \(0x[0-9a-f]+\) received by PID \d+",
             # Rust's runtime (a tokenizer's or another extension's) aborting where a panic
-            # cannot unwind: a panic while one is handled, or one in a function that must not
-            # unwind (library/std/src/panicking.rs, library/core/src/panicking.rs)
-            r"^thread (?:panicked while processing panic|caused non-unwinding panic)\. "
-            r"aborting\.$",
+            # cannot unwind: a panic while one is handled ("while panicking" before Rust
+            # 1.71), or one in a function that must not unwind (library/std/src/panicking.rs,
+            # library/core/src/panicking.rs)
+            r"^thread (?:panicked while (?:processing panic|panicking)"
+            r"|caused non-unwinding panic)\. aborting\.$",
         ),
         # glibc's own assertions (malloc's, the thread library's) are heap corruption or a
         # fork's aftermath, not an extension's check
@@ -4013,7 +4020,13 @@ RULES: tuple[Rule, ...] = (
         # (SGLang's launcher kills its own process tree once a child signalled it: the kill
         # after that line is its doing, not the kernel's; its older releases spell the line
         # "child proces")
-        not_after=(SRUN_TERMINATES_STEP, r"Received sigquit from a child process?\b"),
+        # PALS' mpiexec kills the other ranks once one died of another signal, and reports
+        # each: after "rank N died from signal S", its SIGKILLs are its teardown)
+        not_after=(
+            SRUN_TERMINATES_STEP,
+            r"Received sigquit from a child process?\b",
+            r"(?:^|: )rank \d+ died from signal (?!9\b)\d+\b",
+        ),
         cause="a rank was killed by a SIGKILL from outside, as its launcher (mpirun, the "
         "DeepSpeed or accelerate launcher, srun, the shell) reports it: most often the kernel "
         "OOM killer, else a scheduler or a person. The log alone does not say which.",
@@ -4131,7 +4144,7 @@ RULES: tuple[Rule, ...] = (
             # bash's report of a job it started: the launcher's own command line died of a
             # signal (a rank's signal reaches the shell only as the launcher's exit status)
             r": line \d+: +\d+ (?:Segmentation fault|Aborted|Bus error|Floating point exception)"
-            r" +(?:\(core dumped\) +)?(?:\w+=(?:\"[^\"]*\"|'[^']*'|\S)*\s+)*(?:\S*/)?"
+            r" *(?:\(core dumped\) +)?(?:\w+=(?:\"[^\"]*\"|'[^']*'|\S)*\s+)*(?:\S*/)?"
             r"(?:torchrun|deepspeed|accelerate launch"
             r"|python[\d.]*(?: -\w+)* -m torch\.distributed\.(?:launch|run))\b",
         ),
@@ -5726,8 +5739,8 @@ RULES: tuple[Rule, ...] = (
             # Horovod's gloo rendezvous (horovodrun's or Ray's HTTP store): a rank's key
             # never came within HOROVOD_GLOO_TIMEOUT_SECONDS
             r"http_store\.cc:\d+\] Wait timeout after \d+ seconds for key",
-            # torchelastic's store (elastic/utils/distributed.py, create_c10d_store) whose
-            # host waited for every agent to connect
+            # torchelastic's store (elastic/utils/distributed.py, create_c10d_store): the
+            # barrier every member runs until all have connected ran out of time
             r"timed out waiting for all \d+ members to join",
         ),
         cause="not every node/rank joined the rendezvous (or reached MASTER_ADDR:MASTER_PORT) "

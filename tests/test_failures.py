@@ -1025,7 +1025,7 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "rank: 0/8/-1]\n",
             "LX746",
         ),
-        # PALS' report of the SIGTERM its own teardown sends the other ranks: not a crash
+        # PALS' report of the SIGTERM that a walltime kill sends every rank: not a crash
         ("x3006c0s19b1n0.hsn.cm.polaris.alcf.anl.gov: rank 3 died from signal 15\n", "LX548"),
         # a Rust panic that unwinds (a tokenizer's, raised in Python as PanicException), and
         # folly's handler for a plain SIGTERM: neither is a native crash
@@ -1042,12 +1042,19 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "with this ProcessGroup.\n",
             "LX511",
         ),
-        # numpy's Python exception for a float division: not the native SIGFPE
-        ("FloatingPointError: divide by zero encountered in divide\n", "LX513"),
+        # bash's job report of another signal: the kill, not a crash
+        ("./run.sh: line 7: 20514 Killed                  python train.py\n", "LX513"),
+        # PALS' SIGKILL of the other ranks after one aborted: its teardown, not a kill from
+        # outside
+        (
+            "x3006c0s19b1n0: rank 0 died from signal 6 and dumped core\n"
+            "x3006c0s19b1n0: rank 4 died from signal 9\n",
+            "LX547",
+        ),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-110 added stop where their evidence stops."""
+    """The wordings rounds 83-111 added stop where their evidence stops."""
     p = failures.diagnose_logs([text]).primary
     assert p is None or p.code != code, p
 
