@@ -4020,7 +4020,7 @@ RULES: tuple[Rule, ...] = (
         # (SGLang's launcher kills its own process tree once a child signalled it: the kill
         # after that line is its doing, not the kernel's; its older releases spell the line
         # "child proces")
-        # PALS' mpiexec kills the other ranks once one died of another signal, and reports
+        # (PALS' mpiexec kills the other ranks once one died of another signal, and reports
         # each: after "rank N died from signal S", its SIGKILLs are its teardown)
         not_after=(
             SRUN_TERMINATES_STEP,
