@@ -535,6 +535,31 @@ RULES: tuple[Rule, ...] = (
         fixtures=("preempted__ray_22349_train_gcp_node_shut_down_marked_dead.log",),
     ),
     Rule(
+        name="ray_worker_not_registered",
+        category="launcher_died",
+        code="LX749",
+        priority=82,
+        retryable=False,
+        # a Ray core worker (an engine's tensor-parallel worker, a Train actor) that could
+        # not register with its node's raylet over the raylet's Unix socket: the process
+        # that starts the ranks failed, so no rank ran; (its status follows: IOError with
+        # "No such file or directory" when the socket file is not there)
+        patterns=(
+            r"Failed to register worker \S+ to Raylet\b",
+            r"\bUnable to register worker with raylet\b",
+        ),
+        cause="Ray started no worker: a new worker process could not register with its "
+        "node's raylet (the raylet died, is still starting, or its socket under the session "
+        "directory, /tmp/ray/session_latest/sockets, is gone or unreachable from this "
+        "container), so the ranks the engine or Ray Train asked for never ran; a rerun meets "
+        "the same raylet until Ray is restarted.",
+        fix="read /tmp/ray/session_latest/logs/raylet.out for why the raylet stopped; run "
+        "`ray stop --force` and start again; keep the temporary directory local and its "
+        "path short (ray start --temp-dir, RAY_TMPDIR); with vLLM on one node, "
+        "--distributed-executor-backend mp starts the workers without Ray.",
+        fixtures=("launcher_died__vllm_5495.log",),
+    ),
+    Rule(
         name="interrupt",
         category="interrupted",
         code="LX502",
@@ -4702,7 +4727,10 @@ RULES: tuple[Rule, ...] = (
         priority=62,
         retryable=False,
         patterns=(
-            r"ibv_reg(?:_dmabuf)?_mr\w* failed with error (?:Invalid argument|Bad address)",
+            # (ENOMEM too: a registration the locked-memory limit or the driver refuses; other
+            # verbs calls failing with it are NCCL's system error, LX519)
+            r"ibv_reg(?:_dmabuf)?_mr\w* failed with error (?:Invalid argument|Bad address"
+            r"|Cannot allocate memory)",
             # Mooncake's transfer engine (SGLang's and vLLM's prefill/decode KV transfers)
             # registering its buffers: glog's PLOG appends strerror and errno
             r"^(?:\S*rdma_context\.cpp:\d+\] )?Failed to register memory (?:0x)?[0-9a-fA-F]+: "
@@ -4731,6 +4759,7 @@ RULES: tuple[Rule, ...] = (
             "ib_error__dynamo_10671.log",
             "ib_error__mooncake_454.log",
             "ib_error__uccl_937.log",
+            "ib_error__miaai_dgx_sparks_14.log",
         ),
     ),
     Rule(
@@ -6059,8 +6088,10 @@ RULES: tuple[Rule, ...] = (
         priority=40,
         patterns=(
             r"Gloo connectFullMesh failed",
-            # (and gloo's own look-ups of the host's interfaces and devices, common/linux.cc)
-            r"gloo/(?:transport/(?:tcp|uv)|common)/\w+\.(?:cc|h):\d+\]",
+            # (and gloo's own look-ups of the host's interfaces and devices, common/linux.cc;
+            # a paste copied from GitHub's rendered page can carry "http://" before a ".cc"
+            # file name, which the page took for a web address)
+            r"gloo/(?:transport/(?:tcp|uv)|common)/(?:https?://)?\w+\.(?:cc|h):\d+\]",
             r"gloo::EnforceNotMet",
             # ProcessGroupGloo's device factory: no GLOO_SOCKET_IFNAME and a host name that
             # resolved to nothing usable (Windows: the store's "[]:port", WSA error 10049)
@@ -6082,6 +6113,7 @@ RULES: tuple[Rule, ...] = (
             "gloo_error__ray_49252_macos_uv_accept_sigabrt.log",
             "gloo_error__rvc_webui_1551_windows_makeuvdevice_empty_host.log",
             "gloo_error__pytorch_2835.log",
+            "gloo_error__sparsercnn_28.log",
         ),
     ),
     Rule(

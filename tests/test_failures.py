@@ -254,6 +254,11 @@ FOUND_UNKNOWNS = {
     # labeller calls it unknown (the socket error it hid is not shown), launchx reads the
     # exception (LX511, not retried either way)
     "unknown__rvc_2217.log",
+    # round 113 (blind): a Ray FSDP actor's store client "Failed to recv, got 0 bytes" while
+    # NCCL sets up, rank 0's own error not shown; the labeller calls the vanished store host
+    # unknown, launchx names the lost store connection (LX529, not retried either way), as
+    # for the development logs labelled socket_error with that line
+    "unknown__continual_vla_rl_2.log",
 }
 
 
