@@ -1056,10 +1056,17 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "x3006c0s19b1n0: rank 4 died from signal 9\n",
             "LX547",
         ),
+        # a verbs call other than a memory registration failing with ENOMEM: NCCL's system
+        # error (LX519), not the HCA refusing the buffers
+        ("NCCL WARN Call to ibv_create_cq failed with error Cannot allocate memory\n", "LX567"),
+        # Ray's raylet registering with the GCS (a node joining), not a worker with its raylet
+        ("Failed to register node with GCS: RPC timed out. Retrying.\n", "LX749"),
+        # a web address ending in ".cc" outside gloo's source paths
+        ("RuntimeError: see http://device.cc:208] for the error\n", "LX523"),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-111 added stop where their evidence stops."""
+    """The wordings rounds 83-116 added stop where their evidence stops."""
     p = failures.diagnose_logs([text]).primary
     assert p is None or p.code != code, p
 
