@@ -538,25 +538,30 @@ RULES: tuple[Rule, ...] = (
         name="ray_worker_not_registered",
         category="launcher_died",
         code="LX749",
-        priority=82,
+        # below Ray's lost node (LX576) and every error of the ranks themselves: workers log
+        # the same line after their raylet died under a run, where the cause is elsewhere
+        priority=58,
         retryable=False,
         # a Ray core worker (an engine's tensor-parallel worker, a Train actor) that could
-        # not register with its node's raylet over the raylet's Unix socket: the process
-        # that starts the ranks failed, so no rank ran; (its status follows: IOError with
-        # "No such file or directory" when the socket file is not there)
+        # not register with its node's raylet over the raylet's Unix socket; its status
+        # follows (IOError with "No such file or directory" when the socket file is not
+        # there); newer releases leave out the worker's id
         patterns=(
-            r"Failed to register worker \S+ to Raylet\b",
+            r"Failed to register worker (?:\S+ )?to Raylet\b",
             r"\bUnable to register worker with raylet\b",
         ),
-        cause="Ray started no worker: a new worker process could not register with its "
-        "node's raylet (the raylet died, is still starting, or its socket under the session "
-        "directory, /tmp/ray/session_latest/sockets, is gone or unreachable from this "
-        "container), so the ranks the engine or Ray Train asked for never ran; a rerun meets "
-        "the same raylet until Ray is restarted.",
-        fix="read /tmp/ray/session_latest/logs/raylet.out for why the raylet stopped; run "
-        "`ray stop --force` and start again; keep the temporary directory local and its "
-        "path short (ray start --temp-dir, RAY_TMPDIR); with vLLM on one node, "
-        "--distributed-executor-backend mp starts the workers without Ray.",
+        cause="a Ray worker process could not register with its node's raylet: the raylet "
+        "had died (often at start: too few open files for a many-core host, more CPUs "
+        "asked for than the job's cgroup or Slurm allocation gives) or its socket under the "
+        "session directory (/tmp/ray/session_latest/sockets) is gone or not reachable from "
+        "this container, so the workers the engine or Ray Train asked for did not run; the "
+        "same environment fails the same way.",
+        fix="read raylet.out and raylet.err in /tmp/ray/session_latest/logs for why the "
+        "raylet stopped; run `ray stop --force` and start again; raise `ulimit -n`, ask Ray "
+        "for no more CPUs than the allocation has (ray start --num-cpus), keep the "
+        "temporary directory local and its path short (ray start --temp-dir, RAY_TMPDIR); "
+        "with vLLM on one node, --distributed-executor-backend mp starts the workers "
+        "without Ray.",
         fixtures=("launcher_died__vllm_5495.log",),
     ),
     Rule(
@@ -4744,14 +4749,16 @@ RULES: tuple[Rule, ...] = (
         ),
         cause="NCCL's IB transport (or an engine's RDMA transfer engine: Mooncake, NIXL's UCX "
         "backend, UCCL's proxies) could not register the buffers with the HCA (EINVAL, EFAULT "
-        "or EOPNOTSUPP from ibv_reg_mr, or another errno from a driver that cannot map that "
-        "memory): usually "
+        "or EOPNOTSUPP from ibv_reg_mr, ENOMEM, or another errno from a driver that cannot "
+        "map that memory): usually "
         "GPU memory without GPUDirect RDMA (the nvidia-peermem module not loaded, or a "
-        "container without it), or a locked-memory limit too low; the host's "
+        "container without it), or a locked-memory limit too low (ENOMEM; with memlock "
+        "unlimited, ENOMEM is the kernel's or the NIC driver's); the host's "
         "configuration, so the next attempt fails the same way.",
         fix="load GPUDirect RDMA (modprobe nvidia-peermem, or NCCL_DMABUF_ENABLE=1 on a kernel "
         "and driver with dma-buf), raise the memlock limit (ulimit -l unlimited; --ulimit "
-        "memlock=-1 in containers), or keep the traffic in host memory with "
+        "memlock=-1 in containers; for ENOMEM with memlock already unlimited, boot the "
+        "previous kernel or NIC driver), or keep the traffic in host memory with "
         "NCCL_NET_GDR_LEVEL=LOC to confirm; launchx doctor checks memlock on every node.",
         fixtures=(
             "ib_error__ms_swift_6107_ibv_reg_mr_invalid_argument.log",
@@ -5387,7 +5394,8 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"Call to ibv_(?:create_qp|create_cq|alloc_pd|create_comp_channel)\w* failed"
             r"(?! with error Cannot allocate memory)",
-            # NCCL before 2.12 says no more about a failed registration (later: LX567, LX519)
+            # NCCL before 2.12 says no more about a failed registration (later releases add
+            # the errno: LX567 reads EINVAL, EFAULT and ENOMEM)
             r"Call to ibv_reg_mr failed\s*$",
         ),
         cause="NCCL could not create the verbs resources of a connection (a queue pair, a "
@@ -5419,7 +5427,8 @@ RULES: tuple[Rule, ...] = (
         "often configuration (interface, /dev/shm, IB ports), so it is not retried.",
         fix="rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET; typical fixes: the right "
         "interface in NCCL_SOCKET_IFNAME (prefix match; '=eth0' for exact), --ipc=host or a "
-        "bigger --shm-size in containers, IB ports up (ibstat).",
+        "bigger --shm-size in containers, IB ports up (ibstat); for an ibv_* call failing "
+        "with 'Cannot allocate memory', an unlimited memlock limit (ulimit -l unlimited).",
         fixtures=(
             "nccl_system_error__lightning_14986_multinode.log",
             "nccl_system_error__lightning_8139_gpu_index_gap.log",

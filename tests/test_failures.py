@@ -257,7 +257,7 @@ FOUND_UNKNOWNS = {
     # round 113 (blind): a Ray FSDP actor's store client "Failed to recv, got 0 bytes" while
     # NCCL sets up, rank 0's own error not shown; the labeller calls the vanished store host
     # unknown, launchx names the lost store connection (LX529, not retried either way), as
-    # for the development logs labelled socket_error with that line
+    # for the development log labelled socket_error with that line
     "unknown__continual_vla_rl_2.log",
 }
 
@@ -1062,7 +1062,7 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         # Ray's raylet registering with the GCS (a node joining), not a worker with its raylet
         ("Failed to register node with GCS: RPC timed out. Retrying.\n", "LX749"),
         # a web address ending in ".cc" outside gloo's source paths
-        ("RuntimeError: see http://device.cc:208] for the error\n", "LX523"),
+        ("see http://device.cc:208] for the error\n", "LX523"),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
