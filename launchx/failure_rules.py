@@ -552,12 +552,14 @@ RULES: tuple[Rule, ...] = (
         ),
         cause="a Ray worker process could not register with its node's raylet: the raylet "
         "had died (often at start: too few open files for a many-core host, more CPUs "
-        "asked for than the job's cgroup or Slurm allocation gives) or its socket under the "
+        "asked for than the job's cgroup or Slurm allocation gives, a stale session of an "
+        "earlier Ray cluster in the same allocation) or its socket under the "
         "session directory (/tmp/ray/session_latest/sockets) is gone or not reachable from "
         "this container, so the workers the engine or Ray Train asked for did not run; the "
         "same environment fails the same way.",
         fix="read raylet.out and raylet.err in /tmp/ray/session_latest/logs for why the "
-        "raylet stopped; run `ray stop --force` and start again; raise `ulimit -n`, ask Ray "
+        "raylet stopped; run `ray stop --force` (and remove the /tmp/ray that a crashed run "
+        "left behind) and start again; raise `ulimit -n`, ask Ray "
         "for no more CPUs than the allocation has (ray start --num-cpus), keep the "
         "temporary directory local and its path short (ray start --temp-dir, RAY_TMPDIR); "
         "with vLLM on one node, --distributed-executor-backend mp starts the workers "
