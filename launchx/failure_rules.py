@@ -294,6 +294,10 @@ _WINDOWS_CRASHES = (
 division by zero), 0xC00000FD (stack overflow), 0xC0000409 (stack buffer overrun: fast fail,
 abort)."""
 
+PALS_RANK_DIED = r"(?:^|: )rank (?P<rank>\d+) died from signal "
+"""HPE Cray PALS' mpiexec (ALCF's Polaris, Sunspot, Aurora) reporting a rank's signal, "host:
+rank 0 died from signal 11 and dumped core", up to the signal's number."""
+
 
 def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
     """How the other launchers say a rank died of one of ``signals``, naming its rank where
@@ -326,9 +330,7 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         rf"^=\s+KILLED BY SIGNAL: (?:{nums}) \(",
         # PyTorch-BigGraph's trainer, of a worker of its process pool
         rf"A subprocess exited unexpectedly with status -(?:{nums})\b",
-        # HPE Cray PALS' mpiexec (ALCF's Polaris, Sunspot, Aurora): "host: rank 0 died from
-        # signal 11 and dumped core"
-        rf"(?:^|: )rank (?P<rank>\d+) died from signal (?:{nums})\b",
+        rf"{PALS_RANK_DIED}(?:{nums})\b",
     )
 
 
@@ -4057,7 +4059,7 @@ RULES: tuple[Rule, ...] = (
         not_after=(
             SRUN_TERMINATES_STEP,
             r"Received sigquit from a child process?\b",
-            r"(?:^|: )rank \d+ died from signal (?!9\b)\d+\b",
+            rf"{PALS_RANK_DIED}(?!9\b)\d+\b",
         ),
         cause="a rank was killed by a SIGKILL from outside, as its launcher (mpirun, the "
         "DeepSpeed or accelerate launcher, srun, the shell) reports it: most often the kernel "
