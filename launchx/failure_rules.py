@@ -436,7 +436,10 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     r"ActorDiedError|RayActorError|WorkerCrashedError|TrainingFailedError"
     # vLLM's front end reporting that one of its processes (an API server, an engine core,
     # the data-parallel coordinator) died: its own output says why
-    r"|Process \S+ \(PID: \d+\) died with exit code",
+    r"|Process \S+ \(PID: \d+\) died with exit code"
+    # ... and its word that an engine core or a worker failed to start, whose cause it
+    # printed above ("See root cause above")
+    r"|Engine core initialization failed\. See root cause above",
     # Horovod stopping after another rank's exception; a spawned child that could not
     # read its arguments because its parent died mid-way
     r"Horovod has been shut down|pickle data was truncated",
@@ -1517,6 +1520,48 @@ RULES: tuple[Rule, ...] = (
         fixtures=("cuda_config_error__minimind_48.log",),
     ),
     Rule(
+        name="cuda_toolkit_unfit_for_build",
+        category="cuda_config_error",
+        code="LX750",
+        # LX747's tier: above the build that then fails (LX688) and the exception lines that
+        # carry it (LX511); the toolkit's own word is the cause
+        priority=88,
+        retryable=False,
+        patterns=(
+            # nvcc asked for a GPU generation newer than it knows (DeepSpeed's op builder and
+            # torch.utils.cpp_extension pass the GPUs' own compute capability)
+            r"nvcc fatal\s*: Unsupported gpu architecture 'compute_\d+[af]?'",
+            # the link of an op against a CUDA library the toolkit on the path does not ship
+            # (a runtime-only or partial CUDA, a conda toolkit without its -dev packages)
+            r"\bld: cannot find -l(?:cudart|curand|cublas(?:Lt)?|cusparse|cusolver|cufft|nvrtc)\b",
+            # a host compiler older than the C++ standard torch's headers are written in: nvcc
+            # says it drops the flag, then the headers' own guards stop the build
+            r"The -std=c\+\+\d+ flag is not supported with the configured host compiler",
+            r"#error This file requires compiler and library support for the ISO C\+\+ 2011 "
+            r"standard",
+            r"#error \"MPark\.Variant requires C\+\+11 support\.\"",
+        ),
+        cause="the CUDA toolkit that builds an op at start-up (DeepSpeed's fused_adam or "
+        "cpu_adam, a project's own CUDA kernels, through torch.utils.cpp_extension) does not "
+        "fit this machine: its nvcc is older than the GPUs (compute_89 needs CUDA 11.8, "
+        "compute_90 11.8, compute_100 12.8), it lacks the CUDA libraries the op links "
+        "against, or the host compiler it calls (gcc) is older than the C++ standard "
+        "torch's headers need (C++17 since torch 2.1: gcc 9 or newer); every rank, and every "
+        "rerun, builds it the same way.",
+        fix="install a CUDA toolkit (nvcc and its -dev libraries) of the version torch was "
+        "built with (python -c 'import torch; print(torch.version.cuda)') and point "
+        "CUDA_HOME at it; TORCH_CUDA_ARCH_LIST limits the build to architectures that "
+        "toolkit knows; a newer gcc goes first on the PATH (or CC/CXX and "
+        "NVCC_PREPEND_FLAGS='-ccbin /path/to/g++'); or install DeepSpeed with its ops "
+        "prebuilt (DS_BUILD_OPS=1) where a fitting toolkit is present; then clear "
+        "~/.cache/torch_extensions of the half-built copy.",
+        fixtures=(
+            "cuda_config_error__deepspeedexamples_103.log",
+            "cuda_config_error__llamafactory_5020.log",
+            "cuda_config_error__deepspeed_4576.log",
+        ),
+    ),
+    Rule(
         name="cuda_too_many_peers",
         category="cuda_config_error",
         code="LX650",
@@ -1823,6 +1868,9 @@ RULES: tuple[Rule, ...] = (
             # ... and the same check in DeepEP's and the other kernels' C++ (LX735's form)
             r"\bFailed: C(?:UDA|uda) error \S+:\d+ 'out of memory'",
             r"CUDA error: out of memory",
+            # the runtime's own name for that status, as RAPIDS' RMM and cupy report it (RMM
+            # wraps it in a MemoryError: std::bad_alloc that is not the host's memory)
+            r"\bcudaErrorMemoryAllocation\b",
             # THC before torch 1.8
             r"cuda runtime error \(2\) ?: out of memory",
             r"THCudaCheck FAIL .*error=2 : out of memory",
@@ -1830,6 +1878,10 @@ RULES: tuple[Rule, ...] = (
             r"CUDNN_STATUS_ALLOC_FAILED",
             r"HIP out of memory|OutOfMemoryError: HIP|HIP error: out of memory|hipErrorOutOfMemory",
             r"HIP failure: 'out of memory'",
+            # ROCr's queue callback when it cannot allocate a dispatch's scratch memory on the
+            # device (the status on the abort's line, or alone on the next one)
+            r"(?:^\s*|[Aa]borting with error : )HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime "
+            r"failed to allocate",
             # Intel GPUs: torch's XPU allocator, and Level Zero's status as oneCCL reports it
             r"XPU out of memory|(?:ZE|UR)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY",
             # Ascend NPUs: torch_npu's caching allocator, worded like CUDA's
@@ -1843,6 +1895,9 @@ RULES: tuple[Rule, ...] = (
             # NVSHMEM (DeepEP, Triton-distributed) reserving its symmetric heap: CUresult 2
             # is CUDA_ERROR_OUT_OF_MEMORY
             r"non-zero status: 2 cuMemCreate failed",
+            # torch_memory_saver (slime's and verl's offload of weights and KV cache) when the
+            # driver's cuMemCreate returns CUDA_ERROR_OUT_OF_MEMORY
+            r"CUresult error: 2 \(out of memory\)",
             # nvJPEG (DALI's GPU image decoder) when its device allocator fails
             r"\bNVJPEG_STATUS_ALLOCATOR_FAILURE\b",
             # XLA on a TPU: XRT's allocator ("Attempting to reserve 10.51G at the bottom of
@@ -1868,6 +1923,9 @@ RULES: tuple[Rule, ...] = (
         "separate allocation that takes device memory too).",
         fixtures=(
             "cuda_oom__minerva_42_html_table.log",
+            "cuda_oom__slime_274.log",
+            "cuda_oom__rocm_clr_281.log",
+            "cuda_oom__merlin_models_964.log",
             "cuda_oom__pytorch_18853.log",
             "cuda_oom__torch_ccl_65_xpu_reduce_scatter_device_oom.log",
             "cuda_oom__vllm_ascend_1127_ray_npu_oom_deepseek_2x8.log",
@@ -2259,6 +2317,9 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"Error while finding module specification for '[^']+' \((?:ModuleNotFoundError"
             r"|ValueError: __main__\.__spec__ is None)",
+            # the interpreter's own line for `python -m name` when no such module is on the
+            # path (no exception, no traceback: it exits 1)
+            r"^\S*python[\d.]*(?:\.exe)?: No module named [\w.]+$",
         ),
         cause="Python could not run the module it was asked to run with -m: it is not "
         "installed or not on the path from where the ranks start (ModuleNotFoundError), or "
@@ -2269,7 +2330,10 @@ RULES: tuple[Rule, ...] = (
         fix="install the package in the ranks' environment, or start from the directory "
         "that holds it; for __spec__ None start training with `python -m <package>` or "
         "`python path/to/train.py` rather than the console command.",
-        fixtures=("user_code_error__so_vits_svc_fork_501_windows_ddp_main_spec_none.log",),
+        fixtures=(
+            "user_code_error__so_vits_svc_fork_501_windows_ddp_main_spec_none.log",
+            "user_code_error__skill_chaining_4.log",
+        ),
     ),
     Rule(
         name="triton_out_of_resources",
@@ -2917,9 +2981,11 @@ RULES: tuple[Rule, ...] = (
             # TORCH_CHECK), as the exception itself, its repr, or the raise line in its frame
             r"(?:Error|Exception)(?:: |\(['\"])Default process group (?:has not been|is not) "
             r"initialized",
-            # deepspeed.comm's own check, called before deepspeed.init_distributed()
-            r"(?:Error|Exception)(?:: |\(['\"])DeepSpeed backend not set, please initialize it "
-            r"using init_process_group\(\)",
+            # deepspeed.comm's own check, called before deepspeed.init_distributed(): as the
+            # exception, as a line alone (a paste of its message only) or as the assertion's
+            # source line in its frame
+            r"(?:^|(?:Error|Exception)(?:: |\(['\"])|\bis_initialized\(\), ['\"])DeepSpeed "
+            r"backend not set, please initialize it using init_process_group\(\)",
             # a harness that caught it and reports that the task failed ("... combination
             # failed: Default process group ..."): the word "failed" is what makes it the end
             # of the work, not a notice that the script goes on alone
@@ -2947,6 +3013,7 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__nanogpt_289_default_pg_not_initialized.log",
             "user_code_error__yolox_1474_default_pg_not_initialized_driver_log.log",
             "user_code_error__pytorch_45117.log",
+            "user_code_error__glm_111.log",
         ),
     ),
     Rule(
@@ -3477,6 +3544,9 @@ RULES: tuple[Rule, ...] = (
             r"^Cuda failure (?:\d+ )?'",
             # the driver's word that a GPU dropped out, as slurmstepd's NVML probe prints it
             r"NVML: Failed to [\w ]+(?:\(\d+\))?: GPU is lost",
+            # ... and as nvidia-smi prints it for a GPU that no longer answers on the bus
+            r"Unable to determine the device handle for GPU ?[0-9A-Fa-f:.]+: (?:Unknown Error"
+            r"|GPU is lost)",
             r"unhandled cuda error",
             r"ncclUnhandledCudaError",
             r"CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|MAPPING_ERROR)",
@@ -3504,6 +3574,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_error__deepspeed_454_transformer_kernel_error_13.log",
             "cuda_error__rocm_systems_8178_rccl_intermittent_invalid_device_pointer.log",
             "cuda_error__physicsnemo_539_graphcast_mpirun_np3.log",
+            "cuda_error__returnn_1486.log",
             "cuda_error__plmfit_40_slurmstepd_nvml_gpu_is_lost.log",
             "cuda_error__sglang_10195.log",
             "cuda_error__torch_xpu_ops_5164.log",
@@ -6656,7 +6727,7 @@ ANCHORS: tuple[str, ...] = (
     "--local-rank local_rank",
     "unrecognized argument",
     "prov_err",
-    "cannot find -lcuda",
+    "cannot find -l",
     "unexpected result",
     "mismatch between collectives",
     "--nnode",
@@ -6677,6 +6748,11 @@ ANCHORS: tuple[str, ...] = (
     "resource_exhausted",
     "resource exhausted",
     "sigabrt",
+    "backend not set",
+    ": no module named",
+    "unsupported gpu architecture",
+    "gpu is lost",
+    "configured host compiler",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

@@ -1063,10 +1063,42 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         ("Failed to register node with GCS: RPC timed out. Retrying.\n", "LX749"),
         # a web address ending in ".cc" outside gloo's source paths
         ("see http://device.cc:208] for the error\n", "LX523"),
+        # rocminfo failing to open the driver (host memory, /dev/kfd): not a queue's scratch
+        (
+            "Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate "
+            "the necessary resources.\n",
+            "LX509",
+        ),
+        # another CUresult than CUDA_ERROR_OUT_OF_MEMORY
+        ("[torch_memory_saver.cpp] CUresult error: 1 (invalid argument)\n", "LX509"),
+        # an optional module that the program falls back from, not the -m target
+        ("/usr/bin/python3: No module named 'torch_npu', falling back to CUDA\n", "LX640"),
+        # a project's own library whose name begins like a CUDA one
+        ("/usr/bin/ld: cannot find -lcurandom\n", "LX750"),
+        # nvcc's notice of an old architecture it still builds
+        ("nvcc warning : The 'compute_35' architecture is deprecated\n", "LX750"),
+        # nvidia-smi refused by permissions: the GPU answers
+        (
+            "Unable to determine the device handle for GPU 0000:3B:00.0: Insufficient "
+            "Permissions\n",
+            "LX512",
+        ),
+        # a library quoting DeepSpeed's message inside its own sentence
+        (
+            "hint: DeepSpeed backend not set, please initialize it using "
+            "init_process_group() before deepspeed.initialize\n",
+            "LX744",
+        ),
+        # vLLM's pointer to the engine core's own error printed above it
+        (
+            "RuntimeError: Engine core initialization failed. See root cause above. Failed "
+            "core proc(s): {}\n",
+            "LX511",
+        ),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-116 added stop where their evidence stops."""
+    """The wordings rounds 83-120 added stop where their evidence stops."""
     p = failures.diagnose_logs([text]).primary
     assert p is None or p.code != code, p
 
