@@ -1523,36 +1523,44 @@ RULES: tuple[Rule, ...] = (
         name="cuda_toolkit_unfit_for_build",
         category="cuda_config_error",
         code="LX750",
-        # LX747's tier: above the build that then fails (LX688) and the exception lines that
-        # carry it (LX511); the toolkit's own word is the cause
-        priority=88,
+        # above the build that then fails (LX688) and the exception lines that carry it
+        # (LX511), whose cause it names; below the GPU's memory (LX509) and the other causes
+        # of a run that went on after a library's optional build failed and fell back
+        priority=84,
         retryable=False,
         patterns=(
             # nvcc asked for a GPU generation newer than it knows (DeepSpeed's op builder and
             # torch.utils.cpp_extension pass the GPUs' own compute capability)
             r"nvcc fatal\s*: Unsupported gpu architecture 'compute_\d+[af]?'",
+            # ... as older nvcc and ptxas say it
+            r"\bValue 'sm_\d+[af]?' is not defined for option 'gpu-(?:architecture|name)'",
             # the link of an op against a CUDA library the toolkit on the path does not ship
             # (a runtime-only or partial CUDA, a conda toolkit without its -dev packages)
-            r"\bld: cannot find -l(?:cudart|curand|cublas(?:Lt)?|cusparse|cusolver|cufft|nvrtc)\b",
-            # a host compiler older than the C++ standard torch's headers are written in: nvcc
-            # says it drops the flag, then the headers' own guards stop the build
-            r"The -std=c\+\+\d+ flag is not supported with the configured host compiler",
+            r"\bld: cannot find -l(?:cudart(?:_static)?|curand|cublas(?:Lt)?|cusparse(?:Lt)?"
+            r"|cusolver|cufft|nvrtc)\b",
+            # a host compiler the headers refuse: older than the C++ standard torch's headers
+            # are written in (their own guards, torch's and the standard library's), or newer
+            # than this nvcc supports (its host_config.h)
+            r"#error \"You're trying to build PyTorch with a too old version of GCC",
             r"#error This file requires compiler and library support for the ISO C\+\+ 2011 "
             r"standard",
             r"#error \"MPark\.Variant requires C\+\+11 support\.\"",
+            r"#error -- unsupported GNU version!",
         ),
         cause="the CUDA toolkit that builds an op at start-up (DeepSpeed's fused_adam or "
         "cpu_adam, a project's own CUDA kernels, through torch.utils.cpp_extension) does not "
         "fit this machine: its nvcc is older than the GPUs (compute_89 needs CUDA 11.8, "
         "compute_90 11.8, compute_100 12.8), it lacks the CUDA libraries the op links "
-        "against, or the host compiler it calls (gcc) is older than the C++ standard "
-        "torch's headers need (C++17 since torch 2.1: gcc 9 or newer); every rank, and every "
-        "rerun, builds it the same way.",
+        "against, or the host compiler it calls (gcc) is one it or torch's headers refuse: "
+        "older than their C++ standard (C++17 or newer: gcc 9 or later, as torch's own "
+        "check says) or newer than this nvcc supports; every rank, and every rerun, builds "
+        "it the same way.",
         fix="install a CUDA toolkit (nvcc and its -dev libraries) of the version torch was "
         "built with (python -c 'import torch; print(torch.version.cuda)') and point "
         "CUDA_HOME at it; TORCH_CUDA_ARCH_LIST limits the build to architectures that "
-        "toolkit knows; a newer gcc goes first on the PATH (or CC/CXX and "
-        "NVCC_PREPEND_FLAGS='-ccbin /path/to/g++'); or install DeepSpeed with its ops "
+        "toolkit knows; a gcc in the supported range goes first on the PATH (or set CC and "
+        "CXX, which torch passes to nvcc as -ccbin; NVCC_PREPEND_FLAGS='-ccbin ...' only "
+        "where CC is unset, since nvcc refuses two); or install DeepSpeed with its ops "
         "prebuilt (DS_BUILD_OPS=1) where a fitting toolkit is present; then clear "
         "~/.cache/torch_extensions of the half-built copy.",
         fixtures=(
@@ -1912,6 +1920,9 @@ RULES: tuple[Rule, ...] = (
             # with no memory left
             r"Triton Error \[CUDA\]: out of memory",
         ),
+        # pinned host memory (cudaHostAlloc) is the host's, and TensorRT's autotuner skipping
+        # a tactic for want of memory goes on with another
+        exclude=(r"\bcudaHostAlloc\b|\bcudaMallocHost\b|Skipping tactic",),
         cause="an accelerator (a GPU, or a TPU's HBM) ran out of memory; the same attempt would "
         "fail the same way.",
         fix="lower the per-GPU batch size or sequence length, enable activation checkpointing "
@@ -2321,6 +2332,8 @@ RULES: tuple[Rule, ...] = (
             # path (no exception, no traceback: it exits 1)
             r"^\S*python[\d.]*(?:\.exe)?: No module named [\w.]+$",
         ),
+        # a set-up step's tool run as a module (`python -m pip ... || true`), not the program
+        exclude=(r"No module named (?:pip|ensurepip|venv|virtualenv|wheel)$",),
         cause="Python could not run the module it was asked to run with -m: it is not "
         "installed or not on the path from where the ranks start (ModuleNotFoundError), or "
         "the ranks were relaunched as `python -m __main__` from a program that a console "
@@ -3545,8 +3558,8 @@ RULES: tuple[Rule, ...] = (
             # the driver's word that a GPU dropped out, as slurmstepd's NVML probe prints it
             r"NVML: Failed to [\w ]+(?:\(\d+\))?: GPU is lost",
             # ... and as nvidia-smi prints it for a GPU that no longer answers on the bus
-            r"Unable to determine the device handle for GPU ?[0-9A-Fa-f:.]+: (?:Unknown Error"
-            r"|GPU is lost)",
+            r"Unable to determine the device handle for GPU ?(?:\d+: )?[0-9A-Fa-f:.]+: "
+            r"(?:Unknown Error|GPU is lost|GPU requires reset)",
             r"unhandled cuda error",
             r"ncclUnhandledCudaError",
             r"CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|MAPPING_ERROR)",
@@ -6751,8 +6764,8 @@ ANCHORS: tuple[str, ...] = (
     "backend not set",
     ": no module named",
     "unsupported gpu architecture",
-    "gpu is lost",
-    "configured host compiler",
+    "device handle for gpu",
+    "is not defined for option 'gpu-",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

@@ -1073,10 +1073,20 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         ("[torch_memory_saver.cpp] CUresult error: 1 (invalid argument)\n", "LX509"),
         # an optional module that the program falls back from, not the -m target
         ("/usr/bin/python3: No module named 'torch_npu', falling back to CUDA\n", "LX640"),
+        # a set-up step's tool (`python -m pip ... || true`), not the program
+        ("/usr/bin/python3: No module named pip\n", "LX640"),
+        # pinned host memory, which is the host's
+        ("cudaHostAlloc failed: cudaErrorMemoryAllocation out of memory\n", "LX509"),
         # a project's own library whose name begins like a CUDA one
         ("/usr/bin/ld: cannot find -lcurandom\n", "LX750"),
-        # nvcc's notice of an old architecture it still builds
-        ("nvcc warning : The 'compute_35' architecture is deprecated\n", "LX750"),
+        # a build script's notice that it drops an architecture before calling nvcc
+        ("-- Unsupported GPU architecture compute_89 dropped from the list\n", "LX750"),
+        # nvcc's warning of a flag the host compiler lacks, routine with MSVC: the build goes on
+        (
+            "nvcc warning : The -std=c++17 flag is not supported with the configured host "
+            "compiler. Flag will be ignored.\n",
+            "LX750",
+        ),
         # nvidia-smi refused by permissions: the GPU answers
         (
             "Unable to determine the device handle for GPU 0000:3B:00.0: Insufficient "
@@ -1098,8 +1108,13 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-120 added stop where their evidence stops."""
+    """The wordings rounds 83-120 added stop where their evidence stops: in the scan a user
+    gets, and with every line matched, so that a near miss without an anchor still tests the
+    rule's own pattern."""
     p = failures.diagnose_logs([text]).primary
+    assert p is None or p.code != code, p
+    scan = logscan.scan_text(text, SourceInfo(name=""), every_line=True)
+    p = runview.analyse([scan]).primary
     assert p is None or p.code != code, p
 
 
