@@ -1108,7 +1108,7 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-120 added stop where their evidence stops: in the scan a user
+    """The wordings rounds 83-121 added stop where their evidence stops: in the scan a user
     gets, and with every line matched, so that a near miss without an anchor still tests the
     rule's own pattern."""
     p = failures.diagnose_logs([text]).primary
