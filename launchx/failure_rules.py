@@ -256,6 +256,14 @@ _NOT_THE_DISKS_FRAMES = (
 """An errno raised in multiprocessing's shared-memory code is /dev/shm's, not the disk's;
 in a logging handler it is no failure of the run."""
 
+_WANDB_INIT_FAILED = (
+    r"\bError communicating with wandb process\b"
+    r"|\bRun initialization has timed out after \d+(?:\.\d+)? sec\b"
+)
+"""wandb.init() giving up at start-up (LX752): wandb 0.13-0.15 prints its traceback inside
+init before raising it again, so a script that catches it still shows the exception line,
+which the script's own exceptions (LX511) must not read."""
+
 _HIVEMIND_NO_GROUP = r"Averaging step failed: could not find a group"
 """hivemind's averager found no peers in its matchmaking window (LX690); it raises it as an
 AllreduceException, which the optimizer catches and logs: not the script's exception."""
@@ -499,7 +507,6 @@ RULES: tuple[Rule, ...] = (
             r"Job has timed out\. Ran \d+ minutes out of requested",
             r"Requeued job \d+ \(\d+ remaining timeouts\)",
             r"has not produced any output \(state: (?:NODE_FAIL|TIMEOUT|PREEMPTED)\)",
-            r"Job not requeued because: timed-out and not checkpointable",
             r"(?i)\b(?:has|have|was|were|been) (?:been )?preempted\b",
         ),
         cause="submitit caught the scheduler's preemption or time-limit signal and requeued the "
@@ -508,6 +515,31 @@ RULES: tuple[Rule, ...] = (
         "from scratch, implement checkpoint() in the submitted callable (submitit) or resume "
         "from LAUNCHX_RESUME_FROM.",
         fixtures=("preempted__submitit_1618_sigusr1.log", "preempted__submitit_1701_sighup.log"),
+    ),
+    Rule(
+        name="submitit_timeout_not_checkpointable",
+        category="preempted",
+        code="LX753",
+        # above LX549, whose "this job is timed-out" line comes before it, and SLURM's own
+        # time-limit line (LX501), which the same job's log may hold
+        priority=121,
+        retryable=False,
+        # retried once a checkpoint exists: without one a rerun starts over and meets the
+        # same time limit at the same place
+        on_progress=True,
+        patterns=(r"Job not requeued because: timed-out and not checkpointable",),
+        cause="the job ran into its SLURM time limit and submitit did not requeue it: the "
+        "submitted callable has no checkpoint() method, so submitit had no way to resume it "
+        "and raised UncompletedJobError (submitit calls a signal near the end of the time "
+        "limit a time-out, so a late preemption reads the same way). The training did not "
+        "fail; it ran out of time, and, started again from the beginning, it would run out "
+        "of time again.",
+        fix="give the callable a checkpoint() method that returns a DelayedSubmission of "
+        "itself resuming from its last saved state (submitit.helpers.Checkpointable), or "
+        "resume from "
+        "LAUNCHX_RESUME_FROM (launchx run retries it once a complete checkpoint exists); "
+        "otherwise ask for a longer time limit (--time, timeout_min) or shorten the job.",
+        fixtures=("preempted__submitit_1775.log",),
     ),
     Rule(
         name="cluster_node_termination",
@@ -1546,10 +1578,22 @@ RULES: tuple[Rule, ...] = (
             r"standard",
             r"#error \"MPark\.Variant requires C\+\+11 support\.\"",
             r"#error -- unsupported GNU version!",
+            # a toolkit of another CUDA major version than torch's (DeepSpeed's op builder
+            # refuses it; newer DeepSpeed accepts a minor mismatch with a warning that does not
+            # say "unable to"; torch.utils.cpp_extension's check says it as "mismatches", its
+            # minor-version warning "has a minor version mismatch"; its message breaks the
+            # line before "PyTorch (12.1)", under an empty "RuntimeError:", in older torch,
+            # and runs "compilePyTorch" together inside a tuple's repr in newer)
+            r"Installed CUDA version \S+ does not match the version torch was compiled with "
+            r"\S+, unable to compile cuda/cpp extensions",
+            r"The detected CUDA version \(\S+\) mismatches the version that was used to "
+            r"compile",
         ),
         cause="the CUDA toolkit that builds an op at start-up (DeepSpeed's fused_adam or "
         "cpu_adam, a project's own CUDA kernels, through torch.utils.cpp_extension) does not "
-        "fit this machine: its nvcc is older than the GPUs (compute_89 needs CUDA 11.8, "
+        "fit this machine: its CUDA version is not torch's (another major, or a minor that "
+        "DeepSpeed's check does not accept), its nvcc is older than the GPUs (compute_89 "
+        "needs CUDA 11.8, "
         "compute_90 11.8, compute_100 12.8), it lacks the CUDA libraries the op links "
         "against, or the host compiler it calls (gcc) is one it or torch's headers refuse: "
         "older than their C++ standard (C++17 or newer: gcc 9 or later, as torch's own "
@@ -1567,7 +1611,69 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__deepspeedexamples_103.log",
             "cuda_config_error__llamafactory_5020.log",
             "cuda_config_error__deepspeed_4576.log",
+            "cuda_config_error__dolly_168.log",
         ),
+    ),
+    Rule(
+        name="cuda_library_not_found",
+        category="cuda_config_error",
+        code="LX751",
+        # above the exception line that carries it (LX511)
+        priority=84,
+        retryable=False,
+        patterns=(
+            # the dynamic loader's words, through Python's ImportError (an extension linked
+            # against it) or OSError (ctypes.CDLL, as projects load the runtime by name or by
+            # path): the CUDA runtime or one of its libraries, or the driver's own libcuda
+            r"^(?:ImportError|OSError): (?:\S+: )?(?:\S*/)?lib(?:cudart|cublas(?:Lt)?|cudnn\w*"
+            r"|cufft|curand|cusparse(?:Lt)?|cusolver|nvrtc|nvJitLink|cupti|nvToolsExt|cuda)"
+            r"\.so(?:\.[\d.]+)?: cannot open shared object file",
+        ),
+        # bitsandbytes logs its native library's load failure with the traceback and falls
+        # back (cextension.py): the run goes on and may fail of something else
+        not_after=(r"bitsandbytes library load error: ",),
+        cause="a CUDA library this process loads at start-up was not found by the dynamic "
+        "loader: the CUDA runtime (libcudart) or one of its libraries (cuBLAS, cuDNN, cuFFT, "
+        "cuRAND, NVRTC), or the driver's libcuda. A pip torch ships its own copies under "
+        "site-packages/nvidia, which a project's extension or a ctypes.CDLL('libcudart.so') "
+        "does not search; a container started without the NVIDIA runtime has no libcuda; an "
+        "extension built against another CUDA major version asks for a soname (libcudart.so.11"
+        ".0) that is not installed. Every rank and every rerun fails the same way.",
+        fix="find the library (`ldconfig -p | grep <name>`, `find / -name '<name>*'`) and put "
+        "its directory on LD_LIBRARY_PATH in the profile's env, or install the matching "
+        "package (nvidia-cuda-runtime-cu12 and friends, or the CUDA toolkit of "
+        "torch.version.cuda); an unversioned name (libcudart.so) is only in the toolkit's "
+        "-dev files: link it to the versioned one; a missing libcuda.so.1: run the container "
+        "with the NVIDIA runtime (--gpus all); a soname of another CUDA version: rebuild or "
+        "reinstall the extension for this torch.",
+        fixtures=("cuda_config_error__cosmos_transfer25_151.log",),
+    ),
+    Rule(
+        name="wandb_init_failed",
+        category="user_code_error",
+        code="LX752",
+        # below every failure of the run itself (a script may catch it and train on without
+        # its logger; the script's exceptions, LX511, skip wandb's), above the symptoms of a
+        # rank that died of it (its peers' timeouts and closed connections)
+        priority=60,
+        retryable=False,
+        # wandb.init()'s own words when its service process or the server did not answer
+        # in time: older releases ("wandb: ERROR Error communicating with wandb process"),
+        # newer ones (CommError "Run initialization has timed out after 90.0 sec.")
+        patterns=(_WANDB_INIT_FAILED,),
+        cause="the script's experiment logger, wandb.init(), gave up at start-up: its "
+        "helper process did not start or answer, or could not reach the W&B server in time "
+        "(a compute node without internet or without the proxy settings, a slow server, "
+        "many ranks or jobs starting runs at once), and it raised, ending that rank. It is "
+        "not a fault of the distributed run, and on a node without egress every rerun fails "
+        "the same way.",
+        fix="start wandb on rank 0 only; set WANDB_MODE=offline in the profile's env (sync "
+        "later with `wandb sync`) where nodes have no internet, or pass the proxy "
+        "(HTTPS_PROXY) through; raise the wait with WANDB_INIT_TIMEOUT=300 (or "
+        "wandb.Settings(init_timeout=...)); for 'Error communicating with wandb process' "
+        "wandb also suggests wandb.init(settings=wandb.Settings(start_method='thread')); "
+        "WANDB_MODE=disabled turns it off.",
+        fixtures=("user_code_error__bigcode_megatron_lm_27.log",),
     ),
     Rule(
         name="cuda_too_many_peers",
@@ -1644,6 +1750,11 @@ RULES: tuple[Rule, ...] = (
             # Ascend's runtime: a device index outside the devices the process may see (the
             # counterpart of an invalid device ordinal under CUDA_VISIBLE_DEVICES)
             r"Set visible device failed, invalid device=\d+",
+            # MuJoCo's EGL renderer (robot simulators inside RL workers) given a GPU index past
+            # the GPUs its process sees: a worker's rank used as the device id under a
+            # narrowed CUDA_VISIBLE_DEVICES, the same mistake as an invalid ordinal
+            r"MUJOCO_EGL_DEVICE_ID environment variable must be an integer between \d+ and -?\d+ "
+            r"\(inclusive\), got \d+",
             r"with CUDA capability sm_\d+ is not compatible with the current PyTorch",
             r"the provided PTX was compiled with an unsupported toolchain",
             # the runtime's and the driver API's words (torch's symmetric memory calls the
@@ -1666,6 +1777,10 @@ RULES: tuple[Rule, ...] = (
             # Lightning's accelerator="gpu" with neither CUDA nor MPS visible (also as the repr
             # Hydra prints under "Error in call to target")
             r"No supported gpu backend found!",
+            # accelerate's check of mixed_precision="fp16" when torch sees no CUDA device (a
+            # CPU-only wheel, no driver, an empty CUDA_VISIBLE_DEVICES), as releases before
+            # 0.27 word it (later ones name a device they do not support: "(not 'mps')")
+            r"\bfp16 mixed precision requires a GPU\s*$",
             # vLLM's DeviceConfig in a process (a Ray actor given no GPU) that sees none, and
             # its wording since about 0.6
             r"No supported device detected\.",
@@ -1738,9 +1853,16 @@ RULES: tuple[Rule, ...] = (
         "of the cluster, with "
         "VLLM_HOST_IP set to that node's address as Ray knows it (ray status), not another's. "
         "Ascend: the device index must be one of ASCEND_RT_VISIBLE_DEVICES (a VM sees its "
-        "passed-through NPUs from 0).",
+        "passed-through NPUs from 0). MuJoCo's EGL device: count it from 0 among the GPUs "
+        "the worker sees, not by its rank ('between 0 and -1': no EGL device at all, a "
+        "container without NVIDIA_DRIVER_CAPABILITIES=graphics). accelerate's fp16 without "
+        "a GPU: check torch.cuda.is_available() in the same environment (a CPU-only wheel, "
+        "no driver).",
         fixtures=(
             "cuda_config_error__sagemaker_examples_2023.log",
+            "cuda_config_error__rlinf_953.log",
+            "cuda_config_error__kohya_ss_719.log",
+            "cuda_config_error__shivamshrirao_diffusers_97.log",
             "cuda_config_error__llama_946_garbled.log",
             "cuda_config_error__ms_swift_5118_exclusive_process.log",
             "cuda_config_error__nccl_1029_deepspeed_workers_no_cuda_env.log",
@@ -2743,7 +2865,7 @@ RULES: tuple[Rule, ...] = (
             # raises: the errors are listed over many lines under the exception's own
             r"^For further information visit https://errors\.pydantic\.dev/",
         ),
-        exclude=(*_NOT_THE_SCRIPTS, _INTERNAL_ASSERT_LINE, _HIVEMIND_NO_GROUP),
+        exclude=(*_NOT_THE_SCRIPTS, _INTERNAL_ASSERT_LINE, _HIVEMIND_NO_GROUP, _WANDB_INIT_FAILED),
         # an exception raised in multiprocessing's spawn _main itself, where the child reads
         # its arguments from the parent ("EOFError: Ran out of input"): the parent died, the
         # child never ran the script (the script's own errors are raised in deeper frames)
@@ -3432,7 +3554,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         name="deepspeed_batch_world",
-        category="world_mismatch",
+        category="user_code_error",
         code="LX578",
         priority=82,
         patterns=(r"Check batch related parameters\. train_batch_size is not",),
@@ -3445,7 +3567,10 @@ RULES: tuple[Rule, ...] = (
         "processes (deepspeed --num_gpus N, torchrun --nproc-per-node N), or set "
         'train_batch_size to "auto" (the HF integration) or leave it out so DeepSpeed '
         "derives it; with model parallelism change the batch values, not the launch.",
-        fixtures=("world_mismatch__hf_blog_1270_starchat_ds_batch_world_size.log",),
+        fixtures=(
+            "user_code_error__deepspeed_6914_train_batch_size_assert.log",
+            "user_code_error__internimage_111.log",
+        ),
     ),
     Rule(
         name="cuda_invalid_handle",
@@ -3785,6 +3910,9 @@ RULES: tuple[Rule, ...] = (
             # Open MPI's and UCX's handler, for a fatal signal (which one follows, if kept),
             # after its "[host:pid] " prefix (which loglines takes off where it can)
             r"^(?:\[[\w.-]+:\d+\] )?\*\*\* Process received signal \*\*\*$",
+            # the kernel's own report in dmesg or a console pasted with the run: "python[4242]:
+            # segfault at 0 ip ... sp ... error 6 in libtorch_cpu.so[...]"
+            r"\S\[\d+\]: segfault at [0-9a-f]+ ip [0-9a-f]+ sp [0-9a-f]+ error \d+\b",
         ),
         exclude=(r"encountered in worker",),
         cause="a native crash (SIGSEGV, or SIGFPE/SIGILL) in C/C++/CUDA code, not a Python "
@@ -3798,6 +3926,7 @@ RULES: tuple[Rule, ...] = (
         "lacks (AVX-512, -march=native).",
         fixtures=(
             "segfault__torchrun_faulthandler.log",
+            "segfault__fairscale_489.log",
             "segfault__ms_swift_4353_none_dealloc.log",
             "segfault__nccl_1669_ras_crash_during_init.log",
             "segfault__nccl_2106_cumemcreate_host_numa.log",
@@ -4302,6 +4431,56 @@ RULES: tuple[Rule, ...] = (
         "it was built against), or start the ranks with torchrun (launchx run) instead of the "
         "launcher's own elastic agent.",
         fixtures=("launcher_died__deepspeed_4459_elastic_agent_torch2_typeerror.log",),
+    ),
+    Rule(
+        name="posix_signal_on_windows",
+        category="launcher_died",
+        code="LX754",
+        # above the exception line it is (LX511)
+        priority=84,
+        retryable=False,
+        patterns=(
+            # Python's signal module on Windows has only SIGINT, SIGTERM, SIGABRT, SIGFPE,
+            # SIGILL, SIGSEGV and SIGBREAK: a launcher that kills or watches its children with
+            # POSIX signals fails on its first use of one
+            # (the ones launchers use to stop and watch their workers; SIGALRM, SIGPIPE or
+            # SIGCHLD come as often from a script's own code: LX511)
+            r"^AttributeError: module 'signal' has no attribute 'SIG(?:KILL|USR1|USR2|HUP)'",
+        ),
+        cause="a launcher written for Linux ran on Windows: it uses a POSIX signal (SIGKILL to "
+        "stop its workers, SIGUSR1 or SIGHUP to watch them) that Python's signal module does "
+        "not have there, and failed in its own code, so the run never started or its workers "
+        "were left unmanaged; every start fails the same way.",
+        fix="run multi-process training on Linux (or WSL2); on Windows start a single process, "
+        "or use a torch release whose launcher supports Windows (torchrun of torch 2.x, with "
+        "the gloo backend and USE_LIBUV=0) instead of the old torch.distributed.launch or the "
+        "project's own launcher.",
+        fixtures=("launcher_died__yolov6_620.log",),
+    ),
+    Rule(
+        name="launcher_module_missing",
+        category="launcher_died",
+        code="LX755",
+        # above the exception line it is (LX511) and the module `python -m` did not find
+        # (LX640): here the module is the launcher's own
+        priority=86,
+        retryable=False,
+        patterns=(
+            # torchrun's and torch.distributed.launch's entry modules, which every full torch
+            # since 1.9 has: the torch on the path is not one (another framework's torch shim,
+            # a partial or broken install, a local directory named torch) or is older
+            r"No module named 'torch\.distributed\.(?:run|launch)'",
+        ),
+        cause="the launcher could not import its own module (torch.distributed.run or "
+        "torch.distributed.launch), so no rank started: the `torch` that Python finds is not "
+        "a full PyTorch install (another framework's stand-in package named torch, a "
+        "half-installed one, or a directory called torch on the path), or is older than 1.9, "
+        "which has no torch.distributed.run (torchrun); every start fails the same way.",
+        fix="check what is imported (`python -c 'import torch, torch.distributed as d; "
+        "print(torch.__file__, d.is_available())'`); uninstall the stand-in package or use a "
+        "separate virtualenv for it, and reinstall torch (pip install --force-reinstall "
+        "torch==<version>); before torch 1.9 use python -m torch.distributed.launch.",
+        fixtures=("launcher_died__jittorllms_94.log",),
     ),
     Rule(
         name="accelerate_launch_code_error",
@@ -6057,10 +6236,15 @@ RULES: tuple[Rule, ...] = (
             r"^what\(\):\s+(?:Transport endpoint is not connected|Connection reset by peer"
             r"|Broken pipe|Connection refused|Connection timed out|No route to host"
             r"|Network is unreachable)\s*$",
+            # the same errno raised to Python from a collective or a store call, with nothing
+            # after it: c10d's words alone name no transport (gloo's and NCCL's own say
+            # theirs, LX522 and LX520)
+            r"^RuntimeError: Connection reset by peer\s*$",
         ),
         cause="a socket between this process and a peer or the rendezvous store failed inside "
-        "torch's C++ code (a thread or a destructor, where nothing could catch it) and the "
-        "process was terminated: the peer's process went away (reset, broken pipe, not "
+        "torch's C++ code, raised to the caller of a collective or a store call or, in a "
+        "thread or a destructor where nothing could catch it, terminating the process: the "
+        "peer's process went away (reset, broken pipe, not "
         "connected, or refused: its port is closed), or its host or the route to it did "
         "(timed out, no route, unreachable; a firewall does the same).",
         fix="read the other ranks' and nodes' output for a first error (that is the cause); if "
@@ -6069,7 +6253,10 @@ RULES: tuple[Rule, ...] = (
         "start-up, MASTER_ADDR, MASTER_PORT and the firewall between the nodes; save "
         "checkpoints often enough that a retry resumes (launchx run retries it from a "
         "checkpoint).",
-        fixtures=("socket_error__moco_25_transport_endpoint_not_connected.log",),
+        fixtures=(
+            "socket_error__moco_25_transport_endpoint_not_connected.log",
+            "socket_error__lightning_16673.log",
+        ),
     ),
     Rule(
         name="mooncake_tcp_socket",
@@ -6766,6 +6953,7 @@ ANCHORS: tuple[str, ...] = (
     "unsupported gpu architecture",
     "device handle for gpu",
     "is not defined for option 'gpu-",
+    "detected cuda version",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

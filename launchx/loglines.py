@@ -33,18 +33,26 @@ _NOISE = (
     # an ISO time stamp, maybe followed by a colon ("2021-03-10T13:22:37.443Z: ")
     re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?:?(?:\s+[|-]\s+|\s+)"),
     re.compile(r"^\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s*"),
+    # ... in full-width brackets, as Chinese job platforms' log viewers print it
+    # ("【2023-07-09 22:14:41】RuntimeError: ...")
+    re.compile(r"^【\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?】\s*"),
     # vLLM's data-parallel engine other than the first, and its worker's tag after it: that
     # worker's TP index is not its rank in the world ("(EngineCore_DP1 pid=1) (VllmWorker TP0
     # pid=2)")
     re.compile(rf"^\(EngineCore_DP[1-9]\d* pid=\d+\)\s*{_VLLM_TP_WORKER}\d+ pid=\d+\)\s*"),
     # a process's tag (Ray's "(RayWorkerWrapper pid=4242, ip=10.0.0.2)", vLLM's "(EngineCore_DP0
-    # pid=504)"), but not vLLM's tag of a tensor-parallel worker, which names its rank
-    re.compile(rf"^(?!{_VLLM_TP_WORKER}\d+ pid=)\([^()]*\bpid=\d+[^()]*\)\s*"),
+    # pid=504)"; Ray puts an actor's own repr there when its class defines one: "(EnvGroup(
+    # rank=1) pid=49603)", whose rank is the actor's index in its group, not the world's),
+    # but not vLLM's tag of a tensor-parallel worker, which names its rank
+    re.compile(rf"^(?!{_VLLM_TP_WORKER}\d+ pid=)\((?:[^()]|\([^()]*\))*\bpid=\d+[^()]*\)\s*"),
     re.compile(r"^\[[IWEF](?:\d{3,4} \d{2}:\d{2}:[\d.]+)?\s*[\w./-]+:\d+\]\s*"),
     # glog pads the thread id to five columns ("I0914 03:11:52.101010  2211 file.cc:231] ")
     re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:[\d.]+ +\d+ [\w./-]+:\d+\]\s*"),
     re.compile(r"^\[(?:INFO|WARNING|ERROR|CRITICAL|DEBUG)\|[\w./-]+:\d+\] (?:[\d:, -]+>> )?"),
     re.compile(r"^\S+ \[std(?:err|out)\]:? ?"),
+    # ... and the stream's tag alone, glued to the line ("[stderr]ModuleNotFoundError: ...",
+    # as a job service that merges a worker's two streams writes it)
+    re.compile(r"^\[std(?:err|out)\]:? ?"),
     # a bracketed level, alone or before a one-word component: "[INFO] [Driver] msg" (not
     # "[Errno 98]" or "[Rank 3]", which belong to the message or name its rank)
     re.compile(r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]\s+(?:\[[A-Z][a-z]+\]\s+)?"),
@@ -139,7 +147,7 @@ _COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+|[a-z][a-z0-9.]*-[a-z0-9.-]*
 # anything and the next cannot match either, so one search of their alternation stands for
 # all of them (most prefixed lines carry only a rank or host prefix)
 _ANY_NOISE = re.compile("|".join(f"(?:{p.pattern})" for p in _NOISE))
-_PREFIX_STARTS = frozenset("|>`[(~^0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz")
+_PREFIX_STARTS = frozenset("|>`[(~^0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz【")
 _RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")
 # torch_npu's own header on Ascend: "(PID:2671581, Device:2, RankID:2) ERR00100 ...", where
 # RankID is the process's RANK variable (-1 when it is unset, and Device -1 before one is set)

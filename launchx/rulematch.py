@@ -353,13 +353,15 @@ def retryable(category: str, rule: fr.Rule | None, policy: RetryPolicyLike | Non
 
 def retry_on_progress(category: str, rule: fr.Rule | None, policy: RetryPolicyLike | None) -> bool:
     """Not retryable on the log's word, but retried by the run loop once a checkpoint
-    exists (``failure_rules.RETRIED_ON_PROGRESS``, or a rule's own ``on_progress``). False
-    when the policy or a rule that read the failure's own numbers has already decided."""
+    exists (``failure_rules.RETRIED_ON_PROGRESS``, or a rule's own ``on_progress``, which
+    may also narrow a retried category's default: a time limit met with no checkpoint).
+    False when the policy or a rule that read the failure's own numbers has already
+    decided."""
     if retryable(category, rule, policy) or category in fr.NEVER_RETRIED:
         return False
     if policy is not None and category in policy.never:
         return False
-    if rule is not None and rule.retryable is not None:
+    if rule is not None and rule.retryable is not None and not rule.on_progress:
         return False
     return category in fr.RETRIED_ON_PROGRESS or (rule is not None and rule.on_progress)
 

@@ -259,6 +259,16 @@ FOUND_UNKNOWNS = {
     # unknown, launchx names the lost store connection (LX529, not retried either way), as
     # for the development log labelled socket_error with that line
     "unknown__continual_vla_rl_2.log",
+    # round 122 (blind): torch.save's "PytorchStreamWriter failed writing file ...: file write
+    # failed" while a sharded optimizer checkpoint is written; the labeller calls the unseen
+    # reason (a full or unwritable disk) unknown, launchx reads the exception (LX511, not
+    # retried either way), as four development logs with that error are labelled
+    "unknown__colossalai_5798.log",
+    # round 125 (blind): fairseq's all_gather_list failing to unpickle the other workers'
+    # data, which fairseq itself says means the workers fell out of sync; the labeller calls
+    # the unseen reason unknown, launchx reads the exception fairseq raised (LX511, not retried
+    # either way)
+    "unknown__data_rejuvenation_1.log",
 }
 
 
@@ -1105,10 +1115,54 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "core proc(s): {}\n",
             "LX511",
         ),
+        # the minor-version mismatches that cpp_extension and DeepSpeed accept and go on with
+        (
+            "UserWarning: The detected CUDA version (12.2) has a minor version mismatch with "
+            "the version that was used to compile PyTorch (12.1). Most likely this shouldn't "
+            "be a problem.\n",
+            "LX750",
+        ),
+        (
+            "Installed CUDA version 12.2 does not match the version torch was compiled with "
+            "12.1 but since the APIs are compatible, accepting this combination\n",
+            "LX750",
+        ),
+        # a loader warning for a library that is not CUDA's, and TensorFlow's optional probe
+        ("OSError: libcudart_wrapper.so: cannot open shared object file\n", "LX751"),
+        (
+            "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load "
+            "dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open "
+            "shared object file: No such file or directory\n",
+            "LX751",
+        ),
+        # wandb still waiting, or a request timing out that its retry loop survives
+        ("wandb: - Waiting for wandb.init()...\n", "LX752"),
+        ("wandb: Network error (ReadTimeout), entering retry loop.\n", "LX752"),
+        # a signal Windows has, missing on Linux: not a POSIX launcher on Windows
+        ("AttributeError: module 'signal' has no attribute 'SIGBREAK'\n", "LX754"),
+        # a module under torch.distributed that is not the launcher's
+        ("ModuleNotFoundError: No module named 'torch.distributed.tensor'\n", "LX755"),
+        # submitit's other end of a timed-out job (its requeues used up), which says nothing
+        # of a checkpoint
+        ("Job not requeued because: timed-out too many times.\n", "LX753"),
+        # accelerate's checks of a torch too old for bf16, and (0.27 on) of a device type it
+        # has no fp16 for: not a GPU that torch cannot see
+        ("ValueError: bf16 mixed precision requires PyTorch >= 1.10\n", "LX540"),
+        ("ValueError: fp16 mixed precision requires a GPU (not 'mps').\n", "LX540"),
+        # bitsandbytes logging its native library's load failure and falling back
+        (
+            "bitsandbytes library load error: libcudart.so.12: cannot open shared object file\n"
+            "Traceback (most recent call last):\n"
+            '  File "/x/ctypes/__init__.py", line 379, in __init__\n'
+            "    self._handle = _dlopen(self._name, mode)\n"
+            "OSError: libcudart.so.12: cannot open shared object file: No such file or "
+            "directory\n",
+            "LX751",
+        ),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-121 added stop where their evidence stops: in the scan a user
+    """The wordings rounds 83-128 added stop where their evidence stops: in the scan a user
     gets, and with every line matched, so that a near miss without an anchor still tests the
     rule's own pattern."""
     p = failures.diagnose_logs([text]).primary
@@ -1116,6 +1170,36 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
     scan = logscan.scan_text(text, SourceInfo(name=""), every_line=True)
     p = runview.analyse([scan]).primary
     assert p is None or p.code != code, p
+
+
+def test_a_time_limit_without_a_checkpoint_is_retried_only_from_one() -> None:
+    """submitit's "timed-out and not checkpointable": a rerun from the start meets the same
+    limit, so the log alone does not retry it, but a run that left a checkpoint resumes."""
+    p = failures.diagnose_logs(
+        [
+            "submitit.core.utils.UncompletedJobError: Job not requeued because: timed-out and "
+            "not checkpointable.\n"
+        ]
+    ).primary
+    assert p is not None and p.code == "LX753"
+    assert (p.retryable, p.retry_on_progress) == (False, True)
+
+
+def test_a_caught_wandb_failure_yields_to_the_runs_own_failure() -> None:
+    """wandb prints its traceback inside init before raising again: a script that catches
+    it and trains on shows the exception line, and what ends the run later is the cause."""
+    wandb = (
+        "wandb: ERROR Error communicating with wandb process\n"
+        "wandb.errors.UsageError: Error communicating with wandb process\n"
+    )
+    alone = failures.diagnose_logs([wandb]).primary
+    assert alone is not None and alone.code == "LX752"
+    for later, code in (
+        ("RuntimeError: CUDA error: an illegal memory access was encountered\n", "LX512"),
+        ("KeyError: 'labels'\n", "LX511"),
+    ):
+        p = failures.diagnose_logs([wandb + later]).primary
+        assert p is not None and p.code == code, (later, p)
 
 
 def test_a_port_launchx_does_not_pick_is_not_retried_and_yields_to_the_stores() -> None:

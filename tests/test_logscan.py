@@ -411,6 +411,11 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ),
         ("(VllmWorkerProcess pid=319) ERROR 03-19 13:02:05 [a.py:1] x", "x", None, None),
         ("(RayWorkerWrapper pid=5280, ip=10.0.0.2) ValueError: x", "ValueError: x", None, None),
+        # an actor whose class defines its own repr: its rank is the actor's in its group
+        ("(EnvGroup(rank=1) pid=49603) RuntimeError: x", "RuntimeError: x", None, None),
+        # a stream's tag glued to the line, and a timestamp in full-width brackets
+        ("[stderr]ModuleNotFoundError: x", "ModuleNotFoundError: x", None, None),
+        ("【2023-07-09 22:14:41】RuntimeError: x", "RuntimeError: x", None, None),
         # an ISO date is the timestamp pattern's, which leaves a source location alone
         ("2025-04-25 16:14:44 [core.py:390] x", "[core.py:390] x", None, None),
         # Python 3.11's caret markers glued to another rank's line; a caret line alone and
