@@ -170,7 +170,9 @@ class Rule:
     ``raised_in``: an exception line counts only when that frame matches one of these (a
     launcher's own code, not a script it runs in its own process).
     ``on_progress``: retried by the run loop once a checkpoint exists, as the categories of
-    ``RETRIED_ON_PROGRESS`` are, for a rule whose category is not one of them. A named
+    ``RETRIED_ON_PROGRESS`` are, for a rule whose category is not one of them (with
+    ``retryable=False`` it narrows a retried category to that: a time limit met with no
+    checkpoint). A named
     group ``rank`` in a pattern gives the rank the line is about when no prefix does
     (``process rank 3 ... exited``); a group ``named_rank`` is a rank the message names
     that may be a subgroup's (``[7] is setting up NCCL communicator``): the diagnosis names

@@ -32,10 +32,9 @@ _NOISE = (
     re.compile(r"^\|[ \t]+(?=\S)"),
     # an ISO time stamp, maybe followed by a colon ("2021-03-10T13:22:37.443Z: ")
     re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?:?(?:\s+[|-]\s+|\s+)"),
-    re.compile(r"^\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s*"),
-    # ... in full-width brackets, as Chinese job platforms' log viewers print it
+    # ... in brackets, also the full-width ones of Chinese job platforms' log viewers
     # ("【2023-07-09 22:14:41】RuntimeError: ...")
-    re.compile(r"^【\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?】\s*"),
+    re.compile(r"^[\[【]\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?[\]】]\s*"),
     # vLLM's data-parallel engine other than the first, and its worker's tag after it: that
     # worker's TP index is not its rank in the world ("(EngineCore_DP1 pid=1) (VllmWorker TP0
     # pid=2)")
@@ -49,10 +48,10 @@ _NOISE = (
     # glog pads the thread id to five columns ("I0914 03:11:52.101010  2211 file.cc:231] ")
     re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:[\d.]+ +\d+ [\w./-]+:\d+\]\s*"),
     re.compile(r"^\[(?:INFO|WARNING|ERROR|CRITICAL|DEBUG)\|[\w./-]+:\d+\] (?:[\d:, -]+>> )?"),
-    re.compile(r"^\S+ \[std(?:err|out)\]:? ?"),
-    # ... and the stream's tag alone, glued to the line ("[stderr]ModuleNotFoundError: ...",
-    # as a job service that merges a worker's two streams writes it)
-    re.compile(r"^\[std(?:err|out)\]:? ?"),
+    # a stream's tag, after a source's name or alone and glued to the line
+    # ("[stderr]ModuleNotFoundError: ...", as a job service that merges a worker's two
+    # streams writes it)
+    re.compile(r"^(?:\S+ )?\[std(?:err|out)\]:? ?"),
     # a bracketed level, alone or before a one-word component: "[INFO] [Driver] msg" (not
     # "[Errno 98]" or "[Rank 3]", which belong to the message or name its rank)
     re.compile(r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]\s+(?:\[[A-Z][a-z]+\]\s+)?"),
