@@ -408,7 +408,7 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     r"|HIP error|(?:UR|ZE)_RESULT_ERROR_DEVICE_LOST"
     # Gaudi's refusals of a graph or of a collective in one, libtpu's of the chips
     # (LX736-LX738)
-    r"|Graph compile failed\. synStatus|nonSFG is not supported"
+    r"|Graph compile failed\. synStatus|synNodeCreateWithId failed|nonSFG is not supported"
     r"|(?:The TPU|libtpu\.so) (?:is )?already in use"
     r"|CUDA out of memory"
     r"|OutOfMemoryError|CUBLAS_"
@@ -636,6 +636,33 @@ RULES: tuple[Rule, ...] = (
             "interrupted__pytorch_67538_two_3090_sighup.log",
             "interrupted__megatron_deepspeed_93.log",
         ),
+    ),
+    Rule(
+        name="terminal_interrupt_echo",
+        category="interrupted",
+        code="LX758",
+        # below the causes of tier 1, and only where no failure came before it: a Ctrl-C
+        # pressed at a run that had already failed or hung is the user giving up on it, and
+        # what failed first is the diagnosis (the tier-0 symptoms below it included)
+        priority=45,
+        patterns=(
+            # the terminal's echo of Ctrl-C, pasted with the output that followed it (often a
+            # traceback cut before its KeyboardInterrupt line, which LX502 reads)
+            r"^\^C",
+        ),
+        not_after=(
+            EXCEPTION_LINE,
+            r"terminate called after throwing|Segmentation fault|Fatal Python error"
+            r"|\bBus error\b|core dumped|Watchdog caught collective operation timeout"
+            r"|^Killed\s*$",
+        ),
+        cause="the run was stopped with Ctrl-C in the terminal that started it (the '^C' "
+        "echo), and the log shows no failure before it.",
+        fix="start the run again when you want it (it resumes from the last complete "
+        "checkpoint); if it was stopped because it seemed stuck, rerun it under launchx run, "
+        "whose hang detection names the stuck rank and its stack. launchx never retries an "
+        "interrupt.",
+        fixtures=("interrupted__pytorch_68553_ctrlc_after_pdb_quit.log",),
     ),
     Rule(
         name="slurm_cancel",
@@ -1768,6 +1795,10 @@ RULES: tuple[Rule, ...] = (
             # the corpus shows from its NVLS set-up at run time: LX512)
             r"Cuda failure 'initialization error'",
             r"Torch not compiled with CUDA enabled",
+            # Horovod built without GPU operations (HAVE_GPU unset: HOROVOD_GPU_OPERATIONS not in
+            # effect at build time, a cached CPU build, or torch's CUDA not detected by its
+            # setup) asked to reduce a GPU tensor
+            r"Requested ReadyEvent with GPU device but not compiled with CUDA",
             r"CUDA driver initialization failed",
             r"Unexpected error from cudaGetDeviceCount\(\)",
             # torchrun --nproc-per-node gpu (or xpu) on a host where torch sees none
@@ -1835,8 +1866,9 @@ RULES: tuple[Rule, ...] = (
         "(operation not supported), an NVSwitch machine whose fabric manager is not "
         "running or not of the driver's version (system not yet initialized), NVML listing a GPU "
         "that the CUDA runtime cannot open (a second MIG instance in one process, a GPU "
-        "that failed: device < num_gpus), or no GPU at all (ROCm's and Ascend's words for "
-        "these too). Not the training code, and not transient.",
+        "that failed: device < num_gpus), no GPU at all, or a build without CUDA (a CPU-only "
+        "torch, Horovod built without GPU operations) (ROCm's and Ascend's words for these "
+        "too). Not the training code, and not transient.",
         fix="match --nproc-per-node to the GPUs visible (nvidia-smi -L, CUDA_VISIBLE_DEVICES; "
         "SageMaker's model parallel: processes_per_host in the estimator's mpi distribution); "
         "install a torch wheel built for this GPU and driver (torch.cuda.get_arch_list(), "
@@ -1859,7 +1891,9 @@ RULES: tuple[Rule, ...] = (
         "the worker sees, not by its rank ('between 0 and -1': no EGL device at all, a "
         "container without NVIDIA_DRIVER_CAPABILITIES=graphics). accelerate's fp16 without "
         "a GPU: check torch.cuda.is_available() in the same environment (a CPU-only wheel, "
-        "no driver).",
+        "no driver). Horovod's 'not compiled with CUDA': horovodrun --check-build, then "
+        "reinstall it with HOROVOD_GPU_OPERATIONS=NCCL pip install --no-cache-dir "
+        "--force-reinstall horovod[pytorch], a release that supports this torch.",
         fixtures=(
             "cuda_config_error__sagemaker_examples_2023.log",
             "cuda_config_error__rlinf_953.log",
@@ -1880,6 +1914,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__gpustack_3352.log",
             "cuda_config_error__lorax_150_sharded_only_one_cuda_device.log",
             "cuda_config_error__ray_39128_neuron_core_not_visible.log",
+            "cuda_config_error__horovod_2478_not_compiled_with_cuda.log",
             "cuda_config_error__vllm_omni_241_symm_mem_system_not_initialized.log",
             "cuda_config_error__transformerengine_1923.log",
             "cuda_config_error__fastchat_399.log",
@@ -2164,6 +2199,27 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="pin_memory_thread_died",
+        category="dataloader_killed",
+        code="LX759",
+        # below the causes its own exception names (a descriptor limit, /dev/shm: LX757,
+        # LX686), which the thread raised before the loader reported it
+        priority=81,
+        retryable=False,
+        patterns=(r"\bPin memory thread exited unexpectedly\b",),
+        cause="the DataLoader's pin-memory thread (in the training process, copying the "
+        "workers' batches into page-locked memory) died, and the loader raised it at the next "
+        "batch: the thread's own exception, printed above when the log has it, is the cause "
+        "(a batch it could not receive from a worker, host memory it could not pin); it "
+        "comes back at the same point of every run.",
+        fix="read the thread's own traceback above the loader's error; rerun with "
+        "pin_memory=False to confirm (the batches then reach the GPU unpinned, a little "
+        "slower), and with num_workers=0 to see a worker's error in the main process; give "
+        "the host the memory the pinned batches need (fewer workers, a smaller "
+        "prefetch_factor or batch).",
+        fixtures=("dataloader_killed__mmagic_508_pin_memory_thread_interleaved.log",),
+    ),
+    Rule(
         name="torch_shared_memory_file",
         category="shm_error",
         code="LX686",
@@ -2200,6 +2256,31 @@ RULES: tuple[Rule, ...] = (
             "shm_error__flownet2_43_docker_torch_file_one_line.log",
             "shm_error__mmaction2_218_dist_train_shared_memory_object.log",
         ),
+    ),
+    Rule(
+        name="shared_tensor_descriptors_exhausted",
+        category="shm_error",
+        code="LX757",
+        priority=82,
+        retryable=False,
+        # EMFILE raised while a tensor's storage is passed to another process by its file
+        # descriptor (torch's default sharing strategy on Linux): the descriptors ran out, not
+        # the script's own files
+        patterns=(r"^OSError: \[Errno 24\] Too many open files\b",),
+        context=(
+            r"(?:torch[/\\]multiprocessing[/\\]reductions|multiprocessing[/\\]resource_sharer)"
+            r'\.py", line \d+, in \w+$',
+            # multiprocessing's own descriptor passing (not its pickling, in every spawn)
+            r'multiprocessing[/\\]reduction\.py", line \d+, in '
+            r"(?:DupFd|send_handle|recv_handle|sendfds|recvfds)$",
+        ),
+        cause="a tensor passed between processes (a DataLoader worker's batch, a "
+        "multiprocessing queue) is sent as an open file descriptor, one per storage, and the "
+        "process ran out of descriptors (ulimit -n); the same data does it again.",
+        fix="raise the limit (ulimit -n 65535 in the job script, or the container's nofile "
+        "limit) or call torch.multiprocessing.set_sharing_strategy('file_system') before the "
+        "DataLoader starts; fewer workers or a smaller prefetch_factor hold fewer at once.",
+        fixtures=("shm_error__facerec_5_too_many_open_files_4gpu.log",),
     ),
     Rule(
         name="dataloader_queue_no_shm",
@@ -2800,6 +2881,12 @@ RULES: tuple[Rule, ...] = (
             r"^ninja: build stopped: subcommand failed\.$",
             r"CalledProcessError: Command '\['ninja', '-v'",
             r"RuntimeError: Error building extension '[\w.-]+'",
+            # Megatron-core's dataset index helpers (helpers.cpp), built with make by rank 0
+            # at start-up: it logs this and exits
+            r"Failed to compile the C\+\+ dataset helper functions\s*$",
+            # ... and the older megatron/data/dataset_utils.py (Megatron-LM before core,
+            # Megatron-DeepSpeed and their forks)
+            r"Making C\+\+ dataset helpers module failed, exiting",
         ),
         # torch's JIT build at start-up, not a pip/setup.py build of the same tools (pip
         # reports those under its own words a few lines on)
@@ -2811,17 +2898,22 @@ RULES: tuple[Rule, ...] = (
         "cpu_adam, a project's own CUDA ops, through torch.utils.cpp_extension) failed to "
         "build: the compiler's first error is above it (an nvcc older or newer than torch's "
         "CUDA, a missing CUDA_HOME or header, a gcc nvcc does not accept); every rank, and "
-        "every rerun, builds it the same way.",
-        fix="read the first 'error' line of the compiler output above; make `nvcc --version` "
-        "match python -c 'import torch; print(torch.version.cuda)' (set CUDA_HOME to that "
-        "toolkit) and install a gcc it supports; a compiler killed for memory ends the same "
-        "way (MAX_JOBS=4); or build the ops ahead, once (DS_BUILD_FUSED_ADAM=1 "
+        "every rerun, builds it the same way; Megatron's dataset helpers are built with make "
+        "and g++ against pybind11 the same way.",
+        fix="read the first 'error' line of the compiler output above (for Megatron's dataset "
+        "helpers, make's: their directory needs its Makefile, g++, pybind11 and "
+        "python3-config from python3-dev, or build them once ahead with make there); make "
+        "`nvcc --version` match python -c 'import torch; print(torch.version.cuda)' (set "
+        "CUDA_HOME to that toolkit) and install a gcc it supports; a compiler killed for "
+        "memory ends the same way (MAX_JOBS=4); or build the ops ahead, once "
+        "(DS_BUILD_FUSED_ADAM=1 "
         "DS_BUILD_CPU_ADAM=1 pip install --no-cache-dir deepspeed), and clear "
         "~/.cache/torch_extensions (TORCH_EXTENSIONS_DIR) of a half-built copy before the "
         "next launch.",
         fixtures=(
             "user_code_error__deepspeed_6912.log",
             "user_code_error__qwen_697_fused_adam_build_torchrun.log",
+            "user_code_error__galvatron_12_dataset_helpers_no_makefile.log",
         ),
     ),
     Rule(
@@ -3360,6 +3452,36 @@ RULES: tuple[Rule, ...] = (
         "the checkpoint loaded on every rank or broadcast from rank 0); make the parameters "
         "contiguous (p.data = p.data.contiguous()) or give every rank the same memory format.",
         fixtures=("user_code_error__mcuformer_2_supernet_ddp_param_sizes_mismatch.log",),
+    ),
+    Rule(
+        name="state_dict_shape_mismatch",
+        category="user_code_error",
+        code="LX756",
+        priority=82,
+        retryable=False,
+        # load_state_dict's per-parameter lines under "Error(s) in loading state_dict", which
+        # a paste often keeps without the exception line above them (a rank prefix on each)
+        patterns=(
+            r"(?<!\S)size mismatch for [^\s:]+: copying a param with shape "
+            r"torch\.Size\(\[[\d, ]*\]\) from checkpoint, the shape in current model is "
+            r"torch\.Size\(",
+        ),
+        cause="load_state_dict found parameters whose shape in the checkpoint differs from the "
+        "model that was built: a checkpoint of another model size or config, a vocabulary or "
+        "head resized on one side only, or (a current shape of torch.Size([0])) a ZeRO-3 "
+        "partitioned model loaded with a plain load_state_dict; every start fails the same "
+        "way.",
+        fix="build the model from the checkpoint's own config (the same hidden size, layers "
+        "and vocabulary); where some layers are meant to differ, drop the mismatched keys "
+        "before loading (keep those whose shape equals model.state_dict()[k].shape, then "
+        "strict=False: strict alone does not pass a size mismatch) or, with Hugging Face, "
+        "from_pretrained(..., ignore_mismatched_sizes=True); under DeepSpeed ZeRO-3 (a model "
+        "built under zero.Init, as from_pretrained does with a ZeRO-3 config) load inside "
+        "deepspeed.zero.GatheredParameters(list(model.parameters()), modifier_rank=0).",
+        fixtures=(
+            "user_code_error__deepspeed_5570_state_dict_size_mismatch.log",
+            "user_code_error__vlm_r1_85_zero3_size_mismatch_empty.log",
+        ),
     ),
     Rule(
         name="process_group_url_none",
@@ -5592,6 +5714,8 @@ RULES: tuple[Rule, ...] = (
             # ("Graph compile failed. synStatus=synStatus 26 [Generic failure]"), under the
             # compiler's own error lines
             r"Graph compile failed\. synStatus",
+            # ... and the graph API refusing a node while the bridge builds the graph
+            r"synNodeCreateWithId failed for node: \S+ with synStatus",
         ),
         # (in a collective it is the scale-out's set-up: LX739, above this one)
         cause="the Gaudi graph compiler (SynapseAI) could not compile a graph this rank "
@@ -5603,7 +5727,10 @@ RULES: tuple[Rule, ...] = (
         "the node and kernel); check that habana_frameworks, SynapseAI and the driver are "
         "one release (hl-smi -v, pip list | grep habana); try eager mode (PT_HPU_LAZY_MODE=0 "
         "or vLLM's --enforce-eager) to find the operator.",
-        fixtures=("cuda_error__vllm_fork_484.log",),
+        fixtures=(
+            "cuda_error__vllm_fork_484.log",
+            "cuda_error__llamafactory_7275_gaudi_synnode_batch_gemm.log",
+        ),
     ),
     Rule(
         name="hpu_lazy_collectives_off",
@@ -6956,6 +7083,8 @@ ANCHORS: tuple[str, ...] = (
     "device handle for gpu",
     "is not defined for option 'gpu-",
     "detected cuda version",
+    "copying a param with shape",
+    "^c",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

@@ -14,20 +14,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Measured when the floor was set (README "Diagnosing a failed run"), 2,922 logs (issue 12,
-# after the hundred-and-twenty-eighth round; rounds 122-128 added 116 development logs, scored
-# 95/116 on category and 114/116 on the retry decision blind, each round with the rules of the
-# round before): category 2,584 (2,604 counting `killed` for a thread-proven host_oom_killed,
-# the figure held here); retry decision 2,841 (what the log alone says: a timeout, a closed
-# socket, an InfiniBand transfer error or a bare SIGKILL is retried by `launchx run` only
-# from a checkpoint); eleven deterministic failures called retryable (ports held by launchers
-# the user started once too often, by processes that all took rank 0, by a DataLoader worker
-# that set up the process group again, or that fail whatever port is given); root rank
-# 499/603. One or two logs of slack each (none for the deterministic count).
-FLOOR_CATEGORY = 0.8905
-FLOOR_DECISION = 0.9719
+# Measured when the floor was set (README "Diagnosing a failed run"), 3,019 logs (issue 12,
+# after the hundred-and-thirty-third round; rounds 129-133 added 97 development logs, scored
+# 57/97 on category and 97/97 on the retry decision blind, each round with the rules of the
+# round before: most of the misses are excerpts cut before their exception line, labelled
+# from the thread's title): category 2,649 (2,669 counting `killed` for a thread-proven
+# host_oom_killed, the figure held here); retry decision 2,938 (what the log alone says: a
+# timeout, a closed socket, an InfiniBand transfer error or a bare SIGKILL is retried by
+# `launchx run` only from a checkpoint); eleven deterministic failures called retryable
+# (ports held by launchers the user started once too often, by processes that all took rank
+# 0, by a DataLoader worker that set up the process group again, or that fail whatever port
+# is given); root rank 512/620. One or two logs of slack each (none for the deterministic
+# count).
+FLOOR_CATEGORY = 0.8835
+FLOOR_DECISION = 0.9725
 MAX_DETERMINISTIC_RETRIED = 11
-FLOOR_ROOT_RANK = 0.825
+FLOOR_ROOT_RANK = 0.8225
 
 
 def _bench() -> ModuleType:

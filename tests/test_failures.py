@@ -1142,6 +1142,44 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         ("AttributeError: module 'signal' has no attribute 'SIGBREAK'\n", "LX754"),
         # a module under torch.distributed that is not the launcher's
         ("ModuleNotFoundError: No module named 'torch.distributed.tensor'\n", "LX755"),
+        # a matrix product's old shape error, not a checkpoint's parameter
+        (
+            "RuntimeError: size mismatch, m1: [32 x 2048], m2: [512 x 10] at "
+            "/pytorch/aten/src/THC/generic/THCTensorMathBlas.cu:290\n",
+            "LX756",
+        ),
+        # the script's own files past the descriptor limit, not a tensor shared between
+        # processes
+        (
+            'Traceback (most recent call last):\n  File "/w/data.py", line 41, in load\n'
+            "    with open(path) as f:\n"
+            "OSError: [Errno 24] Too many open files: '/data/img_0001.jpg'\n",
+            "LX757",
+        ),
+        # the pin-memory thread dying of a descriptor it could not receive: its own exception
+        # is the cause (LX686), not the loader's report of the thread
+        (
+            "Traceback (most recent call last):\n"
+            '  File "/x/torch/utils/data/_utils/pin_memory.py", line 28, in do_one_step\n'
+            "    r = in_queue.get(timeout=MP_STATUS_CHECK_INTERVAL)\n"
+            '  File "/usr/lib/python3.10/multiprocessing/reduction.py", line 164, in recvfds\n'
+            "    raise RuntimeError('received %d items of ancdata' %\n"
+            "RuntimeError: received 0 items of ancdata\n"
+            "RuntimeError: Pin memory thread exited unexpectedly\n",
+            "LX759",
+        ),
+        # a spawn's pickling frames above the script's own files past the descriptor limit
+        (
+            "Traceback (most recent call last):\n"
+            '  File "/usr/lib/python3.10/multiprocessing/reduction.py", line 60, in dump\n'
+            "    ForkingPickler(file, protocol).dump(obj)\n"
+            '  File "/w/data.py", line 41, in __getitem__\n'
+            "    with open(path) as f:\n"
+            "OSError: [Errno 24] Too many open files: '/data/img_0001.jpg'\n",
+            "LX757",
+        ),
+        # a caret-C that is not the terminal's echo at the start of a line
+        ("INFO: press ^C to stop the server\n", "LX758"),
         # submitit's other end of a timed-out job (its requeues used up), which says nothing
         # of a checkpoint
         ("Job not requeued because: timed-out too many times.\n", "LX753"),
@@ -1162,7 +1200,7 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-128 added stop where their evidence stops: in the scan a user
+    """The wordings rounds 83-132 added stop where their evidence stops: in the scan a user
     gets, and with every line matched, so that a near miss without an anchor still tests the
     rule's own pattern."""
     p = failures.diagnose_logs([text]).primary
@@ -1183,6 +1221,25 @@ def test_a_time_limit_without_a_checkpoint_is_retried_only_from_one() -> None:
     ).primary
     assert p is not None and p.code == "LX753"
     assert (p.retryable, p.retry_on_progress) == (False, True)
+
+
+def test_a_ctrl_c_after_a_failure_leaves_the_failure_as_the_cause() -> None:
+    """The '^C' echo is the diagnosis only of a log that shows nothing else: pressed at a run
+    that had already failed (or at its hang), it is the user giving up on it."""
+    alone = failures.diagnose_logs(
+        ["epoch 3 step 1200 loss 2.31\n^CTraceback (most recent call last):\n"]
+    )
+    assert alone.primary is not None and alone.primary.code == "LX758"
+    assert alone.primary.retryable is False
+    after_oom = failures.diagnose_logs(
+        ["torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n^C\n"]
+    )
+    assert after_oom.primary is not None and after_oom.primary.category == "cuda_oom"
+    # ... also where what failed first is only a symptom's tier (a native exception's what())
+    after_abort = failures.diagnose_logs(
+        ["terminate called after throwing an instance of 'c10::Error'\n  what():  boom\n^C\n"]
+    )
+    assert after_abort.primary is not None and after_abort.primary.code != "LX758"
 
 
 def test_a_caught_wandb_failure_yields_to_the_runs_own_failure() -> None:
