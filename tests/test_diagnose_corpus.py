@@ -14,14 +14,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Measured when the floor was set (README "Diagnosing a failed run"), 3,019 logs (issue 12,
-# after the hundred-and-thirty-third round; rounds 129-133 added 97 development logs, scored
-# 57/97 on category and 97/97 on the retry decision blind, each round with the rules of the
-# round before: most of the misses are excerpts cut before their exception line, labelled
-# from the thread's title): category 2,649 (2,669 counting `killed` for a thread-proven
-# host_oom_killed, the figure held here); retry decision 2,938 (what the log alone says: a
-# timeout, a closed socket, an InfiniBand transfer error or a bare SIGKILL is retried by
-# `launchx run` only from a checkpoint); eleven deterministic failures called retryable
+# Measured when the floor was set (README "Diagnosing a failed run"), 3,026 logs (issue 12,
+# after the hundred-and-thirty-fourth round; rounds 129-134 added 104 development logs,
+# scored 64/104 on category and 104/104 on the retry decision blind, each round with the
+# rules of the round before: most of the misses are excerpts cut before their exception
+# line, labelled from the thread's title): category 2,656 (2,676 counting `killed` for a
+# thread-proven host_oom_killed, the figure held here); retry decision 2,945 (what the log
+# alone says: a timeout, a closed socket, an InfiniBand transfer error or a bare SIGKILL is
+# retried by `launchx run` only from a checkpoint); eleven deterministic failures called retryable
 # (ports held by launchers the user started once too often, by processes that all took rank
 # 0, by a DataLoader worker that set up the process group again, or that fail whatever port
 # is given); root rank 512/620. One or two logs of slack each (none for the deterministic
