@@ -2906,10 +2906,9 @@ RULES: tuple[Rule, ...] = (
         "`nvcc --version` match python -c 'import torch; print(torch.version.cuda)' (set "
         "CUDA_HOME to that toolkit) and install a gcc it supports; a compiler killed for "
         "memory ends the same way (MAX_JOBS=4); or build the ops ahead, once "
-        "(DS_BUILD_FUSED_ADAM=1 "
-        "DS_BUILD_CPU_ADAM=1 pip install --no-cache-dir deepspeed), and clear "
-        "~/.cache/torch_extensions (TORCH_EXTENSIONS_DIR) of a half-built copy before the "
-        "next launch.",
+        "(DS_BUILD_FUSED_ADAM=1 DS_BUILD_CPU_ADAM=1 pip install --no-cache-dir deepspeed), "
+        "and clear ~/.cache/torch_extensions (TORCH_EXTENSIONS_DIR) of a half-built copy "
+        "before the next launch.",
         fixtures=(
             "user_code_error__deepspeed_6912.log",
             "user_code_error__qwen_697_fused_adam_build_torchrun.log",
