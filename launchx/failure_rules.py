@@ -2182,6 +2182,8 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"DataLoader worker \(pid[^)]*\) is killed by signal",
             r"DataLoader worker \(pid(?:\(s\))? [^)]*\) exited unexpectedly",
+            # ... as users quote it, without the worker's pid (not a script's comment quoting it)
+            r"^(?!\s*#).*?\bDataLoader worker exited unexpectedly with exit code -?\d+",
             r"Unexpected (?:bus error|segmentation fault|floating-point exception) encountered "
             r"in worker",
             r"dataloader's workers are out of shared memory",
@@ -2196,6 +2198,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "dataloader_killed__3drs_7_unindented.log",
             "dataloader_killed__lightning_19598_aborted.log",
+            "dataloader_killed__pytorch_58847_ddp_spawn_worker_exit1.log",
         ),
     ),
     Rule(
@@ -2916,6 +2919,115 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="fused_kernels_not_installed",
+        category="user_code_error",
+        code="LX760",
+        # GPT-NeoX's start-up check, which prints this and exits: no exception line follows
+        priority=81,
+        retryable=False,
+        patterns=(
+            # megatron/fused_kernels/__init__.py, older ("not installed ... setup.py install")
+            # and newer ("not properly installed ... pip install")
+            r"Fused kernels configured but not (?:properly )?installed\. Please run `",
+        ),
+        cause="GPT-NeoX is configured to use its fused CUDA kernels (scaled_upper_triang_"
+        "masked_softmax_fusion, scaled_masked_softmax_fusion or rope_fusion) but the "
+        "extension is not importable in this Python: it was never built, or built into "
+        "another environment; every start stops at the same check.",
+        fix="build the kernels into the environment the launcher's ranks use (`pip install "
+        "megatron/fused_kernels` from the repository's root, or, in older versions, `python "
+        "megatron/fused_kernels/setup.py install`) with a CUDA toolkit that matches torch, "
+        "or set the fusion options to false in the config.",
+        fixtures=("user_code_error__gpt_neox_610_fused_kernels_not_installed.log",),
+    ),
+    Rule(
+        name="sharded_tensor_access_pattern",
+        category="user_code_error",
+        code="LX761",
+        # above the CheckpointingException that carries it (LX511): the validation's own
+        # line names the tensor
+        priority=81,
+        retryable=False,
+        patterns=(
+            # megatron.core.dist_checkpointing.validation: logged, then raised with the same
+            # words, when the ranks' shards of one key do not cover it exactly once, or when
+            # no rank holds some shards of a ShardedObject
+            r"\bInvalid access pattern for ShardedTensor\(key=",
+            r"\bInvalid access pattern: \d+ ShardedObject are missing\b",
+        ),
+        cause="Megatron's distributed checkpoint found that the ranks' shards of one tensor "
+        "do not cover it exactly once (a replicated tensor declared as sharded, a replica_id "
+        "or axis fragmentation wrong in a model's sharded_state_dict, a key produced by "
+        "only some layers or stages): the checkpoint's layout is wrong for this parallel "
+        "configuration, and every save or load validates it the same way.",
+        fix="fix the sharded_state_dict of the module whose key the line names (give a "
+        "replicated parameter replica_id over the data- and tensor-parallel ranks, or its "
+        "right axis fragmentations); until then, save with the parallel sizes that work "
+        "(tensor parallel 1 for a new module) or with --ckpt-format torch.",
+        fixtures=("user_code_error__megatron_lm_1234.log",),
+    ),
+    Rule(
+        name="zero3_low_cpu_mem_usage",
+        category="user_code_error",
+        code="LX762",
+        # above the ValueError that carries it (LX511), which ranks writing one terminal
+        # often leave glued to another line or cut off
+        priority=81,
+        retryable=False,
+        patterns=(
+            # transformers' from_pretrained under a ZeRO-3 config (HfDeepSpeedConfig or the
+            # Trainer's): the message as the exception line carries it, alone on its line or
+            # glued to a progress bar, not a script's comment quoting it; newer transformers
+            # (check_and_set_device_map) names the device_map alone
+            r"^(?!\s*#).*?DeepSpeed Zero-3 is not compatible with (?:`low_cpu_mem_usage=True` "
+            r"or with )?passing a `device_map`",
+        ),
+        cause="from_pretrained was called with a device_map (or, in older transformers, "
+        "low_cpu_mem_usage=True) while DeepSpeed ZeRO-3 is on: transformers builds the model "
+        "partitioned under zero.Init then, and refuses to place it itself; every rank and "
+        "every start raises the same ValueError.",
+        fix="drop device_map and low_cpu_mem_usage=True from from_pretrained when the "
+        "DeepSpeed config's zero_optimization.stage is 3 (ZeRO-3 places the weights itself), "
+        "or train with ZeRO stage 2 if the model must be spread by device_map.",
+        fixtures=("user_code_error__chinese_llama_alpaca_465.log",),
+    ),
+    Rule(
+        name="deepspeed_config_mismatch",
+        category="user_code_error",
+        code="LX763",
+        # above the ValueError that carries it (LX511): its list of values names the fix,
+        # and a paste often keeps the list without the exception's own line
+        priority=81,
+        retryable=False,
+        patterns=(
+            # transformers' HfTrainerDeepSpeedConfig and accelerate's DeepSpeedPlugin
+            # comparing the DeepSpeed JSON with the trainer's own arguments (accelerate's
+            # with two spaces before "values")
+            r"Please correct the following DeepSpeed config values that mismatch "
+            r"(?:TrainingArguments|kwargs) +values",
+            # ... and accelerate finding an "auto" it has nothing to fill from, or an
+            # accelerate config that sets what the DeepSpeed JSON file must set
+            r"not found in kwargs\. Please specify `[\w.]+` without `auto`",
+            r"When using `deepspeed_config_file`, the following accelerate config variables "
+            r"will be ignored",
+        ),
+        cause="the DeepSpeed config given to the Hugging Face Trainer or accelerate disagrees "
+        "with the run's own arguments (batch size, gradient accumulation, learning rate, "
+        "warm-up steps, mixed precision), or leaves a value 'auto' that nothing can fill (a "
+        "bucket size from a model without config.hidden_size); the check stops every start "
+        "the same way.",
+        fix="set the listed DeepSpeed values to 'auto' so that the trainer fills them from "
+        "its arguments, or make both sides equal (train_batch_size = micro batch x gradient "
+        "accumulation x world size); give an 'auto' that cannot be filled a number of its "
+        "own in the JSON; with deepspeed_config_file, set gradient accumulation, clipping, "
+        "ZeRO stage, offload and mixed precision in that file, not in the accelerate "
+        "config.",
+        fixtures=(
+            "user_code_error__hendrycks_apps_9_ds_hf_mismatch.log",
+            "user_code_error__accelerate_2295_auto_reduce_bucket_size.log",
+        ),
+    ),
+    Rule(
         name="bare_exception_raised",
         category="user_code_error",
         code="LX656",
@@ -2957,6 +3069,12 @@ RULES: tuple[Rule, ...] = (
             # pydantic's link under each error of a ValidationError, which a config check
             # raises: the errors are listed over many lines under the exception's own
             r"^For further information visit https://errors\.pydantic\.dev/",
+            # Ray re-raising a remote task's exception at the driver names the worker's class
+            # in brackets, often after a progress bar on the same line and with the worker's
+            # own exception line cut from a paste: the classes only Python code raises (a
+            # RuntimeError may be NCCL's or CUDA's, an ImportError a native library's)
+            r"\bRayTaskError\((?:builtins\.)?(?:Index|Key|Value|Type|Attribute|Assertion"
+            r"|ZeroDivision|Name|NotImplemented|UnboundLocal|FileNotFound)Error\): ray::",
         ),
         exclude=(*_NOT_THE_SCRIPTS, _INTERNAL_ASSERT_LINE, _HIVEMIND_NO_GROUP, _WANDB_INIT_FAILED),
         # an exception raised in multiprocessing's spawn _main itself, where the child reads
@@ -2981,6 +3099,7 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__hllm_30.log",
             "user_code_error__llamafactory_1860.log",
             "user_code_error__qwen_vl_103.log",
+            "user_code_error__easyr1_24_indexerror_compute_log_probs.log",
         ),
     ),
     Rule(
@@ -3415,7 +3534,11 @@ RULES: tuple[Rule, ...] = (
         code="LX607",
         priority=82,
         retryable=False,
-        patterns=(r"Expected to mark a variable ready only once",),
+        patterns=(
+            r"Expected to mark a variable ready only once",
+            # the reducer's next sentence, where a paste starts after the first
+            r"Parameter at index \d+ (?:with name \S+ )?has been marked as ready twice\.",
+        ),
         cause="DistributedDataParallel saw one parameter's gradient become ready twice in one "
         "backward pass: most often reentrant gradient checkpointing re-running a block's "
         "forward inside backward (LoRA and PEFT fine-tuning), or a parameter used outside "
@@ -3428,6 +3551,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "user_code_error__peft_301_trainer_ddp_gradckpt_ready_once.log",
             "user_code_error__transformers_23728_lora_ddp_marked_ready_twice.log",
+            "user_code_error__chatglm_efficient_tuning_114_marked_ready_twice.log",
         ),
     ),
     Rule(
@@ -3808,6 +3932,9 @@ RULES: tuple[Rule, ...] = (
             # ... and as nvidia-smi prints it for a GPU that no longer answers on the bus
             r"Unable to determine the device handle for GPU ?(?:\d+: )?[0-9A-Fa-f:.]+: "
             r"(?:Unknown Error|GPU is lost|GPU requires reset)",
+            # ... and as pynvml raises it (torch.cuda's utilization and memory queries, a
+            # trainer's GPU monitor): the exception class its status code is named for
+            r"\bNVMLError_(?:Unknown|GpuIsLost|ResetRequired)\b",
             r"unhandled cuda error",
             r"ncclUnhandledCudaError",
             r"CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|MAPPING_ERROR)",
@@ -3822,7 +3949,8 @@ RULES: tuple[Rule, ...] = (
             r"out of memory|unspecified launch failure|CUDA_ERROR_LAUNCH_FAILED"
             r"|driver shutting down",
         ),
-        cause="a CUDA kernel failed (illegal memory access, device-side assert, ECC error); "
+        cause="a CUDA kernel failed (illegal memory access, device-side assert), or the GPU "
+        "itself did (an uncorrectable ECC error, a GPU fallen off the bus or lost to NVML); "
         "CUDA reports it asynchronously, often at a later call or in the NCCL watchdog.",
         fix="rerun with CUDA_LAUNCH_BLOCKING=1 to get the failing line, check indices and "
         "labels against tensor sizes (device-side asserts), and look for Xid messages in "
@@ -3839,6 +3967,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_error__plmfit_40_slurmstepd_nvml_gpu_is_lost.log",
             "cuda_error__sglang_10195.log",
             "cuda_error__torch_xpu_ops_5164.log",
+            "cuda_error__dmlcloud_58_nvml_unknown_error.log",
         ),
     ),
     Rule(
@@ -4146,6 +4275,10 @@ RULES: tuple[Rule, ...] = (
             # library/core/src/panicking.rs)
             r"^thread (?:panicked while (?:processing panic|panicking)"
             r"|caused non-unwinding panic)\. aborting\.$",
+            # gdb's backtrace of the aborted process (a core or a live attach): glibc's abort()
+            # among its frames, with glibc's debug information or without it
+            r"^#\d+ +(?:0x[0-9a-f]+ in )?(?:__GI_)?abort \(\) (?:at \S*abort\.c:\d+"
+            r"|from \S*libc\.so[\d.]*)$",
         ),
         # glibc's own assertions (malloc's, the thread library's) are heap corruption or a
         # fork's aftermath, not an extension's check
@@ -4177,6 +4310,7 @@ RULES: tuple[Rule, ...] = (
             "segfault__ipex_llm_9231.log",
             "segfault__xla_4103.log",
             "segfault__willdreamer_aurora_8.log",
+            "segfault__pytorch_95487_rpc_cuda_ipc_abort.log",
         ),
     ),
     Rule(
@@ -4862,9 +4996,11 @@ RULES: tuple[Rule, ...] = (
         priority=70,
         retryable=False,
         patterns=(
-            # slurmstepd could not exec the step's command; the shell could not find it
+            # slurmstepd could not exec the step's command (a launcher, or the shell or
+            # interpreter that runs it, missing on the node or in the container); the shell
+            # could not find it
             r"execve\(\): (?:\S*/)?(?:torchrun|deepspeed|accelerate|horovodrun|composer|mpirun"
-            r"|launchx): (?:No such file or directory|Permission denied)",
+            r"|launchx|bash|sh|python[\d.]*): (?:No such file or directory|Permission denied)",
             r"(?:^|: )(?:torchrun|deepspeed|accelerate|horovodrun|composer|mpirun|mpiexec"
             r"|launchx): command not found$",
             # zsh's word order
@@ -4876,11 +5012,12 @@ RULES: tuple[Rule, ...] = (
             # DeepSpeed's runner, when the multi-node launcher it is told to use is missing
             r"RuntimeError: launcher '\w+' not installed\.",
         ),
-        cause="the launcher (or the multi-node launcher it calls: DeepSpeed's pdsh, mpirun) "
-        "was never started: the node that ran the step has no such command on its PATH (the "
-        "environment that installs it was not activated in the batch script, a module or "
-        "container that lacks it, a path that exists only on the login node), so no rank "
-        "ran; every submission fails the same way.",
+        cause="the launcher (or the multi-node launcher it calls: DeepSpeed's pdsh, mpirun; "
+        "or the shell or Python a Slurm step runs it with) was never started: the node that "
+        "ran the step has no such command on its PATH (the environment that installs it was "
+        "not activated in the batch script, a module or container that lacks it, a path that "
+        "exists only on the login node), so no rank ran; every submission fails the same "
+        "way.",
         fix="activate the environment inside the batch script before the launcher (source "
         ".venv/bin/activate, module load, conda activate), or call it through the interpreter "
         "that has torch (python -m torch.distributed.run ...); check with `srun -N1 which "
@@ -4890,6 +5027,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "launcher_died__cscfi_ddp_examples_1_torchrun_execve_missing.log",
             "launcher_died__llamafactory_5217.log",
+            "launcher_died__itwinai_472_srun_execve_bash.log",
         ),
     ),
     Rule(
@@ -6159,7 +6297,8 @@ RULES: tuple[Rule, ...] = (
             r"connect\(\) timed out\. Original timeout was \d+ ms",
             # ... and before torch 1.7 (tcputils), with no timeout in it
             r"^RuntimeError: connect\(\) timed out\.$",
-            r"Timed out initializing process group in store based barrier",
+            # (quoted in prose, a sentence's lower case)
+            r"[Tt]imed out initializing process group in store based barrier",
             r"DistStoreError: .*(?:[Tt]imeout|[Tt]imed out)",
             r"waiting for clients\. \d+/\d+ clients joined",
             r"The client socket has failed to connect to .*errno: 11[01] - Connection "
@@ -6192,6 +6331,7 @@ RULES: tuple[Rule, ...] = (
             "rendezvous_timeout__deepdrivemd_14.log",
             "rendezvous_timeout__pytorch_13583_gloo_filestore_samba_wait_timeout.log",
             "rendezvous_timeout__ray_25866.log",
+            "rendezvous_timeout__finetune_chatglm2_6_store_barrier.log",
         ),
     ),
     Rule(
@@ -7084,6 +7224,13 @@ ANCHORS: tuple[str, ...] = (
     "detected cuda version",
     "copying a param with shape",
     "^c",
+    "kernels configured but not",
+    "invalid access pattern",
+    "zero-3 is not compatible with",
+    "deepspeed config values that mismatch",
+    "accelerate config variables will be ignored",
+    "not found in kwargs",
+    "marked as ready twice",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

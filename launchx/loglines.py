@@ -99,7 +99,8 @@ _RANK_PREFIXES = (
 # one follows: torchrun's --tee prefix carries the LOCAL rank ([default1]: on node 1 of a 2x2
 # world is rank 3, whose own traceback says [rank3]:), srun --label's task number is the rank
 # with one task per rank but the node with one torchrun per node.
-_LOCAL_PREFIX = re.compile(r"^\[default(\d+)\]:\s?")
+# (and with a role of just a colon, "[:0]:", as a paste in accelerate's tracker shows it)
+_LOCAL_PREFIX = re.compile(r"^\[(?:default|:)(\d+)\]:\s?")
 # OLMo's logger after its level, which names the process's LOCAL rank: "[olmo.util:158,
 # rank=6] "
 _OLMO_PREFIX = re.compile(r"^\[[\w.]+:\d+, rank=(\d+)\]\s?")

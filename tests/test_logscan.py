@@ -256,6 +256,7 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("0: [rank3]:[E626 06:24:44.9 ProcessGroupNCCL.cpp:616] boom", "boom", 3, None),
         ("[default1]:[rank3]: boom", "boom", 3, None),
         ("[default1]: boom", "boom", 1, None),
+        ("[:0]:ValueError: boom", "ValueError: boom", 0, None),
         ("7: boom", "boom", 7, None),
         ("worker-7: [rank3]: boom", "boom", 3, "worker-7"),
         ("10.0.0.1: RuntimeError: x", "RuntimeError: x", None, "10.0.0.1"),
