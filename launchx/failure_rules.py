@@ -2927,8 +2927,10 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(
             # megatron/fused_kernels/__init__.py, older ("not installed ... setup.py install")
-            # and newer ("not properly installed ... pip install")
-            r"Fused kernels configured but not (?:properly )?installed\. Please run `",
+            # and newer ("not properly installed ... pip install"), as printed: not the
+            # f-string's source line that a traceback through the check may show
+            r"^(?!\s*f?[\"'])(?:.*\W)?Fused kernels configured but not (?:properly )?"
+            r"installed\. Please run `",
         ),
         cause="GPT-NeoX is configured to use its fused CUDA kernels (scaled_upper_triang_"
         "masked_softmax_fusion, scaled_masked_softmax_fusion or rope_fusion) but the "

@@ -1229,9 +1229,13 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "intermediate values are dicts.\n",
             "LX761",
         ),
-        # GPT-NeoX's fused kernels being built at start-up, not the check that finds them
-        # missing
-        ("> building fused kernels configured in neox_args ...\n", "LX760"),
+        # the source line of GPT-NeoX's check, shown in a traceback through it, not the
+        # check's printed message
+        (
+            '            f"ERROR: Fused kernels configured but not properly installed. Please '
+            'run `pip install {str(srcpath)}` to install them"\n',
+            "LX760",
+        ),
         # bitsandbytes logging its native library's load failure and falling back
         (
             "bitsandbytes library load error: libcudart.so.12: cannot open shared object file\n"
