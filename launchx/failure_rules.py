@@ -1118,9 +1118,9 @@ RULES: tuple[Rule, ...] = (
         fixtures=("nccl_config_error__llama_1132_windows_10049_no_nccl.log",),
     ),
     Rule(
-        name="torch_build_lacks_transport",
-        category="nccl_config_error",
-        code="LX528",
+        name="rendezvous_not_in_build",
+        category="user_code_error",
+        code="LX770",
         priority=88,
         retryable=False,
         patterns=(
@@ -1128,6 +1128,30 @@ RULES: tuple[Rule, ...] = (
             r"use_libuv was requested but PyTorch was build without libuv support",
             # old Windows builds registered no tcp:// (or env://) rendezvous
             r"No rendezvous handler for (?:tcp|env)://",
+        ),
+        cause="the script's (or its launcher's) rendezvous asks for something this torch "
+        "build does not have: the Windows wheels have no libuv for the TCP store, which "
+        "torch 2.4+ uses by default, and old Windows builds had no tcp:// or env:// "
+        "rendezvous at all; no rank gets as far as a backend, and every start fails the same "
+        "way.",
+        fix="on Windows set USE_LIBUV=0 where init_process_group builds the store (its env:// "
+        "and tcp:// rendezvous read it; later torch releases default to it on Windows); "
+        "torchrun's own static rendezvous store takes no such setting in some releases, so "
+        "there start the ranks without torchrun, use a torch release whose Windows wheel "
+        "works, or run on Linux (WSL2). Use init_method='file:///...' on builds without "
+        "tcp://.",
+        fixtures=(
+            "user_code_error__gpt_sovits_1357_s2_train_use_libuv_windows.log",
+            "user_code_error__detr_339_windows_no_rendezvous_env.log",
+        ),
+    ),
+    Rule(
+        name="torch_build_lacks_transport",
+        category="nccl_config_error",
+        code="LX528",
+        priority=88,
+        retryable=False,
+        patterns=(
             r"Distributed package doesn't have (?:Gloo|MPI|UCC) built in",
             # builds without torch.distributed at all (Windows before torch 1.7, some macOS
             # and ARM ones): the functions every build with it has are missing
@@ -1135,24 +1159,20 @@ RULES: tuple[Rule, ...] = (
             r"is_initialized|get_rank|get_world_size|barrier|all_reduce|broadcast|new_group|"
             r"destroy_process_group)'",
         ),
-        cause="this torch build lacks a piece of the distributed stack the run asks for: the "
-        "Windows wheels have no libuv for the rendezvous store (which torch 2.4+ uses by "
-        "default), old Windows builds had no tcp:// or env:// rendezvous (and before torch 1.7 "
-        "no torch.distributed at all: torch.distributed.is_available() is False), and no "
-        "wheel has the MPI backend; every start fails the same way.",
-        fix="on Windows set USE_LIBUV=0 where init_process_group builds the store (its env:// "
-        "and tcp:// rendezvous read it; later torch releases default to it on Windows); "
-        "torchrun's own static rendezvous store takes no such setting in some releases, so "
-        "there start the ranks without torchrun, use a torch release whose Windows wheel "
-        "works, or run on Linux (WSL2). Use init_method='file:///...' on builds without "
-        "tcp://, and a backend the build has (gloo on Windows and macOS, nccl on Linux with "
-        "CUDA). A build without torch.distributed at all has no backend to choose: install "
-        "one where torch.distributed.is_available() is True (Windows: torch 1.7 or later), "
-        "or run one process without init_process_group.",
+        cause="this torch build lacks the communication backend the run asks for: no wheel "
+        "has the MPI backend (or UCC), and builds without torch.distributed at all (Windows "
+        "before torch 1.7, some macOS and ARM ones: torch.distributed.is_available() is "
+        "False) have none; every start fails the same way.",
+        fix="use a backend the build has (torch.distributed.is_gloo_available(), "
+        "is_nccl_available() and is_mpi_available() say which: gloo on Windows and macOS, "
+        "nccl on Linux with CUDA), or build torch from source with the one you need "
+        "(USE_MPI=1). A build "
+        "without torch.distributed at all has no backend to choose: install one where "
+        "torch.distributed.is_available() is True (Windows: torch 1.7 or later), or run one "
+        "process without init_process_group.",
         fixtures=(
-            "nccl_config_error__fluxgym_302_windows_libuv.log",
-            "nccl_config_error__insightface_1457_windows_no_tcp_rendezvous_handler.log",
             "nccl_config_error__detr_43_windows_no_distributed.log",
+            "nccl_config_error__open_ce_376_torch_without_mpi_backend.log",
         ),
     ),
     Rule(
@@ -1678,6 +1698,39 @@ RULES: tuple[Rule, ...] = (
         fixtures=("cuda_config_error__cosmos_transfer25_151.log",),
     ),
     Rule(
+        name="bitsandbytes_cuda_setup_failed",
+        category="cuda_config_error",
+        code="LX764",
+        # above the exception line that carries it (LX511)
+        priority=84,
+        retryable=False,
+        patterns=(
+            # bitsandbytes 0.37-0.41 (cextension.py) raises a RuntimeError whose message starts
+            # on the line after "RuntimeError:"; its cuda_setup raises the shorter Exception.
+            # The same words printed as a log entry (a bare "CUDA SETUP: Setup Failed!") or by
+            # later releases as a warning ("despite CUDA being available"), where the import
+            # goes on without the native library, are not read.
+            r"^\s*CUDA Setup failed despite GPU being available\.",
+            r"^Exception: CUDA SETUP: Setup Failed!$",
+        ),
+        cause="bitsandbytes (8-bit optimizers, 4- and 8-bit quantized models) could not load "
+        "a native library for this machine's CUDA when it was imported: its CUDA setup found "
+        "no libcudart it could use, detected a CUDA version it ships no binary for (an old "
+        "release has none for CUDA 10.x or 12.x), or picked a binary whose CUDA libraries "
+        "are not on the loader's path. Every rank imports it and fails the same way, on "
+        "every rerun.",
+        fix="run `python -m bitsandbytes` on a compute node to see what it detected; install "
+        "a bitsandbytes release built for torch.version.cuda (a current one ships binaries "
+        "for CUDA 11.8-12.x), or set BNB_CUDA_VERSION to the version whose binary it should "
+        "load; put the CUDA runtime's directory (site-packages/nvidia/cuda_runtime/lib for a "
+        "pip torch, /usr/local/cuda/lib64 otherwise) on LD_LIBRARY_PATH in the profile's "
+        "env.",
+        fixtures=(
+            "cuda_config_error__belle_376_torchrun_bnb_cuda100.log",
+            "cuda_config_error__bnb_555_accelerate_cuda_setup_failed.log",
+        ),
+    ),
+    Rule(
         name="wandb_init_failed",
         category="user_code_error",
         code="LX752",
@@ -1703,6 +1756,63 @@ RULES: tuple[Rule, ...] = (
         "wandb also suggests wandb.init(settings=wandb.Settings(start_method='thread')); "
         "WANDB_MODE=disabled turns it off.",
         fixtures=("user_code_error__bigcode_megatron_lm_27.log",),
+    ),
+    Rule(
+        name="safetensors_shared_tensors",
+        category="user_code_error",
+        code="LX768",
+        # above the exception line that carries it (LX511): its message starts on the line
+        # under an empty "RuntimeError:", which a paste often leaves out
+        priority=84,
+        retryable=False,
+        patterns=(
+            # safetensors' torch.py (_flatten) refusing a state dict whose tensors share
+            # storage, as save_file and save_model's checks word it
+            r"^(?:RuntimeError: )?\s*Some tensors share memory, this will lead to duplicate "
+            r"memory on disk and potential differences\b",
+        ),
+        cause="the checkpoint was written with safetensors, which refuses a state dict in "
+        "which two entries share one storage: tied weights (input and output embeddings), "
+        "or a wrapper (DeepSpeed's engine, a PEFT model, a script's own state_dict() of a "
+        "wrapped model) that hands the same storage under several names. The save fails the "
+        "same way every time; the training before it is lost unless an earlier checkpoint "
+        "was written.",
+        fix="upgrade safetensors: releases since mid-2023 no longer refuse views of one "
+        "buffer that do not overlap (DeepSpeed's parameters in its flat buffers); for tied "
+        "weights save with safetensors' save_model() (or accelerator.save_model()), which "
+        "drops the duplicate names, or from the unwrapped model "
+        "(accelerator.unwrap_model(model)); or write a torch checkpoint instead "
+        "(save_safetensors=False in TrainingArguments, --save_model_as ckpt in kohya's "
+        "scripts).",
+        fixtures=(
+            "user_code_error__safetensors_304_deepspeed_llama2_shared.log",
+            "user_code_error__sdscripts_629_deepspeed_sdxl_safetensors_shared.log",
+        ),
+    ),
+    Rule(
+        name="tensors_on_two_devices_logged",
+        category="user_code_error",
+        code="LX767",
+        # below every failure of the run itself, like a logger's (LX752): the raised form is
+        # an exception line (LX511); this reads the message where a harness caught it per
+        # sample and logged it, scoring the samples as failed and going on
+        priority=60,
+        retryable=False,
+        patterns=(
+            r"\bExpected all tensors to be on the same device, but found at least two "
+            r"devices, (?:cuda|npu|xpu|cpu|meta):?\d* and (?:cuda|npu|xpu|cpu|meta)\b",
+        ),
+        cause="an operation was given tensors on two devices: the model is spread over "
+        "several GPUs (device_map='auto', a pipeline split by hand) while each rank also "
+        "puts its inputs on its own GPU, or a layer was left on another GPU or the CPU. With "
+        "several processes per node, device_map='auto' lets every process use every GPU. "
+        "An evaluation harness that catches it per sample scores those samples as failed "
+        "and goes on; every rerun gives the same result.",
+        fix="with one process per GPU (accelerate launch, torchrun), load the model on that "
+        "process's GPU (device_map={'': local_rank}) rather than device_map='auto'; with "
+        "one process over all GPUs, launch it as a single process (num_processes=1); move "
+        "the inputs to the device of the model's first layer.",
+        fixtures=("user_code_error__lmms_eval_50_tensors_diff_device.log",),
     ),
     Rule(
         name="cuda_too_many_peers",
@@ -1814,6 +1924,11 @@ RULES: tuple[Rule, ...] = (
             # CPU-only wheel, no driver, an empty CUDA_VISIBLE_DEVICES), as releases before
             # 0.27 word it (later ones name a device they do not support: "(not 'mps')")
             r"\bfp16 mixed precision requires a GPU\s*$",
+            # the HF Trainer's TrainingArguments check of --fp16/--bf16 when the device it
+            # picked is not a GPU (4.x: "... can only be used on CUDA devices", later "... on
+            # CUDA or MLU devices or NPU devices ...")
+            r"\bMixed precision training with AMP or APEX \(`--fp16`.{0,120}? can only be used "
+            r"on CUDA\b",
             # vLLM's DeviceConfig in a process (a Ray actor given no GPU) that sees none, and
             # its wording since about 0.6
             r"No supported device detected\.",
@@ -2261,6 +2376,33 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="fork_out_of_memory",
+        category="host_oom_killed",
+        code="LX769",
+        priority=84,
+        retryable=False,
+        # ENOMEM from fork() itself, as multiprocessing (a DataLoader's workers, a pool)
+        # or subprocess starts a child: the kernel would not commit another copy of this
+        # process's address space; not the same errno from a file or a device
+        patterns=(r"^OSError: \[Errno 12\] Cannot allocate memory$",),
+        context=(
+            r'multiprocessing[/\\]popen_fork\.py", line \d+, in _launch$',
+            r'subprocess\.py", line \d+, in _execute_child$',
+        ),
+        cause="the process could not start a child (a DataLoader worker, a pool process): "
+        "fork() asks the kernel to commit memory for a copy of the whole process, and the "
+        "kernel refused: under strict overcommit (vm.overcommit_memory=2) the host's commit "
+        "limit was reached, and under the default heuristic the process is larger than the "
+        "free RAM and swap. Every rank of the node forks its workers at once, each as large "
+        "as its model and dataset, so memory runs out where one process would fit; it fails "
+        "again the same way.",
+        fix="use fewer DataLoader workers (num_workers) or start them with the 'spawn' or "
+        "'forkserver' context (multiprocessing_context=), keep the dataset out of the "
+        "process's memory (memory-mapped files), and compare CommitLimit with Committed_AS "
+        "in /proc/meminfo (`sysctl vm.overcommit_memory`: 2 refuses forks that 0 allows).",
+        fixtures=("host_oom_killed__resnext_5_fork_enomem_3gpu.log",),
+    ),
+    Rule(
         name="shared_tensor_descriptors_exhausted",
         category="shm_error",
         code="LX757",
@@ -2276,6 +2418,9 @@ RULES: tuple[Rule, ...] = (
             # multiprocessing's own descriptor passing (not its pickling, in every spawn)
             r'multiprocessing[/\\]reduction\.py", line \d+, in '
             r"(?:DupFd|send_handle|recv_handle|sendfds|recvfds)$",
+            # ... or a DataLoader starting its workers in that process: the pipe to a new
+            # worker is one descriptor more than the process may hold
+            r'multiprocessing[/\\]popen_fork\.py", line \d+, in _launch$',
         ),
         cause="a tensor passed between processes (a DataLoader worker's batch, a "
         "multiprocessing queue) is sent as an open file descriptor, one per storage, and the "
@@ -2919,6 +3064,32 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="deepspeed_mpi_discovery_failed",
+        category="user_code_error",
+        code="LX766",
+        priority=81,
+        retryable=False,
+        patterns=(
+            # deepspeed.init_distributed without RANK/MASTER_ADDR set falls back to asking MPI
+            # and runs `hostname -I` (utils/distributed.py, comm/comm.py: mpi_discovery) for
+            # the master's address: a hostname without -I (macOS, Arch's inetutils) exits 64
+            r"CalledProcessError: Command '\['hostname -I'\]' returned non-zero exit status",
+        ),
+        # DeepSpeed's, not another project's copy of the same call
+        context=(r'deepspeed[/\\]\S+\.py", line \d+, in mpi_discovery$',),
+        cause="DeepSpeed did not find all of the launcher's variables (RANK, LOCAL_RANK, "
+        "WORLD_SIZE, MASTER_ADDR, MASTER_PORT) and fell back to discovering the job through "
+        "MPI (mpi4py), whose rank 0 runs `hostname -I` to find its own address; this "
+        "system's hostname has no -I option (macOS, GNU inetutils; exit status 127: no "
+        "hostname command at all), so deepspeed.initialize stopped before any process "
+        "group; it fails the same way on every start.",
+        fix="start the script through a launcher that sets the variables (`launchx run`, "
+        "torchrun, the deepspeed command) instead of plain python, or set RANK, "
+        "LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT for a single process; or "
+        "install a hostname that knows -I (Debian's hostname package).",
+        fixtures=("user_code_error__deepspeed_826_mpi_discovery_hostname_flag.log",),
+    ),
+    Rule(
         name="fused_kernels_not_installed",
         category="user_code_error",
         code="LX760",
@@ -3240,7 +3411,7 @@ RULES: tuple[Rule, ...] = (
         category="user_code_error",
         code="LX627",
         # above the user's exception rule (LX511), which leaves rendezvous words alone; a
-        # build without tcp:// or env:// is LX528's
+        # build without tcp:// or env:// is LX770's
         priority=82,
         retryable=False,
         patterns=(r"No rendezvous handler for (?!tcp://|env://)[\w+.-]*://",),
@@ -5031,6 +5202,42 @@ RULES: tuple[Rule, ...] = (
             "launcher_died__llamafactory_5217.log",
             "launcher_died__itwinai_472_srun_execve_bash.log",
         ),
+    ),
+    Rule(
+        name="slurm_auth_failed",
+        category="launcher_died",
+        code="LX765",
+        priority=70,
+        retryable=False,
+        patterns=(
+            # Slurm's MUNGE plugin (src/plugins/auth/munge/auth_munge.c) when there is no
+            # munged to ask on this node (not a busy one, which times out: that passes), at
+            # error level (its "(retrying ...)" lines are debug output that may still succeed)
+            r"^(?:(?:srun|sbatch|salloc|squeue|scontrol|sinfo|sacct|scancel)(?:-[\w.-]+)?: )?"
+            r'error: Munge encode failed: Failed to access "[^"]*munge\.socket[^"]*": '
+            r"(?:No such file or directory|Connection refused|Permission denied)$",
+            # ... the request it could not sign, of those made before any rank runs (not a
+            # step's completion message sent at the end, after the run's own failure)
+            r"auth_g_create: REQUEST_(?:RESOURCE_ALLOCATION|SUBMIT_BATCH_JOB|JOB_STEP_CREATE"
+            r"|JOB_ALLOCATION_INFO) has authentication error",
+            # ... and the command's verdict, which is also what a key that differs from the
+            # controller's, or a clock out of step with it, gets back
+            r"^(?:srun|sbatch|salloc): error: (?:Unable to allocate resources|Unable to "
+            r"create step for job \d+|Batch job submission failed|Job submit/allocate failed): "
+            r"Protocol authentication error",
+        ),
+        cause="a Slurm command could not get a signed request accepted by slurmctld: the "
+        "MUNGE daemon on the node it runs on is not running (no socket at "
+        "/var/run/munge/munge.socket.2) or not reachable inside the container the job was "
+        "started from, so the request could not be signed; or the controller could not "
+        "decode it (a munge.key that differs from the controller's, clocks out of step). No "
+        "allocation or step was made, so no rank ran; every submission from that node fails "
+        "the same way.",
+        fix="start munged on the node (`systemctl start munge`; `munge -n | unmunge` must "
+        "succeed, and `munge -n | ssh <controller> unmunge` across nodes), give every node "
+        "the cluster's /etc/munge/munge.key, keep the clocks in step (chrony or NTP), and "
+        "from a container bind /var/run/munge (or /run/munge) into it; then submit again.",
+        fixtures=("launcher_died__openpvsg_17_srun_munge_auth.log",),
     ),
     Rule(
         name="nccl_invalid_usage",
@@ -7233,6 +7440,7 @@ ANCHORS: tuple[str, ...] = (
     "accelerate config variables will be ignored",
     "not found in kwargs",
     "marked as ready twice",
+    "tensors share memory",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

@@ -706,7 +706,9 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
     if "\r" in raw:  # terminal frames: only those with an anchor
         frames = [s for s in raw.split("\r") if s.strip()]
         segments = [s for s in frames if _is_candidate(s)] if len(frames) > 1 else frames
-    if "\\n" in raw:
+    # (an error file's message, one escaped string or, printed one JSON key a line, a
+    # one-line message: both read as the exception line they hold)
+    if "\\n" in raw or ('":' in raw and _JSON_TEXT.search(raw)):
         segments = [part for seg in segments for part in _escaped_lines(seg)]
     for i, seg in enumerate(segments):
         joined = None
@@ -762,7 +764,7 @@ def _nccl_process_ranks(
 # its line breaks escaped ("message": "TypeError: ...\\n    1. ..."), so the exception line
 # inside is found only once the string is split where its lines were.
 _JSON_TEXT = re.compile(r'"(?:message|msg|traceback)"\s*:\s*"')
-_JSON_END = re.compile(r'"\s*,?\s*$')
+_JSON_END = re.compile(r'"\s*[,}\]]*\s*$')
 
 
 def _escaped_lines(seg: str) -> list[str]:

@@ -272,6 +272,9 @@ FOUND_UNKNOWNS = {
     # round 138 (blind): the same PytorchStreamWriter failure while DeepSpeed writes a bf16
     # ZeRO optimizer state (LX511, not retried either way), as for round 122's log
     "unknown__chatglm6b_1166_deepspeed_optim_states_write_failed.log",
+    # round 144 (blind): the same PytorchStreamWriter failure as the Trainer writes a ZeRO-3
+    # run's full checkpoint (LX511, not retried either way)
+    "unknown__lcrec_24_zero3_full_ckpt_write_failed.log",
 }
 
 
@@ -1246,10 +1249,76 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "directory\n",
             "LX751",
         ),
+        # bitsandbytes' CUDA setup logging its failure and going on without the library, and
+        # a later release's warning where the import still succeeds: not the RuntimeError
+        ("CUDA SETUP: Setup Failed!\n", "LX764"),
+        ("Exception importing 8bit adam: CUDA SETUP: Setup Failed!\n", "LX764"),
+        (
+            "CUDA Setup failed despite CUDA being available. Please run the following command "
+            "to get more information:\n",
+            "LX764",
+        ),
+        # a submission Slurm refused for another reason than MUNGE's signature
+        (
+            "sbatch: error: Batch job submission failed: Invalid account or account/partition "
+            "combination specified\n",
+            "LX765",
+        ),
+        (
+            "srun: error: Unable to allocate resources: Requested node configuration is not "
+            "available\n",
+            "LX765",
+        ),
+        # a busy munged's retry at debug level, and a step's completion message that could
+        # not be signed at the end of a run that failed of something else
+        (
+            'squeue: error: Munge encode failed: Failed to access "/var/run/munge/munge.'
+            'socket.2": No such file or directory (retrying ...)\n',
+            "LX765",
+        ),
+        (
+            "slurmstepd: error: slurm_send_node_msg: auth_g_create: REQUEST_STEP_COMPLETE has "
+            "authentication error\n",
+            "LX765",
+        ),
+        # another project's copy of DeepSpeed's hostname -I call (X-Decoder's
+        # apply_distributed), not DeepSpeed's MPI discovery
+        (
+            "Traceback (most recent call last):\n"
+            '  File "/x/utils/distributed.py", line 40, in apply_distributed\n'
+            "    result = subprocess.check_output(hostname_cmd, shell=True)\n"
+            "subprocess.CalledProcessError: Command '['hostname -I']' returned non-zero exit "
+            "status 64.\n",
+            "LX766",
+        ),
+        # descriptors run out opening the script's own file, not the pipe to a new worker
+        (
+            "Traceback (most recent call last):\n"
+            '  File "/x/train.py", line 40, in load_item\n'
+            "    with open(path) as f:\n"
+            "OSError: [Errno 24] Too many open files: 'data/0001.json'\n",
+            "LX757",
+        ),
+        # the raised form of the two-devices message is the script's exception (LX511), not
+        # the harness's log of it
+        (
+            "RuntimeError: Expected all tensors to be on the same device, but found at least "
+            "two devices, cuda:0 and cpu! (when checking argument for argument index in method "
+            "wrapper__index_select)\n",
+            "LX767",
+        ),
+        # ENOMEM from reading a file or mapping a device, not from forking a child
+        (
+            "Traceback (most recent call last):\n"
+            '  File "/x/torch/serialization.py", line 1005, in load\n'
+            "    with _open_file_like(f, 'rb') as opened_file:\n"
+            "OSError: [Errno 12] Cannot allocate memory\n",
+            "LX769",
+        ),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-140 added stop where their evidence stops: in the scan a user
+    """The wordings rounds 83-147 added stop where their evidence stops: in the scan a user
     gets, and with every line matched, so that a near miss without an anchor still tests the
     rule's own pattern."""
     p = failures.diagnose_logs([text]).primary

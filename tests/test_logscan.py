@@ -197,6 +197,21 @@ def test_an_error_file_printed_in_the_summary_block_is_its_exception() -> None:
     assert (p.category, p.code, p.rank) == ("user_code_error", "LX511", 0)
 
 
+def test_an_error_file_logged_one_key_a_line_is_its_exception() -> None:
+    """The error handler's own log of the file, outside torchrun's summary block: a one-line
+    message (no escaped line breaks) is still the exception it holds."""
+    text = (
+        "ERROR:torch.distributed.elastic.multiprocessing.errors.error_handler:{\n"
+        '  "message": {\n'
+        '    "message": "Exception: CUDA SETUP: Setup Failed!",\n'
+        '    "extraInfo": {\n'
+        '      "timestamp": "1679040000"}\n'
+    )
+    kept = [ln.text for ln in _scan(text).lines]
+    assert "Exception: CUDA SETUP: Setup Failed!" in kept
+    assert _primary(text).code == "LX764"
+
+
 def test_escaped_line_breaks_outside_an_error_file_are_left_alone() -> None:
     text = "ValueError: expected 'a\\nb' in the config\n"
     scan = _scan(text)
