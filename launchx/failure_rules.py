@@ -3070,9 +3070,10 @@ RULES: tuple[Rule, ...] = (
         priority=81,
         retryable=False,
         patterns=(
-            # deepspeed.init_distributed without RANK/MASTER_ADDR set falls back to asking MPI
-            # and runs `hostname -I` (utils/distributed.py, comm/comm.py: mpi_discovery) for
-            # the master's address: a hostname without -I (macOS, Arch's inetutils) exits 64
+            # deepspeed.init_distributed missing any of the launcher's variables falls back to
+            # asking MPI and runs `hostname -I` (utils/distributed.py, comm/comm.py:
+            # mpi_discovery) for the master's address: a hostname without -I (macOS, Arch's
+            # inetutils) exits 64
             r"CalledProcessError: Command '\['hostname -I'\]' returned non-zero exit status",
         ),
         # DeepSpeed's, not another project's copy of the same call
