@@ -377,7 +377,7 @@ class _Scanner:
             b.ts = ll.torchrun_time(m.group(1))
         # (an error file printed in the block, one JSON key a line: its message is read as
         # the exception line it holds)
-        for seg in _escaped_lines(raw) if '":' in raw else (raw,):
+        for seg in _escaped_lines(raw):
             line = self.make_line(seg, line_no)
             if line is not None and (b.in_block or ll.ROOT_FACTS.search(body)):
                 if b.in_block and b.host and line.host is None:
@@ -708,8 +708,7 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
         segments = [s for s in frames if _is_candidate(s)] if len(frames) > 1 else frames
     # (an error file's message, one escaped string or, printed one JSON key a line, a
     # one-line message: both read as the exception line they hold)
-    if "\\n" in raw or ('":' in raw and _JSON_TEXT.search(raw)):
-        segments = [part for seg in segments for part in _escaped_lines(seg)]
+    segments = [part for seg in segments for part in _escaped_lines(seg)]
     for i, seg in enumerate(segments):
         joined = None
         if i == len(segments) - 1 or i == 0:
@@ -768,7 +767,10 @@ _JSON_END = re.compile(r'"\s*[,}\]]*\s*$')
 
 
 def _escaped_lines(seg: str) -> list[str]:
-    if not _JSON_TEXT.match(ll.strip(seg).body):
+    """The lines of an error file's message when ``seg`` is its JSON key's line; else
+    ``seg`` alone (the substring and search tests first: most lines are not, and the strip
+    of their prefixes is the costly part)."""
+    if '":' not in seg or not _JSON_TEXT.search(seg) or not _JSON_TEXT.match(ll.strip(seg).body):
         return [seg]
     text = _JSON_END.sub("", _JSON_TEXT.sub("", seg, count=1)).replace('\\"', '"')
     parts = [p for p in text.split("\\n") if p.strip()]
