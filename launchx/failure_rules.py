@@ -1054,7 +1054,11 @@ RULES: tuple[Rule, ...] = (
         code="LX577",
         priority=88,
         retryable=False,
-        patterns=(r"Distributed package doesn't have NCCL built in",),
+        patterns=(
+            r"Distributed package doesn't have NCCL built in",
+            # torch 0.4's THD back end, built without CUDA or NCCL 2
+            r"the distributed NCCL backend is not available; try to recompile the THD package",
+        ),
         cause=_NO_NCCL_CAUSE,
         fix=_NO_NCCL_FIX,
         fixtures=("nccl_config_error__kohya_ss_1347_windows_no_nccl_built_in.log",),
@@ -1675,7 +1679,7 @@ RULES: tuple[Rule, ...] = (
             # against it) or OSError (ctypes.CDLL, as projects load the runtime by name or by
             # path): the CUDA runtime or one of its libraries, or the driver's own libcuda
             r"^(?:ImportError|OSError): (?:\S+: )?(?:\S*/)?lib(?:cudart|cublas(?:Lt)?|cudnn\w*"
-            r"|cufft|curand|cusparse(?:Lt)?|cusolver|nvrtc|nvJitLink|cupti|nvToolsExt|cuda)"
+            r"|cufft|curand|cusparse(?:Lt)?|cusolver|nvrtc|nvJitLink|cupti|nvToolsExt|cuda|nccl)"
             r"\.so(?:\.[\d.]+)?: cannot open shared object file",
         ),
         # bitsandbytes logs its native library's load failure with the traceback and falls
@@ -1683,7 +1687,7 @@ RULES: tuple[Rule, ...] = (
         not_after=(r"bitsandbytes library load error: ",),
         cause="a CUDA library this process loads at start-up was not found by the dynamic "
         "loader: the CUDA runtime (libcudart) or one of its libraries (cuBLAS, cuDNN, cuFFT, "
-        "cuRAND, NVRTC), or the driver's libcuda. A pip torch ships its own copies under "
+        "cuRAND, NVRTC, NCCL), or the driver's libcuda. A pip torch ships its own copies under "
         "site-packages/nvidia, which a project's extension or a ctypes.CDLL('libcudart.so') "
         "does not search; a container started without the NVIDIA runtime has no libcuda; an "
         "extension built against another CUDA major version asks for a soname (libcudart.so.11"
@@ -1941,6 +1945,8 @@ RULES: tuple[Rule, ...] = (
             # shards: "Each process is one gpu")
             r"assert torch\.cuda\.device_count\(\) >= \w*\.?(?i:world_size)\b",
             r"assert \w*\.?(?i:world_size) <= torch\.cuda\.device_count\(\)",
+            # ... and YOLOX's (ByteTrack's) check of its -d count before it starts the ranks
+            r"assert \w*\.?num_gpus? <= (?:torch\.cuda\.device_count|get_num_devices)\(\)",
             # ... and the launcher of text-generation-inference (and its fork LoRAX) before
             # any shard starts: --sharded true with fewer than two GPUs visible
             r"NotEnoughCUDADevices\(",
@@ -2143,6 +2149,10 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"CUDA out of memory",
             r"OutOfMemoryError: CUDA",
+            # DataParallel re-raising a replica's OOM in the caller (the original message is in
+            # the traceback under it), and the allocator refusing past a memory fraction
+            r"OutOfMemoryError: Caught OutOfMemoryError in replica \d+ on device \d+",
+            r"OutOfMemoryError: Allocation on device \d+ would exceed allowed memory",
             r"CUBLAS_STATUS_ALLOC_FAILED",
             r"Cuda failure (?:\d+ )?'out of memory'",
             # vLLM's custom all-reduce's own CUDA check (LX706 leaves this status here)
@@ -2661,12 +2671,17 @@ RULES: tuple[Rule, ...] = (
         code="LX574",
         priority=85,
         retryable=False,
-        patterns=(r"^\S*python[\d.]*(?:\.exe)?: can't open file '[^']*': \[Errno \d+\]",),
+        patterns=(
+            r"^\S*python[\d.]*(?:\.exe)?: can't open file '[^']*': \[Errno \d+\]",
+            # a directory (or zip) given as the script, with no __main__.py in it: on Windows'
+            # cmd a bash-style "\\" continuation becomes the script's path
+            r"^\S*python[\d.]*(?:\.exe)?: can't find '__main__' module in ",
+        ),
         cause="Python could not open the script the launcher was given: from the working "
         "directory the ranks start in, the path does not exist, runs through something that "
-        "is not a directory, or cannot be read (a relative path, a recipe's broken link, a "
-        "node where the code is not at the same place), so every rank exits with code 2 "
-        "before training.",
+        "is not a directory, is a directory with no __main__.py, or cannot be read (a "
+        "relative path, a recipe's broken link, a node where the code is not at the same "
+        "place), so every rank exits with code 2 before training.",
         fix="pass the script by absolute path, or cd to the directory it is relative to before "
         "launchx run (and in the sbatch script); on several nodes put the code at the same "
         "path everywhere (a shared filesystem).",
@@ -3166,6 +3181,131 @@ RULES: tuple[Rule, ...] = (
         fixtures=("user_code_error__chinese_llama_alpaca_465.log",),
     ),
     Rule(
+        name="zero3_param_not_available",
+        category="user_code_error",
+        code="LX771",
+        # above the exception that carries it (LX511): ranks that fail at once glue the
+        # assertion's source line and its AssertionError to each other's output
+        priority=81,
+        retryable=False,
+        patterns=(
+            # DeepSpeed's partitioned parameter coordinator: reset_step finding gathers still
+            # under way at a step's end, and fetch_sub_module's assertion on a parameter that
+            # is being gathered or was never gathered (its source line, and the summary the
+            # assertion prints)
+            r"still have inflight params",
+            r"assert param\.ds_status == ZeroParamStatus\.AVAILABLE\b",
+            r"AssertionError: \{'id': \d+, 'status': '(?:INFLIGHT|NOT_AVAILABLE)'",
+        ),
+        cause="DeepSpeed ZeRO-3 gathers each parameter before the submodule that uses it runs, "
+        "prefetching in the order it traced in the first step; a model that runs its "
+        "submodules in another order (generation, a vision tower or other module called "
+        "outside the wrapped forward, branches that differ between steps) used a parameter "
+        "still being gathered (INFLIGHT) or never gathered (NOT_AVAILABLE), or ended a step "
+        "with gathers still in flight. It fails the same way at the same step on every run.",
+        fix='set "stage3_prefetch_bucket_size": 0 in zero_optimization (no prefetching, so '
+        "no trace to get out of order), upgrade DeepSpeed (releases since 0.9.2 share the "
+        "in-flight registry between forward and backward), call the model's submodules only "
+        "from inside its forward, or train this model with ZeRO stage 2.",
+        fixtures=(
+            "user_code_error__deepspeed_3647.log",
+            "user_code_error__deepspeed_3156_mplug_owl2_inflight_assert.log",
+            "user_code_error__mmvp_26_zero3_inflight_finetune.log",
+            "user_code_error__qwen_vl_103.log",
+        ),
+    ),
+    Rule(
+        name="script_crlf_line_endings",
+        category="user_code_error",
+        code="LX772",
+        # above the launcher's summary and the script's errors that follow (the stray
+        # carriage return shifts every argument): the shell's own line names the cause
+        priority=86,
+        retryable=False,
+        patterns=(
+            # bash running a CRLF script: an empty line is a command named $'\r' (its Chinese
+            # locale too, with a full-width colon)
+            r"\$'\\r'(?::|\uff1a) ?(?:command not found|\u672a\u627e\u5230\u547d\u4ee4)",
+            # the kernel reading "#!/bin/bash\r" as the interpreter's name, and env doing so
+            # for "#!/usr/bin/env bash\r"
+            r"\^M: bad interpreter: No such file or directory",
+            r"env: [\u2018'][\w.+-]+\\r[\u2019']: No such file or directory",
+            # dash's message for the same line, and Python's for a script path ending in the
+            # carriage return, each overwritten from its start by the text after it
+            r"^: not found\S*\.sh: \d+:",
+            r"^': \[Errno 2\] No such file or directory",
+            # the Trainer's parser left with a lone carriage return as an argument
+            r"arguments are not used by the HfArgumentParser: \[(?:'[^']*', )*'\\r'\]",
+        ),
+        cause="the shell script that starts training was saved with Windows line endings "
+        "(CRLF): the shell reads each carriage return as part of the line, so blank lines "
+        "become a command named $'\\r', the backslashes that should join lines no longer do, "
+        "and the last argument on each line carries a stray \\r (a config path that does not "
+        "exist, a flag the parser rejects); every run fails the same way.",
+        fix="convert the script to Unix line endings (dos2unix SCRIPT, or sed -i 's/\\r$//' "
+        "SCRIPT) and keep git from converting it back on Windows (git config core.autocrlf "
+        "input, or '*.sh text eol=lf' in .gitattributes).",
+        fixtures=(
+            "user_code_error__streaming_video_model_3_crlf_dist_train.log",
+            "user_code_error__mmdet_7876_dist_train_sh_crlf.log",
+            "user_code_error__llava_mod_16.log",
+        ),
+    ),
+    Rule(
+        name="script_line_continuation_lost",
+        category="user_code_error",
+        code="LX773",
+        # below a script saved with CRLF (LX772), which breaks its continuations the same way
+        # and says so; above the launcher's summary and the script's argument errors that
+        # follow (the command ran without the flags)
+        priority=85,
+        retryable=False,
+        patterns=(
+            # bash (line N) and dash (: N:) running a line that starts with an option
+            # (the digit before ": " is the line number both print: bash's "line N", dash's
+            # ": N"; the pattern starts at ": " so that the search can skip to it)
+            r": (?<=\d: )--?[A-Za-z][\w.-]*(?:=\S*)?: (?:command )?not found\b",
+        ),
+        cause="the shell script that starts training ran a line beginning with an option as a "
+        "command of its own: the line above does not end in the backslash that continues a "
+        "command (it was left out, a space follows it, or a comment line sits inside the "
+        "command), so the launch ran without the options after it and the shell then tried "
+        "to run them; every run does the same.",
+        fix="end every line of the command but the last with a backslash and nothing after it "
+        "(no space, no comment), and keep comment lines out of the middle of the command; "
+        "`bash -n SCRIPT` checks the syntax, `bash -x SCRIPT` shows the command as it runs.",
+        fixtures=("user_code_error__llamafactory_468_missing_backslash_deepspeed_arg.log",),
+    ),
+    Rule(
+        name="ddp_without_trainable_params",
+        category="user_code_error",
+        code="LX774",
+        # above the exception line that carries it (LX511), which pastes often quote or cut
+        priority=81,
+        retryable=False,
+        patterns=(
+            # DDP's constructor check (torch 1.2 and later) ...
+            r"DistributedDataParallel is not needed when a module doesn't have any parameter "
+            r"that requires a gradient",
+            # ... and the reducer's assertion that stood for it before (torch 1.0-1.1)
+            r"replicas_\[0\]\.size\(\) >= 1 ASSERT FAILED",
+        ),
+        cause="DistributedDataParallel was asked to wrap a module none of whose parameters "
+        "require a gradient (a frozen network used only for a loss, such as VGG for a "
+        "perceptual loss, a teacher, an encoder frozen with the rest, or a model whose "
+        "trainable adapters were not added yet), so it has no gradient to average and "
+        "refuses; every start fails the same way.",
+        fix="wrap only the modules that train: move frozen ones to the rank's device without "
+        "DDP (and keep them in eval mode); check that something trains after freezing "
+        "(sum(p.numel() for p in model.parameters() if p.requires_grad) > 0) before "
+        "wrapping.",
+        fixtures=(
+            "user_code_error__sd_finetune_94_ddp_no_grad_params.log",
+            "user_code_error__real_sr_7_ddp_frozen_vgg.log",
+            "user_code_error__basicsr_199_esrgan_ddp_vgg_replicas_assert.log",
+        ),
+    ),
+    Rule(
         name="deepspeed_config_mismatch",
         category="user_code_error",
         code="LX763",
@@ -3272,7 +3412,6 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__ms_swift_4644.log",
             "user_code_error__hllm_30.log",
             "user_code_error__llamafactory_1860.log",
-            "user_code_error__qwen_vl_103.log",
             "user_code_error__easyr1_24_indexerror_compute_log_probs.log",
         ),
     ),
@@ -4901,17 +5040,35 @@ RULES: tuple[Rule, ...] = (
             # since 1.9 has: the torch on the path is not one (another framework's torch shim,
             # a partial or broken install, a local directory named torch) or is older
             r"No module named 'torch\.distributed\.(?:run|launch)'",
+            # `python -m` of a launcher's module by an interpreter without its package: the
+            # system Python (a virtualenv's path resolved through its symlink) or the one
+            # another node's ssh session starts (DeepSpeed's per-node launcher under pdsh)
+            r"Error while finding module specification for '(?:torch\.distributed\.(?:run"
+            r"|launch)|deepspeed\.(?:launcher|pt)\.\w+)' \(ModuleNotFoundError: No module named "
+            r"'(?:torch|deepspeed)'\)",
+            r"^\S*python[\d.]*: No module named (?:torch\.distributed\.(?:run|launch)"
+            r"|deepspeed\.(?:launcher|pt)\.\w+|deepspeed\.(?:launcher|pt))$",
         ),
         cause="the launcher could not import its own module (torch.distributed.run or "
-        "torch.distributed.launch), so no rank started: the `torch` that Python finds is not "
-        "a full PyTorch install (another framework's stand-in package named torch, a "
-        "half-installed one, or a directory called torch on the path), or is older than 1.9, "
-        "which has no torch.distributed.run (torchrun); every start fails the same way.",
+        "torch.distributed.launch, DeepSpeed's per-node launcher), so no rank started: the "
+        "Python that ran it is not the environment's (the system interpreter a virtualenv's "
+        "path resolves to, the one an ssh session on another node starts outside the "
+        "container or conda environment), or the `torch` it finds is not a full PyTorch "
+        "install (another framework's stand-in package named torch, a half-installed one, "
+        "or a directory called torch on the path), or is older than 1.9, which has no "
+        "torch.distributed.run (torchrun); every start fails the same way.",
         fix="check what is imported (`python -c 'import torch, torch.distributed as d; "
-        "print(torch.__file__, d.is_available())'`); uninstall the stand-in package or use a "
-        "separate virtualenv for it, and reinstall torch (pip install --force-reinstall "
-        "torch==<version>); before torch 1.9 use python -m torch.distributed.launch.",
-        fixtures=("launcher_died__jittorllms_94.log",),
+        "print(torch.__file__, d.is_available())'`, and `ssh HOST which python` for the "
+        "other nodes); run the launcher with the environment's interpreter on every node "
+        "(DeepSpeed: PATH and PYTHONPATH in ~/.deepspeed_env, or the same container on each "
+        "host); uninstall a stand-in package or use a separate virtualenv for it, and "
+        "reinstall torch (pip install --force-reinstall torch==<version>); before torch 1.9 "
+        "use python -m torch.distributed.launch.",
+        fixtures=(
+            "launcher_died__jittorllms_94.log",
+            "launcher_died__deepspeed_174_pdsh_no_module_remote.log",
+            "launcher_died__rocm_te_491_system_python_no_torch.log",
+        ),
     ),
     Rule(
         name="accelerate_launch_code_error",
@@ -5185,13 +5342,20 @@ RULES: tuple[Rule, ...] = (
             r"|mpirun|mpiexec|launchx): not found$",
             # DeepSpeed's runner, when the multi-node launcher it is told to use is missing
             r"RuntimeError: launcher '\w+' not installed\.",
+            # the launcher's console script naming, in its first line, a Python that is not
+            # there (an environment moved or renamed after the install)
+            r"/bin/(?:torchrun|deepspeed|accelerate|horovodrun|composer|launchx): (?:\S*/)?"
+            r"python[\d.]*: bad interpreter: No such file or directory",
+            # horovodrun starting its task function on the hosts with this host's interpreter
+            r"Launching horovodrun task function was not successful",
         ),
         cause="the launcher (or the multi-node launcher it calls: DeepSpeed's pdsh, mpirun; "
-        "or the shell or Python a Slurm step runs it with) was never started: the node that "
-        "ran the step has no such command on its PATH (the environment that installs it was "
-        "not activated in the batch script, a module or container that lacks it, a path that "
-        "exists only on the login node), so no rank ran; every submission fails the same "
-        "way.",
+        "or the shell or Python a Slurm step or horovodrun runs it with) was never started: "
+        "the node that ran it has no such command on its PATH or at the path it was given "
+        "(the environment that installs it was not activated in the batch script, a module "
+        "or container that lacks it, a path that exists only on the login node or the "
+        "launching host, an environment moved after install so its scripts name a Python "
+        "that is gone), so no rank ran; every submission fails the same way.",
         fix="activate the environment inside the batch script before the launcher (source "
         ".venv/bin/activate, module load, conda activate), or call it through the interpreter "
         "that has torch (python -m torch.distributed.run ...); check with `srun -N1 which "
@@ -5202,6 +5366,8 @@ RULES: tuple[Rule, ...] = (
             "launcher_died__cscfi_ddp_examples_1_torchrun_execve_missing.log",
             "launcher_died__llamafactory_5217.log",
             "launcher_died__itwinai_472_srun_execve_bash.log",
+            "launcher_died__deepspeed_4254_bad_interpreter.log",
+            "launcher_died__horovod_1396_remote_python_missing.log",
         ),
     ),
     Rule(
@@ -7386,6 +7552,17 @@ ANCHORS: tuple[str, ...] = (
     "sigsegv",
     "resolve",
     "can't open file",
+    "can't find '__main__'",
+    "driver version is insufficient",
+    ": not found",
+    "$'\\r'",
+    "horovodrun task function",
+    # the shell's, the kernel's and env's words for a script or interpreter that is not there
+    # (a carriage return in its name, an environment moved after install)
+    "no such file or directory",
+    "is not needed when a module",
+    "still have inflight params",
+    "zeroparamstatus.available",
     "marked dead",
     "low on resource",
     "gloo/transport",
