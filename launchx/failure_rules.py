@@ -2150,7 +2150,9 @@ RULES: tuple[Rule, ...] = (
             r"CUDA out of memory",
             r"OutOfMemoryError: CUDA",
             # DataParallel re-raising a replica's OOM in the caller (the original message is in
-            # the traceback under it), and the allocator refusing past a memory fraction
+            # the traceback under it), and the cudaMallocAsync allocator's own out-of-memory
+            # message (PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync: the device's memory,
+            # or a memory fraction the script set, used up)
             r"OutOfMemoryError: Caught OutOfMemoryError in replica \d+ on device \d+",
             r"OutOfMemoryError: Allocation on device \d+ would exceed allowed memory",
             r"CUBLAS_STATUS_ALLOC_FAILED",
@@ -2674,7 +2676,7 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"^\S*python[\d.]*(?:\.exe)?: can't open file '[^']*': \[Errno \d+\]",
             # a directory (or zip) given as the script, with no __main__.py in it: on Windows'
-            # cmd a bash-style "\\" continuation becomes the script's path
+            # cmd a bash-style backslash continuation becomes the script's path
             r"^\S*python[\d.]*(?:\.exe)?: can't find '__main__' module in ",
         ),
         cause="Python could not open the script the launcher was given: from the working "
@@ -3203,10 +3205,10 @@ RULES: tuple[Rule, ...] = (
         "outside the wrapped forward, branches that differ between steps) used a parameter "
         "still being gathered (INFLIGHT) or never gathered (NOT_AVAILABLE), or ended a step "
         "with gathers still in flight. It fails the same way at the same step on every run.",
-        fix='set "stage3_prefetch_bucket_size": 0 in zero_optimization (no prefetching, so '
-        "no trace to get out of order), upgrade DeepSpeed (releases since 0.9.2 share the "
-        "in-flight registry between forward and backward), call the model's submodules only "
-        "from inside its forward, or train this model with ZeRO stage 2.",
+        fix='set "stage3_prefetch_bucket_size": 0 in zero_optimization (nothing is fetched '
+        "ahead of the submodule that needs it), upgrade DeepSpeed (releases since mid-2023 "
+        "fixed parameters left in flight between training and generation), call the model's "
+        "submodules only from inside its forward, or train this model with ZeRO stage 2.",
         fixtures=(
             "user_code_error__deepspeed_3647.log",
             "user_code_error__deepspeed_3156_mplug_owl2_inflight_assert.log",
@@ -3233,6 +3235,8 @@ RULES: tuple[Rule, ...] = (
             # dash's message for the same line, and Python's for a script path ending in the
             # carriage return, each overwritten from its start by the text after it
             r"^: not found\S*\.sh: \d+:",
+            # ... and dash's as a raw log holds it, split at the carriage return
+            r"^: not found$",
             r"^': \[Errno 2\] No such file or directory",
             # the Trainer's parser left with a lone carriage return as an argument
             r"arguments are not used by the HfArgumentParser: \[(?:'[^']*', )*'\\r'\]",
@@ -3268,12 +3272,14 @@ RULES: tuple[Rule, ...] = (
         ),
         cause="the shell script that starts training ran a line beginning with an option as a "
         "command of its own: the line above does not end in the backslash that continues a "
-        "command (it was left out, a space follows it, or a comment line sits inside the "
-        "command), so the launch ran without the options after it and the shell then tried "
-        "to run them; every run does the same.",
+        "command (it was left out, a space or a carriage return follows it, the script being "
+        "saved with Windows line endings, or a comment line sits inside the command), so the "
+        "launch ran without the options after it and the shell then tried to run them; every "
+        "run does the same.",
         fix="end every line of the command but the last with a backslash and nothing after it "
         "(no space, no comment), and keep comment lines out of the middle of the command; "
-        "`bash -n SCRIPT` checks the syntax, `bash -x SCRIPT` shows the command as it runs.",
+        "for a script saved on Windows, convert it (dos2unix SCRIPT); `bash -n SCRIPT` checks "
+        "the syntax, `bash -x SCRIPT` shows the command as it runs.",
         fixtures=("user_code_error__llamafactory_468_missing_backslash_deepspeed_arg.log",),
     ),
     Rule(
@@ -5047,7 +5053,7 @@ RULES: tuple[Rule, ...] = (
             r"|launch)|deepspeed\.(?:launcher|pt)\.\w+)' \(ModuleNotFoundError: No module named "
             r"'(?:torch|deepspeed)'\)",
             r"^\S*python[\d.]*: No module named (?:torch\.distributed\.(?:run|launch)"
-            r"|deepspeed\.(?:launcher|pt)\.\w+|deepspeed\.(?:launcher|pt))$",
+            r"|deepspeed\.(?:launcher|pt)(?:\.\w+)?)$",
         ),
         cause="the launcher could not import its own module (torch.distributed.run or "
         "torch.distributed.launch, DeepSpeed's per-node launcher), so no rank started: the "
@@ -7554,7 +7560,6 @@ ANCHORS: tuple[str, ...] = (
     "can't open file",
     "can't find '__main__'",
     "driver version is insufficient",
-    ": not found",
     "$'\\r'",
     "horovodrun task function",
     # the shell's, the kernel's and env's words for a script or interpreter that is not there

@@ -1327,21 +1327,23 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "(ModuleNotFoundError: No module named 'train')\n",
             "LX755",
         ),
-        # a shell script's carriage return, not a launcher's interpreter
+        # a script's own interpreter missing, not a launcher's console script's
         (
-            "bash: ./dist_train.sh: /bin/bash^M: bad interpreter: No such file or directory\n",
+            "bash: ./run.sh: /opt/conda/bin/python: bad interpreter: No such file or directory\n",
             "LX589",
         ),
-        # DDP's reducer finding unused parameters is not a module with none to train
+        # another assertion of DDP's reducer on its replicas is not a module with none to train
         (
-            "RuntimeError: Expected to have finished reduction in the prior iteration before "
-            "starting a new one.\n",
+            "RuntimeError: replicas_[0].size() == rebuilt_param_indices_.size() INTERNAL ASSERT "
+            'FAILED at "/pytorch/torch/csrc/distributed/c10d/reducer.cpp":1326, please report '
+            "a bug to PyTorch.\n",
             "LX774",
         ),
         # a GPU count checked against a constant, not against the GPUs the process sees
         ("    assert num_gpu <= 8\nAssertionError\n", "LX540"),
         # a file the script opens that is not there: the message whole, from its start
         ("FileNotFoundError: [Errno 2] No such file or directory: 'data/train.json'\n", "LX772"),
+        ("python: can't open file 'train.py': [Errno 2] No such file or directory\n", "LX772"),
         # another exception DataParallel re-raised from a replica
         ("RuntimeError: Caught RuntimeError in replica 0 on device 0.\n", "LX509"),
         # an assertion printing a gathered parameter's summary is not ZeRO-3's own check
@@ -1361,6 +1363,16 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
     scan = logscan.scan_text(text, SourceInfo(name=""), every_line=True)
     p = runview.analyse([scan]).primary
     assert p is None or p.code != code, p
+
+
+def test_dash_on_a_crlf_script_is_read_split_at_its_carriage_return() -> None:
+    """dash names the bad command with the carriage return in it; a raw log is split there,
+    leaving ": not found" alone on its line, which only that shape of output leaves."""
+    text = "./tools/dist_train.sh: 3: ./tools/dist_train.sh: \r: not found\n"
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX772"
+    p = failures.diagnose_logs(["Key 'lr': not found\n"]).primary
+    assert p is None or p.code != "LX772"
 
 
 def test_a_time_limit_without_a_checkpoint_is_retried_only_from_one() -> None:
