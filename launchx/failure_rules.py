@@ -2205,6 +2205,9 @@ RULES: tuple[Rule, ...] = (
             # Triton loading a kernel's binary (an autotuning run, a fused kernel) into a GPU
             # with no memory left
             r"Triton Error \[CUDA\]: out of memory",
+            # vLLM's sleep-mode allocator (cumem_allocator.cpp: its CUDA_CHECK of the driver's
+            # cuMemCreate), when a colocated trainer wakes the engine into a full GPU
+            r"C(?:UDA|uda) [Ee]rror: out of memory at \S*cumem_allocator\.cpp: ?\d+",
         ),
         # pinned host memory (cudaHostAlloc) is the host's, and TensorRT's autotuner skipping
         # a tactic for want of memory goes on with another
@@ -2232,6 +2235,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_oom__llamafactory_5322.log",
             "cuda_oom__transformers_22328.log",
             "cuda_oom__xla_2569.log",
+            "cuda_oom__lmmr1_42_vllm_cumem_allocator.log",
         ),
     ),
     Rule(
@@ -2477,6 +2481,35 @@ RULES: tuple[Rule, ...] = (
         fix="put Open MPI's mpirun first on PATH (or install Open MPI: `mpirun --version` "
         "must say Open MPI), or start the ranks without MPI (`launchx run`, torchrun).",
         fixtures=("deprecated_env__torchpack_36_mpich_hydra_unrecognized_allow_run_as_root.log",),
+    ),
+    Rule(
+        name="mpi_init_aborted",
+        category="user_code_error",
+        code="LX776",
+        # under every rule that reads why (LX658's MPI initialised twice, a PMIx error that
+        # names a resource): this is Open MPI's abort alone, whatever failed inside
+        # MPI_Init_thread
+        priority=40,
+        retryable=False,
+        patterns=(
+            # Open MPI's errhandler when MPI_Init_thread itself fails, before any
+            # communicator exists (the next line: "*** on a NULL communicator")
+            r"^\*\*\* An error occurred in MPI_Init(?:_thread)?$",
+        ),
+        cause="Open MPI could not initialise in this process and aborted it: the process "
+        "was not started by mpirun (or srun with PMIx) though something initialised MPI "
+        "(DeepSpeed finding no launcher falls back to MPI, init_process_group('mpi'), "
+        "mpi4py, a library's bootstrap), or the Open MPI/PMIx install is broken (its "
+        "components fail to load with undefined symbols); it fails the same way on every "
+        "start.",
+        fix="start the ranks with a launcher that sets RANK/WORLD_SIZE (launchx run, "
+        "torchrun, deepspeed) so nothing falls back to MPI, or start them with mpirun; "
+        "otherwise repair Open MPI (one install on PATH and LD_LIBRARY_PATH, not a conda "
+        "environment's next to the system's) and check it with `mpirun -np 2 hostname`.",
+        fixtures=(
+            "user_code_error__open_unlearning_8_deepspeed_mpi_init.log",
+            "user_code_error__megatron_bridge_650_tp_comm_overlap_mpi_init.log",
+        ),
     ),
     Rule(
         name="mpi_initialised_twice",
@@ -2916,6 +2949,70 @@ RULES: tuple[Rule, ...] = (
         "such tensors out of DDP's parameters and buffers; for bfloat16, a torch and NCCL "
         "recent enough to reduce it.",
         fixtures=("user_code_error__pytorch_99518_complexfloat_nccl_unsupported.log",),
+    ),
+    Rule(
+        name="torch_load_weights_only_refused",
+        category="user_code_error",
+        code="LX780",
+        # above the UnpicklingError line that carries it (LX511), whose message spans many
+        # lines: a paste often keeps only its middle or its last line
+        priority=81,
+        retryable=False,
+        patterns=(
+            # torch.load since 2.6 (weights_only=True by default) refusing a pickle that holds
+            # more than tensors and plain containers: the message's first line, the
+            # unpickler's reason and its closing pointer to the docs
+            r"Weights only load failed\.",
+            r"WeightsUnpickler error: Unsupported (?:global|operand)\b",
+            r"^Check the documentation of torch\.load to learn more about types accepted by "
+            r"default with weights_only",
+        ),
+        cause="torch.load refused the checkpoint: since torch 2.6 it loads with "
+        "weights_only=True by default, which unpickles only tensors and plain containers. "
+        "'Unsupported global: GLOBAL <name>' says the file also holds another object (numpy "
+        "arrays or scalars, an argparse Namespace, a config or model class); 'Unsupported "
+        "operand <N>' says the file is not a pickle torch wrote at all (a Git LFS pointer, "
+        "an HTML page or a cut download saved under the checkpoint's name). Every load of "
+        "it fails the same way.",
+        fix="an unsupported global, from a trusted file: pass weights_only=False to the "
+        "torch.load that failed, or allowlist the class with "
+        "torch.serialization.add_safe_globals([...]); a library's own load (an older "
+        "Megatron, DeepSpeed or Lightning) needs a release that does so, or torch<2.6. An "
+        "unsupported operand: look at the file's first bytes (`head -c 200 <file>`) and "
+        "fetch the real checkpoint (git lfs pull, a complete download).",
+        fixtures=(
+            "user_code_error__protogcn_13_weights_only_load.log",
+            "user_code_error__monai_research_contributions_411_auto3dseg_torch26_weights_only.log",
+            "user_code_error__ms_swift_5808.log",
+            "user_code_error__qwen_vl_series_finetune_185.log",
+        ),
+    ),
+    Rule(
+        name="fsdp_training_state_assert",
+        category="user_code_error",
+        code="LX777",
+        # above the ValueError line that carries it (LX511): FSDP prints the message on its
+        # own line (rank 0) before raising, and a paste often keeps only that
+        priority=81,
+        retryable=False,
+        patterns=(
+            # FSDP's check of where it is in forward and backward (torch's
+            # _assert_in_training_states, fairscale's and ColossalAI's assert_state)
+            r"expected to be in states \[?<?\w*TrainingState\.\w+.* but current state is "
+            r"\w*TrainingState\.\w+",
+        ),
+        cause="FSDP found itself in the wrong phase of forward and backward (waiting for a "
+        "backward that had not run, or running one when idle): its hooks saw an order it does "
+        "not support, such as reentrant activation checkpointing around FSDP units (the "
+        "recomputed forward runs inside backward), a second forward before the first one's "
+        "backward, or a submodule called outside the root's forward; it fails the same way on "
+        "every run.",
+        fix="use non-reentrant checkpointing (torch.utils.checkpoint(..., use_reentrant="
+        "False), or apply_activation_checkpointing inside the FSDP units; fairseq: "
+        "--checkpoint-activations with --ddp-backend fully_sharded only as its docs pair "
+        "them), run every forward's backward before the next forward, and call submodules "
+        "only through the wrapped model.",
+        fixtures=("user_code_error__fairseq_3353_fsdp_training_state_idle.log",),
     ),
     Rule(
         name="fsdp_wrap_class_missing",
@@ -3483,7 +3580,12 @@ RULES: tuple[Rule, ...] = (
         # accelerate's check before a gather or reduce (verify_operation, when its debug
         # mode is on: ACCELERATE_DEBUG_MODE=1 or debug: true in the config): the ranks hold
         # tensors of different shapes, listed per process on the lines below
-        patterns=(r"Cannot apply desired operation due to shape mismatches\.",),
+        patterns=(
+            r"Cannot apply desired operation due to shape mismatches\.",
+            # the message's own line naming the operation, which a paste keeps when the
+            # exception's line above it is cut
+            r"^Operation: `?accelerate\.utils\.operations\.\w+`$",
+        ),
         cause="accelerate refused a gather across processes because the ranks hold tensors of "
         "different shapes (listed per process under the message): outputs padded to each "
         "rank's own longest sequence, or the last batch of a loader that does not even out "
@@ -3493,7 +3595,10 @@ RULES: tuple[Rule, ...] = (
         "or gather Python objects instead of tensors (gather_object, or "
         "gather_for_metrics(..., use_gather_object=True) where the release has it); the same "
         "data fails the same way again.",
-        fixtures=("user_code_error__lighteval_204_mmlu_gather_shape_mismatch.log",),
+        fixtures=(
+            "user_code_error__lighteval_204_mmlu_gather_shape_mismatch.log",
+            "user_code_error__digirl_42_accelerate_broadcast_shapes.log",
+        ),
     ),
     Rule(
         name="dataloader_worker_raised",
@@ -3761,6 +3866,30 @@ RULES: tuple[Rule, ...] = (
         fixtures=("world_mismatch__powersgd_21_stale_file_store.log",),
     ),
     Rule(
+        name="local_rank_not_rank_mod_devices",
+        category="world_mismatch",
+        code="LX775",
+        # above the AssertionError (or ValueError) line that carries it (LX511)
+        priority=81,
+        retryable=False,
+        patterns=(
+            # Megatron-LM's initialize.py (and Megatron-DeepSpeed's, NeMo's and their forks'):
+            # each rank takes GPU rank % torch.cuda.device_count() and checks that the
+            # launcher's LOCAL_RANK agrees
+            r"expected local-rank to be the same as rank % device-count",
+        ),
+        cause="Megatron picks each rank's GPU as its global rank modulo the GPUs it sees and "
+        "asserts that this equals the launcher's LOCAL_RANK; they differ when a node runs "
+        "fewer (or more) processes than it has visible GPUs (--nproc-per-node 4 on 8 "
+        "GPUs), when nodes see different numbers of GPUs, or when ranks are not numbered "
+        "node by node; every start fails the same way.",
+        fix="run one process per visible GPU on every node (--nproc-per-node equal to the "
+        "GPU count, or CUDA_VISIBLE_DEVICES limited to as many GPUs as processes), give "
+        "every node the same number of GPUs, and let torchrun (launchx run) number the "
+        "ranks node by node.",
+        fixtures=("world_mismatch__deepspeed_3408_local_rank_device_count.log",),
+    ),
+    Rule(
         name="group_outside_world",
         category="world_mismatch",
         code="LX592",
@@ -3981,6 +4110,31 @@ RULES: tuple[Rule, ...] = (
         fixtures=("launcher_died__horovod_347.log",),
     ),
     Rule(
+        name="launch_command_not_found_127",
+        category="launcher_died",
+        code="LX778",
+        # under every rule that reads the shell's own "command not found" line (LX773's,
+        # LX589's): this is only the exit status a wrapper reports for it
+        priority=45,
+        retryable=False,
+        patterns=(
+            # DeepSpeed-Chat's train.py running each step's shell script, and a wrapper's
+            # subprocess.run(..., check=True) (CalledProcessError): 127 is the shell's status
+            # for a command it did not find
+            r"^RuntimeError: Step \d exited with non-zero status 127$",
+            r"CalledProcessError: Command .* returned non-zero exit status 127\.",
+        ),
+        cause="a wrapper ran the launch command through a shell, which exited with status "
+        "127: it found no such command (the deepspeed, torchrun or accelerate launcher not "
+        "installed in this environment or not on PATH, a script path that does not exist), "
+        "so no rank ran; it fails the same way on every start.",
+        fix="run the launch command alone in the same shell to see the missing name (`which "
+        "deepspeed torchrun`), activate the environment that has the launcher (or call it "
+        "as python -m deepspeed.launcher.runner / python -m torch.distributed.run), and fix "
+        "the script's path.",
+        fixtures=("launcher_died__deepspeed_3246_chat_step1_status127.log",),
+    ),
+    Rule(
         name="mpirun_daemons_not_started",
         category="launcher_died",
         code="LX716",
@@ -4194,6 +4348,8 @@ RULES: tuple[Rule, ...] = (
             # the indexing kernels' check, where a paste cut the line's start (file, block,
             # thread)
             r'index < sizes\[i\] && "index out of bounds"` failed',
+            # the device assert's own coordinates, on a line a terminal broke inside "failed"
+            r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `",
         ),
         cause="a CUDA kernel's own check failed (a device-side assert): the values the script "
         "passed are outside what the operation accepts (an index or label out of range, a "
@@ -4206,6 +4362,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_error__pytorch_112488_bce_input_out_of_range_device_assert.log",
             "cuda_error__fastchat_608_index_select_device_assert.log",
             "cuda_error__d_fine_137.log",
+            "cuda_error__axolotl_1138_mistral_zero3_scatter_index_oob.log",
         ),
     ),
     Rule(
@@ -7051,6 +7208,32 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="gloo_hostname_unresolved",
+        category="gloo_error",
+        code="LX779",
+        # a root cause (no gloo device, so no process group), over the exceptions a harness
+        # or the script raises after it (LX511) and gloo's other set-up lines (LX523)
+        priority=81,
+        retryable=False,
+        patterns=(
+            # gloo's tcp device (device.cc): with no interface named, it looks up the host's
+            # own name, and getaddrinfo gave nothing it can bind ("ifa != nullptr" is an
+            # interface's, LX741's)
+            r"rp != nullptr\. Unable to find address for: ",
+        ),
+        cause="gloo looks up this host's own name to find the address to listen on, and the "
+        "name resolves to nothing usable: a container or VM whose hostname is not in "
+        "/etc/hosts, a DNS that does not know the machine, or a name that resolves only to "
+        "an address no interface has; the process group is never built, on every start.",
+        fix="make the host name resolve (add `<address> $(hostname)` to /etc/hosts, or run "
+        "the container with --hostname/--add-host set to it), or name the interface so gloo "
+        "needs no look-up: GLOO_SOCKET_IFNAME=<iface> (and NCCL_SOCKET_IFNAME).",
+        fixtures=(
+            "gloo_error__pipedream_32_unable_to_find_address.log",
+            "gloo_error__pytorch_world_7_docker_hostname_unresolvable.log",
+        ),
+    ),
+    Rule(
         name="gloo_interface_missing",
         category="nccl_config_error",
         code="LX741",
@@ -7624,6 +7807,10 @@ ANCHORS: tuple[str, ...] = (
     "not found in kwargs",
     "marked as ready twice",
     "tensors share memory",
+    "accelerate.utils.operations.",
+    "], thread: [",
+    "expected all tensors to be on the same device",
+    "expected to be in states",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

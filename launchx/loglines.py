@@ -255,8 +255,19 @@ _BOLD_NAME = re.compile(r"^\*\*([A-Za-z_][\w.]*)\*\*(?=:)")
 
 def _unbold(text: str) -> str:
     """The line without the Markdown bold an issue's reporter put around it, or around the
-    exception's name ("**RuntimeError: ...**", "**ValueError**: ..."); a source line's
-    ``**kwargs`` stays."""
+    exception's name ("**RuntimeError: ...**", "**ValueError**: ..."), or the italics
+    ("_RuntimeError: ..._", "*ValueError: ...*"); a source line's ``**kwargs`` stays, and so
+    does an exception of a private module ("_pickle.UnpicklingError: ...", which has no
+    closing mark)."""
+    mark = text[:1]
+    if (
+        mark in "_*"
+        and text[1:2].isupper()
+        and len(text) > 3
+        and text.endswith(mark)
+        and not text.endswith(mark * 2)
+    ):
+        return text[1:-1].strip()
     if not text.startswith("**") or text.startswith("***"):
         return text
     if m := _BOLD_NAME.match(text):

@@ -1352,10 +1352,45 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "4096, 'shape': (4096,), 'ds_shape': (4096,), 'requires_grad': True}\n",
             "LX771",
         ),
+        # another library's operation named on a line of its own is not accelerate's check
+        ("Operation: `torch.distributed.all_gather`\n", "LX675"),
+        # vLLM's allocator failing for another reason than memory
+        ("CUDA Error: invalid argument at /workspace/csrc/cumem_allocator.cpp:62\n", "LX509"),
+        # a kernel's printf of its coordinates, not its assert
+        ("block: [0,0,0], thread: [5,0,0] value=3\n", "LX561"),
+        # a local rank the launcher did not set, not one that disagrees with the GPU count
+        ("AssertionError: expected local-rank to be set by the launcher\n", "LX775"),
+        # Open MPI aborting in a collective after start-up, not in MPI_Init
+        (
+            "*** An error occurred in MPI_Allreduce\n*** reported by process [1,0]\n"
+            "*** on communicator MPI_COMM_WORLD\n",
+            "LX776",
+        ),
+        # another state machine's check in the same words, not FSDP's training state
+        (
+            "ValueError: expected to be in states [<State.READY: 1>] but current state is "
+            "State.RUNNING\n",
+            "LX777",
+        ),
+        # gloo's look-up of a named interface, not of the host's name (LX741's)
+        (
+            "RuntimeError: [enforce fail at device.cc:83] ifa != nullptr. Unable to find "
+            "address for: ib0\n",
+            "LX779",
+        ),
+        # torch.load's own documentation pointer under another refusal than weights_only's
+        ("Check the documentation of torch.load to learn more about map_location\n", "LX780"),
+        # a wrapper's step or command that failed with another status than 127
+        ("RuntimeError: Step 1 exited with non-zero status 1\n", "LX778"),
+        (
+            "subprocess.CalledProcessError: Command 'bash run.sh' returned non-zero exit "
+            "status 1.\n",
+            "LX778",
+        ),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-151 added stop where their evidence stops: in the scan a user
+    """The wordings rounds 83-162 added stop where their evidence stops: in the scan a user
     gets, and with every line matched, so that a near miss without an anchor still tests the
     rule's own pattern."""
     p = failures.diagnose_logs([text]).primary

@@ -490,6 +490,23 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
             None,
             None,
         ),
+        # ... and the italics (one mark on each side); a private module's exception and a
+        # bullet keep their marks
+        (
+            "_RuntimeError: one of the variables ..._ ",
+            "RuntimeError: one of the variables ...",
+            None,
+            None,
+        ),
+        ("*ValueError: x*", "ValueError: x", None, None),
+        (
+            "_pickle.UnpicklingError: pickle data was truncated",
+            "_pickle.UnpicklingError: pickle data was truncated",
+            None,
+            None,
+        ),
+        ("_Foo__bar__", "_Foo__bar__", None, None),
+        ("* Item one", "* Item one", None, None),
         # a source line under a traceback frame keeps its unpacking
         ("    **kwargs,", "**kwargs,", None, None),
         # glog's header, its thread id padded to five columns or not
