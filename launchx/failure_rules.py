@@ -2962,24 +2962,26 @@ RULES: tuple[Rule, ...] = (
             # torch.load since 2.6 (weights_only=True by default) refusing a pickle that holds
             # more than tensors and plain containers: the message's first line, the
             # unpickler's reason and its closing pointer to the docs
-            r"Weights only load failed\.",
+            r"UnpicklingError: Weights only load failed\.",
+            r"^Weights only load failed\.",
             r"WeightsUnpickler error: Unsupported (?:global|operand)\b",
             r"^Check the documentation of torch\.load to learn more about types accepted by "
             r"default with weights_only",
         ),
-        cause="torch.load refused the checkpoint: since torch 2.6 it loads with "
-        "weights_only=True by default, which unpickles only tensors and plain containers. "
-        "'Unsupported global: GLOBAL <name>' says the file also holds another object (numpy "
-        "arrays or scalars, an argparse Namespace, a config or model class); 'Unsupported "
-        "operand <N>' says the file is not a pickle torch wrote at all (a Git LFS pointer, "
-        "an HTML page or a cut download saved under the checkpoint's name). Every load of "
-        "it fails the same way.",
-        fix="an unsupported global, from a trusted file: pass weights_only=False to the "
-        "torch.load that failed, or allowlist the class with "
-        "torch.serialization.add_safe_globals([...]); a library's own load (an older "
-        "Megatron, DeepSpeed or Lightning) needs a release that does so, or torch<2.6. An "
-        "unsupported operand: look at the file's first bytes (`head -c 200 <file>`) and "
-        "fetch the real checkpoint (git lfs pull, a complete download).",
+        cause="torch.load refused the checkpoint under weights_only=True (the default since "
+        "torch 2.6, or passed by the library that loads it), which unpickles only tensors "
+        "and plain containers. 'Unsupported global: GLOBAL <name>' says the file also holds "
+        "another object (numpy arrays or scalars, an argparse Namespace, a config or model "
+        "class). 'Unsupported operand <N>' with a printable character's code (118 'v' from a "
+        "Git LFS pointer, 60 '<' from an HTML page) says the file is not a checkpoint at "
+        "all; with another code (149: FRAME) it was pickled with protocol 4 or later, which "
+        "only the full unpickler reads. Every load of it fails the same way.",
+        fix="a file from a trusted source (an unsupported global, or a newer pickle "
+        "protocol): pass weights_only=False to the torch.load that failed, or allowlist the "
+        "class with torch.serialization.add_safe_globals([...]); a library's own load needs "
+        "a release that does so (or torch<2.6 where it relies on the old default). A file "
+        "that is not a checkpoint: look at its first bytes (`head -c 200 <file>`) and fetch "
+        "the real one (git lfs pull, a complete download).",
         fixtures=(
             "user_code_error__protogcn_13_weights_only_load.log",
             "user_code_error__monai_research_contributions_411_auto3dseg_torch26_weights_only.log",
@@ -2998,8 +3000,9 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # FSDP's check of where it is in forward and backward (torch's
             # _assert_in_training_states, fairscale's and ColossalAI's assert_state)
-            r"expected to be in states \[?<?\w*TrainingState\.\w+.* but current state is "
-            r"\w*TrainingState\.\w+",
+            # (torch 1.11-1.13 named its enum TrainingState_)
+            r"expected to be in states \[?<?\w*TrainingState_?\.\w+.* but current state is "
+            r"\w*TrainingState_?\.\w+",
         ),
         cause="FSDP found itself in the wrong phase of forward and backward (waiting for a "
         "backward that had not run, or running one when idle): its hooks saw an order it does "
@@ -3584,7 +3587,7 @@ RULES: tuple[Rule, ...] = (
             r"Cannot apply desired operation due to shape mismatches\.",
             # the message's own line naming the operation, which a paste keeps when the
             # exception's line above it is cut
-            r"^Operation: `?accelerate\.utils\.operations\.\w+`$",
+            r"^Operation: `?accelerate\.utils\.operations\.\w+`?$",
         ),
         cause="accelerate refused a gather across processes because the ranks hold tensors of "
         "different shapes (listed per process under the message): outputs padded to each "
@@ -3879,14 +3882,16 @@ RULES: tuple[Rule, ...] = (
             r"expected local-rank to be the same as rank % device-count",
         ),
         cause="Megatron picks each rank's GPU as its global rank modulo the GPUs it sees and "
-        "asserts that this equals the launcher's LOCAL_RANK; they differ when a node runs "
-        "fewer (or more) processes than it has visible GPUs (--nproc-per-node 4 on 8 "
-        "GPUs), when nodes see different numbers of GPUs, or when ranks are not numbered "
-        "node by node; every start fails the same way.",
-        fix="run one process per visible GPU on every node (--nproc-per-node equal to the "
-        "GPU count, or CUDA_VISIBLE_DEVICES limited to as many GPUs as processes), give "
-        "every node the same number of GPUs, and let torchrun (launchx run) number the "
-        "ranks node by node.",
+        "asserts that this equals the launcher's LOCAL_RANK; they differ when each process "
+        "sees only its own GPU (CUDA_VISIBLE_DEVICES set per rank, Slurm's "
+        "--gpus-per-task=1: the count is 1, so every local rank but 0 fails), when a node "
+        "runs fewer processes than it has visible GPUs (--nproc-per-node 4 on 8 GPUs fails "
+        "from the second node on), when nodes see different numbers of GPUs, or when ranks "
+        "are not numbered node by node; every start fails the same way.",
+        fix="let every process see all of its node's GPUs and run one process per GPU "
+        "(--nproc-per-node equal to the GPU count, no per-rank CUDA_VISIBLE_DEVICES or "
+        "--gpus-per-task), give every node the same number of GPUs, and let torchrun "
+        "(launchx run) number the ranks node by node.",
         fixtures=("world_mismatch__deepspeed_3408_local_rank_device_count.log",),
     ),
     Rule(
@@ -4122,16 +4127,18 @@ RULES: tuple[Rule, ...] = (
             # subprocess.run(..., check=True) (CalledProcessError): 127 is the shell's status
             # for a command it did not find
             r"^RuntimeError: Step \d exited with non-zero status 127$",
-            r"CalledProcessError: Command .* returned non-zero exit status 127\.",
+            r"CalledProcessError: Command .*(?:torchrun|deepspeed|accelerate|mpirun|srun"
+            r"|python[\d.]*|\.sh)\b.* returned non-zero exit status 127\.",
         ),
         cause="a wrapper ran the launch command through a shell, which exited with status "
         "127: it found no such command (the deepspeed, torchrun or accelerate launcher not "
         "installed in this environment or not on PATH, a script path that does not exist), "
-        "so no rank ran; it fails the same way on every start.",
+        "or the program's own libraries did not load (\"error while loading shared "
+        'libraries"), so no rank ran; it fails the same way on every start.',
         fix="run the launch command alone in the same shell to see the missing name (`which "
         "deepspeed torchrun`), activate the environment that has the launcher (or call it "
-        "as python -m deepspeed.launcher.runner / python -m torch.distributed.run), and fix "
-        "the script's path.",
+        "as python -m deepspeed.launcher.runner / python -m torch.distributed.run), fix "
+        "the script's path, and check the program's libraries with `ldd`.",
         fixtures=("launcher_died__deepspeed_3246_chat_step1_status127.log",),
     ),
     Rule(
@@ -7220,6 +7227,9 @@ RULES: tuple[Rule, ...] = (
             # own name, and getaddrinfo gave nothing it can bind ("ifa != nullptr" is an
             # interface's, LX741's)
             r"rp != nullptr\. Unable to find address for: ",
+            # ... and when the name resolved but to no address an interface has, so bind(2)
+            # to it failed ("Cannot assign requested address")
+            r"bind_rv == 0\. Unable to find address for \S+; bind\(2\) for ",
         ),
         cause="gloo looks up this host's own name to find the address to listen on, and the "
         "name resolves to nothing usable: a container or VM whose hostname is not in "
@@ -7243,7 +7253,7 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # gloo's look-up of the interface it was told to use (GLOO_SOCKET_IFNAME, or a
             # script's own setting) found no address on it; a host name that resolves to
-            # nothing is "rp != nullptr" (LX523's)
+            # nothing is "rp != nullptr" (LX779's)
             r"\bifa != nullptr\. Unable to find address for: ",
         ),
         cause="gloo was told to use a network interface that has no address on this host: "

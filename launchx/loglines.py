@@ -251,21 +251,27 @@ def strip(raw: str) -> Stripped:
 
 
 _BOLD_NAME = re.compile(r"^\*\*([A-Za-z_][\w.]*)\*\*(?=:)")
+_ITALIC_NAME = re.compile(r"^([*_])((?:[A-Za-z_]\w*\.)*[A-Z]\w*)\1(?=: )")
+# an exception's (dotted) class name and its message: what italics around a line must wrap
+_NAMED_MESSAGE = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*: ")
 
 
 def _unbold(text: str) -> str:
     """The line without the Markdown bold an issue's reporter put around it, or around the
     exception's name ("**RuntimeError: ...**", "**ValueError**: ..."), or the italics
-    ("_RuntimeError: ..._", "*ValueError: ...*"); a source line's ``**kwargs`` stays, and so
-    does an exception of a private module ("_pickle.UnpicklingError: ...", which has no
-    closing mark)."""
+    ("_RuntimeError: ..._", "*ValueError*: ..."), where what they wrap reads as an
+    exception's name and its message; a source line's ``**kwargs`` stays, and so do
+    ``*args*``, a mangled C++ name between underscores and a private module's exception
+    ("_pickle.UnpicklingError: ...", whose second character is not a capital)."""
+    if m := _ITALIC_NAME.match(text):
+        return m.group(2) + text[m.end() :]
     mark = text[:1]
     if (
         mark in "_*"
         and text[1:2].isupper()
-        and len(text) > 3
         and text.endswith(mark)
         and not text.endswith(mark * 2)
+        and _NAMED_MESSAGE.match(text, 1)
     ):
         return text[1:-1].strip()
     if not text.startswith("**") or text.startswith("***"):

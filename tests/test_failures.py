@@ -1378,6 +1378,14 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "address for: ib0\n",
             "LX779",
         ),
+        # a library's own log of the refusal it then retries around, not the exception
+        ("WARNING: Weights only load failed. Retrying with weights_only=False\n", "LX780"),
+        # another command a wrapper did not find than a launch (a toolkit probe)
+        (
+            "subprocess.CalledProcessError: Command 'nvcc --version' returned non-zero exit "
+            "status 127.\n",
+            "LX778",
+        ),
         # torch.load's own documentation pointer under another refusal than weights_only's
         ("Check the documentation of torch.load to learn more about map_location\n", "LX780"),
         # a wrapper's step or command that failed with another status than 127
@@ -1390,7 +1398,7 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-162 added stop where their evidence stops: in the scan a user
+    """The wordings rounds 83-163 added stop where their evidence stops: in the scan a user
     gets, and with every line matched, so that a near miss without an anchor still tests the
     rule's own pattern."""
     p = failures.diagnose_logs([text]).primary
@@ -1408,6 +1416,18 @@ def test_dash_on_a_crlf_script_is_read_split_at_its_carriage_return() -> None:
     assert p is not None and p.code == "LX772"
     p = failures.diagnose_logs(["Key 'lr': not found\n"]).primary
     assert p is None or p.code != "LX772"
+
+
+def test_an_exception_line_in_markdown_italics_is_read_as_the_exception() -> None:
+    """A reporter who italicised the one line that matters ("_RuntimeError: ..._") still
+    gets the script's exception read from it, as bold ("**...**") was."""
+    text = (
+        "_RuntimeError: one of the variables needed for gradient computation has been "
+        "modified by an inplace operation: [torch.cuda.FloatTensor [2]] is at version 3; "
+        "expected version 2 instead._\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.category, p.code) == ("user_code_error", "LX511")
 
 
 def test_a_time_limit_without_a_checkpoint_is_retried_only_from_one() -> None:

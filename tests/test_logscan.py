@@ -507,6 +507,16 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ),
         ("_Foo__bar__", "_Foo__bar__", None, None),
         ("* Item one", "* Item one", None, None),
+        ("*args*", "*args*", None, None),
+        (
+            "_ZN3c106detail14torchCheckFailEPKcS2_",
+            "_ZN3c106detail14torchCheckFailEPKcS2_",
+            None,
+            None,
+        ),
+        ("_Not an exception line_", "_Not an exception line_", None, None),
+        ("*RuntimeError*: x", "RuntimeError: x", None, None),
+        ("_torch.OutOfMemoryError_: x", "torch.OutOfMemoryError: x", None, None),
         # a source line under a traceback frame keeps its unpacking
         ("    **kwargs,", "**kwargs,", None, None),
         # glog's header, its thread id padded to five columns or not
