@@ -263,17 +263,17 @@ def _unbold(text: str) -> str:
     exception's name and its message; a source line's ``**kwargs`` stays, and so do
     ``*args*``, a mangled C++ name between underscores and a private module's exception
     ("_pickle.UnpicklingError: ...", whose second character is not a capital)."""
-    if m := _ITALIC_NAME.match(text):
-        return m.group(2) + text[m.end() :]
     mark = text[:1]
-    if (
-        mark in "_*"
-        and text[1:2].isupper()
-        and text.endswith(mark)
-        and not text.endswith(mark * 2)
-        and _NAMED_MESSAGE.match(text, 1)
-    ):
-        return text[1:-1].strip()
+    if mark in ("_", "*"):
+        if m := _ITALIC_NAME.match(text):
+            return m.group(2) + text[m.end() :]
+        if (
+            text[1:2].isupper()
+            and text.endswith(mark)
+            and not text.endswith(mark * 2)
+            and _NAMED_MESSAGE.match(text, 1)
+        ):
+            return text[1:-1].strip()
     if not text.startswith("**") or text.startswith("***"):
         return text
     if m := _BOLD_NAME.match(text):
