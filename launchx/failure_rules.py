@@ -2154,6 +2154,7 @@ RULES: tuple[Rule, ...] = (
             # message (PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync: the device's memory,
             # or a memory fraction the script set, used up)
             r"OutOfMemoryError: Caught OutOfMemoryError in replica \d+ on device \d+",
+            r"^Caught OutOfMemoryError in replica \d+ on device \d+",
             r"OutOfMemoryError: Allocation on device \d+ would exceed allowed memory",
             r"CUBLAS_STATUS_ALLOC_FAILED",
             r"Cuda failure (?:\d+ )?'out of memory'",
@@ -2281,6 +2282,10 @@ RULES: tuple[Rule, ...] = (
             r"unable to mmap \d+ bytes from file <(?!/torch_|filename not specified>)[^>]*>: "
             r"Cannot allocate memory",
             r"^(?:numpy\.core\._exceptions\.)?_?(?:Array)?MemoryError\b",
+            # Windows refusing to commit memory (ERROR_COMMITMENT_LIMIT: RAM plus page file
+            # spent), in any language: each spawned rank and worker loading torch's CUDA
+            # libraries commits hundreds of MB at import
+            r"Error: \[WinError 1455\]",
             # Ray's memory monitor kills workers before the kernel would
             r"killed due to memory pressure \(OOM\)",
             r"Task was killed due to the node running low on memory",
@@ -2290,19 +2295,22 @@ RULES: tuple[Rule, ...] = (
         cause="the kernel's OOM killer (or the job's cgroup or scheduler memory limit, Ray's "
         "memory monitor, or the kubelet evicting the pod) killed a process, or the host "
         "refused an allocation or a file mapping outright (ENOMEM: strict overcommit, an "
-        "address-space limit, too many mappings): host RAM, not GPU memory, ran out.",
+        "address-space limit, too many mappings; on Windows the commit limit, WinError "
+        "1455's paging file too small): host RAM, not GPU memory, ran out.",
         fix="lower DataLoader num_workers/prefetch_factor, stop loading the whole dataset or "
         "checkpoint on every rank (torch.load(..., mmap=True)), ask SLURM for more --mem "
         "(Kubernetes: a higher memory request and limit); "
         "confirm with `dmesg -T | grep -i 'killed process'` or `sacct -j <job> -o "
         "JobID,State,MaxRSS`; for a refused mapping check `sysctl vm.overcommit_memory "
-        "vm.max_map_count`, `ulimit -v` and CommitLimit against Committed_AS in /proc/meminfo.",
+        "vm.max_map_count`, `ulimit -v` and CommitLimit against Committed_AS in /proc/meminfo; "
+        "on Windows enlarge the paging file or start fewer processes and DataLoader workers.",
         fixtures=(
             "host_oom_killed__arjuna_52_slurm.log",
             "host_oom_killed__brainscore_950_slurm_step_oom.log",
             "host_oom_killed__lmm_r1_71_ray_job_failed_llmrayactor_memory.log",
             "host_oom_killed__nemo_10192_checkpoint_oom_kill_slurm.log",
             "host_oom_killed__uniworld_37.log",
+            "host_oom_killed__weclip_5_winerror1455_pagefile.log",
         ),
     ),
     Rule(
@@ -2988,6 +2996,99 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__ms_swift_5808.log",
             "user_code_error__qwen_vl_series_finetune_185.log",
         ),
+    ),
+    Rule(
+        name="device_map_auto_under_launcher",
+        category="user_code_error",
+        code="LX781",
+        # above the ValueError line that carries it (LX511): a paste often keeps only the
+        # message, without its exception's name
+        priority=81,
+        retryable=False,
+        patterns=(
+            # accelerate's prepare() refusing a model that from_pretrained spread over several
+            # devices (hf_device_map) while it runs one process per GPU; not a source line
+            # quoting it in a comment
+            r"^\s*(?:ValueError: )?You can't train a model that has been loaded with "
+            r"`?device_map='auto'`? in any distributed mode",
+        ),
+        cause="the model was loaded with device_map='auto' (spread over every GPU the process "
+        "sees) and then handed to accelerate's prepare() (the Trainer's, TRL's, a script's) "
+        "in any distributed mode, which accelerate refuses: with several processes each "
+        "would train its own copy split over all the GPUs the others use, and a DeepSpeed or "
+        "FSDP configuration counts even with one process. It fails the same way on every "
+        "start.",
+        fix="with one process per GPU (accelerate launch, torchrun, deepspeed), load the model "
+        "on the process's own GPU: device_map={'': int(os.environ['LOCAL_RANK'])} or no "
+        "device_map at all; to split one model over the GPUs instead, run a single plain "
+        "process (python, or accelerate launch --num_processes 1 without a DeepSpeed or FSDP "
+        "configuration).",
+        fixtures=(
+            "user_code_error__qwen_936.log",
+            "user_code_error__lerobot_2270_smolvla_device_map_auto_multi_gpu.log",
+            "user_code_error__ms_swift_1538_device_map_auto_multinode.log",
+        ),
+    ),
+    Rule(
+        name="megatron_checkpoint_state_missing",
+        category="user_code_error",
+        code="LX782",
+        # the script's exception tier (LX511): rank 0 prints it and the ranks exit, so no
+        # exception line follows
+        priority=80,
+        retryable=False,
+        patterns=(
+            # load_checkpoint of Megatron-LM and the codebases copied from it (Megatron-
+            # DeepSpeed, GPT-NeoX, SwissArmyTransformer, whose message says "optimizer" for
+            # the random state) when the checkpoint lacks what the flags ask it to restore
+            r"Unable to load (?:optimizer|rng state|random state)(?: from checkpoint\b.*?)?[.,] "
+            r"(?:exiting\b|Specify --no-load-(?:optim|rng) or --finetune)",
+        ),
+        # not a source line that prints it (a traceback's frame quotes the call)
+        exclude=(r"['\"]Unable to load ",),
+        # copies that print the message and load on (GLM's, old DeepSpeedExamples'): the
+        # load's own success line follows it
+        not_before=(r"\bsuccessfully loaded ",),
+        cause="the training script's load_checkpoint (Megatron-LM's, or a codebase built on it) "
+        "found no optimizer or random-number state in the checkpoint it resumes from, which its "
+        "flags ask it to restore, and exits: a checkpoint saved without them (--no-save-optim, "
+        "--no-save-rng), released weights, or one converted from another format. Every start "
+        "from it stops the same way.",
+        fix="to start a new run from those weights, add --finetune (weights only, iteration 0; "
+        "SwissArmyTransformer: --mode finetune); to resume without the missing state, add "
+        "--no-load-optim or --no-load-rng as the message names; or point --load at a "
+        "checkpoint the training itself saved.",
+        fixtures=(
+            "user_code_error__visualglm_92_unable_to_load_optimizer.log",
+            "user_code_error__sat_137_load_rng_tracker_states.log",
+        ),
+    ),
+    Rule(
+        name="dataparallel_replica_exception",
+        category="user_code_error",
+        code="LX783",
+        # a symptom's tier: the replica's own exception line, where the paste kept it, says
+        # more (LX511, a CUDA error's LX512, the replica's OOM's LX509)
+        priority=45,
+        retryable=False,
+        patterns=(
+            # nn.DataParallel re-raising in the main thread what one replica's thread raised
+            # (torch._utils.ExceptionWrapper); a paste often keeps this first line of the
+            # message and the replica's traceback, but not the exception at its end
+            # (not an OOM, LX509's, nor torch 2.8's AcceleratorError, which carries a CUDA
+            # error; StopIteration is next() on a replica's empty parameters)
+            r"^Caught (?!OutOfMemoryError\b|AcceleratorError\b)(?:[A-Za-z_]\w*\.)*"
+            r"(?:[A-Z]\w*(?:Error|Exception)|StopIteration) in replica \d+ on device \d+\.?$",
+        ),
+        cause="nn.DataParallel ran the model on each GPU in a thread, and the model's forward "
+        "raised on one replica: usually the model's code assumes one device (a tensor created "
+        "on cuda:0 or the CPU, a buffer not registered, a batch too small to split), which "
+        "fails the same way on every run.",
+        fix="read the replica's traceback below this line to its last frame; run with one GPU "
+        "(CUDA_VISIBLE_DEVICES=0) to get the plain traceback; create tensors on the input's "
+        "device (x.device) and register buffers; or move to DistributedDataParallel with one "
+        "process per GPU (`launchx run`).",
+        fixtures=("user_code_error__faster_voxelpose_24_dataparallel_replica1.log",),
     ),
     Rule(
         name="fsdp_training_state_assert",
@@ -4102,17 +4203,44 @@ RULES: tuple[Rule, ...] = (
             # Open MPI's help text; the next lines name the executable and the node
             r"\b(?:mpirun|mpiexec|orterun|prterun) was unable to find the specified "
             r"executable file, and therefore",
+            # ... and its sibling for a program it did not find or may not run
+            r"was unable to launch the specified application as it could not (?:access|find)",
         ),
         cause="Open MPI started no process: the program it was given is not on the node's "
-        "PATH (or not there at all), or it took a word of the command line for the program (an "
-        "option this version does not take, a misspelled flag, an option missing its value: "
-        "its help text says it reads the first word it does not know as the program); the "
-        "same command fails the same way.",
+        "PATH (or not there at all), is there but not executable (a script without execute "
+        "permission or a #! line, given as the program instead of to python), or it took a "
+        "word of the command line for the program (an option this version does not take, a "
+        "misspelled flag, an option missing its value: its help text says it reads the "
+        "first word it does not know as the program); the same command fails the same way.",
         fix="check the command line against mpirun --help of this Open MPI: options before "
         "the program, each with its value (-x VAR, -np N), the program by absolute path or "
-        "as `python train.py`; a wrapper that writes the command line (torchpack, horovodrun) "
-        "must match this MPI; or start the ranks with `launchx run`, which needs no MPI.",
-        fixtures=("launcher_died__horovod_347.log",),
+        "as `python train.py` (not ./train.py); a wrapper that writes the command line "
+        "(torchpack, horovodrun) must match this MPI; or start the ranks with `launchx run`, "
+        "which needs no MPI.",
+        fixtures=(
+            "launcher_died__horovod_347.log",
+            "launcher_died__dd3d_6_mpirun_cannot_execute_script.log",
+        ),
+    ),
+    Rule(
+        name="mpirun_refuses_root",
+        category="launcher_died",
+        code="LX784",
+        priority=82,
+        retryable=False,
+        patterns=(
+            # Open MPI's guard against running as root (mpirun/orterun; prterun in Open MPI 5),
+            # hit in containers and notebooks that run as root: no process starts
+            r"has detected an attempt to run as root\b",
+        ),
+        cause="Open MPI's mpirun refuses to start anything as root, and this launch runs as "
+        "root (a container, Colab, a cloud image), so no rank ran; every start from the same "
+        "account fails the same way.",
+        fix="run as an ordinary user, or allow it for this launch: --allow-run-as-root on the "
+        "mpirun line itself (not on the training script's command line), or "
+        "OMPI_ALLOW_RUN_AS_ROOT=1 and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 in its environment; "
+        "or start the ranks with torchrun (`launchx run`), which needs no MPI.",
+        fixtures=("launcher_died__fedml_456_mpirun_run_as_root.log",),
     ),
     Rule(
         name="launch_command_not_found_127",
@@ -4151,18 +4279,27 @@ RULES: tuple[Rule, ...] = (
             # Open MPI's mpirun (ORTE; PRRTE since Open MPI 5) could not start its daemon on
             # the other nodes, so no rank ran there
             r"^(?:ORTE|PRTE|PRRTE) was unable to reliably start one or more daemons\.",
+            # ... or could not start them at all: the remote shell it starts them with (ssh,
+            # rsh) is not installed, as in a container, and the help text says so first
+            r"The value of the MCA parameter \"plm_rsh_agent\" was set to a path",
         ),
         cause="mpirun could not start its daemon (orted, prted) on one or more of the other "
         "nodes, so no rank ran there: the daemon or its libraries are not found on the remote "
-        "node's PATH / LD_LIBRARY_PATH (another install path there), ssh to the node is not "
-        "allowed without a password, or the node cannot write its session files to /tmp; "
-        "every start fails the same way until that is fixed.",
-        fix="run `ssh <node> which orted` (prted with Open MPI 5) from the launching node; "
+        "node's PATH / LD_LIBRARY_PATH (another install path there), no ssh or rsh is "
+        "installed to start it with (plm_rsh_agent: a container, where it fails on a single "
+        "node too), ssh to the node is not allowed without a password, or the node cannot "
+        "write its session files to /tmp; every start fails the same way until that is "
+        "fixed.",
+        fix="run `ssh <node> which orted` (prted with Open MPI 5) from the launching node, and "
+        "install an ssh client in an image that has none; "
         "start mpirun with --prefix <the Open MPI install> (or build Open MPI with "
         "--enable-orterun-prefix-by-default), set passwordless ssh, and check /tmp on the "
         "nodes; under Slurm or Kubernetes, let the scheduler start the daemons (srun, the MPI "
         "operator) instead of ssh.",
-        fixtures=("launcher_died__tensorrtllm_backend_698.log",),
+        fixtures=(
+            "launcher_died__tensorrtllm_backend_698.log",
+            "launcher_died__improved_diffusion_125_plm_rsh_agent.log",
+        ),
     ),
     Rule(
         name="sampler_rank_outside_world",
@@ -7821,6 +7958,14 @@ ANCHORS: tuple[str, ...] = (
     "], thread: [",
     "expected all tensors to be on the same device",
     "expected to be in states",
+    "in any distributed mode",
+    "--no-load-",
+    "unable to launch the specified",
+    '"plm_rsh_agent"',
+    " in replica ",
+    "attempt to run as root",
+    # not a failure: the line whose presence after LX782's says the load went on
+    "successfully loaded",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

@@ -1395,10 +1395,61 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "status 1.\n",
             "LX778",
         ),
+        # the refusal quoted in a comment of a script's source (a traceback's source line)
+        (
+            "        # ValueError: You can't train a model that has been loaded with "
+            "`device_map='auto'` in any distributed mode.\n",
+            "LX781",
+        ),
+        # accelerate's other refusal of a loaded model: 8-bit weights on another device
+        (
+            "ValueError: You can't train a model that has been loaded in 8-bit precision on a "
+            "different device than the one you're training on.\n",
+            "LX781",
+        ),
+        # another Windows error than the commit limit (ERROR_NO_SYSTEM_RESOURCES)
+        (
+            "OSError: [WinError 1450] Insufficient system resources exist to complete the "
+            "requested service\n",
+            "LX510",
+        ),
+        # a load that says what it skips rather than exiting, a source line that prints the
+        # message, and a copy that prints it and loads on
+        ("Unable to load optimizer states from checkpoint; starting from scratch\n", "LX782"),
+        ("Unable to load optimizer from checkpoint /ckpt/model.pt, skipping\n", "LX782"),
+        (
+            "    print_rank_0('Unable to load optimizer from checkpoint {}, exiting. '\n",
+            "LX782",
+        ),
+        (
+            "Unable to load optimizer from checkpoint /ckpt/model.pt, exiting. Specify "
+            "--no-load-rng or --finetune to prevent attempting to load the random state.\n"
+            "  successfully loaded /ckpt/model.pt\n",
+            "LX782",
+        ),
+        # DataParallel's wrapper around a replica's OOM (LX509's), and a thread's name for
+        # the replica it ran, not the exception it raised
+        ("Caught OutOfMemoryError in replica 1 on device 1.\n", "LX783"),
+        ("Caught signal in replica 1 on device 1\n", "LX783"),
+        # mpirun's other help texts: the hostfile's slots, a run as root allowed
+        ("mpirun was unable to launch the specified number of processes\n", "LX696"),
+        ("mpirun: running as root is allowed (--allow-run-as-root given)\n", "LX784"),
+        ("Detected an attempt to run as root; continuing (--allow-run-as-root)\n", "LX784"),
+        # the MCA parameter named without the help text's complaint (ompi_info's listing)
+        ("plm_rsh_agent: ssh : rsh\n", "LX716"),
+        (
+            'MCA plm rsh: parameter "plm_rsh_agent" (current value: "ssh : rsh", data source: '
+            "default, level: 2 user/basic, type: string)\n",
+            "LX716",
+        ),
+        # the commit limit's number in a comment, not an exception's
+        ("# [WinError 1455] means the paging file is too small\n", "LX510"),
+        # torch 2.8's CUDA error class, which the replica carried
+        ("Caught AcceleratorError in replica 1 on device 1.\n", "LX783"),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-163 added stop where their evidence stops: in the scan a user
+    """The wordings rounds 83-170 added stop where their evidence stops: in the scan a user
     gets, and with every line matched, so that a near miss without an anchor still tests the
     rule's own pattern."""
     p = failures.diagnose_logs([text]).primary
