@@ -3584,6 +3584,11 @@ RULES: tuple[Rule, ...] = (
             rf"{EXCEPTION_LINE}(?: {{2,}}(?=File \"|assert |raise )|(?=assert |raise ))",
             # pytest's short test summary ("FAILED path::test[id] - AssertionError: ...")
             r"^FAILED \S+::\S+ - (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):",
+            # a reporter's or a harness's words around the exception: a Markdown list item,
+            # or "An error occurred: X", "Error message: `X: ...`" (a dash for the colon)
+            r"^[-*+] (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ",
+            r"^(?:An error occurred|Error message): `?(?:[A-Za-z_]\w*\.)*[A-Z]\w*"
+            r"(?:Error|Exception)(?::| [\u2013-] )",
             # the one exception class a script dies of without either word: next() on an
             # exhausted data iterator, outside a generator
             r"^StopIteration(?::|$)",
@@ -3620,6 +3625,8 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__hllm_30.log",
             "user_code_error__llamafactory_1860.log",
             "user_code_error__easyr1_24_indexerror_compute_log_probs.log",
+            "user_code_error__thunder_368_te_fsdp_unboundlocal.log",
+            "user_code_error__deepspeed_5267_mii_replicas.log",
         ),
     ),
     Rule(

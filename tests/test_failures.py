@@ -1446,6 +1446,10 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         ("# [WinError 1455] means the paging file is too small\n", "LX510"),
         # torch 2.8's CUDA error class, which the replica carried
         ("Caught AcceleratorError in replica 1 on device 1.\n", "LX783"),
+        # a list item or a harness's words that name an exception without raising one
+        ("- KeyError handling was improved in 2.1\n", "LX511"),
+        ("An error occurred: see the log above\n", "LX511"),
+        ("Error message: `none`\n", "LX511"),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
