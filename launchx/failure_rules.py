@@ -3039,7 +3039,7 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(
             # load_checkpoint of Megatron-LM and the codebases copied from it (Megatron-
-            # DeepSpeed, GPT-NeoX, SwissArmyTransformer, whose message says "optimizer" for
+            # DeepSpeed, GLM, SwissArmyTransformer, whose message says "optimizer" for
             # the random state) when the checkpoint lacks what the flags ask it to restore
             r"Unable to load (?:optimizer|rng state|random state)(?: from checkpoint\b.*?)?[.,] "
             r"(?:exiting\b|Specify --no-load-(?:optim|rng) or --finetune)",
