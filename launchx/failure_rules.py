@@ -3584,9 +3584,9 @@ RULES: tuple[Rule, ...] = (
             rf"{EXCEPTION_LINE}(?: {{2,}}(?=File \"|assert |raise )|(?=assert |raise ))",
             # pytest's short test summary ("FAILED path::test[id] - AssertionError: ...")
             r"^FAILED \S+::\S+ - (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):",
-            # a reporter's or a harness's words around the exception: a Markdown list item,
-            # or "An error occurred: X", "Error message: `X: ...`" (a dash for the colon)
-            r"^[-*+] (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ",
+            # a reporter's or a harness's words around the exception ("An error occurred: X",
+            # "Error message: `X: ...`", a dash for the colon; a Markdown list item's marker
+            # is the line reader's to drop)
             r"^(?:An error occurred|Error message): `?(?:[A-Za-z_]\w*\.)*[A-Z]\w*"
             r"(?:Error|Exception)(?::| [\u2013-] )",
             # the one exception class a script dies of without either word: next() on an

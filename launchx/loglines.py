@@ -262,8 +262,12 @@ def _unbold(text: str) -> str:
     ("_RuntimeError: ..._", "*ValueError*: ..."), where what they wrap reads as an
     exception's name and its message; a source line's ``**kwargs`` stays, and so do
     ``*args*``, a mangled C++ name between underscores and a private module's exception
-    ("_pickle.UnpicklingError: ...", whose second character is not a capital)."""
+    ("_pickle.UnpicklingError: ...", whose second character is not a capital). A Markdown
+    list item's marker goes too where the item is an exception's name and message ("-
+    ValueError: ..."), so that every rule reads the exception, not only the script's."""
     mark = text[:1]
+    if mark in ("-", "*", "+") and text[1:2] == " " and _NAMED_MESSAGE.match(text, 2):
+        return text[2:]
     if mark in ("_", "*"):
         if m := _ITALIC_NAME.match(text):
             return m.group(2) + text[m.end() :]

@@ -1485,6 +1485,16 @@ def test_an_exception_line_in_markdown_italics_is_read_as_the_exception() -> Non
     assert p is not None and (p.category, p.code) == ("user_code_error", "LX511")
 
 
+def test_an_exception_line_as_a_markdown_list_item_is_read_by_every_rule() -> None:
+    """A reporter who listed the error as a list item ("- RuntimeError: CUDA error: ...")
+    gets the rule of its cause, not only the script's exception rule."""
+    text = "* RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.category, p.code) == ("cuda_error", "LX512")
+    p = failures.diagnose_logs(["- ValueError: Only able to place 0 replicas\n"]).primary
+    assert p is not None and (p.category, p.code) == ("user_code_error", "LX511")
+
+
 def test_a_time_limit_without_a_checkpoint_is_retried_only_from_one() -> None:
     """submitit's "timed-out and not checkpointable": a rerun from the start meets the same
     limit, so the log alone does not retry it, but a run that left a checkpoint resumes."""

@@ -507,6 +507,22 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ),
         ("_Foo__bar__", "_Foo__bar__", None, None),
         ("* Item one", "* Item one", None, None),
+        # a list item that is an exception's name and message loses its marker; one that
+        # only names an exception keeps it
+        (
+            "- ValueError: Only able to place 0 replicas",
+            "ValueError: Only able to place 0 replicas",
+            None,
+            None,
+        ),
+        (
+            "* RuntimeError: CUDA error: an illegal memory access",
+            "RuntimeError: CUDA error: an illegal memory access",
+            None,
+            None,
+        ),
+        ("- KeyError handling was improved", "- KeyError handling was improved", None, None),
+        ("- run.sh: line 3: 123 Killed", "- run.sh: line 3: 123 Killed", None, None),
         ("*args*", "*args*", None, None),
         (
             "_ZN3c106detail14torchCheckFailEPKcS2_",
