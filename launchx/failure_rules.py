@@ -214,6 +214,11 @@ EXCEPTION_LINE = r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
 the line that ended a process, as opposed to a warning that quotes the same words. A bare
 ``Exception: ...`` is one only beside its ``raise`` (LX656): a script prints the same words."""
 
+MODULE_ERROR = r"(?:[A-Za-z_]\w*\.)+(?:Error|error|BadZipFile)"
+"""The exception classes whose names EXCEPTION_LINE's endings miss, under their module's name:
+a library's own base class ("lmdb.Error", "binascii.Error", OpenCV's "cv2.error") and zipfile's
+BadZipFile (a corrupt archive that np.load or a dataset reads)."""
+
 SRUN_TERMINATES_STEP = r"(?:_step_signal: |^srun: )Terminating (?:StepId=|job step )"
 """srun ends a step itself after a task failed, before the step's CANCELLED line: Slurm 25
 and the local cluster print "srun: launch/slurm: _step_signal: Terminating StepId=N.0"
@@ -1474,7 +1479,12 @@ RULES: tuple[Rule, ...] = (
             r"transport/nvls\.cc:\d+ NCCL WARN Cuda failure (?:(?:401|801|802)\b|'(?:the "
             r"operation cannot be performed in the present state|operation not supported|"
             r"system not yet initialized)')",
+            # NCCL's own words when binding the multicast memory fails, whatever the status
+            # (transport/nvls.cc, 2.27 on): a WARN that fails the set-up from 2.29, or in
+            # 2.27-2.28 where NVLS was forced on; not their INFO line that goes on without it
+            r"Failed to bind NVLink SHARP \(NVLS\) Multicast memory",
         ),
+        exclude=(r"Proceeding without NVLS support",),
         cause="NCCL's NVLink SHARP (NVLS) set-up failed a CUDA call: NVLS builds multicast "
         "objects on the NVSwitches, which the NVSwitch fabric (nvidia-fabricmanager) must "
         "support and be ready for; a fabric manager that is not running, not of the "
@@ -3030,6 +3040,38 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="fsdp_param_storage_freed",
+        category="user_code_error",
+        code="LX785",
+        # above the RuntimeError line that carries it (LX511), which a paste often drops
+        priority=81,
+        retryable=False,
+        patterns=(
+            # c10's check in a tensor's data_ptr() (TensorImpl.h) when its storage holds no
+            # memory: under FSDP, a flattened parameter between forwards
+            r"The tensor has a non-zero number of elements, but its data is not allocated yet",
+        ),
+        cause="the code read a tensor whose memory was never allocated or was freed. Under "
+        "FSDP this is a sharded module's parameter used outside the module's forward: FSDP "
+        "frees the full parameters after each forward, so generate() on the wrapped model, "
+        "another model sharing its weights, or code reading .weight directly finds them "
+        "empty (TRL's PPO and GRPO under an FSDP configuration, an evaluation hook). Under "
+        "torch.compile or export it is a custom kernel traced with fake tensors (the newer "
+        "message says so). It fails the same way on every run.",
+        fix="go through the root FSDP module's forward, or generate inside `with "
+        "FSDP.summon_full_params(model, recurse=False, writeback=False):` with "
+        "generate(..., synced_gpus=True), so that every rank gathers the nested modules' "
+        "parameters in step; use_orig_params=True does not help (outside forward its "
+        "parameters are shards); for generation during RL training use the trainer's "
+        "supported setting (DeepSpeed ZeRO-3 or a separate inference engine); under "
+        "torch.compile, register the custom kernel as a custom op (torch.library) with a fake "
+        "implementation.",
+        fixtures=(
+            "user_code_error__trl_316_fsdp_ppo_generate_caffe2.log",
+            "user_code_error__trl_2796_grpo_fsdp_caffe2_lazy_allocation.log",
+        ),
+    ),
+    Rule(
         name="megatron_checkpoint_state_missing",
         category="user_code_error",
         code="LX782",
@@ -3592,6 +3634,10 @@ RULES: tuple[Rule, ...] = (
             # the one exception class a script dies of without either word: next() on an
             # exhausted data iterator, outside a generator
             r"^StopIteration(?::|$)",
+            # a library's own base class named "Error" or "error" in its module, and zipfile's
+            # BadZipFile; not an attribute's annotation in a source line ("self.error: str =
+            # None"); Python 2's socket.error is a connection's (the exclusions below)
+            rf"^(?!(?:self|cls)\.){MODULE_ERROR}: (?!.* = )",
             # pydantic's link under each error of a ValidationError, which a config check
             # raises: the errors are listed over many lines under the exception's own
             r"^For further information visit https://errors\.pydantic\.dev/",
@@ -3627,6 +3673,7 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__easyr1_24_indexerror_compute_log_probs.log",
             "user_code_error__thunder_368_te_fsdp_unboundlocal.log",
             "user_code_error__deepspeed_5267_mii_replicas.log",
+            "user_code_error__stylegan2_320_lmdb_no_such_file.log",
         ),
     ),
     Rule(
@@ -3722,7 +3769,11 @@ RULES: tuple[Rule, ...] = (
         priority=50,
         retryable=False,
         patterns=(
-            rf"{EXCEPTION_LINE}: Caught (?:[A-Za-z_]\w*\.)*\w+ in DataLoader worker process \d+",
+            # under any exception class, a library's whose name ends in neither word too,
+            # under its module's name ("zipfile.BadZipFile: Caught BadZipFile ...",
+            # "cv2.error: Caught error ...")
+            rf"(?:{EXCEPTION_LINE}|^(?:[A-Za-z_]\w*\.)+\w+): Caught (?:[A-Za-z_]\w*\.)*\w+ in "
+            r"DataLoader worker process \d+",
         ),
         # (not a worker's fetch over the network that failed: a dataset streamed from a hub)
         exclude=(
@@ -3736,7 +3787,11 @@ RULES: tuple[Rule, ...] = (
         fix="read the worker's traceback below the line; reproduce with num_workers=0 to get "
         "it directly; skip or repair the sample it names (a corrupt image, an empty text), or "
         "fix the transform.",
-        fixtures=("user_code_error__deit_76_mpirun_pil_cannot_identify_image.log",),
+        fixtures=(
+            "user_code_error__deit_76_mpirun_pil_cannot_identify_image.log",
+            "user_code_error__sapcu_12_npz_badzip_crc_worker.log",
+            "user_code_error__mmdet_10620_cv2_dataloader_worker.log",
+        ),
     ),
     Rule(
         name="user_error_logged",
@@ -4875,6 +4930,10 @@ RULES: tuple[Rule, ...] = (
             r"|invalid |double free|unaligned (?:fastbin |tcache )?chunk detected)",
             r"double free or corruption \((?:out|!prev|fasttop|top)\)",
             r"corrupted size vs\. prev_size|corrupted double-linked list",
+            # glibc's stack-protector and _FORTIFY_SOURCE checks (__fortify_fail), which abort
+            # the process: "*** stack smashing detected ***: terminated" from glibc 2.31,
+            # "<unknown> terminated" in 2.26-2.30, the program's path before that
+            r"\*\*\* (?:stack smashing|buffer overflow) detected \*\*\*: ",
             # LLVM's fatal error (Triton's and other JIT compilers' backend), then abort()
             r"^LLVM ERROR: ",
             # glog's/absl's CHECK in C++ code (BytePS, XLA, TensorFlow-style extensions):
@@ -4913,7 +4972,8 @@ RULES: tuple[Rule, ...] = (
         cause="the worker's native code aborted (SIGABRT): a std::bad_alloc (an allocation "
         "that host memory could not give, often a size computed wrong), a failed assert() or "
         "CHECK in an extension's C++ code (the condition and the file are in the message), glibc "
-        "finding the heap corrupted (an out-of-bounds write or a double free in native code), "
+        "finding the heap corrupted (an out-of-bounds write or a double free in native code) "
+        "or a stack buffer overrun (its stack protector or _FORTIFY_SOURCE), "
         "an LLVM fatal error in a JIT compiler (Triton), a Rust extension's panic that could "
         "not unwind, or a C++ thread torn down while "
         "running (glibc's 'exception not rethrown': a thread ended by pthread_exit or "
@@ -4929,6 +4989,7 @@ RULES: tuple[Rule, ...] = (
             "segfault__pytorch_90549_fsdp_tests_terminate_without_active_exception.log",
             "segfault__deepspeed_2006_nvme_aio_pread_assert.log",
             "segfault__diffsynth_studio_1272_free_corrupted_chunks.log",
+            "segfault__fairseq_43_stack_smashing_malloc_assert.log",
             "segfault__verl_985_v100_triton_llvm_sigabrt.log",
             "segfault__byteps_430_two_workers_one_gpu_check_failed_abort.log",
             "segfault__pytorch_136726.log",
@@ -7971,6 +8032,12 @@ ANCHORS: tuple[str, ...] = (
     '"plm_rsh_agent"',
     " in replica ",
     "attempt to run as root",
+    # NCCL's socket transport's line alone, without the error above it that names it
+    "closed by remote peer",
+    # zipfile's exception, whose name has neither "error" nor "exception" in it
+    "badzipfile",
+    # c10's words for a tensor without memory, which a paste may quote without the exception
+    "not allocated yet",
     # not a failure: the line whose presence after LX782's says the load went on
     "successfully loaded",
 )

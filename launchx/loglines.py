@@ -108,9 +108,10 @@ _TASK_LABEL = re.compile(r"^(\d{1,5}): ")
 # pdsh/DeepSpeed multi-node output: "worker-7: <line>". A host name here is lower case and
 # carries a digit (so "slurmstepd: error:" and "RuntimeError: ..." are not hosts), and is not
 # an exception's dotted module path, whose last part is a class ("hivemind.p2p.utils.
-# P2PDaemonError: ...", "onnxruntime.capi.onnxruntime_pybind11_state.Fail: ...").
+# P2PDaemonError: ...", "onnxruntime.capi.onnxruntime_pybind11_state.Fail: ...", and
+# OpenCV's lower-case "cv2.error: ...").
 _HOST_PREFIX = re.compile(
-    r"^(?![\w.-]*\.py: )(?![\w.-]*\.[A-Z_]\w*: )"
+    r"^(?![\w.-]*\.py: )(?![\w.-]*\.(?:[A-Z_]\w*|error): )"
     r"((?:localhost|(?=[\w.-]*\d)[a-z][\w-]*(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3})): (?=\S)"
 )
 # torch_xla's xla_dist (TPU pods): after its timestamp, the VM's address and the worker's

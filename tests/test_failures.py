@@ -1450,10 +1450,29 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         ("- KeyError handling was improved in 2.1\n", "LX511"),
         ("An error occurred: see the log above\n", "LX511"),
         ("Error message: `none`\n", "LX511"),
+        # a library's note about memory it allocates later, not c10's check failing
+        ("NOTE: buffers are not allocated yet, materializing on first forward\n", "LX785"),
+        # Python 2's socket.error (a connection's failure), a bare "Error:" line, and a
+        # note about the loader's line
+        ("socket.error: [Errno 104] Connection reset by peer\n", "LX511"),
+        ("Error: no such file or directory\n", "LX511"),
+        ("    self.error: Optional[str] = None\n", "LX511"),
+        ("cv2.error: str = ''\n", "LX511"),
+        ("Note: Caught error in DataLoader worker process 1 is retried\n", "LX673"),
+        # the compiler's flag that adds the check, not the check failing
+        ("cc1plus: note: -fstack-protector-strong: stack smashing detected at run time\n", "LX579"),
+        # NVLS announced, not failed, and the bind failure NCCL 2.27-2.28 goes on after
+        ("node1:2211:2211 [0] NCCL INFO NVLS multicast support is available on dev 0\n", "LX661"),
+        (
+            "node1:2211:2211 [0] NCCL INFO Failed to bind NVLink SHARP (NVLS) Multicast memory "
+            "of size 2097152 : CUDA error 401 'the operation cannot be performed in the present "
+            "state'. Proceeding without NVLS support.\n",
+            "LX661",
+        ),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-170 added stop where their evidence stops: in the scan a user
+    """The wordings rounds 83-176 added stop where their evidence stops: in the scan a user
     gets, and with every line matched, so that a near miss without an anchor still tests the
     rule's own pattern."""
     p = failures.diagnose_logs([text]).primary
@@ -1471,6 +1490,21 @@ def test_dash_on_a_crlf_script_is_read_split_at_its_carriage_return() -> None:
     assert p is not None and p.code == "LX772"
     p = failures.diagnose_logs(["Key 'lr': not found\n"]).primary
     assert p is None or p.code != "LX772"
+
+
+def test_a_library_error_class_keeps_the_frame_it_was_raised_in() -> None:
+    """A library's exception named "Error" in its module ends a traceback as any other does:
+    the diagnosis names the script's file and line above it, as it does for a KeyError."""
+    for exc in ("lmdb.Error: /data/x.lmdb: No such file or directory", "cv2.error: OpenCV(4.8)"):
+        text = (
+            "Traceback (most recent call last):\n"
+            '  File "/home/u/train.py", line 42, in <module>\n'
+            "    main()\n"
+            f"{exc}\n"
+        )
+        p = failures.diagnose_logs([text]).primary
+        assert p is not None and p.code == "LX511", p
+        assert any('train.py", line 42' in e for e in p.evidence), p.evidence
 
 
 def test_an_exception_line_in_markdown_italics_is_read_as_the_exception() -> None:
