@@ -214,10 +214,12 @@ EXCEPTION_LINE = r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
 the line that ended a process, as opposed to a warning that quotes the same words. A bare
 ``Exception: ...`` is one only beside its ``raise`` (LX656): a script prints the same words."""
 
-MODULE_ERROR = r"(?:[A-Za-z_]\w*\.)+(?:Error|error|BadZipFile)"
-"""The exception classes whose names EXCEPTION_LINE's endings miss, under their module's name:
+MODULE_ERROR_NAMES = "Error|error|BadZipFile"
+"""The exception classes whose names EXCEPTION_LINE's endings miss, named under their module:
 a library's own base class ("lmdb.Error", "binascii.Error", OpenCV's "cv2.error") and zipfile's
 BadZipFile (a corrupt archive that np.load or a dataset reads)."""
+
+MODULE_ERROR = rf"(?:[A-Za-z_]\w*\.)+(?:{MODULE_ERROR_NAMES})"
 
 SRUN_TERMINATES_STEP = r"(?:_step_signal: |^srun: )Terminating (?:StepId=|job step )"
 """srun ends a step itself after a task failed, before the step's CANCELLED line: Slurm 25

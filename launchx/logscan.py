@@ -853,10 +853,10 @@ _STRONG = (
     b" -> ",
 )
 # (a bare "Exception: ..." too: LX656 reads it beside the raise in its frames; and a
-# library's class that ends in neither word, fr.MODULE_ERROR's, by the dot before its name:
-# the whole of that pattern searched in every candidate line costs three times as much)
+# library's class that ends in neither word, found by the dot before its name: the whole of
+# fr.MODULE_ERROR searched in every candidate line costs three times as much)
 _EXCEPTION_LINE = re.compile(
-    rb"[A-Z]\w*(?:Error|Exception)\b|\bException: |\.(?:Error|error|BadZipFile): "
+    rb"[A-Z]\w*(?:Error|Exception)\b|\bException: |\.(?:" + fr.MODULE_ERROR_NAMES.encode() + rb"): "
 )
 _FRAME = b'File "'
 _TIMEOUT = re.compile(rb"[Tt]imeout|[Tt]imed out")
