@@ -1867,7 +1867,9 @@ RULES: tuple[Rule, ...] = (
             # local indices (older torch prints the numbers as characters, so they may look
             # empty)
             r"device >= 0 && device < num_gpus INTERNAL ASSERT FAILED",
-            r"no kernel image is available for execution on the device",
+            # (faiss prints the runtime's string after "CUDA error 209", which a paste may cut
+            # short: the words before "for execution" already say it)
+            r"no kernel image is available\b",
             r"CUDA-capable device\(s\) is/are busy or unavailable",
             r"all CUDA-capable devices are busy or unavailable",
             r"forward compatibility was attempted on non supported HW",
@@ -1884,6 +1886,10 @@ RULES: tuple[Rule, ...] = (
             # ... and its check that the placement group holds a GPU on the node the engine
             # (the driver) runs on: VLLM_HOST_IP naming another node, or a head without GPUs
             r"Ray does not allocate any GPUs on the driver node",
+            # pynvml's exception for NVML_ERROR_INVALID_ARGUMENT, which nvmlDeviceGetHandleByIndex
+            # returns for an index past the GPUs on the host (a rank per GPU asked for by local
+            # rank, with more ranks started than there are GPUs)
+            r"^(?:pynvml\.(?:nvml\.)?)?NVMLError_InvalidArgument\b",
             # ... and its check of the node a worker's bundle landed on (a Ray node started
             # without --num-gpus, or whose GPUs Ray did not detect)
             r"ValueError: Current node has no GPU available\. current_node_resource=",
@@ -1977,6 +1983,8 @@ RULES: tuple[Rule, ...] = (
             # same status (cudaErrorInvalidDeviceFunction, 98): a kernel not compiled for this
             # GPU (an extension built for another architecture)
             r"(?:HIP|CUDA) error: invalid device function",
+            # a compiled op's own check, which prints the runtime's string after its name
+            r"^error in \w+: invalid device function\b",
             # NCCL's and RCCL's check macros: "Cuda failure 98 '...'", "HIP failure: '...'"
             r"(?:Cuda|HIP) failure:? (?:\d+ )?'(?:invalid device function"
             r"|no ROCm-capable device is detected)'",
@@ -3612,6 +3620,103 @@ RULES: tuple[Rule, ...] = (
         fixtures=("user_code_error__dask_pytorch_ddp_17_compute_failed_assertion.log",),
     ),
     Rule(
+        name="xformers_without_cuda_kernels",
+        category="cuda_config_error",
+        code="LX788",
+        # above LX511, whose NotImplementedError line ends the traceback
+        priority=82,
+        retryable=False,
+        patterns=(
+            # xformers' reasons under "No operator found for `memory_efficient_attention_...`"
+            # (its wheel has no CUDA kernels: built without CUDA; the tensors are on the CPU),
+            # and its warning at import that its kernels do not load (built for another torch
+            # or CUDA)
+            r"xFormers wasn't build with CUDA support",
+            r"xFormers can't load C\+\+/CUDA extensions",
+            r"\bdevice=cpu \(supported: \{'cuda'\}\)",
+        ),
+        # the warning alone is not a failure: diffusers and DINOv2 fall back to torch's
+        # attention and train on
+        requires=(r"No operator found for `memory_efficient_attention\w*`",),
+        cause="xformers' memory-efficient attention found no kernel it can run: the installed "
+        "xformers wheel was built for another torch or CUDA (or without CUDA), so its CUDA "
+        "kernels do not load, or the tensors were on the CPU: this torch cannot use the GPU "
+        "(a CPU build, a conda cudatoolkit that does not match), or the code never moved "
+        "them; every run fails at the first attention call.",
+        fix="install the xformers wheel built for the installed torch (`pip install -U "
+        "xformers --index-url https://download.pytorch.org/whl/cu<ver>`; `python -m "
+        "xformers.info` prints the torch and CUDA it was built for), check "
+        "`torch.cuda.is_available()` in the job's environment and that the model is on the "
+        "GPU, or turn xformers off (torch's scaled_dot_product_attention does the same "
+        "work).",
+        fixtures=(
+            "cuda_config_error__fast_sd_1935_xformers_built_for_other_torch.log",
+            "cuda_config_error__sdscripts_412_xformers_tensors_on_cpu.log",
+        ),
+    ),
+    Rule(
+        name="fsdp_mixed_flat_params",
+        category="user_code_error",
+        code="LX789",
+        # above LX511, whose ValueError line this is, to name the fix; a paste may wrap or
+        # quote the words alone
+        priority=81,
+        retryable=False,
+        patterns=(
+            # FSDP1's FlatParamHandle (torch/distributed/fsdp/_flat_param.py): one wrap unit's
+            # parameters must share a dtype, and a requires_grad unless use_orig_params=True
+            # (which older releases said of the FlatParameter)
+            r"Must flatten tensors with uniform (?:dtype|`requires_grad`)",
+            r"`FlatParameter` requires uniform `requires_grad`",
+        ),
+        cause="FSDP (its first version) flattens each wrap unit's parameters into one tensor, "
+        "and they must share one dtype (and one requires_grad): a unit mixes bf16 and fp32 "
+        "parameters (LoRA adapters or modules a model keeps in fp32, 4-bit weights), or "
+        "frozen and trained ones; every run fails while the model is wrapped.",
+        fix="cast the model to one dtype before wrapping (`model.to(torch.bfloat16)`, PEFT's "
+        "autocast_adapter_dtype=False) and let FSDP's MixedPrecision policy choose the "
+        "compute dtype; for frozen parameters set use_orig_params=True (accelerate's "
+        "fsdp_use_orig_params); or move to FSDP2 (fully_shard), which shards each parameter "
+        "on its own.",
+        fixtures=(
+            "user_code_error__llamafactory_7993_gemma3_fsdp_uniform_dtype.log",
+            "user_code_error__dpo_90_peft_fsdp_uniform_dtype.log",
+            "user_code_error__flan_alpaca_10.log",
+        ),
+    ),
+    Rule(
+        name="collective_tensor_device",
+        category="user_code_error",
+        code="LX787",
+        # above LX511, whose exception line this is, to name the device; a paste may quote
+        # the check's words alone
+        priority=81,
+        retryable=False,
+        patterns=(
+            # ProcessGroupNCCL's check of each tensor it is given (a CPU or sparse tensor), as
+            # the exception line, alone or quoted
+            r"(?:^|Error: |[“\"'`])Tensors? must be CUDA and dense\b",
+            # c10d's ProcessGroup (torch 2.0 on) finding no backend of the group for the
+            # tensor's device: a CPU tensor in an NCCL-only group, an XPU or NPU tensor in a
+            # group without that device's backend
+            r"(?:^|Error: |[“\"'`])No backend type associated with device type \w+",
+        ),
+        cause="a collective was given a tensor on a device the process group's backend "
+        "cannot reach: a CPU tensor handed to NCCL (a metric, loss, buffer or optimizer "
+        "step left on the CPU, or a framework's tuner or logger reducing one), or an "
+        "accelerator's tensor in a group created without its backend; every run hits it "
+        "at the same call.",
+        fix="move the tensor to this rank's device before the collective "
+        "(`t.to(torch.cuda.current_device())`, `device=self.device` in Lightning), or "
+        "create the group with a backend per device (`init_process_group(backend="
+        "'cpu:gloo,cuda:nccl')`) where CPU tensors must be reduced too.",
+        fixtures=(
+            "user_code_error__lightning_19611_lr_find_two_gpu_cuda_dense.log",
+            "user_code_error__powerbev_7_tensors_not_cuda_ddp_broadcast.log",
+            "user_code_error__unsloth_zoo_129_broadcast_cpu_backend.log",
+        ),
+    ),
+    Rule(
         name="user_exception",
         category="user_code_error",
         code="LX511",
@@ -3776,6 +3881,8 @@ RULES: tuple[Rule, ...] = (
             # "cv2.error: Caught error ...")
             rf"(?:{EXCEPTION_LINE}|^(?:[A-Za-z_]\w*\.)+\w+): Caught (?:[A-Za-z_]\w*\.)*\w+ in "
             r"DataLoader worker process \d+",
+            # ... and the loader's message alone, where a paste cut the class before it
+            r"^(?:: )?Caught (?:[A-Za-z_]\w*\.)*\w+ in DataLoader worker process \d+",
         ),
         # (not a worker's fetch over the network that failed: a dataset streamed from a hub)
         exclude=(
@@ -4626,6 +4733,8 @@ RULES: tuple[Rule, ...] = (
             # DeepSpeed's fused kernels print cuBLAS's status as a number: 11, 13 and 14 are
             # MAPPING_ERROR, EXECUTION_FAILED and INTERNAL_ERROR
             r"!!!! kernel execution error\. \(m: \d+, n: \d+, k: \d+, error: 1[134]\)",
+            # ... and faiss's GPU matrix multiply in its assertion's details
+            r"\bcublas failed \(1[134]\): ",
         ),
         # a kernel's launch failure is LX631's, which yields to a DeepEP timeout before it;
         # a CUDA call at interpreter exit is LX637's
@@ -5368,6 +5477,15 @@ RULES: tuple[Rule, ...] = (
         context=(
             r'File "[^"]*(?:torch/distributed/elastic/agent/|deepspeed/elasticity/elastic_agent'
             r'\.py|deepspeed/launcher/)[^"]*", line \d+, in ',
+            # ... or the launcher's own module at its import: torch.distributed.run or launch,
+            # torchelastic's launch (a torch built without distributed, a launcher older or
+            # newer than the torch); not the elastic package, which a rank imports too
+            r'File "[^"]*(?:torch[/\\]distributed[/\\](?:run|launch)'
+            r'|torchelastic[/\\]distributed[/\\]launch)\.py", line \d+, in <module>$',
+            # ... or a launcher's own command: its console script is the traceback's first
+            # frame, which no rank's stack holds (the rank runs the script)
+            r'File "[^"]*[/\\]bin[/\\](?:accelerate|torchrun|deepspeed|colossalai)", '
+            r"line \d+, in <module>$",
         ),
         cause="the launcher itself failed in its own code before or while starting the "
         "ranks: its agent called torch with arguments this torch no longer takes, or imported "
@@ -5469,6 +5587,29 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "launcher_died__diffusers_125_accelerate_launch_simple_launcher_nonetype_lower.log",
         ),
+    ),
+    Rule(
+        name="output_pipe_closed",
+        category="launcher_died",
+        code="LX786",
+        # above LX520, whose BrokenPipeError is a socket's: raised in logging's own write of a
+        # record, the pipe is the process's standard output or error
+        priority=60,
+        retryable=False,
+        patterns=(r"^BrokenPipeError: \[Errno 32\] Broken pipe",),
+        raised_in=(r'[/\\]logging[/\\]__init__\.py", line \d+, in (?:flush|emit)$',),
+        cause="the process wrote a log record to its standard output or error and the pipe "
+        "was closed: whatever read it went away (a `| tee` whose own redirection failed, "
+        "such as a log directory variable left empty, a `| head`, an ssh session or "
+        "terminal that closed); logging reports and drops that record, and the launcher or "
+        "rank dies at a later write (a print, or SIGPIPE in a child). A redirection that "
+        "cannot be opened fails every run the same way; a closed session does not, but a "
+        "rerun from the same terminal meets it again.",
+        fix='write the output to a file the job can create (`> "$LOG_DIR/train.log" 2>&1`, '
+        "with the directory set and made first), run under nohup, tmux or sbatch rather "
+        "than a terminal that may close, and check that each command of the pipeline "
+        "starts (`set -o pipefail` makes a failed `tee` fail the job instead).",
+        fixtures=("launcher_died__lmflow_574_tee_redirect_broken_pipe.log",),
     ),
     Rule(
         name="horovod_build_check",
@@ -8040,6 +8181,14 @@ ANCHORS: tuple[str, ...] = (
     "badzipfile",
     # c10's words for a tensor without memory, which a paste may quote without the exception
     "not allocated yet",
+    # ProcessGroupNCCL's check of a CPU tensor, and c10d's missing backend for a device,
+    # which a paste may quote without the exception
+    "cuda and dense",
+    "backend type associated",
+    # xformers' reasons for finding no attention kernel, under its NotImplementedError
+    "xformers wasn't build",
+    "xformers can't load",
+    "supported: {'cuda'}",
     # not a failure: the line whose presence after LX782's says the load went on
     "successfully loaded",
 )

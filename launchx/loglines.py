@@ -28,13 +28,18 @@ _NOISE = (
     # a Markdown quote: issue comments paste logs as "> line"; inline code: "`line`"
     re.compile(r"^>(?:[ \t]+|$)"),
     re.compile(r"^`(?!``)"),
+    # torch's rank tag with the number replaced by the reporter ("[rankx]: ValueError: ...",
+    # "[rankN]:"), which names no rank
+    re.compile(r"^\[rank(?:[xXnN?*]|\.\.\.)\]:\s?"),
     # a CI log viewer's column bar (Buildkite): "  | line"
     re.compile(r"^\|[ \t]+(?=\S)"),
     # an ISO time stamp, maybe followed by a colon ("2021-03-10T13:22:37.443Z: ")
     re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?:?(?:\s+[|-]\s+|\s+)"),
     # ... in brackets, also the full-width ones of Chinese job platforms' log viewers
     # ("【2023-07-09 22:14:41】RuntimeError: ...")
-    re.compile(r"^[\[【]\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?[\]】]\s*"),
+    re.compile(r"^[\[【]\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?[\]】]\s*"),
+    # a Markdown fence glued to the exception line it opens ("```RuntimeError: ...")
+    re.compile(r"^```(?=(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):)"),
     # vLLM's data-parallel engine other than the first, and its worker's tag after it: that
     # worker's TP index is not its rank in the world ("(EngineCore_DP1 pid=1) (VllmWorker TP0
     # pid=2)")
@@ -149,6 +154,9 @@ _COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+|[a-z][a-z0-9.]*-[a-z0-9.-]*
 # all of them (most prefixed lines carry only a rank or host prefix)
 _ANY_NOISE = re.compile("|".join(f"(?:{p.pattern})" for p in _NOISE))
 _PREFIX_STARTS = frozenset("|>`[(~^0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz【")
+# a log viewer's CSV export: the time stamp's quoted column, then the message's, its quotes
+# doubled ("\"1739588804.641441583\",\"[rank7]: TypeError: ...\"")
+_CSV_TIME = re.compile(r'^"(?:\d{9,10}(?:\.\d+)?|\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?)","')
 _RANK_IN_TEXT = re.compile(r"\[[^\[\]]*\bRank (\d+)\]")
 # torch_npu's own header on Ascend: "(PID:2671581, Device:2, RankID:2) ERR00100 ...", where
 # RankID is the process's RANK variable (-1 when it is unset, and Device -1 before one is set)
@@ -198,6 +206,8 @@ def strip(raw: str) -> Stripped:
     """Remove timestamps, log headers and rank/host prefixes (in any order they are stacked)."""
     text = _ANSI.sub("", raw) if "\x1b" in raw else raw
     text = text.strip()
+    if text[:1] == '"' and (csv := _CSV_TIME.match(text)):
+        text = text[csv.end() :].removesuffix('"').replace('""', '"')
     rank: int | None = None
     label: int | None = None
     host: str | None = None
@@ -242,7 +252,16 @@ def strip(raw: str) -> Stripped:
         text = stripped
         if text == before:
             break
+    return _message(text, rank, label, host)
+
+
+def _message(text: str, rank: int | None, label: int | None, host: str | None) -> Stripped:
+    """The message left once the prefixes are off, past a reporter's lead-in, with the rank
+    a global prefix, a tag after the lead-in, a local label or the message itself names."""
     text = _unbold(text.strip())
+    if ("Error:" in text or "Exception:" in text) and (lead := _lead_in(text)):
+        text, tag = lead
+        rank = tag if rank is None else rank
     rank = label if rank is None else rank
     if rank is None and "Rank" in text:
         m = _RANK_IN_TEXT.search(text) or _ASCEND_RANK.search(text)
@@ -255,6 +274,69 @@ _BOLD_NAME = re.compile(r"^\*\*([A-Za-z_][\w.]*)\*\*(?=:)")
 _ITALIC_NAME = re.compile(r"^([*_])((?:[A-Za-z_]\w*\.)*[A-Z]\w*)\1(?=: )")
 # an exception's (dotted) class name and its message: what italics around a line must wrap
 _NAMED_MESSAGE = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*: ")
+
+
+# A reporter's words before the exception a line names ("I got this error: KeyError: 'x'",
+# "报错：RuntimeError: ...", "多卡运行显示错误[rank0]: TypeError: ..."), a quote around the
+# exception ("\"ValueError: ...\"."), or a host's name that no prefix rule knows ("GPUCA6E:
+# OSError: ..."). The words have no colon, bracket or quote in them and end at a colon, at
+# a CJK character or before an opening quote; the exception after them has its own colon.
+_LEAD_IN = re.compile(
+    r"^(?P<lead>[^:：\[\]\"'`“”(){}<>|=]{0,60}?)"
+    r"(?:\s*[:：]\s*|(?<=[\u3000-\u9fff\uff00-\uffef])\s*|\s*(?=[“\"'`]))"
+    r"(?:\[rank(?P<rank>\d+)\]:\s?)?(?P<quote>[“\"'`]?)"
+    r"(?P<exc>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):(?:\s|$).*)"
+)
+# Only words that report the failure end a lead-in: a line that names an exception after
+# other words ("Error loading image x.jpg: OSError: ...", "Recovered from: RuntimeError",
+# "expected: KeyError") is a program's report of an error it went on after, or prose
+_REPORTING_END = re.compile(
+    r"(?i)\b(?:errors?|exception|traceback|message|got|gets?|getting|see|saw|shows?|showed"
+    r"|showing|raised?|raises|throws?|threw|thrown|occurr?(?:ed|s)?|encounter(?:ed|s)?"
+    r"|following|below|says|said|reports?|reported|output)$"
+)
+_REPORTING_END_CJK = re.compile(r"(?:错误|报错|错|如下|异常|问题|提示|出现|显示|信息)$")
+# ... unless other words in it say the line goes on, or quotes an example
+_NOT_A_FAILURE = re.compile(
+    r"warn|info|debug|note|skip|ignor|fall ?back|retry|deprecat|example|e\.g\.|such as",
+    re.IGNORECASE,
+)
+_CLOSING = {"“": "”"}
+_NAMED_FIRST = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):")
+_HOST_WORD = re.compile(r"[A-Za-z][\w.-]*\d[\w.-]*")
+
+
+def _lead_in(text: str) -> tuple[str, int | None] | None:
+    """The exception line behind a reporter's lead-in, with the rank a tag between them
+    names; None where the line starts with its exception already (a chained message stays
+    whole), or the words before it do not report it. A quoted exception counts only where
+    its quote closes at the end of the line (a sentence's full stop after it): a quote in
+    the middle of a sentence is an example, and one that never closes may be a cut
+    message's."""
+    if _NAMED_FIRST.match(text):  # most such lines: the exception comes first already
+        return None
+    m = _LEAD_IN.match(text)
+    if m is None:
+        return None
+    lead = m.group("lead").strip().rstrip(" ,，-–>=")
+    quote = m.group("quote")
+    if _NOT_A_FAILURE.search(lead):
+        return None
+    if lead.isascii():
+        reported = _REPORTING_END.search(lead) is not None and " " in lead
+    else:
+        reported = _REPORTING_END_CJK.search(lead) is not None
+    if not (reported or (not lead and quote) or _HOST_WORD.fullmatch(lead)):
+        return None
+    exc = m.group("exc").strip()
+    if quote:
+        close = _CLOSING.get(quote, quote)
+        body = exc.removesuffix(".").rstrip() if exc.endswith(close + ".") else exc
+        if not body.endswith(close):
+            return None
+        exc = body[: -len(close)].rstrip()
+    tag = m.group("rank")
+    return exc, None if tag is None else int(tag)
 
 
 def _unbold(text: str) -> str:

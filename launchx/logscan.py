@@ -709,6 +709,7 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
     # (an error file's message, one escaped string or, printed one JSON key a line, a
     # one-line message: both read as the exception line they hold)
     segments = [part for seg in segments for part in _escaped_lines(seg)]
+    segments = [part for seg in segments for part in _rank_pieces(seg)]
     for i, seg in enumerate(segments):
         joined = None
         if i == len(segments) - 1 or i == 0:
@@ -764,6 +765,21 @@ def _nccl_process_ranks(
 # inside is found only once the string is split where its lines were.
 _JSON_TEXT = re.compile(r'"(?:message|msg|traceback)"\s*:\s*"')
 _JSON_END = re.compile(r'"\s*[,}\]]*\s*$')
+
+
+# a paste whose newlines were lost but whose lines kept their rank prefixes ("...setup
+# [rank1]: fs.makedirs(log_dir) [rank1]: FileExistsError: ..."): each prefix after a space
+# starts a line again
+_RANK_JOIN = re.compile(r"(?<=\S) +(?=\[rank\d+\]: )")
+
+
+def _rank_pieces(seg: str) -> list[str]:
+    """The lines a flattened paste held, where two or more rank prefixes follow text on one
+    line, each piece that carries an anchor; else ``seg`` alone. One prefix after text is
+    left whole: a message may quote a rank's tag."""
+    if "[rank" not in seg or len(parts := _RANK_JOIN.split(seg)) < 3:
+        return [seg]
+    return [p for p in parts if _is_candidate(p)] or [seg]
 
 
 def _escaped_lines(seg: str) -> list[str]:

@@ -278,6 +278,10 @@ FOUND_UNKNOWNS = {
     # round 153 (blind): an EOFError unpickling a gathered object in DCP's load, read as the
     # exception it is (LX511, not retried either way); its cause is not named in the thread
     "unknown__torchtitan_3051_rocm_gather_object_eof.log",
+    # round 184 (blind): a bare EOFError in Stable-Baselines3's SubprocVecEnv when an env
+    # worker died unseen; the labeller calls it unknown, launchx reads the script's
+    # exception (LX511, not retried either way)
+    "unknown__deckard_1_subprocvecenv_eoferror.log",
 }
 
 
@@ -1469,10 +1473,70 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "state'. Proceeding without NVLS support.\n",
             "LX661",
         ),
+        # cuBLAS's invalid-value status in faiss's multiply (a shape bug, not a kernel that
+        # failed), and the runtime's words in a comment, not printed by a failing op
+        ("details: cublas failed (7): (512, 512) x (60502, 256)' = (512, 60502)\n", "LX512"),
+        ("# error in build: invalid device function means no kernel for this arch\n", "LX540"),
+        # a GPU monitor's warning that quotes NVML's status, not the exception that ends a run
+        (
+            "wandb: WARNING Failed to get GPU stats: pynvml.nvml.NVMLError_InvalidArgument: "
+            "Invalid Argument\n",
+            "LX540",
+        ),
+        # a broken pipe of a connection between processes, not of the output: LX520's
+        (
+            "Traceback (most recent call last):\n"
+            '  File "/usr/lib/python3.10/multiprocessing/connection.py", line 368, in _send\n'
+            "    n = write(self._handle, buf)\n"
+            "BrokenPipeError: [Errno 32] Broken pipe\n",
+            "LX786",
+        ),
+        # the checks' words in a comment, not raised
+        ("# NCCL takes GPU tensors: Tensors must be CUDA and dense otherwise\n", "LX787"),
+        ("# raises No backend type associated with device type cpu with NCCL only\n", "LX787"),
+        # xformers' warning alone: diffusers falls back to torch's attention and trains on
+        (
+            "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built "
+            "for:\n    PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.2.0+cu121)\n",
+            "LX788",
+        ),
+        # a DataLoader worker's exception named in the middle of a sentence
+        ("The note says: a Caught KeyError in DataLoader worker process 0 is skipped\n", "LX673"),
+        # FSDP's other flattening check: tensors on two devices, not a mix of dtypes
+        (
+            "ValueError: Must flatten tensors on the same device but got both cuda:0 and cpu\n",
+            "LX789",
+        ),
+        # a console script's frame below its module level (its main() calling the script's
+        # code in the same process), not the launcher failing at import
+        (
+            "Traceback (most recent call last):\n"
+            '  File "/usr/local/bin/accelerate", line 8, in main\n'
+            "    run(args)\n"
+            "ImportError: cannot import name 'foo' from 'mylib'\n",
+            "LX590",
+        ),
+        # a rank importing torch's elastic package (its module, not the launcher's, at import)
+        (
+            "Traceback (most recent call last):\n"
+            '  File "/opt/venv/lib/python3.10/site-packages/torch/distributed/elastic/'
+            'multiprocessing/api.py", line 12, in <module>\n'
+            "    import psutil\n"
+            "ModuleNotFoundError: No module named 'psutil'\n",
+            "LX590",
+        ),
+        # the script, not the launcher, importing torch's elastic package
+        (
+            "Traceback (most recent call last):\n"
+            '  File "/home/u/train.py", line 3, in <module>\n'
+            "    from torch.distributed.elastic.multiprocessing.errors import record\n"
+            "ModuleNotFoundError: No module named 'torch.distributed.elastic'\n",
+            "LX590",
+        ),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-176 added stop where their evidence stops: in the scan a user
+    """The wordings rounds 83-185 added stop where their evidence stops: in the scan a user
     gets, and with every line matched, so that a near miss without an anchor still tests the
     rule's own pattern."""
     p = failures.diagnose_logs([text]).primary
@@ -1490,6 +1554,48 @@ def test_dash_on_a_crlf_script_is_read_split_at_its_carriage_return() -> None:
     assert p is not None and p.code == "LX772"
     p = failures.diagnose_logs(["Key 'lr': not found\n"]).primary
     assert p is None or p.code != "LX772"
+
+
+def test_a_flattened_paste_is_read_line_by_line_at_its_rank_prefixes() -> None:
+    """A paste that lost its newlines but kept torch's rank prefixes holds its lines still:
+    the exception is read as its own line, with the rank its prefix names; one prefix in the
+    middle of a message (a quoted tag) does not split it."""
+    text = (
+        'File "/app/callbacks/config.py", line 56, in setup [rank1]: fs.makedirs(log_dir) '
+        '[rank1]: File "<frozen os>", line 225, in makedirs [rank1]: FileExistsError: '
+        "[Errno 17] File exists: '/logs/run'\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.code, p.rank) == ("LX511", 1)
+    quoted = "note: lines tagged [rank1]: KeyError: 'x' were filtered\n"
+    p = failures.diagnose_logs([quoted]).primary
+    assert p is None or p.code != "LX511"
+
+
+def test_an_error_a_program_reports_and_goes_on_after_is_not_the_failure() -> None:
+    """A line that names an exception after words that do not report it (a loader skipping
+    an image) leaves the run's own ending to decide: here the SIGKILL torchrun saw. The
+    same exception after a reporter's "I got this error:" is the failure."""
+    end = (
+        "E0101 10:00:00.000000 1 torch/distributed/elastic/multiprocessing/api.py:869] failed "
+        "(exitcode: -9) local_rank: 0 (pid: 123) of binary: /usr/bin/python3\n"
+    )
+    skipped = "Error loading image /data/x.jpg: OSError: cannot identify image file\n"
+    p = failures.diagnose_logs([skipped + end]).primary
+    assert p is not None and p.code == "LX515"
+    reported = "I got this error: OSError: cannot identify image file\n"
+    p = failures.diagnose_logs([reported + end]).primary
+    assert p is not None and p.code == "LX511"
+
+
+def test_a_rank_placeholder_and_a_csv_time_column_are_prefixes() -> None:
+    """A reporter's "[rankx]:" names no rank but still stands before the exception; a log
+    viewer's CSV export puts the time stamp's column before the message's."""
+    p = failures.diagnose_logs(["[rankx]: ValueError: Cannot use chat template functions\n"])
+    assert p.primary is not None and (p.primary.code, p.primary.rank) == ("LX511", None)
+    csv = '"1739588804.641441583","[rank7]: TypeError: f() takes 2 positional arguments"\n'
+    p = failures.diagnose_logs([csv])
+    assert p.primary is not None and (p.primary.code, p.primary.rank) == ("LX511", 7)
 
 
 def test_a_library_error_class_keeps_the_frame_it_was_raised_in() -> None:

@@ -561,6 +561,46 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("train_loss | 0.3", "train_loss | 0.3", None, None),
         ("foo.bar | x", "foo.bar | x", None, None),
         ("lr-Adam | 0.001", "lr-Adam | 0.001", None, None),
+        # a reporter's words before the exception: words that report it and a colon, a CJK
+        # lead-in (with a rank tag after it), a quote closed at the line's end, a host's name
+        ("I got this error: KeyError: 'x'", "KeyError: 'x'", None, None),
+        ("报错：RuntimeError: x", "RuntimeError: x", None, None),
+        ("多卡运行显示错误[rank3]: TypeError: x", "TypeError: x", 3, None),
+        ('"ValueError: x".', "ValueError: x", None, None),
+        ("2. error raised `TypeError: x`", "TypeError: x", None, None),
+        ("GPUCA6E: OSError: [Errno 24] x", "OSError: [Errno 24] x", None, None),
+        # ... not a chained exception's class, a log header, words of a line that goes on
+        # or of prose, an example quoted in a sentence or in source code, a cut quote
+        ("RuntimeError: ValueError: x", "RuntimeError: ValueError: x", None, None),
+        ("Exception: ValueError: x", "Exception: ValueError: x", None, None),
+        ("Warning: ImportError: x", "Warning: ImportError: x", None, None),
+        (
+            "skipping sample, got error: ValueError: x",
+            "skipping sample, got error: ValueError: x",
+            None,
+            None,
+        ),
+        ("Error loading /d/x.jpg: OSError: x", "Error loading /d/x.jpg: OSError: x", None, None),
+        ("Recovered from: RuntimeError: x", "Recovered from: RuntimeError: x", None, None),
+        ("Test passed, expected: KeyError: x", "Test passed, expected: KeyError: x", None, None),
+        ('Search for "KeyError: x" in it', 'Search for "KeyError: x" in it', None, None),
+        ("“ValueError: x” can be ignored", "“ValueError: x” can be ignored", None, None),
+        ('    "ValueError: bad dims",', '"ValueError: bad dims",', None, None),
+        (
+            '"UnexpectedStatusException: Error for job',
+            '"UnexpectedStatusException: Error for job',
+            None,
+            None,
+        ),
+        ("Step: ValueError: x", "Step: ValueError: x", None, None),
+        # a fence glued to an exception, an ISO time in UTC in brackets
+        ("```RuntimeError: x", "RuntimeError: x", None, None),
+        ("[2022-09-24T19:15:57.111Z] x", "x", None, None),
+        # a reporter's stand-in for the rank number, and a log viewer's CSV export (its
+        # quotes doubled inside)
+        ("[rankx]: ValueError: x", "ValueError: x", None, None),
+        ('"1739588804.641441583","[rank7]: TypeError: x"', "TypeError: x", 7, None),
+        ('"1739588804.6","[rank7]:   File ""/a.py"", line 3"', 'File "/a.py", line 3', 7, None),
     ],
 )
 def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
