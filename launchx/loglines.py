@@ -24,6 +24,9 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # rank=1 pid=2699412)", "(VllmWorker TP3 pid=8)", "(Worker_TP0 pid=415)" (_RANK_PREFIXES)
 _VLLM_TP_WORKER = r"\((?:VllmWorker (?:rank=|TP)|Worker_TP)"
 
+# an exception's (dotted) class name, as it starts the line that ends a traceback
+_EXCEPTION_NAME = r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
+
 _NOISE = (
     # a Markdown quote: issue comments paste logs as "> line"; inline code: "`line`"
     re.compile(r"^>(?:[ \t]+|$)"),
@@ -39,7 +42,7 @@ _NOISE = (
     # ("【2023-07-09 22:14:41】RuntimeError: ...")
     re.compile(r"^[\[【]\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?[\]】]\s*"),
     # a Markdown fence glued to the exception line it opens ("```RuntimeError: ...")
-    re.compile(r"^```(?=(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):)"),
+    re.compile(f"^```(?={_EXCEPTION_NAME}:)"),
     # vLLM's data-parallel engine other than the first, and its worker's tag after it: that
     # worker's TP index is not its rank in the world ("(EngineCore_DP1 pid=1) (VllmWorker TP0
     # pid=2)")
@@ -285,7 +288,7 @@ _LEAD_IN = re.compile(
     r"^(?P<lead>[^:：\[\]\"'`“”(){}<>|=]{0,60}?)"
     r"(?:\s*[:：]\s*|(?<=[\u3000-\u9fff\uff00-\uffef])\s*|\s*(?=[“\"'`]))"
     r"(?:\[rank(?P<rank>\d+)\]:\s?)?(?P<quote>[“\"'`]?)"
-    r"(?P<exc>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):(?:\s|$).*)"
+    rf"(?P<exc>{_EXCEPTION_NAME}:(?:\s|$).*)"
 )
 # Only words that report the failure end a lead-in: a line that names an exception after
 # other words ("Error loading image x.jpg: OSError: ...", "Recovered from: RuntimeError",
@@ -302,7 +305,7 @@ _NOT_A_FAILURE = re.compile(
     re.IGNORECASE,
 )
 _CLOSING = {"“": "”"}
-_NAMED_FIRST = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):")
+_NAMED_FIRST = re.compile(f"{_EXCEPTION_NAME}:")
 _HOST_WORD = re.compile(r"[A-Za-z][\w.-]*\d[\w.-]*")
 
 
