@@ -274,6 +274,9 @@ init before raising it again, so a script that catches it still shows the except
 which the script's own exceptions (LX511) must not read."""
 
 _HIVEMIND_NO_GROUP = r"Averaging step failed: could not find a group"
+# urllib3's and huggingface_hub's warnings that they retry a request: the exception inside
+# is quoted, not raised, and the request may still succeed
+_HTTP_RETRY_WARNING = r"Retrying \(Retry\(|thrown while requesting"
 """hivemind's averager found no peers in its matchmaking window (LX690); it raises it as an
 AllreduceException, which the optimizer catches and logs: not the script's exception."""
 
@@ -1870,6 +1873,12 @@ RULES: tuple[Rule, ...] = (
             # (faiss prints the runtime's string after "CUDA error 209", which a paste may cut
             # short: the words before "for execution" already say it)
             r"no kernel image is available\b",
+            # CUTLASS's device-side check in a kernel that uses an architecture-specific MMA
+            # (sm_90a's WGMMA, sm_100a's): the binary was compiled without that target, so
+            # every rank aborts in its first GEMM (torchao's float8 rowwise on B200); older
+            # kernels (FlashAttention 3's) name sm90a in it
+            r"Arch conditional MMA instruction used without targeting (?:appropriate|sm\d+a) "
+            r"compute capability",
             r"CUDA-capable device\(s\) is/are busy or unavailable",
             r"all CUDA-capable devices are busy or unavailable",
             r"forward compatibility was attempted on non supported HW",
@@ -2037,6 +2046,7 @@ RULES: tuple[Rule, ...] = (
         "--force-reinstall horovod[pytorch], a release that supports this torch.",
         fixtures=(
             "cuda_config_error__sagemaker_examples_2023.log",
+            "cuda_config_error__torchao_2904_float8_rowwise_b200_arch_mma.log",
             "cuda_config_error__rlinf_953.log",
             "cuda_config_error__kohya_ss_719.log",
             "cuda_config_error__shivamshrirao_diffusers_97.log",
@@ -3685,6 +3695,114 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="http_download_timeout",
+        category="socket_error",
+        code="LX794",
+        # above the script's exception that the failed download ends in (LX511)
+        priority=81,
+        patterns=(
+            # urllib3 (under requests and huggingface_hub) waiting on a server past its read
+            # timeout (huggingface_hub's default is 10 s), as its exception line or inside the
+            # requests.exceptions.ReadTimeout that wraps it; not a server on this host (a
+            # reward or inference server slow to answer)
+            r"ReadTimeoutError(?:: |\(\")HTTPSConnectionPool\(host='(?!localhost'|127\.)[^']+', "
+            r"port=\d+\): Read timed out",
+            # urllib (torch.hub, torchvision's and timm's weight downloads) failing to connect
+            r"<urlopen error \[Errno (?:110|101|113)\] (?:Connection timed out|Network is "
+            r"unreachable|No route to host)>",
+        ),
+        exclude=(_HTTP_RETRY_WARNING,),
+        cause="the script (or a library it calls at start: transformers, huggingface_hub, "
+        "torch.hub, torchvision's or timm's weights) fetched a file over HTTP(S) and the "
+        "connection timed out or found no route: compute nodes that reach the internet only "
+        "through a proxy or not at all, or a slow or rate-limiting server; every rank "
+        "downloads on its own, so all of them fail alike.",
+        fix="download once before the launch (huggingface-cli download, or the weights "
+        "fetched on a login node) into a shared cache (HF_HOME, TORCH_HOME) and run with "
+        "HF_HUB_OFFLINE=1; set HTTPS_PROXY in the profile's env where the nodes go through a "
+        "proxy; for a slow hub raise HF_HUB_ETAG_TIMEOUT (the metadata request made "
+        "first) and HF_HUB_DOWNLOAD_TIMEOUT (seconds).",
+        fixtures=(
+            "socket_error__dino_233_launch_urlopen_timeout.log",
+            "socket_error__open_instruct_620_ray_vllm_hf_read_timeout.log",
+        ),
+    ),
+    Rule(
+        name="pickle_not_the_same_object",
+        category="user_code_error",
+        code="LX795",
+        # above LX511, whose PicklingError line this is, to name the fix; a framework may log
+        # the words without the class ("Task failed: Can't pickle ...")
+        priority=81,
+        retryable=False,
+        patterns=(
+            # pickle saves a function or class by its module and name, and checks that the
+            # name still leads to the same object
+            r"Can't pickle <(?:function|class) [^>]+>: it's not the same object as \S+",
+        ),
+        cause="an object sent to another process (mp.spawn's or ddp_spawn's arguments, a "
+        "DataLoader worker's dataset, a Ray task) holds a function or class that pickle "
+        "saves by its module and name, and that name now leads to another object: the "
+        "function was wrapped or replaced after it was defined (a decorator, a patch such "
+        "as Lightning's double precision wrapping training_step), or its module was loaded "
+        "twice under two names (a file imported by path); it fails on every start.",
+        fix="define the function at module level in an importable module and do not rebind "
+        "its name (wrap it under another name); load a custom module by its import name, "
+        "not by path; with Lightning, strategy='ddp' (torchrun-style processes) instead of "
+        "ddp_spawn pickles nothing of the model.",
+        fixtures=(
+            "user_code_error__lightning_6893_ddp_spawn_double_precision_pickle.log",
+            "user_code_error__verl_3150_prime_reward_pickle.log",
+        ),
+    ),
+    Rule(
+        name="text_not_utf8",
+        category="user_code_error",
+        code="LX796",
+        # above LX511, whose UnicodeDecodeError line this is, to name the fix; the words may be
+        # logged without the class ("Error while fetching sample from memmap: ...")
+        priority=81,
+        retryable=False,
+        patterns=(
+            r"'utf-?8' codec can't decode bytes? (?:0x[0-9a-fA-F]{2}|in position)[^:]*: "
+            r"(?:invalid (?:start|continuation) byte|unexpected end of data)",
+        ),
+        # a loader that reports the file it skips and goes on
+        exclude=(r"(?i)\bskip(?:ping|ped)?\b",),
+        cause="a file read as UTF-8 text is not UTF-8: a binary file (a .npy, a checkpoint, "
+        "an image) where text was expected, a text file written in another encoding (GBK, "
+        "Latin-1, UTF-16), or a file cut in the middle of a character; the same sample "
+        "fails on every run.",
+        fix="find the file the traceback reads (`file <path>` names its type); convert it "
+        "(iconv -f gbk -t utf-8 in > out) or open it with its encoding; a dataset built by "
+        "hand must match the loader's format (NeMo's text memmap reads JSONL text, not "
+        ".npy).",
+        fixtures=("user_code_error__mlcommons_v40_8_llama2_memmap_utf8.log",),
+    ),
+    Rule(
+        name="fsdp_module_deepcopy",
+        category="user_code_error",
+        code="LX793",
+        # above LX511, whose AssertionError line this is, to name the fix; a framework may log
+        # the words under its own message ("Failed to save EMA weights: ...")
+        priority=81,
+        retryable=False,
+        patterns=(
+            # FSDP2's fully_shard (and SimpleFSDP, YaFSDP after it) replaces the module's
+            # __deepcopy__ with one that raises: copy.deepcopy of a sharded model (an EMA or a
+            # teacher copy made after wrapping)
+            r"\b(?:Ya)?FSDP does not support deepcopy\. Please use state dict for serialization",
+        ),
+        cause="the script deep-copied a model already sharded by FSDP2's fully_shard (an EMA, "
+        "a reference or teacher model copied after wrapping): its parameters are DTensor "
+        "shards tied to the process group, so FSDP refuses the copy, on every run.",
+        fix="make the copy before fully_shard and shard it on its own, or keep the copy as a "
+        "state dict (get_model_state_dict(..., options=StateDictOptions(full_state_dict=True, "
+        "cpu_offload=True)) from torch.distributed.checkpoint.state_dict) and update it from "
+        "the sharded model's state dict.",
+        fixtures=("user_code_error__fastvideo_915_fsdp_ema_deepcopy.log",),
+    ),
+    Rule(
         name="collective_tensor_device",
         category="user_code_error",
         code="LX787",
@@ -3750,10 +3868,13 @@ RULES: tuple[Rule, ...] = (
             r"^For further information visit https://errors\.pydantic\.dev/",
             # Ray re-raising a remote task's exception at the driver names the worker's class
             # in brackets, often after a progress bar on the same line and with the worker's
-            # own exception line cut from a paste: the classes only Python code raises (a
-            # RuntimeError may be NCCL's or CUDA's, an ImportError a native library's)
+            # own exception line cut from a paste: the classes Python code raises (a
+            # RuntimeError may be NCCL's or CUDA's, an ImportError a native library's), and
+            # pickle's UnpicklingError, a file the script loads that is not a pickle (a
+            # Git LFS pointer, a truncated checkpoint)
             r"\bRayTaskError\((?:builtins\.)?(?:Index|Key|Value|Type|Attribute|Assertion"
-            r"|ZeroDivision|Name|NotImplemented|UnboundLocal|FileNotFound)Error\): ray::",
+            r"|ZeroDivision|Name|NotImplemented|UnboundLocal|FileNotFound|Unpickling)Error\): "
+            r"ray::",
         ),
         exclude=(*_NOT_THE_SCRIPTS, _INTERNAL_ASSERT_LINE, _HIVEMIND_NO_GROUP, _WANDB_INIT_FAILED),
         # an exception raised in multiprocessing's spawn _main itself, where the child reads
@@ -3781,6 +3902,7 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__thunder_368_te_fsdp_unboundlocal.log",
             "user_code_error__deepspeed_5267_mii_replicas.log",
             "user_code_error__stylegan2_320_lmdb_no_such_file.log",
+            "user_code_error__miles_66_save_model_unpickling.log",
         ),
     ),
     Rule(
@@ -3966,7 +4088,7 @@ RULES: tuple[Rule, ...] = (
             r"port=\d+\): Max retries exceeded with url",
             rf"{EXCEPTION_LINE}: We couldn't connect to 'https?://[^']*' to load\b",
         ),
-        exclude=(r"Retrying \(Retry\(|thrown while requesting",),
+        exclude=(_HTTP_RETRY_WARNING,),
         cause="the script's own HTTP request failed (a download from a model hub, a logger's "
         "or an API's call): the connection to a web server was refused, reset or never made, "
         "not a connection between ranks; one rank's failure took the others down.",
@@ -6075,6 +6197,30 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="tensorpipe_uv_listener_address",
+        category="nccl_config_error",
+        code="LX791",
+        # above the "terminate called" abort it ends in (LX676's segfault reading), beside
+        # the other rules that name a bind's address (LX580, LX741)
+        priority=60,
+        retryable=False,
+        patterns=(
+            # TensorPipe's TCP (uv) transport binding its listener to the address it picked
+            # for this host: EINVAL from bind(2) on an IPv6 link-local address, which needs a
+            # scope (interface) that the auto-detected address lacks
+            r"In initFromLoop at \S*tensorpipe/transport/uv/listener\.cc:\d+ "
+            r"\"rv < 0: invalid argument\"",
+        ),
+        cause="torch.distributed.rpc's TensorPipe agent could not listen on the address it "
+        "chose for this host: with no interface named it resolves the host name, and where "
+        "that gives an IPv6 link-local address (fe80::) bind(2) refuses it without an "
+        "interface, on every start.",
+        fix="name the interface the workers share: TP_SOCKET_IFNAME=<iface> (with "
+        "GLOO_SOCKET_IFNAME for the process group) in the profile's env; or make the host "
+        "name resolve to a routable IPv4 address (/etc/hosts).",
+        fixtures=("nccl_config_error__tensorpipe_224_uv_listener_invalid_argument.log",),
+    ),
+    Rule(
         name="ascend_rdma_init",
         category="ib_error",
         code="LX639",
@@ -6863,6 +7009,33 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="nccl_system_error_trace",
+        category="nccl_system_error",
+        code="LX790",
+        # below nearly every other reading: the trace is the same on a rank whose socket a dead
+        # peer closed (LX520) or that found no usable interface (LX542, LX685), which name the
+        # cause where the paste shows their lines
+        priority=8,
+        retryable=False,
+        patterns=(
+            # NCCL's own trace (NCCL_DEBUG=INFO) of ncclSystemError, code 2, returned out of
+            # its set-up: what remains of a paste cut before the WARN and the exception lines
+            r"NCCL INFO (?:init|group|bootstrap)\.cc:\d+ -> 2\b",
+        ),
+        cause="NCCL's set-up returned ncclSystemError (its return code 2, traced up through "
+        "init.cc, group.cc or bootstrap.cc): a system call inside NCCL failed (a socket, "
+        "/dev/shm, a memory registration), but the log stops before the WARN line that names "
+        "the call; most often configuration, so it is not retried.",
+        fix="look for the first 'NCCL WARN' line above the trace (rerun with NCCL_DEBUG=INFO "
+        "NCCL_DEBUG_SUBSYS=INIT,NET if there is none): a trace through transport/shm.cc is "
+        "/dev/shm (--ipc=host or a bigger --shm-size in containers), through bootstrap.cc or "
+        "misc/socket.cc the interface (NCCL_SOCKET_IFNAME in the profile).",
+        fixtures=(
+            "nccl_system_error__nccl_1016.log",
+            "nccl_system_error__cpm2_finetune_2_shm_transport.log",
+        ),
+    ),
+    Rule(
         name="oneccl_worker_thread",
         category="nccl_system_error",
         code="LX617",
@@ -6926,6 +7099,27 @@ RULES: tuple[Rule, ...] = (
             "socket_error__nccl_tests_15_connection_closed_by_remote_peer.log",
             "socket_error__pytorch_147263_subgroup_allgather_connect_abort.log",
         ),
+    ),
+    Rule(
+        name="grpc_stream_reset",
+        category="socket_error",
+        code="LX792",
+        # a symptom's tier: the process at the other end may have died first
+        priority=44,
+        patterns=(
+            # a gRPC call (Flower's and other federated or RPC frameworks' client-server
+            # stream) ended by the peer's or a proxy's RST_STREAM frame, as grpc's
+            # _Rendezvous / _MultiThreadedRendezvous exception prints its details
+            r"\bdetails = \"Received RST_STREAM with error code \d+\"",
+        ),
+        cause="a gRPC stream between the processes (a federated-learning client and its "
+        "server, an RPC framework's workers) was reset from the other end: the peer process "
+        "died or restarted, or a proxy or load balancer cut a long-lived stream (error code "
+        "2 is HTTP/2's INTERNAL_ERROR).",
+        fix="look at the server's (the peer's) own log for its failure first; for long "
+        "rounds with idle streams, set gRPC keepalive options (grpc.keepalive_time_ms) on "
+        "both ends.",
+        fixtures=("socket_error__flower_766_grpc_rst_stream.log",),
     ),
     Rule(
         name="nccl_peer_unreachable",
@@ -8191,6 +8385,9 @@ ANCHORS: tuple[str, ...] = (
     "supported: {'cuda'}",
     # not a failure: the line whose presence after LX782's says the load went on
     "successfully loaded",
+    # pickle's and a codec's words, which a framework may log without the exception's class
+    "can't pickle",
+    "codec can't decode",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

@@ -282,6 +282,10 @@ FOUND_UNKNOWNS = {
     # worker died unseen; the labeller calls it unknown, launchx reads the script's
     # exception (LX511, not retried either way)
     "unknown__deckard_1_subprocvecenv_eoferror.log",
+    # round 188 (blind): FATE's client raising "ValueError: Job is failed, please check out
+    # job N by fate board" with the component's own error elsewhere; read as the exception
+    # it is (LX511, not retried either way)
+    "unknown__fate_5263_homo_nn_job_failed.log",
 }
 
 
@@ -1525,6 +1529,69 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "ModuleNotFoundError: No module named 'psutil'\n",
             "LX590",
         ),
+        # NCCL's trace of another return code (ncclInternalError, 3) out of its set-up
+        (
+            "node-1:2211:2290 [3] NCCL INFO init.cc:1451 -> 3\n"
+            "node-1:2211:2290 [3] NCCL INFO group.cc:64 -> 3 [Async thread]\n",
+            "LX790",
+        ),
+        # TensorPipe's listener out of file descriptors: a limit, not the address
+        (
+            "  what():  In initFromLoop at tensorpipe/transport/uv/listener.cc:126 "
+            '"rv < 0: too many open files"\n',
+            "LX791",
+        ),
+        # a gRPC call that found no server, not a stream the other end reset
+        (
+            "        status = StatusCode.UNAVAILABLE\n"
+            '        details = "failed to connect to all addresses"\n',
+            "LX792",
+        ),
+        # FSDP's own test of the check, quoting the words without their sentence
+        (
+            '        with self.assertRaisesRegex(AssertionError, "FSDP does not support '
+            'deepcopy"):\n',
+            "LX793",
+        ),
+        # a service on this host (a reward or inference server) slow to answer, or not
+        # listening: not a download from the internet
+        (
+            "urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='localhost', "
+            "port=8000): Read timed out. (read timeout=30)\n",
+            "LX794",
+        ),
+        # huggingface_hub's warning that it retries the request, which may still succeed
+        (
+            "'(ReadTimeoutError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Read "
+            "timed out. (read timeout=10)\"), '(Request ID: 0b1c)')' thrown while requesting "
+            "HEAD https://huggingface.co/gpt2/resolve/main/config.json\n",
+            "LX794",
+        ),
+        ("urllib.error.URLError: <urlopen error [Errno 111] Connection refused>\n", "LX794"),
+        # pickle refusing a lambda by its lookup, not a rebound name
+        (
+            "_pickle.PicklingError: Can't pickle <function <lambda> at 0x7f3a2c1d0e50>: "
+            "attribute lookup <lambda> on __main__ failed\n",
+            "LX795",
+        ),
+        # the ASCII codec of a C locale, not a file in another encoding
+        (
+            "Error: 'ascii' codec can't decode byte 0xe2 in position 5: ordinal not in "
+            "range(128)\n",
+            "LX796",
+        ),
+        # a loader that skips the file and goes on
+        (
+            "WARNING: skipping data/train_07.txt: 'utf-8' codec can't decode byte 0xff in "
+            "position 0: invalid start byte\n",
+            "LX796",
+        ),
+        # a UTF-16 file cut short: the file was read with its own codec, not as UTF-8
+        (
+            "UnicodeDecodeError: 'utf-16-le' codec can't decode bytes in position 0-1: "
+            "unexpected end of data\n",
+            "LX796",
+        ),
         # the script, not the launcher, importing torch's elastic package
         (
             "Traceback (most recent call last):\n"
@@ -1536,7 +1603,7 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-185 added stop where their evidence stops: in the scan a user
+    """The wordings rounds 83-190 added stop where their evidence stops: in the scan a user
     gets, and with every line matched, so that a near miss without an anchor still tests the
     rule's own pattern."""
     p = failures.diagnose_logs([text]).primary
