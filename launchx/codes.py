@@ -5,9 +5,10 @@ meaning and level forever (a failure code keeps the failure it names; its catego
 corrected once, when LX561, a device-side assert, moved from user_code_error to cuda_error
 to follow the corpus's category list). Ranges: LX1xx the variable catalog (``catalog``),
 LX2xx the host and the launch (``plan``, ``doctor``), LX3xx profiles and resolution
-(``resolve``), LX5xx, then LX6xx and LX7xx, failure diagnoses (``failure_rules``: each rule carries
-its own code, category and cause; LX599 is the unknown diagnosis; LX597, a gloo peer at a
-loopback address, was withdrawn the day it was written and is never reused).
+(``resolve``), LX5xx, then LX6xx, LX7xx and LX8xx, failure diagnoses (``failure_rules``:
+each rule carries its own code, category and cause; LX599 is the unknown diagnosis; LX597,
+a gloo peer at a loopback address, was withdrawn the day it was written and is never
+reused).
 
 ``docs/codes.md`` is generated from this table (``python -m launchx.codes``); a test keeps it
 current, and checks that every code here is raised somewhere and every code raised is here.

@@ -3780,6 +3780,110 @@ RULES: tuple[Rule, ...] = (
         fixtures=("user_code_error__mlcommons_v40_8_llama2_memmap_utf8.log",),
     ),
     Rule(
+        name="operator_without_backend_kernel",
+        category="user_code_error",
+        code="LX797",
+        # above LX511, whose NotImplementedError line this is, to name the fix; a platform's
+        # error reporter may log the words without the class
+        priority=81,
+        retryable=False,
+        patterns=(
+            # c10's dispatcher; a terminal's wrapping may break the operator's name with
+            # spaces ("'ate     n::_amp_...'"), so the name is anything but a quote
+            r"Could not run '[^']+' with arguments from the '\w+' backend",
+        ),
+        # a library that falls back to another device's kernel or tries again and goes on
+        exclude=(r"(?i)\bwarn|\bfall(?:ing)? ?back\b|\bretry",),
+        cause="an operator was called on tensors of a device (or layout) it has no kernel "
+        "for: a tensor left on the CPU where the operator runs only on the GPU (CPU offload "
+        "with a GPU-only step such as the AMP scaler's unscale), a sparse, quantized or meta "
+        "tensor, or an extension's operator built without that device's kernels; the same "
+        "call fails on every run.",
+        fix="the line names the operator and the backend it was called with: move the "
+        "tensors to a device it supports, or use the variant for that device (FSDP's "
+        "ShardedGradScaler with CPU offload, no fp16 scaler on CPU gradients); for an "
+        "extension's operator (torchvision::nms on 'CUDA'), reinstall the extension built "
+        "for this torch and CUDA (matching torch and torchvision wheels from one index).",
+        fixtures=("user_code_error__pytorch_111650_fsdp_cpu_offload_sharded_grad_scaler.log",),
+    ),
+    Rule(
+        name="zero3_mixed_dtype_partitions",
+        category="user_code_error",
+        code="LX799",
+        # above LX511, whose bare AssertionError this is; the source line Python prints under
+        # the frame is all that names it (the assertion has no message)
+        priority=81,
+        retryable=False,
+        patterns=(r"assert len\(set\(t\.dtype for t in tensors\)\) == 1",),
+        # DeepSpeed's defragment (stage3.py, zero/utils.py in later releases), not torch's
+        # nested tensors, whose jagged_from_list asserts the same words (a paste may cut the
+        # frame line above DeepSpeed's to a bare path, so its frame is not required)
+        not_raised_in=(r'nested[/\\]_internal[/\\]nested_tensor\.py", line \d+, in \w+$',),
+        cause="DeepSpeed ZeRO-3 found parameters of more than one dtype in one group when it "
+        "defragments its partitions: trainable parameters of more than one dtype (LoRA "
+        "weights or a new head in float32 beside a bf16 base, a value head cast "
+        "differently); the same step fails on every run.",
+        fix="cast every trainable parameter to the dtype the DeepSpeed config trains in: "
+        "LoRA adapters and modules_to_save created in float32 beside a bf16 base "
+        "(model.to(torch.bfloat16) after adding them, or torch_dtype= matching bf16/fp16 in "
+        "the config); DeepSpeed leaves parameters without requires_grad out of its groups, "
+        "so the mix is among the trained ones.",
+        fixtures=("user_code_error__trl_1770_kto_zero3_defragment_dtype.log",),
+    ),
+    Rule(
+        name="cudnn_no_engine",
+        category="cuda_error",
+        code="LX800",
+        # above LX511, whose RuntimeError line this is: cuDNN's, not the script's
+        priority=81,
+        retryable=False,
+        patterns=(
+            # cuDNN's v8 API, through torch's convolution and RNN kernels: no engine of this
+            # cuDNN supports the call's shapes, dtype and layout
+            # ("FIND" where cudnn.benchmark searches the engines)
+            r"\b(?:GET|FIND) was unable to find an engine to execute this computation",
+        ),
+        # a library that falls back to another kernel or tries again and goes on
+        exclude=(r"(?i)\bwarn|\bfall(?:ing)? ?back\b|\bretry",),
+        cause="cuDNN found no kernel for this convolution (or RNN) on this GPU: a dtype or "
+        "layout it does not support here (fp8, bf16 or channels-last on an older GPU), input "
+        "shapes past its limits, a GPU that this torch's cuDNN no longer supports, a cuDNN "
+        "other than the one torch was built with, or no memory left for any engine's "
+        "workspace; the same layer fails on every run.",
+        fix="rerun once with torch.backends.cudnn.enabled = False to confirm it is cuDNN; "
+        "then use the cuDNN torch ships with (pip's nvidia-cudnn wheel that matches torch, no "
+        "system cuDNN first on LD_LIBRARY_PATH) and a build that supports this GPU, a dtype "
+        "this GPU supports, or smaller inputs or batch for that layer.",
+        fixtures=("cuda_error__cosyvoice_1560_flow_cudnn_no_engine.log",),
+    ),
+    Rule(
+        name="checkpoint_recompute_mismatch",
+        category="user_code_error",
+        code="LX798",
+        # above LX511, whose CheckpointError line this is, to name the fix; the tip line is
+        # printed only by that error, and a log may keep the tip without the class
+        priority=81,
+        retryable=False,
+        patterns=(
+            r"torch\.utils\.checkpoint: (?:Recomputed values for the following tensors have "
+            r"different metadata|A different number of tensors was saved during the original "
+            r"forward and recomputation|trying to save more tensors during recomputation)",
+            r"To see a more detailed error message, either pass `debug=True` to",
+        ),
+        cause="activation checkpointing recomputed the forward pass and got different tensors "
+        "than the first time: parameters gathered or partitioned differently between the two "
+        "passes (ZeRO-3 or FSDP with frozen or shared parameters), randomness or control flow "
+        "that changes between them, or torch.compile around a checkpointed block; it repeats "
+        "on every run.",
+        fix="try the other checkpoint implementation (gradient_checkpointing_kwargs="
+        "{'use_reentrant': True} or False), upgrade DeepSpeed/accelerate to a release that "
+        "gathers ZeRO-3's partitioned parameters for the recompute, and rerun once with "
+        "debug=True passed to torch.utils.checkpoint.checkpoint (or the step inside `with "
+        "torch.utils.checkpoint.set_checkpoint_debug_enabled(True):`) to see which operator "
+        "differs.",
+        fixtures=("user_code_error__deepspeed_8148_zero3_ac_frozen_params.log",),
+    ),
+    Rule(
         name="fsdp_module_deepcopy",
         category="user_code_error",
         code="LX793",
@@ -3876,7 +3980,17 @@ RULES: tuple[Rule, ...] = (
             r"|ZeroDivision|Name|NotImplemented|UnboundLocal|FileNotFound|Unpickling)Error\): "
             r"ray::",
         ),
-        exclude=(*_NOT_THE_SCRIPTS, _INTERNAL_ASSERT_LINE, _HIVEMIND_NO_GROUP, _WANDB_INIT_FAILED),
+        exclude=(
+            *_NOT_THE_SCRIPTS,
+            _INTERNAL_ASSERT_LINE,
+            _HIVEMIND_NO_GROUP,
+            _WANDB_INIT_FAILED,
+            # an EOFError with no message: multiprocessing's pipe read finding the other end
+            # closed (an environment worker, a task sampler, a queue's feeder went away),
+            # whose own error, where the log holds it, is the cause; the script's reads of a
+            # file raise it with one ("Ran out of input")
+            r"^EOFError$",
+        ),
         # an exception raised in multiprocessing's spawn _main itself, where the child reads
         # its arguments from the parent ("EOFError: Ran out of input"): the parent died, the
         # child never ran the script (the script's own errors are raised in deeper frames)
@@ -8388,6 +8502,8 @@ ANCHORS: tuple[str, ...] = (
     # pickle's and a codec's words, which a framework may log without the exception's class
     "can't pickle",
     "codec can't decode",
+    # DeepSpeed ZeRO-3's dtype assertion, whose AssertionError carries no message
+    "t.dtype for t in tensors",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

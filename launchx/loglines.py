@@ -60,6 +60,9 @@ _NOISE = (
     # ("[stderr]ModuleNotFoundError: ...", as a job service that merges a worker's two
     # streams writes it)
     re.compile(r"^(?:\S+ )?\[std(?:err|out)\]:? ?"),
+    # ... or bare, as accelerate's `accelerate test` and its test utilities echo a child's
+    # captured streams: "stderr: RuntimeError: ..."
+    re.compile(r"^std(?:err|out): "),
     # a bracketed level, alone or before a one-word component: "[INFO] [Driver] msg" (not
     # "[Errno 98]" or "[Rank 3]", which belong to the message or name its rank)
     re.compile(r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]\s+(?:\[[A-Z][a-z]+\]\s+)?"),

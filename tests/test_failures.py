@@ -80,7 +80,7 @@ def test_rule_table_is_consistent() -> None:
     assert "LX597" not in codes  # withdrawn in issue 12's round 24, never reused (codes.py)
     for rule in fr.RULES:
         assert rule.category in fr.CATEGORIES
-        assert re.fullmatch(r"LX[5-7]\d\d", rule.code)
+        assert re.fullmatch(r"LX[5-8]\d\d", rule.code)
         assert rule.cause and rule.fix
         assert rule.fixtures, f"{rule.name}: a rule needs at least one real log"
         for pattern in (*rule.patterns, *rule.exclude, *rule.requires, *rule.context):
@@ -278,10 +278,6 @@ FOUND_UNKNOWNS = {
     # round 153 (blind): an EOFError unpickling a gathered object in DCP's load, read as the
     # exception it is (LX511, not retried either way); its cause is not named in the thread
     "unknown__torchtitan_3051_rocm_gather_object_eof.log",
-    # round 184 (blind): a bare EOFError in Stable-Baselines3's SubprocVecEnv when an env
-    # worker died unseen; the labeller calls it unknown, launchx reads the script's
-    # exception (LX511, not retried either way)
-    "unknown__deckard_1_subprocvecenv_eoferror.log",
     # round 188 (blind): FATE's client raising "ValueError: Job is failed, please check out
     # job N by fate board" with the component's own error elsewhere; read as the exception
     # it is (LX511, not retried either way)
@@ -1600,10 +1596,49 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "ModuleNotFoundError: No module named 'torch.distributed.elastic'\n",
             "LX590",
         ),
+        # a model's refusal to run on a device, not the dispatcher's missing kernel
+        (
+            "RuntimeError: Could not run the model on the 'CPU' device: enable CUDA\n",
+            "LX797",
+        ),
+        # a library that falls back to the CPU's kernel and goes on
+        (
+            "UserWarning: Could not run 'torchvision::nms' with arguments from the 'CUDA' "
+            "backend, falling back to the CPU kernel\n",
+            "LX797",
+        ),
+        # a reentrant checkpoint's own warning, not the recompute's mismatch
+        (
+            "UserWarning: torch.utils.checkpoint: the use_reentrant parameter should be "
+            "passed explicitly.\n",
+            "LX798",
+        ),
+        # another library's debug tip
+        ("Error: to see more detail, pass debug=True to the trainer\n", "LX798"),
+        # ZeRO-3's check of the tensors' device, not of their dtype
+        ("    assert len(set(t.device for t in tensors)) == 1\nAssertionError\n", "LX799"),
+        # torch's nested tensors assert the same words, outside DeepSpeed's defragment
+        (
+            '  File "/opt/venv/lib/python3.10/site-packages/torch/nested/_internal/'
+            'nested_tensor.py", line 300, in jagged_from_list\n'
+            "    assert len(set(t.dtype for t in tensors)) == 1\n"
+            "AssertionError\n",
+            "LX799",
+        ),
+        # the cuDNN v7 API's words, and a library that falls back to another kernel
+        (
+            "RuntimeError: Unable to find a valid cuDNN algorithm to run convolution\n",
+            "LX800",
+        ),
+        (
+            "UserWarning: GET was unable to find an engine to execute this computation, "
+            "falling back to the native convolution\n",
+            "LX800",
+        ),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-190 added stop where their evidence stops: in the scan a user
+    """The wordings rounds 83-194 added stop where their evidence stops: in the scan a user
     gets, and with every line matched, so that a near miss without an anchor still tests the
     rule's own pattern."""
     p = failures.diagnose_logs([text]).primary
@@ -3017,6 +3052,38 @@ def test_a_spawned_childs_eof_is_its_parents_collateral_a_scripts_is_its_own() -
     )
     p = failures.diagnose_logs([parent + _SPAWN_CHILD]).primary
     assert p is not None and (p.code, p.category) == ("LX613", "socket_error")
+
+
+def test_an_eof_on_a_pipe_is_the_closed_ends_collateral() -> None:
+    """A worker's pipe read that finds the other end gone (stable-baselines3's SubprocVecEnv,
+    a task sampler) raises a bare EOFError in multiprocessing's connection: the process at the
+    other end died, so the exception is not the script's; that process's own error is."""
+    pipe = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.10/site-packages/stable_baselines3/common/vec_env/'
+        'subproc_vec_env.py", line 145, in reset\n'
+        "    results = [remote.recv() for remote in self.remotes]\n"
+        '  File "/usr/lib/python3.10/multiprocessing/connection.py", line 250, in recv\n'
+        "    buf = self._recv_bytes()\n"
+        '  File "/usr/lib/python3.10/multiprocessing/connection.py", line 414, in _recv_bytes\n'
+        "    buf = self._recv(4)\n"
+        '  File "/usr/lib/python3.10/multiprocessing/connection.py", line 383, in _recv\n'
+        "    raise EOFError\n"
+        "EOFError\n"
+    )
+    report = failures.diagnose_logs([pipe])
+    assert all(f.code != "LX511" for f in report.findings)
+    worker = (
+        "Traceback (most recent call last):\n"
+        '  File "/data/envs.py", line 31, in step\n'
+        "    obs = self.sim.read()\n"
+        "KeyError: 'joint_7'\n"
+    )
+    p = failures.diagnose_logs([worker + pipe]).primary
+    assert p is not None and (p.code, p.category) == ("LX511", "user_code_error")
+    # the script's own read of a truncated file says what ran out
+    p = failures.diagnose_logs(["EOFError: Ran out of input\n"]).primary
+    assert p is not None and (p.code, p.category) == ("LX511", "user_code_error")
 
 
 def test_colossalai_runner_failure_is_the_launchers_only_when_torchrun_never_ran() -> None:

@@ -431,6 +431,9 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("(EnvGroup(rank=1) pid=49603) RuntimeError: x", "RuntimeError: x", None, None),
         # a stream's tag glued to the line, and a timestamp in full-width brackets
         ("[stderr]ModuleNotFoundError: x", "ModuleNotFoundError: x", None, None),
+        # accelerate's echo of a child's captured stream; the word inside a message stays
+        ("stderr: RuntimeError: x", "RuntimeError: x", None, None),
+        ("wrote to stderr: x", "wrote to stderr: x", None, None),
         ("【2023-07-09 22:14:41】RuntimeError: x", "RuntimeError: x", None, None),
         # an ISO date is the timestamp pattern's, which leaves a source location alone
         ("2025-04-25 16:14:44 [core.py:390] x", "[core.py:390] x", None, None),
