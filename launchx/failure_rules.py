@@ -163,10 +163,11 @@ class Rule:
     matches one of these (a ``raise`` the paste ends at: its exception line never printed);
     ``context``: one of the 60 lines above the match on the same rank (its traceback)
     must match one of these; ``compare=(a, b)``: the pattern's named groups ``a`` and ``b``
-    are numbers and the line counts only when a > b; ``not_raised_in``: an exception line
-    does not count when the traceback frame nearest above it (the frame that raised it, a
-    few lines above: ``rulematch._RAISER_GAP``) matches one of these (a spawned child
-    reading its arguments from a dead parent);
+    are numbers and the line counts only when a > b; ``not_raised_in``: a matched line (an
+    exception line, or the source line Python prints under a frame) does not count when the
+    traceback frame nearest above it (the frame that raised it, a few lines above:
+    ``rulematch._RAISER_GAP``) matches one of these (a spawned child reading its arguments
+    from a dead parent);
     ``raised_in``: an exception line counts only when that frame matches one of these (a
     launcher's own code, not a script it runs in its own process).
     ``on_progress``: retried by the run loop once a checkpoint exists, as the categories of
@@ -274,11 +275,16 @@ init before raising it again, so a script that catches it still shows the except
 which the script's own exceptions (LX511) must not read."""
 
 _HIVEMIND_NO_GROUP = r"Averaging step failed: could not find a group"
-# urllib3's and huggingface_hub's warnings that they retry a request: the exception inside
-# is quoted, not raised, and the request may still succeed
-_HTTP_RETRY_WARNING = r"Retrying \(Retry\(|thrown while requesting"
 """hivemind's averager found no peers in its matchmaking window (LX690); it raises it as an
 AllreduceException, which the optimizer catches and logs: not the script's exception."""
+
+_HTTP_RETRY_WARNING = r"Retrying \(Retry\(|thrown while requesting"
+"""urllib3's and huggingface_hub's warnings that they retry a request: the exception inside
+is quoted, not raised, and the request may still succeed."""
+
+_GOES_ON = r"(?i)\bwarn|\bfall(?:ing)? ?back\b|\bretry"
+"""A line whose library says it falls back (another kernel, another device) or tries again:
+the error it quotes has not stopped the run."""
 
 _NO_NCCL_CAUSE = (
     "this torch build has no NCCL (the Windows and macOS wheels, and CPU-only ones), yet the "
@@ -3792,8 +3798,7 @@ RULES: tuple[Rule, ...] = (
             # spaces ("'ate     n::_amp_...'"), so the name is anything but a quote
             r"Could not run '[^']+' with arguments from the '\w+' backend",
         ),
-        # a library that falls back to another device's kernel or tries again and goes on
-        exclude=(r"(?i)\bwarn|\bfall(?:ing)? ?back\b|\bretry",),
+        exclude=(_GOES_ON,),
         cause="an operator was called on tensors of a device (or layout) it has no kernel "
         "for: a tensor left on the CPU where the operator runs only on the GPU (CPU offload "
         "with a GPU-only step such as the AMP scaler's unscale), a sparse, quantized or meta "
@@ -3843,8 +3848,7 @@ RULES: tuple[Rule, ...] = (
             # ("FIND" where cudnn.benchmark searches the engines)
             r"\b(?:GET|FIND) was unable to find an engine to execute this computation",
         ),
-        # a library that falls back to another kernel or tries again and goes on
-        exclude=(r"(?i)\bwarn|\bfall(?:ing)? ?back\b|\bretry",),
+        exclude=(_GOES_ON,),
         cause="cuDNN found no kernel for this convolution (or RNN) on this GPU: a dtype or "
         "layout it does not support here (fp8, bf16 or channels-last on an older GPU), input "
         "shapes past its limits, a GPU that this torch's cuDNN no longer supports, a cuDNN "
