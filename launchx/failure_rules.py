@@ -405,6 +405,9 @@ _C10D_COLLECTIVE_FRAME = (
 """torch.distributed's own frame of a collective call (the one that raised a backend's error),
 not of its set-up (init_process_group, new_group)."""
 
+_LOGGED_FAILURE = r"(?i)(?:\berror\b|exception|\bfail(?:ed|ure)\b).*?: "
+"""A logger's or an error handler's words for a failure, before the message it reports."""
+
 _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # (not DDP's reducer, whose errors older torch suffixes with its c10d source path)
     # (HCCL: Ascend's NCCL, whose errors torch_npu raises as RuntimeErrors too)
@@ -2491,6 +2494,30 @@ RULES: tuple[Rule, ...] = (
         fixtures=("shm_error__facerec_5_too_many_open_files_4gpu.log",),
     ),
     Rule(
+        name="shared_tensor_sender_gone",
+        category="dataloader_killed",
+        code="LX801",
+        # above a refused connection's own rule (LX520): the socket here is the local one a
+        # worker process passes a tensor's descriptor through, not the network's
+        priority=57,
+        patterns=(
+            r"^(?:ConnectionRefusedError|FileNotFoundError): \[Errno (?:111|2)\] "
+            r"(?:Connection refused|No such file or directory)",
+        ),
+        # multiprocessing's descriptor passing: the receiver connects to the sender's
+        # listener to fetch a shared tensor's file descriptor
+        context=(r'multiprocessing[/\\]resource_sharer\.py", line \d+, in get_connection$',),
+        cause="the process receiving a batch could not fetch its tensors' file descriptor from "
+        "the process that sent it (torch passes shared tensors by descriptor, through a "
+        "listener in the sender): the sender, a DataLoader worker, had already exited or died "
+        "(killed, crashed, out of memory) before the batch was read.",
+        fix="look for why the worker died (dmesg for the OOM killer, the worker's own "
+        "traceback with num_workers=0); torch.multiprocessing.set_sharing_strategy("
+        "'file_system') passes tensors through /dev/shm files instead of descriptors; fewer "
+        "workers or a smaller prefetch_factor hold less memory.",
+        fixtures=("dataloader_killed__mmdet_234_resource_sharer_connection_refused.log",),
+    ),
+    Rule(
         name="dataloader_queue_no_shm",
         category="dataloader_killed",
         code="LX538",
@@ -3506,6 +3533,10 @@ RULES: tuple[Rule, ...] = (
             r"^: not found\S*\.sh: \d+:",
             # ... and dash's as a raw log holds it, split at the carriage return
             r"^: not found$",
+            # ... and env's for "#!/usr/bin/env bash\r" in releases that print the name
+            # unquoted ("/usr/bin/env: bash\r: No such file or directory"), the line
+            # overwritten from its start by the words after the carriage return
+            r"^: No such file or directory$",
             r"^': \[Errno 2\] No such file or directory",
             # the Trainer's parser left with a lone carriage return as an argument
             r"arguments are not used by the HfArgumentParser: \[(?:'[^']*', )*'\\r'\]",
@@ -3522,6 +3553,7 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__streaming_video_model_3_crlf_dist_train.log",
             "user_code_error__mmdet_7876_dist_train_sh_crlf.log",
             "user_code_error__llava_mod_16.log",
+            "user_code_error__deformable_detr_47_slurm_script_no_such_file.log",
         ),
     ),
     Rule(
@@ -4035,7 +4067,15 @@ RULES: tuple[Rule, ...] = (
         # file unquoted) on an exception line, or logged by the RPC thread pool ("[E
         # thread_pool.cpp:N] Exception in thread pool task: ..."), which prints no Python
         # exception line; not a warning or a compiler's note that quotes one
-        patterns=(_INTERNAL_ASSERT_LINE,),
+        patterns=(
+            _INTERNAL_ASSERT_LINE,
+            # the assert macro of torch's own sources in old releases (0.4: "torch/csrc/...cpp:
+            # 115: get_grad_fn: Assertion `output_nr == 0` failed."), raised as an exception;
+            # glibc's assert(), which names the whole C++ signature and aborts, is a native
+            # crash's (LX579)
+            r"\b(?:torch/csrc|aten/src|c10)/\S+\.(?:cpp|h|cu|cuh):\d+: [^:]+: Assertion `.+[`'] "
+            r"failed\.",
+        ),
         exclude=_NOT_THE_SCRIPTS,
         cause="one of torch's own consistency checks failed (TORCH_INTERNAL_ASSERT: 'please "
         "report a bug to PyTorch'): the run reached a state torch's code does not expect, a "
@@ -4045,7 +4085,97 @@ RULES: tuple[Rule, ...] = (
         "misuse (e.g. 'Current RPC agent is not set!': call rpc.init_rpc first); search "
         "torch's issue tracker for the assertion's condition and its file:line; try another "
         "torch release.",
-        fixtures=("user_code_error__pytorch_53717_rpc_userrref_device_map_assert.log",),
+        fixtures=(
+            "user_code_error__pytorch_53717_rpc_userrref_device_map_assert.log",
+            "user_code_error__espnet_279_pytorch_backend_multigpu_get_grad_fn_assert.log",
+        ),
+    ),
+    Rule(
+        name="exception_quoted_in_a_line",
+        category="user_code_error",
+        code="LX803",
+        # the lowest of the causes, below the script's own exception line (LX511): a line
+        # that only quotes one may sit beside any other failure
+        priority=50,
+        retryable=False,
+        patterns=(
+            # a reporter quoting the exception in a sentence that says it is one ("I get an
+            # error like \"[rank2]: NotImplementedError: Cannot copy ...\""), or a paste whose
+            # line breaks were lost, the traceback and its exception line run into one: the
+            # classes only Python code raises, after a space or an opening quote, with the
+            # message after (not after a time stamp's digits: a prefix the line reader does
+            # not peel)
+            r"(?i:\berror\b|\btraceback\b).*?(?<=[\s\"'`(:])(?<!\d )(?:builtins\.)?"
+            r"(?:Index|Key|Attribute|Assertion|ZeroDivision|Name|NotImplemented|UnboundLocal"
+            r"|ModuleNotFound)Error: \S",
+        ),
+        # a library that says it goes on (an optional import that falls back, a loader that
+        # skips a sample), and Python's own report of an error it swallowed
+        exclude=(_GOES_ON, r"(?i)\bignor|\bskip", r"^Exception ignored in\b"),
+        cause="the script raised an exception (the line quotes it: a reporter's sentence, or a "
+        "paste whose line breaks were lost); the other ranks' errors are the consequence.",
+        fix="fix the script where that exception was raised (the full traceback names the "
+        "frame); retrying would run the same code into the same error.",
+        fixtures=(
+            "user_code_error__qwen_vl_series_finetune_7_meta_tensor_zero3_qlora.log",
+            "user_code_error__diffusers_8477_consistency_ddp_config.log",
+            "user_code_error__easyr1_44_dataproto_equal_chunk_6_gpus.log",
+            "user_code_error__fastchat_1458_zero3_hf_deepspeed_config_orig.log",
+        ),
+    ),
+    Rule(
+        name="python_error_logged_without_class",
+        category="user_code_error",
+        code="LX802",
+        # the lowest of the causes: any other failure the log shows is read before this
+        priority=50,
+        retryable=False,
+        # CPython's own messages for a call or an unpacking that does not fit, which only
+        # Python code raises (TypeError, ValueError), on a line a framework's logger or error
+        # handler wrote with the message but not the class ("[ERROR] - [rank: 0] Exception
+        # caught: not enough values to unpack ...")
+        patterns=(
+            rf"{_LOGGED_FAILURE}(?:not enough|too many) values to unpack \(expected \d+",
+            rf"{_LOGGED_FAILURE}\w+\(\) (?:got an unexpected keyword argument '\w+'"
+            r"|missing \d+ required positional arguments?: "
+            r"|takes \d+ positional arguments? but \d+ (?:were|was) given)",
+        ),
+        # (the exception's own line is LX511's; a library that says it goes on, or Python's
+        # report of an error it swallowed, did not stop the run)
+        exclude=(EXCEPTION_LINE, _GOES_ON, r"(?i)\bignor|\bskip", r"^Exception ignored in\b"),
+        cause="the script (or a library it calls) raised a Python error on this rank, which a "
+        "logger reported by its message alone: a call with arguments the function does not "
+        "take, or a value unpacked into the wrong number of names; the same code fails the "
+        "same way on every run.",
+        fix="find the call or the unpacking the message names (the logger's traceback, or "
+        "the run again with the handler's re-raise) and fix it or the versions that disagree "
+        "on the function's signature.",
+        fixtures=("user_code_error__recsys_examples_187_dynamicemb_backward_unpack.log",),
+    ),
+    Rule(
+        name="fsdp_forward_without_grad_fn",
+        category="user_code_error",
+        code="LX804",
+        priority=81,
+        retryable=False,
+        # FSDP's _p_assert prints its message and the stack before it raises, so the words
+        # stand on a line of their own (and the AssertionError may be cut from a paste)
+        patterns=(
+            r"The `grad_fn` is needed to access the `AccumulateGrad` and register the "
+            r"post-backward hook",
+        ),
+        cause="FSDP could not register its post-backward hook: a forward ran with gradients "
+        "off for its parameters' views (a forward under torch.inference_mode() earlier, an "
+        "evaluation pass whose inference tensors FSDP kept, or a model with no trainable "
+        "parameters in an FSDP unit), so the training forward after it has no grad_fn to "
+        "hook; the same code fails the same way on every run.",
+        fix="run evaluation under torch.no_grad() instead of torch.inference_mode() with FSDP "
+        "(or call model.train() and run the training forward first), and make sure each FSDP "
+        "unit that runs a training forward has parameters with requires_grad.",
+        fixtures=(
+            "user_code_error__pytorch_113203_fsdp_inference_mode.log",
+            "user_code_error__litgpt_699_fsdp_grad_fn_assert.log",
+        ),
     ),
     Rule(
         name="paste_ends_at_raise",
@@ -4061,6 +4191,11 @@ RULES: tuple[Rule, ...] = (
             # not an empty one)
             r"^\s*raise (?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception)|Exception)\("
             r"\s*(?:[rRbBuUfF]{1,2})?(?:\"{3}|'{3}|[\"'])(?![\"'])",
+            # an assert statement with its message written out, which raises AssertionError:
+            # the comma outside any bracket or string of the condition (not a tuple's or a
+            # call's: assert mode in ("train", "val"))
+            r"^\s*assert (?:[^\"'()\[\],]|\([^()]*\)|\[[^\[\]]*\])+, *(?:[rRbBuUfF]{1,2})?"
+            r"(?:\"{3}|'{3}|[\"'])(?![\"'])",
         ),
         exclude=_NOT_THE_SCRIPTS,
         # (also a bare Exception's line, its message on the next line when it starts with one)
@@ -4073,6 +4208,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "user_code_error__edvr_34_init_dist_context_already_set.log",
             "user_code_error__llamafactory_8323_no_valid_samples.log",
+            "user_code_error__graphstorm_773_edge_split_none_no_training_data.log",
         ),
     ),
     Rule(
@@ -4244,6 +4380,9 @@ RULES: tuple[Rule, ...] = (
             r"variable \w+ expected, but not set",
             r"^KeyError: '(?:LOCAL_RANK|RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|MASTER_ADDR"
             r"|MASTER_PORT)'$",
+            # the env:// handler's raise in its frame (rendezvous.py's _get_env_or_raise, which
+            # raises only for a variable not set), where a paste stops before the exception
+            r"^\s*raise _env_error\(env_var\)$",
         ),
         cause="the script reads the variables a launcher sets for each rank (RANK, LOCAL_RANK, "
         "WORLD_SIZE, MASTER_ADDR, MASTER_PORT), and nothing set them: it was started with "
@@ -4253,7 +4392,10 @@ RULES: tuple[Rule, ...] = (
         "rank; under SLURM use `launchx sbatch` or the slurm profile; a script that must "
         "also run alone can fall back (int(os.environ.get('LOCAL_RANK', 0))), as "
         "launchx.runtime.init_distributed() does.",
-        fixtures=("user_code_error__pytorch_39832_rpc_env_master_addr_not_set.log",),
+        fixtures=(
+            "user_code_error__pytorch_39832_rpc_env_master_addr_not_set.log",
+            "user_code_error__deeplogo2_4_master_addr_not_set_slurm.log",
+        ),
     ),
     Rule(
         name="default_group_not_initialized",
@@ -4894,6 +5036,52 @@ RULES: tuple[Rule, ...] = (
         fixtures=("cuda_error__deepep_49_low_latency_num_recv_tokens_assert.log",),
     ),
     Rule(
+        name="bitsandbytes_cublaslt_failed",
+        category="cuda_error",
+        code="LX806",
+        # above the raise it is (LX674's, 80) and its bare Exception line (LX656's)
+        priority=81,
+        retryable=False,
+        patterns=(
+            # bitsandbytes' int8 matmul (functional.igemmlt) when cublasLt returns an error
+            # status; it prints "error detected" and the operands' shapes first
+            r"cublasLt ran into an error!",
+        ),
+        cause="bitsandbytes' 8-bit matrix multiply (igemmlt) got an error from cuBLASLt: a GPU "
+        "its int8 kernels do not support (older releases need compute capability 7.5 or "
+        "newer), or the 8-bit weights and the activations on different GPUs (a model "
+        "spread with device_map='auto' in each process of a multi-GPU run); the same setup "
+        "fails the same way.",
+        fix="load the quantized model whole on each process's own GPU "
+        "(device_map={'': local_rank}) instead of device_map='auto' under torchrun or "
+        "accelerate, and upgrade bitsandbytes (newer releases fall back on GPUs without "
+        "int8 tensor cores); or train in 4-bit or bf16 instead.",
+        fixtures=("cuda_error__chinese_vicuna_3_cublaslt_multigpu.log",),
+    ),
+    Rule(
+        name="miopen_database_lock",
+        category="cuda_error",
+        code="LX805",
+        # above the exception MIOpen's failure raises a few lines later (LX511's, 80)
+        priority=81,
+        retryable=False,
+        patterns=(
+            # MIOpen (ROCm's cuDNN) keeps its find results and compiled kernels in SQLite files
+            # under ~/.config/miopen and ~/.cache/miopen; every process of the node opens them
+            r"MIOpen Error: \S*sqlite_db\.cpp:\d+: Internal error while accessing SQLite "
+            r"database: (?:locking protocol|database is locked|disk I/O error)",
+        ),
+        cause="MIOpen could not lock its SQLite databases (the user find-db and kernel cache "
+        "in the home directory): the home is on a network filesystem (NFS, Lustre, GPFS) "
+        "that does not give SQLite working locks, and every process of the node opens the "
+        "same files; the same setup fails the same way.",
+        fix="point MIOpen at node-local storage for each process: MIOPEN_USER_DB_PATH and "
+        "MIOPEN_CUSTOM_CACHE_DIR to a directory under /tmp (or $SLURM_TMPDIR) per rank, e.g. "
+        "/tmp/miopen-$LOCAL_RANK; with a read-only prebuilt database, MIOPEN_DISABLE_CACHE=1 "
+        "avoids the kernel cache.",
+        fixtures=("cuda_error__miopen_2214_sqlite_locking_protocol.log",),
+    ),
+    Rule(
         name="cuda_kernel_assert",
         category="cuda_error",
         code="LX561",
@@ -4903,8 +5091,9 @@ RULES: tuple[Rule, ...] = (
             # the indexing kernels' check, where a paste cut the line's start (file, block,
             # thread)
             r'index < sizes\[i\] && "index out of bounds"` failed',
-            # the device assert's own coordinates, on a line a terminal broke inside "failed"
-            r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `",
+            # the device assert's own coordinates, on a line a terminal broke inside "failed",
+            # and on one whose backticks Markdown took as code marks
+            r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion (?:`|\S.* failed)",
         ),
         cause="a CUDA kernel's own check failed (a device-side assert): the values the script "
         "passed are outside what the operation accepts (an index or label out of range, a "
@@ -4918,6 +5107,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_error__fastchat_608_index_select_device_assert.log",
             "cuda_error__d_fine_137.log",
             "cuda_error__axolotl_1138_mistral_zero3_scatter_index_oob.log",
+            "cuda_error__megatron_ds_239_index_select_assert.log",
         ),
     ),
     Rule(
@@ -4945,6 +5135,10 @@ RULES: tuple[Rule, ...] = (
             # the CUDA runtime's own names of a kernel's faults, which a library reports
             # instead of the runtime's message (cudaErrorLaunchFailure is LX631's)
             rf"\bcudaError(?:{_CUDA_KERNEL_FAULTS})\b",
+            # ... and a library's check macro that prints the status by number and message
+            # (torch_memory_saver: "cudaError error: 1 (invalid argument) file=... func=pause");
+            # not out of memory, which is not a kernel's or a call's error
+            r"\bcudaError(?: error)?: \d+ \((?!out of memory\))[a-z][^)]*\)",
             # dmlc's CUDA check (decord, MXNet, TVM), which names the status it tolerates at
             # exit before the message of the one it got
             r"Check failed: e == cudaSuccess \|\| e == cudaErrorCudartUnloading:? CUDA: ",
@@ -5001,6 +5195,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_error__sglang_10195.log",
             "cuda_error__torch_xpu_ops_5164.log",
             "cuda_error__dmlcloud_58_nvml_unknown_error.log",
+            "cuda_error__slime_1786_torch_memory_saver_pause_invalid_argument.log",
         ),
     ),
     Rule(
@@ -6090,14 +6285,17 @@ RULES: tuple[Rule, ...] = (
             # could not find it
             r"execve\(\): (?:\S*/)?(?:torchrun|deepspeed|accelerate|horovodrun|composer|mpirun"
             r"|launchx|bash|sh|python[\d.]*): (?:No such file or directory|Permission denied)",
+            # (srun and sbatch: a launch script written for Slurm run on a machine without it)
             r"(?:^|: )(?:torchrun|deepspeed|accelerate|horovodrun|composer|mpirun|mpiexec"
-            r"|launchx): command not found$",
+            r"|srun|sbatch|launchx): command not found$",
             # zsh's word order
             r"^zsh: command not found: (?:torchrun|deepspeed|accelerate|horovodrun|composer"
-            r"|mpirun|mpiexec|launchx)$",
-            # dash (/bin/sh of Debian and Ubuntu), which a program's os.system() runs
-            r"^(?:/bin/)?sh: \d+: (?:\S*/)?(?:torchrun|deepspeed|accelerate|horovodrun|composer"
-            r"|mpirun|mpiexec|launchx): not found$",
+            r"|mpirun|mpiexec|srun|sbatch|launchx)$",
+            # dash (/bin/sh of Debian and Ubuntu), which a program's os.system() runs, and
+            # which runs a launch script started as `sh train.sh` ("train.sh: 1: srun: not
+            # found")
+            r"^(?:(?:/bin/)?sh|\S+\.sh): \d+: (?:\S*/)?(?:torchrun|deepspeed|accelerate"
+            r"|horovodrun|composer|mpirun|mpiexec|srun|sbatch|launchx): not found$",
             # DeepSpeed's runner, when the multi-node launcher it is told to use is missing
             r"RuntimeError: launcher '\w+' not installed\.",
             # the launcher's console script naming, in its first line, a Python that is not
@@ -6126,6 +6324,7 @@ RULES: tuple[Rule, ...] = (
             "launcher_died__itwinai_472_srun_execve_bash.log",
             "launcher_died__deepspeed_4254_bad_interpreter.log",
             "launcher_died__horovod_1396_remote_python_missing.log",
+            "launcher_died__safecount_16_srun_not_found.log",
         ),
     ),
     Rule(
@@ -8508,6 +8707,11 @@ ANCHORS: tuple[str, ...] = (
     "codec can't decode",
     # DeepSpeed ZeRO-3's dtype assertion, whose AssertionError carries no message
     "t.dtype for t in tensors",
+    # FSDP's assertion message, which it prints on a line of its own before raising
+    "accumulategrad` and register",
+    # an assert statement's source line under its frame, where a paste ends before the
+    # AssertionError (LX674)
+    "assert ",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

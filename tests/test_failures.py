@@ -1635,10 +1635,67 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "falling back to the native convolution\n",
             "LX800",
         ),
+        # a syslog time stamp before a harness's assertion: a prefix, not a sentence
+        (
+            "got this error: Apr 18 21:18:12 AssertionError: 7 not less than or equal to "
+            "1e-05 : \n",
+            "LX803",
+        ),
+        # a class no script alone raises, quoted in a sentence about an error
+        ("the error was: RuntimeError: raised when NCCL fails\n", "LX803"),
+        # an optional import that falls back, a loader that skips a sample
+        (
+            "apex not loaded (error: ModuleNotFoundError: No module named 'apex'), falling "
+            "back to torch.amp\n",
+            "LX803",
+        ),
+        ("eval error: 0.12 | skipped sample: IndexError: list index out of range\n", "LX803"),
+        # a name of the script's own that the shell did not find, not a launcher
+        ("./run.sh: 3: mpirun_opts: not found\n", "LX589"),
+        # an assert without a message, where the paste ends (also one whose comma is a
+        # tuple's), and one the exception follows
+        ('  File "/w/train.py", line 9, in step\n    assert loss > 0\n', "LX674"),
+        ('  File "/w/data.py", line 9, in load\n    assert mode in ("train", "val")\n', "LX674"),
+        (
+            '  File "/w/train.py", line 9, in step\n    assert n > 0, "empty batch"\n'
+            "AssertionError: empty batch\n",
+            "LX674",
+        ),
+        # the allocator's status by number is an out-of-memory, not a kernel's error
+        ("[saver.cpp] cudaError error: 2 (out of memory) file=core.cpp func=resume\n", "LX512"),
+        # a project's own C assert, not torch's
+        ("src/kernels/gather.cpp:12: run: Assertion `n > 0' failed.\n", "LX684"),
+        # a refused connection without the descriptor-passing frame above it
+        ("ConnectionRefusedError: [Errno 111] Connection refused\n", "LX801"),
+        # a library that logs the mismatch and retries the call without the argument, and
+        # the exception's own line, which is the script exception's rule
+        (
+            "WARNING: Exception: generate() got an unexpected keyword argument 'streamer'; "
+            "retrying without it\n",
+            "LX802",
+        ),
+        ("TypeError: f() got an unexpected keyword argument 'x'\n", "LX802"),
+        # a loader that goes on with its defaults, and an error Python swallowed
+        (
+            "[INFO] load failed: __init__() got an unexpected keyword argument 'foo'; falling "
+            "back to defaults\n",
+            "LX802",
+        ),
+        (
+            "Exception ignored in: <function Pool.__del__>: not enough values to unpack "
+            "(expected 2, got 0)\n",
+            "LX802",
+        ),
+        # MIOpen's database missing a table (a stale file), not a lock the filesystem refused
+        (
+            "MIOpen Error: /opt/src/sqlite_db.cpp:209: Internal error while accessing SQLite "
+            "database: no such table: config\n",
+            "LX805",
+        ),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-194 added stop where their evidence stops: in the scan a user
+    """The wordings rounds 83-201 added stop where their evidence stops: in the scan a user
     gets, and with every line matched, so that a near miss without an anchor still tests the
     rule's own pattern."""
     p = failures.diagnose_logs([text]).primary
@@ -1646,6 +1703,107 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
     scan = logscan.scan_text(text, SourceInfo(name=""), every_line=True)
     p = runview.analyse([scan]).primary
     assert p is None or p.code != code, p
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # a reporter quoting the exception in a sentence, and a paste whose line breaks
+        # were lost
+        (
+            'When I use zero3 I get an error like "[rank2]: NotImplementedError: Cannot copy '
+            'out of meta tensor; no data!"\n',
+            "LX803",
+        ),
+        (
+            'Traceback (most recent call last):   File "/w/train.py", line 40, in <module>     '
+            "cfg = model.config AttributeError: 'DistributedDataParallel' object has no "
+            "attribute 'config'\n",
+            "LX803",
+        ),
+        # dash running a launch script, and bash's words for sbatch
+        ("train.sh: 1: srun: not found\n", "LX589"),
+        ("./submit.sh: line 9: sbatch: command not found\n", "LX589"),
+        # the env:// handler's raise where the paste stops
+        (
+            '  File "/opt/torch/distributed/rendezvous.py", line 232, in _get_env_or_raise\n'
+            "    raise _env_error(env_var)\n",
+            "LX583",
+        ),
+        # bash's "No such file" for a command whose name ends in a carriage return
+        (": No such file or directory\n", "LX772"),
+        # a paste that ends at an assert statement with its message
+        (
+            '  File "/w/data.py", line 565, in prepare\n'
+            '    assert train_idx is not None, "There is no training data."\n',
+            "LX674",
+        ),
+        # a library's CUDA check printing the status by number
+        (
+            "[torch_memory_saver.cpp] cudaError error: 1 (invalid argument) file=core.cpp "
+            "func=pause line=133\n",
+            "LX512",
+        ),
+        # a C assert in torch's sources
+        (
+            "Exception in main training loop: torch/csrc/autograd/variable.cpp:115: "
+            "get_grad_fn: Assertion `output_nr == 0' failed.\n",
+            "LX684",
+        ),
+        # a batch's tensors fetched from a worker that is gone
+        (
+            '  File "/usr/lib/python3.6/multiprocessing/resource_sharer.py", line 87, in '
+            "get_connection\n"
+            "    c = Client(address, authkey=process.current_process().authkey)\n"
+            "ConnectionRefusedError: [Errno 111] Connection refused\n",
+            "LX801",
+        ),
+        # CPython's words logged without the exception's class
+        (
+            "[2025-10-14 17:43:43,925][restart_job][ERROR] - [rank: 0] Exception caught: not "
+            "enough values to unpack (expected 2, got 0)\n",
+            "LX802",
+        ),
+        (
+            "ERROR | trainer | step failed: forward() takes 2 positional arguments but 3 "
+            "were given\n",
+            "LX802",
+        ),
+        # a build without torch.distributed, read as the backend it lacks
+        (
+            "AttributeError: module 'torch.distributed' has no attribute 'init_process_group'\n",
+            "LX528",
+        ),
+        # FSDP's assertion message on its own line, before the stack it prints
+        (
+            "The `grad_fn` is needed to access the `AccumulateGrad` and register the "
+            "post-backward hook\n",
+            "LX804",
+        ),
+        # MIOpen's databases on a filesystem without SQLite's locks
+        (
+            "MIOpen Error: /opt/src/sqlite_db.cpp:209: Internal error while accessing SQLite "
+            "database: locking protocol\n",
+            "LX805",
+        ),
+        # bitsandbytes' int8 matmul, at the raise a paste ends on
+        (
+            '  File "/opt/bitsandbytes/functional.py", line 1410, in igemmlt\n'
+            "    raise Exception('cublasLt ran into an error!')\n",
+            "LX806",
+        ),
+        # a device assert whose backticks Markdown took
+        (
+            "/opt/aten/src/ATen/native/cuda/Indexing.cu:1146: indexSelectLargeIndex: block: "
+            "[420,0,0], thread: [124,0,0] Assertion srcIndex < srcSelectDimSize failed.\n",
+            "LX561",
+        ),
+    ],
+)
+def test_rounds_195_to_201_wordings_are_read(text: str, code: str) -> None:
+    """The wordings rounds 195-201 added, each read alone as a user's log would be."""
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == code, p
 
 
 def test_dash_on_a_crlf_script_is_read_split_at_its_carriage_return() -> None:
