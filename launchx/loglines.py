@@ -181,7 +181,8 @@ class LogLine:
     of one diagnosis; ``line_no`` is 1-based within ``source``. ``joined`` is the message
     with the fragments a terminal or logger split it into put back together (None when it
     was not split). ``in_root``: inside torchrun's "Root Cause (first observed failure)"
-    block, or its "failed (exitcode: N) local_rank" line."""
+    block, or its "failed (exitcode: N) local_rank" line. ``warned``: the header taken off
+    the line logged it at a warning level."""
 
     text: str
     rank: int | None
@@ -193,6 +194,7 @@ class LogLine:
     host: str | None = None
     joined: str | None = None
     repeats: int = 1
+    warned: bool = False
 
     def where(self) -> str:
         """``file:line`` of the line in its log, or "" for an unnamed text."""
@@ -206,6 +208,13 @@ class Stripped:
     body: str
     rank: int | None
     host: str | None
+    warned: bool = False
+
+
+# A warning level in the headers strip() takes off ("WARNING:root:", "[WARNING]", "x - WARN -",
+# glog's "W1124 05:..." and "[W socket.cpp:601]"): the message was logged as a warning, which
+# a rule's exclusions must still see once the header is gone
+_WARN_HEAD = re.compile(r"\bWARN(?:ING)?\b|(?:^|[\s\]])\[?W(?:\d{4} \d{2}:|\s+[\w./-]+:\d+\])")
 
 
 def strip(raw: str) -> Stripped:
@@ -214,6 +223,7 @@ def strip(raw: str) -> Stripped:
     text = text.strip()
     if text[:1] == '"' and (csv := _CSV_TIME.match(text)):
         text = text[csv.end() :].removesuffix('"').replace('""', '"')
+    whole = text
     rank: int | None = None
     label: int | None = None
     host: str | None = None
@@ -258,10 +268,15 @@ def strip(raw: str) -> Stripped:
         text = stripped
         if text == before:
             break
-    return _message(text, rank, label, host)
+    # (the prefixes come off the front only, so what is left is the end of the whole)
+    head = whole[: len(whole) - len(text)]
+    warned = bool(head) and _WARN_HEAD.search(head) is not None
+    return _message(text, rank, label, host, warned)
 
 
-def _message(text: str, rank: int | None, label: int | None, host: str | None) -> Stripped:
+def _message(
+    text: str, rank: int | None, label: int | None, host: str | None, warned: bool = False
+) -> Stripped:
     """The message left once the prefixes are off, past a reporter's lead-in, with the rank
     a global prefix, a tag after the lead-in, a local label or the message itself names."""
     text = _unbold(text.strip())
@@ -273,7 +288,7 @@ def _message(text: str, rank: int | None, label: int | None, host: str | None) -
         m = _RANK_IN_TEXT.search(text) or _ASCEND_RANK.search(text)
         if m:
             rank = int(m.group(1))
-    return Stripped(text.strip(), rank, host)
+    return Stripped(text.strip(), rank, host, warned)
 
 
 _BOLD_NAME = re.compile(r"^\*\*([A-Za-z_][\w.]*)\*\*(?=:)")

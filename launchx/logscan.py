@@ -258,6 +258,7 @@ class _Scanner:
             ts=ll.timestamp(raw),
             host=host,
             joined=joined,
+            warned=st.warned,
         )
 
     def keep(self, line: LogLine) -> None:

@@ -162,6 +162,17 @@ def _spanning(comp: Compiled, variants: list[tuple[str, tuple[int, ...]]]) -> re
     return None
 
 
+def _excluded(comp: Compiled, line: LogLine) -> bool:
+    """An exclusion matches the message, or, for a line its header logged as a warning, the
+    message with that level put back before it: a rule that skips warnings skips it too."""
+    if any(x.search(line.text) for x in comp.exclude):
+        return True
+    return line.warned and any(x.search(_WARNED + line.text) for x in comp.exclude)
+
+
+_WARNED = "WARNING: "
+
+
 def match_line(
     comp: Compiled,
     line: LogLine,
@@ -175,7 +186,7 @@ def match_line(
         return None
     m = _search(comp, line.text) if quick is not False else None
     if m is not None:
-        if any(x.search(line.text) for x in comp.exclude):
+        if _excluded(comp, line):
             return None
         got = _with_rank(line, m, line.text)
         if got.rank is None and line.joined is not None and _ranked(comp):

@@ -1643,7 +1643,13 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         ),
         # a class no script alone raises, quoted in a sentence about an error
         ("the error was: RuntimeError: raised when NCCL fails\n", "LX803"),
-        # an optional import that falls back, a loader that skips a sample
+        # an optional import that falls back (logged as a warning, its level in the header
+        # the line reader takes off), a loader that skips a sample
+        (
+            "WARNING:root:Error while importing apex: ModuleNotFoundError: No module named "
+            "'apex'\n",
+            "LX803",
+        ),
         (
             "apex not loaded (error: ModuleNotFoundError: No module named 'apex'), falling "
             "back to torch.amp\n",

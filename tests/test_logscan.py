@@ -607,7 +607,30 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
     ],
 )
 def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
-    assert loglines.strip(raw) == loglines.Stripped(body, rank, host)
+    got = loglines.strip(raw)
+    assert (got.body, got.rank, got.host) == (body, rank, host)
+
+
+@pytest.mark.parametrize(
+    ("raw", "warned"),
+    [
+        ("WARNING:root:Error while importing apex: x", True),
+        ("2024-01-01 10:00:00,123 - WARNING - foo", True),
+        ("[2024-05-10 07:28:04] [WARNING] [x.py:1] msg", True),
+        ("WARN msg", True),
+        ("[W socket.cpp:601] [c10d] The client socket has failed to connect", True),
+        ("W1124 05:01:01.500 12 reducer.cpp:1529] grad strides", True),
+        ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1)", False),
+        ("[E socket.cpp:601] [c10d] x", False),
+        ("[rank1]: KeyError: 'WARNING'", False),
+        # a level in the message, not in a header taken off
+        ("UserWarning: x", False),
+    ],
+)
+def test_strip_keeps_the_warning_level_it_takes_off(raw: str, warned: bool) -> None:
+    """The header's level goes with the header; the line remembers a warning's, so that a
+    rule's exclusion of warnings still sees it (rulematch)."""
+    assert loglines.strip(raw).warned is warned
 
 
 def test_every_noise_pattern_is_anchored_so_one_alternation_stands_for_them() -> None:
