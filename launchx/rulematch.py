@@ -151,23 +151,25 @@ def _search(comp: Compiled, text: str) -> re.Match[str] | None:
     return None
 
 
-def _spanning(comp: Compiled, variants: list[tuple[str, tuple[int, ...]]]) -> re.Match[str] | None:
+def _spanning(
+    comp: Compiled, variants: list[tuple[str, tuple[int, ...]]], warned: bool = False
+) -> re.Match[str] | None:
     for text, breaks in variants:
         for pat in comp.patterns:
             for m in pat.finditer(text):
                 if any(m.start() < b < m.end() for b in breaks) and _counts(comp, m):
-                    if not any(x.search(text) for x in comp.exclude):
+                    if not _excluded(comp, text, warned):
                         return m
                     break
     return None
 
 
-def _excluded(comp: Compiled, line: LogLine) -> bool:
+def _excluded(comp: Compiled, text: str, warned: bool) -> bool:
     """An exclusion matches the message, or, for a line its header logged as a warning, the
     message with that level put back before it: a rule that skips warnings skips it too."""
-    if any(x.search(line.text) for x in comp.exclude):
+    if any(x.search(text) for x in comp.exclude):
         return True
-    return line.warned and any(x.search(_WARNED + line.text) for x in comp.exclude)
+    return warned and any(x.search(_WARNED + text) for x in comp.exclude)
 
 
 _WARNED = "WARNING: "
@@ -186,18 +188,19 @@ def match_line(
         return None
     m = _search(comp, line.text) if quick is not False else None
     if m is not None:
-        if _excluded(comp, line):
+        if _excluded(comp, line.text, line.warned):
             return None
         got = _with_rank(line, m, line.text)
         if got.rank is None and line.joined is not None and _ranked(comp):
             # the message names its rank in another fragment of the same wrapped message
-            s = _spanning(comp, variants if variants is not None else _variants(line.joined))
+            joins = variants if variants is not None else _variants(line.joined)
+            s = _spanning(comp, joins, line.warned)
             if s is not None and s.groupdict().get("rank") is not None:
                 return _with_rank(line, s, s.string)
         return got
     if line.joined is None:
         return None
-    m = _spanning(comp, variants if variants is not None else _variants(line.joined))
+    m = _spanning(comp, variants if variants is not None else _variants(line.joined), line.warned)
     return None if m is None else _with_rank(line, m, m.string)
 
 

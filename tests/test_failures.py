@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from launchx import failure_rules as fr
-from launchx import failures, logscan, runview
+from launchx import failures, loglines, logscan, runview
 from launchx import rulematch as rm
 from launchx.logscan import SourceInfo
 from launchx.profile_model import Retry
@@ -3820,3 +3820,16 @@ def test_a_rank_taken_modulo_no_gpus_is_the_gpu_configuration(source: str) -> No
     )
     p = failures.diagnose_logs([own + zero]).primary
     assert p is not None and p.code == "LX511"
+
+
+def test_a_warning_level_the_line_reader_took_off_still_excludes_a_wrapped_match() -> None:
+    """A message logged at a warning level and wrapped over two lines: the match spans the
+    wrap, and the rule that skips warnings skips it there too."""
+    comp = next(c for c in rm.compiled() if c.rule.code == "LX797")
+    joined = "Could not run 'torchvision::nms' with arguments from the\n'CUDA' backend."
+    line = loglines.LogLine(text="'CUDA' backend.", rank=None, index=0, joined=joined)
+    assert rm.match_line(comp, line) is not None
+    warned = loglines.LogLine(
+        text="'CUDA' backend.", rank=None, index=0, joined=joined, warned=True
+    )
+    assert rm.match_line(comp, warned) is None
