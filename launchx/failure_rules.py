@@ -286,6 +286,11 @@ _GOES_ON = r"(?i)\bwarn|\bfall(?:ing)? ?back\b|\bretry"
 """A line whose library says it falls back (another kernel, another device) or tries again:
 the error it quotes has not stopped the run."""
 
+_WENT_ON: tuple[str, ...] = (_GOES_ON, r"(?i)\bignor|\bskip", r"^Exception ignored in\b")
+"""A line that quotes an error its program went on after: a library falling back or trying
+again, a loader skipping a sample, and Python's own report of an exception it swallowed (a
+``__del__`` or a callback's)."""
+
 _NO_NCCL_CAUSE = (
     "this torch build has no NCCL (the Windows and macOS wheels, and CPU-only ones), yet the "
     "process group asked for the nccl backend; every start fails the same way."
@@ -4109,9 +4114,7 @@ RULES: tuple[Rule, ...] = (
             r"(?:Index|Key|Attribute|Assertion|ZeroDivision|Name|NotImplemented|UnboundLocal"
             r"|ModuleNotFound)Error: \S",
         ),
-        # a library that says it goes on (an optional import that falls back, a loader that
-        # skips a sample), and Python's own report of an error it swallowed
-        exclude=(_GOES_ON, r"(?i)\bignor|\bskip", r"^Exception ignored in\b"),
+        exclude=_WENT_ON,
         cause="the script raised an exception (the line quotes it: a reporter's sentence, or a "
         "paste whose line breaks were lost); the other ranks' errors are the consequence.",
         fix="fix the script where that exception was raised (the full traceback names the "
@@ -4140,9 +4143,8 @@ RULES: tuple[Rule, ...] = (
             r"|missing \d+ required positional arguments?: "
             r"|takes \d+ positional arguments? but \d+ (?:were|was) given)",
         ),
-        # (the exception's own line is LX511's; a library that says it goes on, or Python's
-        # report of an error it swallowed, did not stop the run)
-        exclude=(EXCEPTION_LINE, _GOES_ON, r"(?i)\bignor|\bskip", r"^Exception ignored in\b"),
+        # (the exception's own line is LX511's)
+        exclude=(EXCEPTION_LINE, *_WENT_ON),
         cause="the script (or a library it calls) raised a Python error on this rank, which a "
         "logger reported by its message alone: a call with arguments the function does not "
         "take, or a value unpacked into the wrong number of names; the same code fails the "

@@ -275,7 +275,7 @@ def strip(raw: str) -> Stripped:
 
 
 def _message(
-    text: str, rank: int | None, label: int | None, host: str | None, warned: bool = False
+    text: str, rank: int | None, label: int | None, host: str | None, warned: bool
 ) -> Stripped:
     """The message left once the prefixes are off, past a reporter's lead-in, with the rank
     a global prefix, a tag after the lead-in, a local label or the message itself names."""
