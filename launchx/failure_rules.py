@@ -301,7 +301,7 @@ _NO_NCCL_FIX = (
     "NCCL's version there)."
 )
 
-_SIGNAL_NAMES = {4: "ILL", 7: "BUS", 8: "FPE", 9: "KILL", 11: "SEGV"}
+_SIGNAL_NAMES = {4: "ILL", 6: "ABRT", 7: "BUS", 8: "FPE", 9: "KILL", 11: "SEGV"}
 
 
 def torchrun_signal_reports(*signals: int) -> tuple[str, ...]:
@@ -337,7 +337,7 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
     composer's launcher, vLLM's executors, PyTorch-BigGraph's pool of workers."""
     nums = "|".join(str(n) for n in signals)
     names = "|".join(_SIGNAL_NAMES[n] for n in signals)
-    named = "|".join(f"{_SIGNAL_NAMES[n]}: {n}" for n in signals)
+    named = "|".join(f"{_SIGNAL_NAMES[n]}: ?{n}" for n in signals)
     shell = "|".join(str(128 + n) for n in signals)
     return (
         rf"process rank (?P<rank>\d+) with PID \S+ on node \S+ exited on signal (?:{nums})\b",
@@ -459,8 +459,8 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     r"(?i)(?<!allocator::)rendezvous|ChildFailedError|SignalException|DistBackendError"
     r"|DistNetworkError"
     r"|DistStoreError|DistError|KeyboardInterrupt|SystemExit|CalledProcessError"
-    # (hivemind's p2p daemon that reached no initial peer: LX712's)
-    r"|failed to connect to bootstrap peers"
+    # (hivemind's p2p daemon or DHT node that reached no initial peer: LX712's)
+    r"|failed to connect to bootstrap peers|DHTNode bootstrap failed"
     r"|ProcessRaisedException|ProcessExitedException"
     # Lightning's wrapper of an exception it caught, raised after it killed the other
     # ranks: the exception it wraps (printed with it) is the one to read
@@ -468,6 +468,9 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     # Ray's word that a worker process died, and Ray Train's that the run failed: the
     # cause is a worker's, not the driver's
     r"ActorDiedError|RayActorError|WorkerCrashedError|TrainingFailedError"
+    # SageMaker's client reporting the job's status: the script's own error is in the
+    # job's log, not in this exception
+    r"|UnexpectedStatusException: Error for Training job "
     # vLLM's front end reporting that one of its processes (an API server, an engine core,
     # the data-parallel coordinator) died: its own output says why
     r"|Process \S+ \(PID: \d+\) died with exit code"
@@ -4001,6 +4004,9 @@ RULES: tuple[Rule, ...] = (
             # is the line reader's to drop)
             r"^(?:An error occurred|Error message): `?(?:[A-Za-z_]\w*\.)*[A-Z]\w*"
             r"(?:Error|Exception)(?::| [\u2013-] )",
+            # SageMaker's failure reason, which quotes the script's exception line under
+            # its own (UnexpectedStatusException, not the script's)
+            r'^ErrorMessage "(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ',
             # the one exception class a script dies of without either word: next() on an
             # exhausted data iterator, outside a generator
             r"^StopIteration(?::|$)",
@@ -4026,6 +4032,12 @@ RULES: tuple[Rule, ...] = (
             _INTERNAL_ASSERT_LINE,
             _HIVEMIND_NO_GROUP,
             _WANDB_INIT_FAILED,
+            # torch's multi-process test harness (MultiProcessTestCase's _check_return_codes)
+            # reporting that its ranks exited badly: each rank's own exception, where the
+            # log holds it, is the cause
+            r"^RuntimeError: Process(?:es)? \d+(?:, \d+)* (?:exited with error code -?\d+"
+            r"|terminated or timed out after )",
+            r"^AssertionError: .*\bExpected zero exit code but got -?\d+",
             # an EOFError with no message: multiprocessing's pipe read finding the other end
             # closed (an environment worker, a task sampler, a queue's feeder went away),
             # whose own error, where the log holds it, is the cause; the script's reads of a
@@ -4046,6 +4058,7 @@ RULES: tuple[Rule, ...] = (
         "code into the same error.",
         fixtures=(
             "user_code_error__pixelsplat_112_slurm_nodeid.log",
+            "user_code_error__lightning_20409_sagemaker_smddp_reduceop.log",
             "user_code_error__transformerlens_356_multi_gpu_tests_assert.log",
             "user_code_error__pytorch_92573_unknown_c10d_backend_mpi.log",
             "user_code_error__verl_4503_vllm_symm_mem_overlapping_devices_ray.log",
@@ -4127,6 +4140,34 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="tensor_shapes_quoted_in_a_line",
+        category="user_code_error",
+        code="LX807",
+        # the lowest of the causes, as LX803: a line that only quotes the message may sit
+        # beside any other failure, and the exception's own line is LX511's
+        priority=50,
+        retryable=False,
+        # the messages torch's operators raise for tensors whose shapes do not fit
+        # (broadcasting, a matmul, a view, a cat), wherever a line quotes them: after a
+        # reporter's words or a logger's prefix that the line reader does not peel
+        patterns=(
+            r"\bThe size of tensor a \(\d+\) must match the size of tensor b \(\d+\) at "
+            r"non-singleton dimension \d+",
+            r"\bmat1 and mat2 shapes cannot be multiplied \(\d+x\d+ and \d+x\d+\)",
+            r"\bshape '\[[-\d, ]+\]' is invalid for input of size \d+",
+            r"\bSizes of tensors must match except in dimension \d+",
+        ),
+        exclude=(EXCEPTION_LINE, *_WENT_ON),
+        cause="the script gave a torch operator tensors whose shapes do not fit (the line "
+        "quotes torch's message): a batch, sequence or head size that differs between the "
+        "paths the ranks take, a checkpoint or config of another model size; the same data "
+        "reaches the same operator on every run.",
+        fix="print the shapes going into the operator the traceback names (on the rank that "
+        "raised it) and fix the size that disagrees: the model config, the batch's padding "
+        "or the split of the sequence across ranks.",
+        fixtures=("user_code_error__autorecon_21_ddp_tensor_size.log",),
+    ),
+    Rule(
         name="python_error_logged_without_class",
         category="user_code_error",
         code="LX802",
@@ -4153,6 +4194,28 @@ RULES: tuple[Rule, ...] = (
         "the run again with the handler's re-raise) and fix it or the versions that disagree "
         "on the function's signature.",
         fixtures=("user_code_error__recsys_examples_187_dynamicemb_backward_unpack.log",),
+    ),
+    Rule(
+        name="cufft_internal_error",
+        category="cuda_config_error",
+        code="LX809",
+        # above the user's exception (LX511), whose RuntimeError line this is
+        priority=81,
+        retryable=False,
+        # cuFFT's catch-all status, raised by torch.stft/torch.fft: the cuFFT of CUDA 11.7
+        # and older has no kernels for Ada GPUs (RTX 40 series, L4, L40), so every FFT on
+        # one fails until torch is built for CUDA 11.8 or newer (pytorch/pytorch#88038); it
+        # is also met near the GPU's memory limit (pytorch/pytorch#119420)
+        patterns=(r"\bcuFFT error: CUFFT_INTERNAL_ERROR\b",),
+        cause="cuFFT failed inside torch's FFT (torch.stft, torch.fft): a torch built for "
+        "CUDA 11.7 or older on an Ada GPU (RTX 40 series, L4, L40), whose cuFFT has no "
+        "kernels for it, or, more rarely, an FFT planned with almost no GPU memory free; the "
+        "first comes back on every run.",
+        fix="install a torch built for CUDA 11.8 or newer (pip install torch --index-url "
+        "https://download.pytorch.org/whl/cu118 or later; `python -c 'import torch; "
+        "print(torch.version.cuda)'` says which); if it already is, leave memory free for "
+        "cuFFT's plan (a smaller batch, PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True).",
+        fixtures=("cuda_config_error__sovits_109_cufft_internal_error.log",),
     ),
     Rule(
         name="fsdp_forward_without_grad_fn",
@@ -5459,6 +5522,31 @@ RULES: tuple[Rule, ...] = (
         fixtures=("segfault__raft_3026_cugraph_comms_init_system_error_abort.log",),
     ),
     Rule(
+        name="launcher_sigabrt",
+        category="segfault",
+        code="LX808",
+        # a symptom's tier, as LX579's: NCCL's watchdog and a C++ exception end in the same
+        # abort, and their own lines, where the log holds them, are the cause
+        priority=44,
+        retryable=False,
+        # a launcher's report that a rank died of SIGABRT (torchrun's summary and agent, the
+        # other launchers and torch.multiprocessing.spawn), with nothing above it that says
+        # why: a native abort, as the development corpus labels ten of the fifteen logs where
+        # nothing else was read (five say unknown)
+        patterns=(*torchrun_signal_reports(6), *launcher_signal_reports(6)),
+        cause="a rank died of SIGABRT: native code aborted it (a failed check or assertion "
+        "in C++/CUDA code, an uncaught C++ exception, a corrupted heap) and the log kept "
+        "no line that says which.",
+        fix="get the rank's own output and native stack: PYTHONFAULTHANDLER=1, core dumps "
+        "(ulimit -c unlimited) and the lines just above the abort ('terminate called', "
+        "'what():', 'Check failed', 'Assertion'); check that extensions and CUDA/NCCL "
+        "libraries were built for the installed torch.",
+        fixtures=(
+            "segfault__slowfast_34_qt_assert_sigabrt.log",
+            "segfault__yolox_813_process1_sigabrt.log",
+        ),
+    ),
+    Rule(
         name="native_abort",
         category="segfault",
         code="LX579",
@@ -5774,6 +5862,7 @@ RULES: tuple[Rule, ...] = (
         "-o JobID,State,MaxRSS` (OUT_OF_MEMORY); if it repeats at the same step, treat it as "
         "host OOM (fewer DataLoader workers, torch.load(mmap=True), more --mem).",
         fixtures=(
+            "killed__xlm_95_launch_sigkill_mlm_pretrain.log",
             "killed__aware_history_2_mpirun_sigkill.log",
             "killed__horovod_2484_elastic_k8s_worker_exit137.log",
             "killed__jukebox_155_mpiexec_hydra_signal9.log",
@@ -7766,11 +7855,17 @@ RULES: tuple[Rule, ...] = (
         name="hivemind_bootstrap_peers",
         category="rendezvous_timeout",
         code="LX712",
-        priority=60,
+        # above the user's exception (LX511), whose RuntimeError line the DHT's is
+        priority=81,
+        # the swarm's peers come back (their maintainers restart them, the list is renewed):
+        # a later start joins, as the threads of these logs say
+        retryable=True,
         patterns=(
             # hivemind's DHT (Petals, swarm trainers): its libp2p daemon could reach none of
             # the initial peers it was given, so the node never joins
             r"Daemon failed to start: .*failed to connect to bootstrap peers",
+            # ... or the DHT node's own ping of them, when the daemon started
+            r"DHTNode bootstrap failed: none of the initial_peers responded",
         ),
         cause="the node could not join the peer-to-peer swarm: hivemind's p2p daemon reached "
         "none of its initial (bootstrap) peers, because they were down or their addresses "
@@ -7779,7 +7874,11 @@ RULES: tuple[Rule, ...] = (
         fix="check the initial peers' multiaddrs and that they are up (connect to one with "
         "nc -zv host port), allow outbound TCP/QUIC to them, and start again; with the "
         "project's own peers, take the current list from its release notes or status page.",
-        fixtures=("rendezvous_timeout__rl_swarm_246.log",),
+        fixtures=(
+            "rendezvous_timeout__rl_swarm_246.log",
+            "rendezvous_timeout__rlswarm_184_dht_bootstrap_failed.log",
+            "rendezvous_timeout__rlswarm_213_p2p_daemon_bootstrap.log",
+        ),
     ),
     Rule(
         name="dynamo_etcd_unreachable",
@@ -8714,6 +8813,12 @@ ANCHORS: tuple[str, ...] = (
     # an assert statement's source line under its frame, where a paste ends before the
     # AssertionError (LX674)
     "assert ",
+    # torch's messages for tensors whose shapes do not fit, quoted without the exception
+    # (LX807)
+    "must match the size of tensor",
+    "shapes cannot be multiplied",
+    "is invalid for input of size",
+    "sizes of tensors must match",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so
@@ -8763,8 +8868,8 @@ SIGNAL_HINTS: dict[int, str] = {
     "'what():' lines) or NCCL's watchdog tearing the process down after a timeout.",
     9: "SIGKILL comes from outside: the kernel OOM killer (dmesg), a scheduler or a person.",
 }
-"""What a bare signal usually means, appended to the fix of an unknown diagnosis; the
-corpus labels these unknown (the log alone cannot decide), so no category is claimed."""
+"""What a bare signal usually means, appended to the fix of an unknown diagnosis: a signal
+that no launcher's report in the log names (a launcher's SIGABRT is LX808's)."""
 
 UNKNOWN_CODE = "LX599"
 UNKNOWN_CAUSE = "no known failure signature in the log."
