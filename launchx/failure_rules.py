@@ -4035,9 +4035,9 @@ RULES: tuple[Rule, ...] = (
             # torch's multi-process test harness (MultiProcessTestCase's _check_return_codes)
             # reporting that its ranks exited badly: each rank's own exception, where the
             # log holds it, is the cause
-            r"^RuntimeError: Process(?:es)? \d+(?:, \d+)* (?:exited with error code -?\d+"
+            r"^RuntimeError: Process(?:es)? \d+(?:,? \d+)* (?:exited with error code -?\d+"
             r"|terminated or timed out after )",
-            r"^AssertionError: .*\bExpected zero exit code but got -?\d+",
+            r"^AssertionError: .*\bExpected (?:zero )?exit code (?:-?\d+ )?but got -?\d+",
             # an EOFError with no message: multiprocessing's pipe read finding the other end
             # closed (an environment worker, a task sampler, a queue's feeder went away),
             # whose own error, where the log holds it, is the cause; the script's reads of a
@@ -4140,34 +4140,6 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
-        name="tensor_shapes_quoted_in_a_line",
-        category="user_code_error",
-        code="LX807",
-        # the lowest of the causes, as LX803: a line that only quotes the message may sit
-        # beside any other failure, and the exception's own line is LX511's
-        priority=50,
-        retryable=False,
-        # the messages torch's operators raise for tensors whose shapes do not fit
-        # (broadcasting, a matmul, a view, a cat), wherever a line quotes them: after a
-        # reporter's words or a logger's prefix that the line reader does not peel
-        patterns=(
-            r"\bThe size of tensor a \(\d+\) must match the size of tensor b \(\d+\) at "
-            r"non-singleton dimension \d+",
-            r"\bmat1 and mat2 shapes cannot be multiplied \(\d+x\d+ and \d+x\d+\)",
-            r"\bshape '\[[-\d, ]+\]' is invalid for input of size \d+",
-            r"\bSizes of tensors must match except in dimension \d+",
-        ),
-        exclude=(EXCEPTION_LINE, *_WENT_ON),
-        cause="the script gave a torch operator tensors whose shapes do not fit (the line "
-        "quotes torch's message): a batch, sequence or head size that differs between the "
-        "paths the ranks take, a checkpoint or config of another model size; the same data "
-        "reaches the same operator on every run.",
-        fix="print the shapes going into the operator the traceback names (on the rank that "
-        "raised it) and fix the size that disagrees: the model config, the batch's padding "
-        "or the split of the sequence across ranks.",
-        fixtures=("user_code_error__autorecon_21_ddp_tensor_size.log",),
-    ),
-    Rule(
         name="python_error_logged_without_class",
         category="user_code_error",
         code="LX802",
@@ -4198,7 +4170,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         name="cufft_internal_error",
         category="cuda_config_error",
-        code="LX809",
+        code="LX808",
         # above the user's exception (LX511), whose RuntimeError line this is
         priority=81,
         retryable=False,
@@ -4207,6 +4179,7 @@ RULES: tuple[Rule, ...] = (
         # one fails until torch is built for CUDA 11.8 or newer (pytorch/pytorch#88038); it
         # is also met near the GPU's memory limit (pytorch/pytorch#119420)
         patterns=(r"\bcuFFT error: CUFFT_INTERNAL_ERROR\b",),
+        exclude=(*_WENT_ON, r"Warning:"),
         cause="cuFFT failed inside torch's FFT (torch.stft, torch.fft): a torch built for "
         "CUDA 11.7 or older on an Ada GPU (RTX 40 series, L4, L40), whose cuFFT has no "
         "kernels for it, or, more rarely, an FFT planned with almost no GPU memory free; the "
@@ -4353,15 +4326,25 @@ RULES: tuple[Rule, ...] = (
         priority=39,
         retryable=False,
         patterns=(
-            # torch's view/reshape error quoted by a wrapper that logs it without the class
+            # torch's errors for tensors whose shapes do not fit, quoted by a wrapper that
+            # logs them without the class or by a reporter's sentence: a view or reshape, a
+            # broadcast, a matmul, a cat
             r"\bshape '\[[-\d, ]*\]' is invalid for input of size \d+",
+            r"\bThe size of tensor a \(\d+\) must match the size of tensor b \(\d+\) at "
+            r"non-singleton dimension \d+",
+            r"\bmat1 and mat2 shapes cannot be multiplied \(\d+x\d+ and \d+x\d+\)",
+            r"\bSizes of tensors must match except in dimension \d+",
             # a framework's check of its parallel layout against the launched world, logged
             # without the class ("World size 2 must be divisible by the product of ...")
             r"\b[Ww]orld[ _]size \(?\d+\)? must be divisible by\b",
         ),
+        # (not a warning: a wrapper that skips the failed item and goes on is read, as its
+        # log's whole failure is often that item)
+        exclude=(r"(?i)\bwarn|Warning:",),
         cause="the script (or its framework) logged one of torch's own errors without its "
-        "exception line: a tensor reshaped to a size its data does not have (a model and "
-        "its inputs or checkpoint that disagree), or a parallel layout whose degrees do not "
+        "exception line: tensors whose shapes do not fit (a reshape to a size the data does "
+        "not have, a broadcast, a matmul or a cat of mismatched sizes: a model and its "
+        "inputs or checkpoint that disagree), or a parallel layout whose degrees do not "
         "divide the number of ranks launched; nothing else in the log explains the failure "
         "better, and the same run fails the same way.",
         fix="for the reshape, check that the model, its config and its inputs agree (a "
@@ -4371,6 +4354,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "user_code_error__vlmevalkit_975_torchrun_qwen25vl_shape.log",
             "user_code_error__finetrainers_408_world_size_not_divisible_by_degrees.log",
+            "user_code_error__autorecon_21_ddp_tensor_size.log",
         ),
     ),
     Rule(
@@ -5524,19 +5508,21 @@ RULES: tuple[Rule, ...] = (
     Rule(
         name="launcher_sigabrt",
         category="segfault",
-        code="LX808",
-        # a symptom's tier, as LX579's: NCCL's watchdog and a C++ exception end in the same
-        # abort, and their own lines, where the log holds them, are the cause
-        priority=44,
+        code="LX807",
+        # below every cause and symptom a line can name (only LX526's deprecation warning
+        # is lower): NCCL's watchdog, a C++ exception, gloo's lost peer, NCCL's traced
+        # return code all end in the same abort, and their own lines, where the log holds
+        # them, say more than the signal
+        priority=6,
         retryable=False,
         # a launcher's report that a rank died of SIGABRT (torchrun's summary and agent, the
         # other launchers and torch.multiprocessing.spawn), with nothing above it that says
         # why: a native abort, as the development corpus labels ten of the fifteen logs where
         # nothing else was read (five say unknown)
         patterns=(*torchrun_signal_reports(6), *launcher_signal_reports(6)),
-        cause="a rank died of SIGABRT: native code aborted it (a failed check or assertion "
-        "in C++/CUDA code, an uncaught C++ exception, a corrupted heap) and the log kept "
-        "no line that says which.",
+        cause="native code aborted the rank with SIGABRT (a failed check or assertion in "
+        "C++/CUDA code, an uncaught C++ exception, a corrupted heap), and the log kept no "
+        "line that says which.",
         fix="get the rank's own output and native stack: PYTHONFAULTHANDLER=1, core dumps "
         "(ulimit -c unlimited) and the lines just above the abort ('terminate called', "
         "'what():', 'Check failed', 'Assertion'); check that extensions and CUDA/NCCL "
@@ -7864,8 +7850,9 @@ RULES: tuple[Rule, ...] = (
             # hivemind's DHT (Petals, swarm trainers): its libp2p daemon could reach none of
             # the initial peers it was given, so the node never joins
             r"Daemon failed to start: .*failed to connect to bootstrap peers",
-            # ... or the DHT node's own ping of them, when the daemon started
-            r"DHTNode bootstrap failed: none of the initial_peers responded",
+            # ... or the DHT node's own ping of them, when the daemon started: the exception
+            # it raises, not the warning it logs instead under ensure_bootstrap_success=False
+            r"Error: DHTNode bootstrap failed: none of the initial_peers responded",
         ),
         cause="the node could not join the peer-to-peer swarm: hivemind's p2p daemon reached "
         "none of its initial (bootstrap) peers, because they were down or their addresses "
@@ -8814,7 +8801,7 @@ ANCHORS: tuple[str, ...] = (
     # AssertionError (LX674)
     "assert ",
     # torch's messages for tensors whose shapes do not fit, quoted without the exception
-    # (LX807)
+    # (LX646)
     "must match the size of tensor",
     "shapes cannot be multiplied",
     "is invalid for input of size",
@@ -8869,7 +8856,7 @@ SIGNAL_HINTS: dict[int, str] = {
     9: "SIGKILL comes from outside: the kernel OOM killer (dmesg), a scheduler or a person.",
 }
 """What a bare signal usually means, appended to the fix of an unknown diagnosis: a signal
-that no launcher's report in the log names (a launcher's SIGABRT is LX808's)."""
+that no launcher's report in the log names (a launcher's SIGABRT is LX807's)."""
 
 UNKNOWN_CODE = "LX599"
 UNKNOWN_CAUSE = "no known failure signature in the log."

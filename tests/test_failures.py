@@ -286,7 +286,7 @@ FOUND_UNKNOWNS = {
     # state; the thread says a peer that went away mid-transfer causes it (unknown, worth a
     # retry), launchx reads the exception as the script's (LX511, not retried)
     "unknown__hivemind_453_monitor_load_state_indexerror.log",
-    # rounds 205-212's rule LX808 reads a launcher's report of a rank's SIGABRT, with nothing
+    # rounds 205-212's rule LX807 reads a launcher's report of a rank's SIGABRT, with nothing
     # above it, as a native abort (segfault, not retried): the development corpus labels
     # ten such logs segfault, these five unknown (the log alone does not say why it aborted)
     "unknown__accelerate_2960_sigabrt_rank10_srun.log",
@@ -1715,11 +1715,24 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         (
             "RuntimeError: The size of tensor a (3) must match the size of tensor b (0) at "
             "non-singleton dimension 1\n",
-            "LX807",
+            "LX646",
         ),
         (
             "WARNING: fused kernel failed (mat1 and mat2 shapes cannot be multiplied (4x8 and "
             "16x8)), falling back to the eager path\n",
+            "LX646",
+        ),
+        (
+            "/opt/lib/loss.py:12: UserWarning: The size of tensor a (4) must match the size "
+            "of tensor b (1) at non-singleton dimension 1\n",
+            "LX646",
+        ),
+        # a SIGABRT after gloo lost its peer is gloo's uncaught exception
+        (
+            "terminate called after throwing an instance of 'gloo::IoException'\n"
+            "  what():  [/opt/gloo/transport/tcp/pair.cc:598] Connection closed by peer "
+            "[10.0.0.2]:5291\n"
+            "  exitcode  : -6 (pid: 4242)\n",
             "LX807",
         ),
         # a SIGABRT after NCCL's watchdog timed out is the watchdog's teardown
@@ -1728,10 +1741,18 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
             "Timeout(ms)=600000) ran for 600042 milliseconds before timing out.\n"
             "  exitcode  : -6 (pid: 4242)\n",
-            "LX808",
+            "LX807",
         ),
         # another exit status that starts with the same digit
-        ("  exitcode  : -65 (pid: 4242)\n", "LX808"),
+        ("  exitcode  : -65 (pid: 4242)\n", "LX807"),
+        # hivemind's warning when it was told to go on without its peers
+        (
+            "[WARN] [hivemind.dht.node.create:301] DHTNode bootstrap failed: none of the "
+            "initial_peers responded to a ping.\n",
+            "LX712",
+        ),
+        # a library's warning that quotes cuFFT's status and goes on
+        ("UserWarning: cuFFT error: CUFFT_INTERNAL_ERROR, falling back to the CPU\n", "LX808"),
         # hivemind's daemon failing for another reason than its peers
         (
             "hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start: "
@@ -1741,6 +1762,11 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         # torch's multi-process test harness reporting its ranks' exit codes, without the
         # rank's own exception
         ("RuntimeError: Process 2 exited with error code 10 and exception:\n", "LX511"),
+        ("RuntimeError: Processes 0 1 exited with error code 10\n", "LX511"),
+        (
+            "AssertionError: Expected exit code 0 but got 1 for pid: 4242\n",
+            "LX511",
+        ),
         (
             "AssertionError: False is not true : Expected zero exit code but got 1\n",
             "LX511",
@@ -1862,25 +1888,25 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
         (
             "DistributedDataParallel (DDP) RuntimeError: The size of tensor a (3) must match "
             "the size of tensor b (0) at non-singleton dimension 1\n",
-            "LX807",
+            "LX646",
         ),
         (
             "I get this when training on 2 GPUs: mat1 and mat2 shapes cannot be multiplied "
             "(8x512 and 768x512)\n",
-            "LX807",
+            "LX646",
         ),
         (
             "[trainer] step 12 crashed with shape '[4, -1, 64]' is invalid for input of "
             "size 1000\n",
-            "LX807",
+            "LX646",
         ),
         # a launcher's SIGABRT with nothing above it: torchrun's summary, mp.spawn
         (
             "  host      : node-1\n  rank      : 1 (local_rank: 1)\n  exitcode  : -6 (pid: 42)\n"
             "  error_file: <N/A>\n  traceback : Signal 6 (SIGABRT) received by PID 42\n",
-            "LX808",
+            "LX807",
         ),
-        ("Exception: process 0 terminated with signal SIGABRT\n", "LX808"),
+        ("Exception: process 0 terminated with signal SIGABRT\n", "LX807"),
         # hivemind's DHT node finding none of its initial peers
         (
             "RuntimeError: DHTNode bootstrap failed: none of the initial_peers responded to a "
