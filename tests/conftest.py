@@ -62,32 +62,53 @@ def run_cli(
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def free_port() -> int:
-    """A port nobody listens on right now (the kernel's pick)."""
+def _ephemeral_low() -> int:
+    """The first port of the kernel's ephemeral range: an outgoing connection (a rank
+    connecting to a store) takes its local port from that range, so a port the tests mean to
+    listen on later is picked below it."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+def _free_run(n: int) -> int:
+    """The first of ``n`` consecutive ports that nobody holds now, outside the ephemeral
+    range, so that no connection opened in between (by this run's own ranks) takes one of
+    them before the launcher listens there."""
+    import random
     import socket
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    low = _ephemeral_low()
+    top = low - n if low - n > 20000 else 65535 - n
+    base = 20000 if low - n > 20000 else low
+    rng = random.Random()
+    for _ in range(200):
+        port = rng.randrange(base, top)
+        if port + n >= 29400 and port <= 29600:
+            continue  # torchrun's defaults, which some tests take on purpose
+        socks = [socket.socket() for _ in range(n)]
+        try:
+            for i, s in enumerate(socks):
+                s.bind(("127.0.0.1", port + i))
+            return port
+        except OSError:
+            continue
+        finally:
+            for s in socks:
+                s.close()
+    raise RuntimeError(f"no {n} adjacent free ports")
+
+
+def free_port() -> int:
+    """A port nobody listens on right now, below the kernel's ephemeral range."""
+    return _free_run(1)
 
 
 def free_pair() -> int:
     """A port whose next port is free too (node 0's channel listens on MASTER_PORT + 1)."""
-    import socket
-
-    for _ in range(50):
-        with socket.socket() as a:
-            a.bind(("127.0.0.1", 0))
-            port = int(a.getsockname()[1])
-            if port >= 65535:
-                continue
-            with socket.socket() as b:
-                try:
-                    b.bind(("127.0.0.1", port + 1))
-                except OSError:
-                    continue
-                return port
-    raise RuntimeError("no two adjacent free ports")
+    return _free_run(2)
 
 
 def plan_once(
