@@ -45,6 +45,7 @@ passed in; this module reads no environment).
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import hmac
 import json
@@ -523,6 +524,23 @@ def _pause() -> float:
     return _RETRY_S * (0.5 + random.random())
 
 
+def open_connection(addr: str, port: int, timeout: float) -> socket.socket:
+    """``socket.create_connection``, but never to itself. A connection to a port of this
+    host that nobody listens on yet can be given that same port as its own and connect to
+    itself (TCP's simultaneous open); it then holds the port the node meant to listen on
+    (two nodes on one host, a port in the kernel's ephemeral range), and that node's bind
+    fails. Such a socket is closed at once and reported as refused, as it would have been."""
+    sock = socket.create_connection((addr, port), timeout=timeout)
+    try:
+        itself = sock.getsockname() == sock.getpeername()
+    except OSError:
+        itself = False
+    if itself:
+        sock.close()
+        raise ConnectionRefusedError(errno.ECONNREFUSED, "nobody listens there yet")
+    return sock
+
+
 def _hello_fields(frame: Frame, nonce: str, nnodes: int) -> tuple[str, str] | None:
     body = frame.body
     link_nonce, host = body.get("link_nonce"), body.get("host", "")
@@ -586,7 +604,7 @@ class Link:
             if remaining <= 0:
                 return False
             try:
-                sock = socket.create_connection((self.addr, self.port), timeout=min(2.0, remaining))
+                sock = open_connection(self.addr, self.port, min(2.0, remaining))
             except OSError as exc:
                 self.last_error = exc.strerror or str(exc)
                 self.sleep(min(_pause(), max(remaining, 0.0)))

@@ -455,3 +455,28 @@ def test_a_link_refuses_a_hub_that_cannot_sign() -> None:
         lk = Link("127.0.0.1", port, RUN, KEY, 1)
         assert lk.connect(time.monotonic() + 0.6) is False
         assert lk.last_error and "not this run's node 0" in lk.last_error
+
+
+def test_a_connection_to_itself_is_dropped_and_reported_as_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Linux connects a socket to itself when it is given, as its own port, the unheard
+    port it dials on this host (TCP's simultaneous open): the node that meant to listen
+    there then cannot. open_connection closes such a socket at once, so the port is free."""
+    mine = socket.socket()
+    mine.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    mine.bind(("127.0.0.1", 0))
+    port = int(mine.getsockname()[1])
+    mine.connect(("127.0.0.1", port))  # a real self-connection, as the kernel may make one
+    assert mine.getsockname() == mine.getpeername()
+    monkeypatch.setattr(socket, "create_connection", lambda *a, **k: mine)
+    with pytest.raises(ConnectionRefusedError):
+        channel.open_connection("127.0.0.1", port, 1.0)
+    assert mine.fileno() == -1  # closed
+    monkeypatch.undo()
+    with socket.socket() as listener:  # the port is the listener's to take again
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", port))
+        listener.listen(1)
+        with channel.open_connection("127.0.0.1", port, 1.0) as sock:
+            assert sock.getpeername() == ("127.0.0.1", port)

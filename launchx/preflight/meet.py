@@ -625,7 +625,7 @@ class Knock:
             with self._changed:
                 self._started += 1
             try:
-                sock = socket.create_connection((addr, port), timeout=_PROBE_TIMEOUT_S)
+                sock = channel.open_connection(addr, port, _PROBE_TIMEOUT_S)
             except OSError as exc:
                 with self._changed:
                     self.error = exc.strerror or str(exc) or type(exc).__name__
