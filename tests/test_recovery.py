@@ -128,7 +128,23 @@ def launchx(args: list[str], cwd: Path, **env: str) -> Run:
     )
     run = Run(proc)
     run.start_reading()
+    _STARTED.append(run)
     return run
+
+
+_STARTED: list[Run] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_run_outlives_its_test() -> Iterator[None]:
+    """A test that fails while one node still runs (its other node timed out) leaves that
+    node's launchx and torchrun to the next tests, holding their ports: kill what is left."""
+    yield
+    while _STARTED:
+        run = _STARTED.pop()
+        if run.proc.poll() is None:
+            run.kill()
+            run.proc.wait(timeout=30)
 
 
 def summary_rows(text: str) -> list[list[str]]:
