@@ -152,7 +152,7 @@ def _search(comp: Compiled, text: str) -> re.Match[str] | None:
 
 
 def _spanning(
-    comp: Compiled, variants: list[tuple[str, tuple[int, ...]]], warned: bool = False
+    comp: Compiled, variants: list[tuple[str, tuple[int, ...]]], warned: bool
 ) -> re.Match[str] | None:
     for text, breaks in variants:
         for pat in comp.patterns:

@@ -81,8 +81,8 @@ def _free_run(n: int) -> int:
     import socket
 
     low = _ephemeral_low()
-    top = low - n if low - n > 20000 else 65535 - n
-    base = 20000 if low - n > 20000 else low
+    # (where the ephemeral range starts below 20000 no range is outside it: take any port)
+    base, top = (20000, low - n) if low - n > 20000 else (low, 65535 - n)
     rng = random.Random()
     for _ in range(200):
         port = rng.randrange(base, top)
