@@ -210,6 +210,13 @@ def tier(priority: int) -> int:
     return 1 if priority >= 50 else 0
 
 
+_PYTHON_ONLY_ERRORS = (
+    r"(?:Index|Key|Attribute|Assertion|ZeroDivision|Name|NotImplemented|UnboundLocal"
+    r"|ModuleNotFound)Error"
+)
+"""Exception classes that only Python code raises (not a C++ extension's RuntimeError), so
+a line that quotes one quotes the script's own error (LX803)."""
+
 EXCEPTION_LINE = r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
 """The start of a Python exception line ("RuntimeError", "requests.exceptions.ConnectionError"):
 the line that ended a process, as opposed to a warning that quotes the same words. A bare
@@ -250,9 +257,11 @@ _DEEPEP_TIMEOUT = r"^DeepEP (?:[\w-]+ ){0,4}timeout\b"
 # releases), after it printed the counters still at -1
 _DEEPEP_CPU_TIMEOUT = r"\bDeepEP error: (?:CPU recv timeout|timeout \(\w+ CPU\))"
 
-_NOT_THE_DISK = (r"/dev/shm|\bshm\b|shared memory",)
+_NOT_THE_DISK = (r"/dev/shm|\bshm\b|shared memory", r"Warning: ")
 """A full or failing /dev/shm, and NCCL's segments there, have rules of their own (LX538,
-LX541, ...): not the storage rules' disk."""
+LX541, ...): not the storage rules' disk. Nor is a warning that quotes the errno and goes on
+(joblib's "UserWarning: [Errno 28] No space left on device.  joblib will operate in serial
+mode", a semaphore it could not create)."""
 
 _LOGGING_HANDLER_FRAME = r'logging[/\\](?:__init__|handlers)\.py", line \d+, in \w+$'
 """A frame of logging's own handlers: an exception raised there is a handler that could not
@@ -285,6 +294,10 @@ is quoted, not raised, and the request may still succeed."""
 _GOES_ON = r"(?i)\bwarn|\bfall(?:ing)? ?back\b|\bretry"
 """A line whose library says it falls back (another kernel, another device) or tries again:
 the error it quotes has not stopped the run."""
+
+_WARNED_LINE = r"^WARNING: "
+"""A line logged as a warning: its header said so (the matcher puts "WARNING: " back before
+the message of such a line when it tries the exclusions), or the message starts with it."""
 
 _WENT_ON: tuple[str, ...] = (_GOES_ON, r"(?i)\bignor|\bskip", r"^Exception ignored in\b")
 """A line that quotes an error its program went on after: a library falling back or trying
@@ -2726,7 +2739,14 @@ RULES: tuple[Rule, ...] = (
             r"required"
             r"|argument [^:]+: (?:expected (?:one|at least one) argument|invalid \w+ value"
             r"|invalid choice|ignored explicit argument|not allowed with argument))",
+            # argparse's message as a reporter quotes it, without the program's name and
+            # "error:" (Lightning's DDP under Hydra starting the other ranks with arguments
+            # the script's parser does not take)
+            r"^unrecognized arguments: \S",
         ),
+        # (a logger's warning that quotes the words and goes on; not the words "skip",
+        # "ignore" or "warn", which the rejected arguments may hold)
+        exclude=(_WARNED_LINE,),
         cause="the script's argument parser rejected its command line and exited with code 2 "
         "before training; with '--local_rank=N' it is a launcher (DeepSpeed's, or "
         "python -m torch.distributed.launch before torch 2.0) passing an argument the script "
@@ -2735,7 +2755,10 @@ RULES: tuple[Rule, ...] = (
         "launchx) pass nothing, the script reads os.environ['LOCAL_RANK']; a script that must "
         "also run under such a launcher declares both spellings: "
         "parser.add_argument('--local-rank', '--local_rank', type=int, default=0).",
-        fixtures=("user_code_error__yi_69_unrecognized_local_rank_deepspeed_tp.log",),
+        fixtures=(
+            "user_code_error__yi_69_unrecognized_local_rank_deepspeed_tp.log",
+            "user_code_error__mattergen_180_hydra_ddp_unrecognized_args.log",
+        ),
     ),
     Rule(
         name="rendezvous_settings_rejected",
@@ -2855,6 +2878,37 @@ RULES: tuple[Rule, ...] = (
         "kernel; a newer torch or Triton may pick configs that fit; or run on the GPU it was "
         "tuned for.",
         fixtures=("user_code_error__specforge_194_inductor_triton_out_of_resource.log",),
+    ),
+    Rule(
+        name="spawn_target_not_in_a_module",
+        category="user_code_error",
+        code="LX810",
+        # above the user's exception (LX511), which leaves exceptions raised in spawn's
+        # _main to the parent's death: this one is the script's, on every start
+        priority=81,
+        retryable=False,
+        # a spawned child (mp.spawn, xmp.spawn, spawn-context DataLoader workers) unpickles
+        # its target by name from the main module and does not find it there
+        # in the main module of a notebook or an interactive session (Python 3.12 names
+        # its importer), or in the script's, run as __mp_main__ in the child, when the
+        # target is defined under its `if __name__ == "__main__":` (a script that unpickles
+        # a file naming the script's classes has a __main__ "from" a file: not this)
+        patterns=(
+            r"AttributeError: Can't get attribute '[^']+' on <module '(?:__main__' \((?:built-in"
+            r"|<class '_frozen_importlib\.BuiltinImporter'>)\)|__mp_main__' )",
+        ),
+        cause="a process started with the spawn start method looks its target function (or "
+        "a class it was given) up by name in the main module and it is not there: the "
+        "parent is a notebook or an interactive session, whose definitions a fresh "
+        "interpreter cannot import, or the function is defined inside "
+        "if __name__ == '__main__': or another function; every start fails the same way.",
+        fix="define the function (and the classes passed to it) at the top level of a .py "
+        "module and import it from the notebook, or run the training as a script (torchrun "
+        "or `launchx run` start each rank as a fresh interpreter that imports it).",
+        fixtures=(
+            "user_code_error__tutorials_1742_ddp_pipeline_spawn_notebook.log",
+            "user_code_error__xla_2750.log",
+        ),
     ),
     Rule(
         name="spawn_main_not_guarded",
@@ -3262,7 +3316,15 @@ RULES: tuple[Rule, ...] = (
             # submitit launcher) or a primary config missing from the search path
             r"(?:^|MissingConfigException: )In '[^']+': Could not (?:find|load) '[^']+'",
             r"(?:^|MissingConfigException: )Cannot find primary config '[^']+'",
+            # an override of a key the config does not have (Hydra's message, then
+            # OmegaConf's for a struct config, each alone on its line without HYDRA_FULL_ERROR)
+            r"(?:^|ConfigCompositionException: )Could not override '[^']+'\."
+            r"(?: No match in the defaults list\.)?$",
+            r"^Key '[^']+' is not in struct$",
         ),
+        # (a logger's warning that quotes them and goes on; not the words "skip" or
+        # "ignore", which a key may hold)
+        exclude=(_WARNED_LINE,),
         cause="Hydra could not compose the run's configuration, so the script never started "
         "on this rank: a key the structured config's schema lacks or an override whose value "
         "OmegaConf cannot merge (the lines under it name the key), a config group option "
@@ -3280,6 +3342,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "user_code_error__lightning_15545.log",
             "user_code_error__midway_network_1.log",
+            "user_code_error__ttrl_24_hydra_reward_kwargs_not_in_struct.log",
         ),
     ),
     Rule(
@@ -4123,9 +4186,12 @@ RULES: tuple[Rule, ...] = (
             # classes only Python code raises, after a space or an opening quote, with the
             # message after (not after a time stamp's digits: a prefix the line reader does
             # not peel)
+            # (two ranks writing the same line at once double the class and its colon:
+            # "AttributeErrorAttributeError: : 'X' object ...")
             r"(?i:\berror\b|\btraceback\b).*?(?<=[\s\"'`(:])(?<!\d )(?:builtins\.)?"
-            r"(?:Index|Key|Attribute|Assertion|ZeroDivision|Name|NotImplemented|UnboundLocal"
-            r"|ModuleNotFound)Error: \S",
+            rf"(?:{_PYTHON_ONLY_ERRORS})?{_PYTHON_ONLY_ERRORS}(?:: )?: \S",
+            # ... and that doubled form anywhere in a line, which says it without the word
+            rf"(?<=[\s\"'`(:])(?:builtins\.)?{_PYTHON_ONLY_ERRORS}{_PYTHON_ONLY_ERRORS}: : \S",
         ),
         exclude=_WENT_ON,
         cause="the script raised an exception (the line quotes it: a reporter's sentence, or a "
@@ -4137,6 +4203,7 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__diffusers_8477_consistency_ddp_config.log",
             "user_code_error__easyr1_44_dataproto_equal_chunk_6_gpus.log",
             "user_code_error__fastchat_1458_zero3_hf_deepspeed_config_orig.log",
+            "user_code_error__sd_scripts_1019_sdxl_ti_ddp_text_model.log",
         ),
     ),
     Rule(
@@ -4189,6 +4256,28 @@ RULES: tuple[Rule, ...] = (
         "print(torch.version.cuda)'` says which); if it already is, leave memory free for "
         "cuFFT's plan (a smaller batch, PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True).",
         fixtures=("cuda_config_error__sovits_109_cufft_internal_error.log",),
+    ),
+    Rule(
+        name="accelerate_deepspeed_several_models",
+        category="user_code_error",
+        code="LX809",
+        # above the AssertionError line that carries it (LX511): the fix is accelerate's
+        priority=81,
+        retryable=False,
+        # accelerate's _prepare_deepspeed, when prepare() is given two models (a UNet and the
+        # text encoder it trains too, a policy and its reference) under one DeepSpeed config
+        patterns=(
+            r"You can't use same `?Accelerator\(\)`? instance with multiple models when using "
+            r"DeepSpeed",
+        ),
+        cause="accelerate was asked to prepare more than one model for DeepSpeed with one "
+        "Accelerator and one DeepSpeed config, which it does not do: one DeepSpeed engine "
+        "wraps one model; the same configuration fails this way on every run.",
+        fix="prepare one model for DeepSpeed: wrap the trained models in one nn.Module, or "
+        "train only one (a frozen text encoder or reference model need not be prepared); "
+        "recent accelerate releases can hold one DeepSpeed plugin per model (its guide to "
+        "several models with DeepSpeed); or use DDP or FSDP, which take several models.",
+        fixtures=("user_code_error__shivam_diffusers_241_deepspeed_multiple_models.log",),
     ),
     Rule(
         name="fsdp_forward_without_grad_fn",
@@ -5193,6 +5282,10 @@ RULES: tuple[Rule, ...] = (
             r"Check failed: e == cudaSuccess \|\| e == cudaErrorCudartUnloading:? CUDA: ",
             r"uncorrectable ECC error",
             r"GPU has fallen off the bus",
+            # torch 2.8's exception class for a CUDA error, as Ray names it for a task that
+            # raised it ("RayTaskError(AcceleratorError): ray::Worker.train()"), where the
+            # CUDA error's own line is cut from the paste
+            r"\bRayTaskError\(AcceleratorError\)",
             # Intel GPUs: Level Zero losing the device (the kernel driver reset the engine
             # under a running kernel), in its unified runtime's name as torch's XPU backend
             # raises it and in its own as oneCCL does
@@ -5245,6 +5338,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_error__torch_xpu_ops_5164.log",
             "cuda_error__dmlcloud_58_nvml_unknown_error.log",
             "cuda_error__slime_1786_torch_memory_saver_pause_invalid_argument.log",
+            "cuda_error__skyrl_797_fully_async_acceleratorerror.log",
         ),
     ),
     Rule(
@@ -8270,7 +8364,10 @@ RULES: tuple[Rule, ...] = (
         "the same order and under the same names (hvd.join() for uneven data); "
         "HOROVOD_STALL_CHECK_TIME_SECONDS and HOROVOD_STALL_SHUTDOWN_TIME_SECONDS set when "
         "it warns and when it gives up.",
-        fixtures=("collective_timeout__horovod_2662_join_broadcast_stall.log",),
+        fixtures=(
+            "collective_timeout__horovod_2662_join_broadcast_stall.log",
+            "collective_timeout__horovod_429_avg_loss_missing_rank1.log",
+        ),
     ),
     Rule(
         name="gloo_timeout",
@@ -8806,6 +8903,15 @@ ANCHORS: tuple[str, ...] = (
     "shapes cannot be multiplied",
     "is invalid for input of size",
     "sizes of tensors must match",
+    # Horovod's stall inspector's warning without its glog header (stall_inspector.cc), as
+    # the reporter's terminal or a progress bar before it shows it (LX638)
+    "remainder of ranks",
+    # accelerate's refusal to prepare two models for DeepSpeed, an assertion with no
+    # "error" in its words (LX809)
+    "instance with multiple models",
+    # Hydra's and OmegaConf's words for an override of a key the config lacks (LX689)
+    "could not override",
+    "is not in struct",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

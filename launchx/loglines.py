@@ -212,9 +212,11 @@ class Stripped:
 
 
 # A warning level in the headers strip() takes off ("WARNING:root:", "[WARNING]", "x - WARN -",
-# glog's "W1124 05:..." and "[W socket.cpp:601]"): the message was logged as a warning, which
-# a rule's exclusions must still see once the header is gone
-_WARN_HEAD = re.compile(r"\bWARN(?:ING)?\b|(?:^|[\s\]])\[?W(?:\d{4} \d{2}:|\s+[\w./-]+:\d+\])")
+# glog's "W1124 05:..." (torch 2.4 and later: "W318 15:25:...") and "[W socket.cpp:601]",
+# also glued to torch's rank prefix as in "[rank1]:[W ProcessGroupGloo.cpp:721]"): the
+# message was logged as a warning, which a rule's exclusions must still see once the header
+# is gone
+_WARN_HEAD = re.compile(r"\bWARN(?:ING)?\b|(?:^|[\s\]:])\[?W(?:\d{3,4} \d{2}:|\s+[\w./-]+:\d+\])")
 
 
 def strip(raw: str) -> Stripped:

@@ -24,6 +24,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from itertools import accumulate
 from typing import BinaryIO, Protocol
 
 from launchx import failure_rules as fr
@@ -237,9 +238,7 @@ class _Scanner:
             return None
         host = st.host or self.info.host
         b = self.block
-        in_root = (b.in_block and b.root) or bool(
-            "exitcode" in st.body and ll.FIRST_FAILED.search(st.body)
-        )
+        in_root = (b.in_block and b.root) or _first_failed(st.body, joined)
         if in_root:
             # read again by the summary's state machine, inside its Root Cause block
             self.headless.discard(line_no)
@@ -457,6 +456,25 @@ def _task_list(text: str) -> list[int]:
             return []
         out.extend(range(first, last + 1))
     return out
+
+
+def _first_failed(body: str, joined: str | None) -> bool:
+    """torchrun's "failed (exitcode: N) local_rank: L" line, also where a terminal wrapped
+    it ("...api:failed" / " (exitcode: -9) local_rank: 1 ..."): the root failure's line. In
+    the joined fragments only a match across a break counts; a whole such line among them is
+    another line's."""
+    if "exitcode" in body and ll.FIRST_FAILED.search(body):
+        return True
+    if joined is None or "exitcode" not in joined:
+        return False
+    parts = joined.split("\n")
+    for sep in (" ", ""):
+        text = sep.join(parts)
+        breaks = list(accumulate(len(p) + len(sep) for p in parts[:-1]))
+        for m in ll.FIRST_FAILED.finditer(text):
+            if any(m.start() < b - len(sep) < m.end() for b in breaks):
+                return True
+    return False
 
 
 def _is_candidate(raw: str) -> bool:

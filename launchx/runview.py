@@ -137,6 +137,8 @@ def attempt_report(
     ]
     root_rank = _first_failed(facts, hits, lines)
     primary, findings = _choose(hits, root_rank, facts, lines, policy)
+    if primary is not None and primary.rank is None and root_rank is None:
+        primary, findings = _named_by_its_only_rank(primary, findings, hits, facts, lines, policy)
     if decided is not None:
         others = tuple(f for f in findings if f.category != decided.category)
         primary, findings = decided, (decided, *others)
@@ -307,6 +309,41 @@ def _first_failed(facts: _Facts, hits: Sequence[Hit], lines: Sequence[LogLine]) 
     if timed:
         return min(timed)[2]
     return None
+
+
+def _named_by_its_only_rank(
+    primary: Diagnosis,
+    findings: tuple[Diagnosis, ...],
+    hits: list[Hit],
+    facts: _Facts,
+    lines: Sequence[LogLine],
+    policy: RetryPolicyLike | None,
+) -> tuple[Diagnosis, tuple[Diagnosis, ...]]:
+    """The cause, chosen again with the one rank its category's lines name as the rank
+    that failed (``_only_rank``): the rank only says who failed, so a choice it would change
+    is not taken, and the other findings keep the ranks they had."""
+    only = _only_rank(hits, primary.category)
+    if only is None:
+        return primary, findings
+    ranked, _ = _choose(hits, only, facts, lines, policy)
+    if ranked is None or ranked.code != primary.code or ranked.rank != only:
+        return primary, findings
+    return ranked, (ranked, *findings[1:])
+
+
+def _only_rank(hits: Sequence[Hit], category: str) -> int | None:
+    """The one rank the cause's own lines name, when its first line lost the prefix the
+    others have (a kernel's device assert above "[rank0]: RuntimeError: CUDA error: ..."):
+    that rank failed. A rank that also reported a failure of another category (a timeout, a
+    lost peer, NCCL's error beside a crash) is more often the survivor of the cause, so it
+    names nothing; nor does a warning. Only lines a rule read count, so that the anchored
+    scan and the scan of every line agree."""
+    own: set[int] = set()
+    other: set[int] = set()
+    for h in hits:
+        into = own if h.rule.category == category else other
+        into.update(ln.rank for ln in h.lines if ln.rank is not None and not ln.warned)
+    return own.pop() if len(own) == 1 and not own & other else None
 
 
 def _lightning_raiser(hits: Sequence[Hit], lines: Sequence[LogLine]) -> int | None:

@@ -127,6 +127,24 @@ def test_the_rest_of_a_wrapped_line_without_its_prefix() -> None:
     ]
 
 
+def test_torchruns_failure_line_wrapped_by_a_terminal_is_the_roots() -> None:
+    """A terminal 80 columns wide splits torchrun's "failed (exitcode: -9) local_rank: 1"
+    after "failed": joined, it names the rank that failed first; a whole such line below a
+    long line that is another's does not make that line the root's."""
+    first = "sed: 706s, ETA:   196sERROR:torch.distributed.elastic.multiprocessing.api:failed"
+    rest = "(exitcode: -9) local_rank: 1 (pid: 3636) of binary: /home/u/anaconda3/envs/mm/bin"
+    p = _primary(f"{first}\n {rest}\n")
+    assert (p.code, p.rank) == ("LX515", 1)
+    assert logscan._first_failed(first, f"{first}\n{rest}") is True
+    long_line = (
+        "[rank1]: KeyError: 'labels' (caught by the data loop, which logged it and went on to "
+        "the next shard)"
+    )
+    whole = "failed (exitcode: -9) local_rank: 1 (pid: 3636) of binary: /usr/bin/python"
+    assert logscan._first_failed(long_line, f"{long_line}\n{whole}") is False
+    assert logscan._first_failed(whole, None) is True
+
+
 def test_unrelated_neighbours_are_not_glued_into_a_match() -> None:
     """A join is only believed where a pattern spans the break: two complete lines that
     happen to end and start with the right words do not make a CUDA OOM."""

@@ -660,3 +660,47 @@ def test_torch_2_6_watchdog_status_wording_is_read() -> None:
     text = line.format(r=0, seq=138, done=137) + line.format(r=7, seq=137, done=136)
     report = failures.diagnose_logs([text])
     assert report.stragglers and report.stragglers[0].ranks == (7,)
+
+
+def test_the_one_rank_a_log_names_failed_when_its_error_line_lost_the_prefix() -> None:
+    """A paste of one rank's error whose first line has no prefix (a kernel's device assert
+    above "[rank0]: RuntimeError: CUDA error: ...") failed on that rank; the rank does not
+    change the cause, and a rank that only warned or reported another failure is not taken
+    for it."""
+    assert_line = (
+        "/w/aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: "
+        '[5,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && "index out of '
+        'bounds"` failed.\n'
+    )
+    raised = "[rank0]: RuntimeError: CUDA error: device-side assert triggered\n"
+    alone = failures.diagnose_logs([assert_line]).primary
+    p = failures.diagnose_logs([assert_line + raised]).primary
+    assert alone is not None and p is not None
+    assert (p.code, p.rank, alone.rank) == (alone.code, 0, None), p
+    # the same with every line scanned: the rank comes from lines a rule read, which both
+    # scans keep
+    scan = logscan.scan_text(assert_line + raised, SourceInfo(name=""), every_line=True)
+    full = runview.analyse([scan]).primary
+    assert full is not None and (full.code, full.rank) == (p.code, 0), full
+    # two ranks raising it: neither is the one
+    p = failures.diagnose_logs([assert_line + raised + raised.replace("0", "1")]).primary
+    assert p is not None and p.rank is None, p
+    # the same rank also reporting another failure (a lost peer): it may be the survivor
+    lost = "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] "
+    p = failures.diagnose_logs([assert_line + raised + lost + "Connection closed by peer\n"])
+    assert p.primary is not None and p.primary.rank is None, p.primary
+    # the only rank shown warned (glog's header glued to the rank prefix, in torch 2.4's
+    # three-digit date too), or reported a lost peer wrapped over two lines: not named
+    for warned in (
+        "[rank1]:[W ProcessGroupGloo.cpp:721] Warning: Unable to resolve hostname\n",
+        "[rank1]:[W318 15:25:23.355 ProcessGroupNCCL.cpp:1250] Warning: the process group has "
+        "NOT been destroyed; a failure\n",
+    ):
+        p = failures.diagnose_logs([assert_line + warned]).primary
+        assert p is not None and p.rank is None, (warned, p)
+    wrapped = (
+        "[rank1]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] "
+        "Connection closed\n[rank1]: by peer [10.0.0.2]:24723\n"
+    )
+    p = failures.diagnose_logs([assert_line + wrapped]).primary
+    assert p is not None and p.rank is None, p
