@@ -24,11 +24,11 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from itertools import accumulate
 from typing import BinaryIO, Protocol
 
 from launchx import failure_rules as fr
 from launchx import loglines as ll
+from launchx import rulematch as rm
 from launchx.anchorlines import OnePass, after_markers, first_anchors, one_pass
 from launchx.loglines import FailureEntry, LogLine
 
@@ -467,14 +467,11 @@ def _first_failed(body: str, joined: str | None) -> bool:
         return True
     if joined is None or "exitcode" not in joined:
         return False
-    parts = joined.split("\n")
-    for sep in (" ", ""):
-        text = sep.join(parts)
-        breaks = list(accumulate(len(p) + len(sep) for p in parts[:-1]))
-        for m in ll.FIRST_FAILED.finditer(text):
-            if any(m.start() < b - len(sep) < m.end() for b in breaks):
-                return True
-    return False
+    return any(
+        any(m.start() < b < m.end() for b in breaks)
+        for text, breaks in rm.joined_variants(joined)
+        for m in ll.FIRST_FAILED.finditer(text)
+    )
 
 
 def _is_candidate(raw: str) -> bool:

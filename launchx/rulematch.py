@@ -116,9 +116,10 @@ def _scoped(pattern: str) -> str:
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 
 
-def _variants(joined: str) -> list[tuple[str, tuple[int, ...]]]:
+def joined_variants(joined: str) -> list[tuple[str, tuple[int, ...]]]:
     """The joined message with a space and without one at each break, and where the breaks
-    fall in each."""
+    fall in each: a match believed from a wrapped line must span one of them (the rules
+    here, torchrun's failure line in ``logscan``)."""
     parts = joined.split("\n")
     out: list[tuple[str, tuple[int, ...]]] = []
     for sep in (" ", ""):
@@ -193,14 +194,16 @@ def match_line(
         got = _with_rank(line, m, line.text)
         if got.rank is None and line.joined is not None and _ranked(comp):
             # the message names its rank in another fragment of the same wrapped message
-            joins = variants if variants is not None else _variants(line.joined)
+            joins = variants if variants is not None else joined_variants(line.joined)
             s = _spanning(comp, joins, line.warned)
             if s is not None and s.groupdict().get("rank") is not None:
                 return _with_rank(line, s, s.string)
         return got
     if line.joined is None:
         return None
-    m = _spanning(comp, variants if variants is not None else _variants(line.joined), line.warned)
+    m = _spanning(
+        comp, variants if variants is not None else joined_variants(line.joined), line.warned
+    )
     return None if m is None else _with_rank(line, m, m.string)
 
 
@@ -223,7 +226,7 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
     candidates: list[tuple[LogLine, bool, list[tuple[str, tuple[int, ...]]] | None]] = []
     for ln in lines:
         own = bool(quick.search(ln.text))
-        variants = _variants(ln.joined) if ln.joined is not None else None
+        variants = joined_variants(ln.joined) if ln.joined is not None else None
         if own or (variants is not None and any(quick.search(v) for v, _b in variants)):
             candidates.append((ln, own, variants))
     hits: list[Hit] = []
