@@ -375,6 +375,10 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         # PyTorch-BigGraph's trainer, of a worker of its process pool
         rf"A subprocess exited unexpectedly with status -(?:{nums})\b",
         rf"{PALS_RANK_DIED}(?:{nums})\b",
+        # a wrapper's own report of the child it ran, as subprocess's returncode gives it
+        # (negative: the signal): "Training failed with exit code -9"
+        rf"\b(?:failed|exited|died|crashed) with (?:exit |return )?(?:code|status):? "
+        rf"-(?:{nums})\b",
     )
 
 
@@ -1849,7 +1853,7 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(
             r"\bExpected all tensors to be on the same device, but found at least two "
-            r"devices, (?:cuda|npu|xpu|cpu|meta):?\d* and (?:cuda|npu|xpu|cpu|meta)\b",
+            r"devices ?, (?:cuda|npu|xpu|cpu|meta):?\d* and (?:cuda|npu|xpu|cpu|meta)\b",
         ),
         cause="an operation was given tensors on two devices: the model is spread over "
         "several GPUs (device_map='auto', a pipeline split by hand) while each rank also "
@@ -1861,7 +1865,10 @@ RULES: tuple[Rule, ...] = (
         "process's GPU (device_map={'': local_rank}) rather than device_map='auto'; with "
         "one process over all GPUs, launch it as a single process (num_processes=1); move "
         "the inputs to the device of the model's first layer.",
-        fixtures=("user_code_error__lmms_eval_50_tensors_diff_device.log",),
+        fixtures=(
+            "user_code_error__lmms_eval_50_tensors_diff_device.log",
+            "user_code_error__irnet_19_dataparallel_tensors_two_devices.log",
+        ),
     ),
     Rule(
         name="cuda_too_many_peers",
@@ -1900,6 +1907,10 @@ RULES: tuple[Rule, ...] = (
             # local indices (older torch prints the numbers as characters, so they may look
             # empty)
             r"device >= 0 && device < num_gpus INTERNAL ASSERT FAILED",
+            # ... and torch.cuda's own check of an index past the visible GPUs, in releases
+            # before 2.0 (get_device_properties: nn.DataParallel's device_ids asking for more
+            # GPUs than the machine or CUDA_VISIBLE_DEVICES gives)
+            r"^AssertionError: Invalid device id$",
             # (faiss prints the runtime's string after "CUDA error 209", which a paste may cut
             # short: the words before "for execution" already say it)
             r"no kernel image is available\b",
@@ -2075,6 +2086,7 @@ RULES: tuple[Rule, ...] = (
         "reinstall it with HOROVOD_GPU_OPERATIONS=NCCL pip install --no-cache-dir "
         "--force-reinstall horovod[pytorch], a release that supports this torch.",
         fixtures=(
+            "cuda_config_error__gtad_36_dataparallel_invalid_device_id.log",
             "cuda_config_error__sagemaker_examples_2023.log",
             "cuda_config_error__torchao_2904_float8_rowwise_b200_arch_mma.log",
             "cuda_config_error__rlinf_953.log",
@@ -2223,6 +2235,10 @@ RULES: tuple[Rule, ...] = (
             # ... and the same check in DeepEP's and the other kernels' C++ (LX735's form)
             r"\bFailed: C(?:UDA|uda) error \S+:\d+ 'out of memory'",
             r"CUDA error: out of memory",
+            # Thrust's system_error (torch's older sorting and unique kernels, extensions built
+            # on it): the CUDA status's own text after the step that got it
+            r"(?:after cudaLaunch in triple_chevron_launcher::launch\(\)|parallel_for failed): "
+            r"out of memory",
             # the runtime's own name for that status, as RAPIDS' RMM and cupy report it (RMM
             # wraps it in a MemoryError: std::bad_alloc that is not the host's memory)
             r"\bcudaErrorMemoryAllocation\b",
@@ -2251,8 +2267,9 @@ RULES: tuple[Rule, ...] = (
             # is CUDA_ERROR_OUT_OF_MEMORY
             r"non-zero status: 2 cuMemCreate failed",
             # torch_memory_saver (slime's and verl's offload of weights and KV cache) when the
-            # driver's cuMemCreate returns CUDA_ERROR_OUT_OF_MEMORY
-            r"CUresult error: 2 \(out of memory\)",
+            # driver's cuMemCreate returns CUDA_ERROR_OUT_OF_MEMORY, or the runtime's status 2
+            # when it resumes a paused region
+            r"(?:CUresult|cudaError) error: 2 \(out of memory\)",
             # nvJPEG (DALI's GPU image decoder) when its device allocator fails
             r"\bNVJPEG_STATUS_ALLOCATOR_FAILURE\b",
             # XLA on a TPU: XRT's allocator ("Attempting to reserve 10.51G at the bottom of
@@ -2297,6 +2314,8 @@ RULES: tuple[Rule, ...] = (
             "cuda_oom__transformers_22328.log",
             "cuda_oom__xla_2569.log",
             "cuda_oom__lmmr1_42_vllm_cumem_allocator.log",
+            "cuda_oom__torch_memory_saver_99_resume_kv_cache_oom.log",
+            "cuda_oom__pytorch_examples_343_dataparallel_weak_gpu.log",
         ),
     ),
     Rule(
@@ -2326,7 +2345,8 @@ RULES: tuple[Rule, ...] = (
             r"Out of memory: Killed process",
             r"Memory cgroup out of memory",
             r"tasks? [\d,-]+: Out Of Memory",
-            r"OUT_OF_MEMORY",
+            # SLURM's job state (not the driver's CUDA_ERROR_OUT_OF_MEMORY, which is the GPU's)
+            r"\bOUT_OF_MEMORY\b",
             r"have been OOM Killed",
             r"exceeded (?:job )?memory limit",
             r"\bTERM_(?:MEMLIMIT|SWAP): [Jj]ob killed",
@@ -3049,12 +3069,18 @@ RULES: tuple[Rule, ...] = (
         # framework may log them without the class ("Error in ...compute_loss: Detected ...")
         priority=81,
         retryable=False,
-        patterns=(r"\bDetected mismatch between collectives on ranks\b",),
-        cause="TORCH_DISTRIBUTED_DEBUG=DETAIL's check found the ranks at the same point of "
-        "their collectives calling different ones, or the same one with different tensor "
-        "shapes, dtypes or devices: the script's control flow or data differs across ranks "
-        "(a branch only some ranks take, inputs of different lengths, a rank that skipped a "
-        "step); the same data does it again.",
+        patterns=(
+            r"\bDetected mismatch between collectives on ranks\b",
+            # NCCL's own word when it tears a communicator down with a peer's collectives
+            # not matching (the rank it names is where to look, not the one that failed)
+            r"NCCL WARN Your program may be hanging, this may be caused by a collective "
+            r"mismatch around rank \d+",
+        ),
+        cause="TORCH_DISTRIBUTED_DEBUG=DETAIL's check (or NCCL) found the ranks at the same "
+        "point of their collectives calling different ones, or the same one with different "
+        "tensor shapes, dtypes or devices: the script's control flow or data differs across "
+        "ranks (a branch only some ranks take, inputs of different lengths, a rank that "
+        "skipped a step); the same data does it again.",
         fix="compare the two fingerprints in the message (sequence number, op type, shapes): "
         "make every rank issue the same collectives in the same order with the same shapes "
         "(pad variable-length inputs before a broadcast or all_gather, keep rank-0-only work "
@@ -3062,6 +3088,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "user_code_error__spa_vl_rlhf_2_reward_broadcast_shape_mismatch.log",
             "user_code_error__lightning_19680_allgather_collective_mismatch.log",
+            "user_code_error__lightning_8214_nccl_collective_mismatch_after_val.log",
         ),
     ),
     Rule(
@@ -5948,6 +5975,7 @@ RULES: tuple[Rule, ...] = (
             "killed__jukebox_155_mpiexec_hydra_signal9.log",
             "killed__production_stack_292.log",
             "killed__pytorch_biggraph_128.log",
+            "killed__gemma_tuner_19_wizard_exit_minus9.log",
         ),
     ),
     Rule(
@@ -8912,6 +8940,8 @@ ANCHORS: tuple[str, ...] = (
     # Hydra's and OmegaConf's words for an override of a key the config lacks (LX689)
     "could not override",
     "is not in struct",
+    # NCCL's warning at a communicator's tear-down (LX670)
+    "collective mismatch around",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

@@ -299,6 +299,11 @@ FOUND_UNKNOWNS = {
     # bug and no cause is found (unknown), launchx reads the RuntimeError as the script's
     # (LX511, not retried either way)
     "unknown__pytorch_3641_old_ddp_nccl_reduce_elements.log",
+    # round 234 (blind): rank 22's ncclRemoteError "Connection closed by remote peer" on a
+    # resumed multi-node run, the peer's own traceback cut after its first frames; the
+    # labeller calls it collateral (unknown), launchx names the closed socket (LX559, not
+    # retried either way)
+    "unknown__accelerate_3413_multinode_resume_ncclremoteerror.log",
 }
 
 
@@ -1828,10 +1833,26 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "multiprocessing.api:failed\nNext epoch starting now\n",
             "LX515",
         ),
+        # rounds 229-243: the driver's name of the GPU's status is not SLURM's job state
+        (
+            "[torch_memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an "
+            "issue e.g. torch allocator will free cache and retry)\n",
+            "LX510",
+        ),
+        # a positive exit status is not a signal, and Lightning's observer names its own
+        # rank, not the child's
+        ("Training failed with exit code 9\n", "LX547"),
+        (
+            "[rank: 1] Child process with PID 192280 terminated with code -9. Forcefully "
+            "terminating all other processes to avoid zombies\n",
+            "LX547",
+        ),
+        # a script's own assertion that happens to use the words
+        ("AssertionError: Invalid device id for the sampler\n", "LX540"),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-227 added stop where their evidence stops: in the scan a user
+    """The wordings rounds 83-243 added stop where their evidence stops: in the scan a user
     gets, and with every line matched, so that a near miss without an anchor still tests the
     rule's own pattern."""
     p = failures.diagnose_logs([text]).primary
@@ -2034,10 +2055,45 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
             "/usr/bin/python\n",
             "LX515",
         ),
+        # rounds 229-243: torch_memory_saver's runtime status on resume, and Thrust's
+        (
+            "[torch_memory_saver.cpp] cudaError error: 2 (out of memory)  file=csrc/core.cpp "
+            "func=resume line=172\n",
+            "LX509",
+        ),
+        (
+            "RuntimeError: after cudaLaunch in triple_chevron_launcher::launch(): out of memory\n",
+            "LX509",
+        ),
+        ("parallel_for failed: out of memory\n", "LX509"),
+        # a wrapper's report of its child's signal, as subprocess's returncode gives it
+        ("Training failed with exit code -9\n", "LX547"),
+        ("Worker exited with return code -9\n", "LX547"),
+        # NCCL's own word for collectives that do not match across ranks
+        (
+            "[0] init.cc:1256 NCCL WARN Your program may be hanging, this may be caused by a "
+            "collective mismatch around rank 1. Please check your collective calls at and "
+            "around this rank.\n",
+            "LX670",
+        ),
+        # torch.cuda's check of a device index past the visible GPUs, before torch 2.0
+        ("AssertionError: Invalid device id\n", "LX540"),
+        # the two devices' message with a space before its comma
+        (
+            "Expected all tensors to be on the same device, but found at least two devices , "
+            "cuda:1 and cuda:0!\n",
+            "LX767",
+        ),
+        # a line-number gutter (cat -n, an editor's copy) before torch's rank prefix
+        (
+            "  5898\t[rank4]:     raise NotImplementedError\n"
+            "  5899\t[rank4]: NotImplementedError\n",
+            "LX511",
+        ),
     ],
 )
 def test_later_rounds_wordings_are_read(text: str, code: str) -> None:
-    """The wordings rounds 195-227 added, each read alone as a user's log would be."""
+    """The wordings rounds 195-243 added, each read alone as a user's log would be."""
     p = failures.diagnose_logs([text]).primary
     assert p is not None and p.code == code, p
 

@@ -352,6 +352,10 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("[INFO] [Rank 3] RuntimeError: x", "RuntimeError: x", 3, None),
         # a CI viewer's column bar and docker compose's service prefix
         ("  | RuntimeError: x", "RuntimeError: x", None, None),
+        # a line-number gutter and its tab (cat -n, an editor's copy); a number and spaces
+        # is a step count in the line, which stays
+        ("  5899\t[rank4]: NotImplementedError", "NotImplementedError", 4, None),
+        ("100   loss 0.5", "100   loss 0.5", None, None),
         ("daskcluster-worker-1     | [rank2]: boom", "boom", 2, "daskcluster-worker-1"),
         # pytest's failure report; glog's E-prefixed header is not one
         ("E       RuntimeError: x", "RuntimeError: x", None, None),
