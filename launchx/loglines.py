@@ -39,6 +39,9 @@ _NOISE = (
     # a line number and a tab before the line, as `cat -n`, `nl` and editors' copies of a
     # log file put them ("  5899\t[rank4]: NotImplementedError")
     re.compile(r"^\d{1,7}\t(?=\S)"),
+    # ... and as GitHub's editor turns such a copy (a file's or a CI log's page: a table of
+    # line numbers and lines) into a Markdown table: "82 |   | TypeError: ..."
+    re.compile(r"^\d{1,7} \|[ \t]+\|[ \t]+(?=\S)"),
     # an ISO time stamp, maybe followed by a colon ("2021-03-10T13:22:37.443Z: ")
     re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?:?(?:\s+[|-]\s+|\s+)"),
     # ... in brackets, also the full-width ones of Chinese job platforms' log viewers

@@ -356,6 +356,10 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         # is a step count in the line, which stays
         ("  5899\t[rank4]: NotImplementedError", "NotImplementedError", 4, None),
         ("100   loss 0.5", "100   loss 0.5", None, None),
+        # ... that copy as GitHub's editor makes it a Markdown table; a table row whose
+        # second cell holds something is a table of the log's own
+        ("82 |   | [rank1]: TypeError: x", "TypeError: x", 1, None),
+        ("12 | 0.5 | 0.3", "12 | 0.5 | 0.3", None, None),
         ("daskcluster-worker-1     | [rank2]: boom", "boom", 2, "daskcluster-worker-1"),
         # pytest's failure report; glog's E-prefixed header is not one
         ("E       RuntimeError: x", "RuntimeError: x", None, None),
