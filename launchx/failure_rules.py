@@ -363,8 +363,6 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         rf"Rank (?P<rank>\d+) crashed with exit code -(?:{nums})\b",
         # vLLM's multiprocess executor (multiproc_worker_utils) reporting a worker it started
         rf"Worker \S+ pid \d+ died, exit code: -(?:{nums})\b",
-        # ... and its front end reporting one of its own processes
-        rf"Process \S+ \(PID: \d+\) died with exit code -(?:{nums})\b",
         # horovodrun's gloo launcher (runner/gloo_run.py) names the first process that failed:
         # "The first process to do so was:", "Process name: N", "Exit code: C"
         rf"^Exit code: (?:{shell})$",
@@ -376,7 +374,8 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         rf"A subprocess exited unexpectedly with status -(?:{nums})\b",
         rf"{PALS_RANK_DIED}(?:{nums})\b",
         # a wrapper's own report of the child it ran, as subprocess's returncode gives it
-        # (negative: the signal): "Training failed with exit code -9"
+        # (negative: the signal): "Training failed with exit code -9", and vLLM's front end
+        # of one of its own processes ("Process EngineCore_0 (PID: 7) died with exit code -9")
         rf"\b(?:failed|exited|died|crashed) with (?:exit |return )?(?:code|status):? "
         rf"-(?:{nums})\b",
     )

@@ -36,12 +36,10 @@ _NOISE = (
     re.compile(r"^\[rank(?:[xXnN?*]|\.\.\.)\]:\s?"),
     # a CI log viewer's column bar (Buildkite): "  | line"
     re.compile(r"^\|[ \t]+(?=\S)"),
-    # a line number and a tab before the line, as `cat -n`, `nl` and editors' copies of a
-    # log file put them ("  5899\t[rank4]: NotImplementedError")
-    re.compile(r"^\d{1,7}\t(?=\S)"),
-    # ... and as GitHub's editor turns such a copy (a file's or a CI log's page: a table of
-    # line numbers and lines) into a Markdown table: "82 |   | TypeError: ..."
-    re.compile(r"^\d{1,7} \|[ \t]+\|[ \t]+(?=\S)"),
+    # a line number before the line, as `cat -n`, `nl` and editors' copies of a log file put
+    # it ("  5899\t[rank4]: ..."), and as GitHub's editor turns a copy of a file's or a CI
+    # log's page into a Markdown table, an empty cell after it ("82 |   | TypeError: ...")
+    re.compile(r"^\d{1,7}(?:\t| \|[ \t]+\|[ \t]+)(?=\S)"),
     # an ISO time stamp, maybe followed by a colon ("2021-03-10T13:22:37.443Z: ")
     re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?:?(?:\s+[|-]\s+|\s+)"),
     # ... in brackets, also the full-width ones of Chinese job platforms' log viewers
