@@ -4099,6 +4099,11 @@ RULES: tuple[Rule, ...] = (
             # the one exception class a script dies of without either word: next() on an
             # exhausted data iterator, outside a generator
             r"^StopIteration(?::|$)",
+            # torch.distributed.rpc's thread pool logging the Python exception a remote call
+            # raised in a task, which prints no exception line of its own ("[E
+            # thread_pool.cpp:112] Exception in thread pool task: TypeError: ..."; an
+            # INTERNAL ASSERT there is torch's, LX684)
+            r"^Exception in thread pool task: (?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ",
             # a library's own base class named "Error" or "error" in its module, and zipfile's
             # BadZipFile; not an attribute's annotation in a source line ("self.error: str =
             # None"); Python 2's socket.error is a connection's (the exclusions below)
@@ -4140,6 +4145,14 @@ RULES: tuple[Rule, ...] = (
         not_raised_in=(
             r'multiprocessing[/\\]spawn\.py", line \d+, in _main$',
             _LOGGING_HANDLER_FRAME,
+            # torch's own multi-process test harness comparing its ranks' exit codes (older
+            # test_distributed's _join_and_reduce; common_distributed's _check_return_codes,
+            # through torch's TestCase.assertEqual: "AssertionError: 7 not less than or
+            # equal to 1e-05"), and its CI runner's "RuntimeError: test_distributed failed!"
+            # after it: a rank's own error, where the log holds it, is the cause
+            r'", line \d+, in (?:_check_return_codes|_join_and_reduce)$',
+            r'[/\\]common_utils\.py", line \d+, in assertEqual$',
+            r'\btest[/\\]run_test\.py", line \d+, in main$',
         ),
         cause="the training script raised an exception on this rank; the other ranks' errors "
         "(connection closed, timeouts) are the consequence.",
@@ -4160,6 +4173,7 @@ RULES: tuple[Rule, ...] = (
             "user_code_error__deepspeed_5267_mii_replicas.log",
             "user_code_error__stylegan2_320_lmdb_no_such_file.log",
             "user_code_error__miles_66_save_model_unpickling.log",
+            "user_code_error__fairscale_173_pipe_eval_rpc.log",
         ),
     ),
     Rule(
@@ -6562,6 +6576,30 @@ RULES: tuple[Rule, ...] = (
         fixtures=("launcher_died__openpvsg_17_srun_munge_auth.log",),
     ),
     Rule(
+        name="slurm_config_missing",
+        category="launcher_died",
+        code="LX811",
+        priority=70,
+        retryable=False,
+        patterns=(
+            # a Slurm command on a node with no slurm.conf and no configless controller to
+            # fetch one from (src/common/read_config.c: the DNS SRV record of configless mode
+            # is the last place it looks), or a slurm.conf it cannot read
+            r"^(?:(?:srun|sbatch|salloc|squeue|scontrol|sinfo)(?:-[\w.-]+)?: )?fatal: Could not "
+            r"establish a configuration source$",
+            r"^(?:(?:srun|sbatch|salloc|squeue|scontrol|sinfo)(?:-[\w.-]+)?: )?fatal: Unable to "
+            r"process configuration file$",
+        ),
+        cause="a Slurm command (srun, sbatch) ran on a machine where Slurm is not set up: it "
+        "found no slurm.conf and no configless controller to fetch one from, so it exited "
+        "before any rank ran. A launch script written for a Slurm cluster was run outside one "
+        "(a workstation, a container, a cloud node of another scheduler).",
+        fix="run it on the cluster's login node, where `sinfo` works (or bind /etc/slurm into "
+        "the container); on a machine without Slurm, start the ranks with torchrun instead "
+        "(launchx run --profile local, or torchrun --nproc-per-node N script.py).",
+        fixtures=("launcher_died__internvideo_196_srun_no_slurm_config.log",),
+    ),
+    Rule(
         name="nccl_invalid_usage",
         category="nccl_invalid_usage",
         code="LX516",
@@ -8941,6 +8979,9 @@ ANCHORS: tuple[str, ...] = (
     "is not in struct",
     # NCCL's warning at a communicator's tear-down (LX670)
     "collective mismatch around",
+    # a Slurm command with no configuration to read (LX811)
+    "configuration source",
+    "process configuration file",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

@@ -19,6 +19,11 @@ import signal
 from dataclasses import dataclass
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# a log copied out of a web page's source or a mail keeps HTML's escapes ("error_file:
+# &lt;N/A&gt;", "&#39;cuda:0&#39;")
+_ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|#39|#x27);")
+_ENTITIES = {"&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"', "&apos;": "'", "&#39;": "'"}
+_ENTITIES["&#x27;"] = "'"
 
 # vLLM's multiprocess executor's tag of a tensor-parallel worker, before its index: "(VllmWorker
 # rank=1 pid=2699412)", "(VllmWorker TP3 pid=8)", "(Worker_TP0 pid=415)" (_RANK_PREFIXES)
@@ -40,11 +45,33 @@ _NOISE = (
     # it ("  5899\t[rank4]: ..."), and as GitHub's editor turns a copy of a file's or a CI
     # log's page into a Markdown table, an empty cell after it ("82 |   | TypeError: ...")
     re.compile(r"^\d{1,7}(?:\t| \|[ \t]+\|[ \t]+)(?=\S)"),
-    # an ISO time stamp, maybe followed by a colon ("2021-03-10T13:22:37.443Z: ")
-    re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?:?(?:\s+[|-]\s+|\s+)"),
+    # loguru's default header: "2024-05-01 10:11:12.345 | ERROR    | __main__:main:12 - "
+    re.compile(
+        r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[.,]\d+ \| *[A-Z]+ *\| [\w.<>-]+:[\w.<>-]+:\d+ - "
+    ),
+    # an ISO time stamp, UTC or with its offset, maybe followed by a colon
+    # ("2021-03-10T13:22:37.443Z: ", "2026-03-24T12:06:11.850202858+08:00 ")
+    re.compile(
+        r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?:?"
+        r"(?:\s+[|-]\s+|\s+)"
+    ),
     # ... in brackets, also the full-width ones of Chinese job platforms' log viewers
     # ("【2023-07-09 22:14:41】RuntimeError: ...")
-    re.compile(r"^[\[【]\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?[\]】]\s*"),
+    re.compile(
+        r"^[\[【]\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?[\]】]\s*"
+    ),
+    # the container runtime's log file (what Kubernetes keeps of a pod, after its time
+    # stamp): the stream, then F for a full line or P for part of one ("stderr F msg")
+    re.compile(r"^std(?:err|out) [FP] "),
+    # syslog's and journalctl's header: "May 01 10:11:12 node01 python3[12345]: "
+    re.compile(
+        r"^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} "
+        r"[\w.-]+ [\w.@/-]+(?:\[\d+\])?: "
+    ),
+    # grep's name of the file a line was found in, searching several: "logs/rank3.log:msg",
+    # with the line's number "train.out:120:  File ..." (not "out.txt: No such file", a
+    # message about the file)
+    re.compile(r"^[\w.-]*(?:/[\w.-]+)*\.(?:log|out|err|txt)(?::\d+:|:(?=\S))"),
     # a Markdown fence glued to the exception line it opens ("```RuntimeError: ...")
     re.compile(f"^```(?={_EXCEPTION_NAME}:)"),
     # vLLM's data-parallel engine other than the first, and its worker's tag after it: that
@@ -163,7 +190,7 @@ _COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+|[a-z][a-z0-9.]*-[a-z0-9.-]*
 # anything and the next cannot match either, so one search of their alternation stands for
 # all of them (most prefixed lines carry only a rank or host prefix)
 _ANY_NOISE = re.compile("|".join(f"(?:{p.pattern})" for p in _NOISE))
-_PREFIX_STARTS = frozenset("|>`[(~^0123456789IWEFDCMSTabcdefghijklmnopqrstuvwxyz【")
+_PREFIX_STARTS = frozenset("|>`[(~^0123456789IWEFDCMSTJAON./_abcdefghijklmnopqrstuvwxyz【")
 # a log viewer's CSV export: the time stamp's quoted column, then the message's, its quotes
 # doubled ("\"1739588804.641441583\",\"[rank7]: TypeError: ...\"")
 _CSV_TIME = re.compile(r'^"(?:\d{9,10}(?:\.\d+)?|\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?)","')
@@ -226,6 +253,8 @@ _WARN_HEAD = re.compile(r"\bWARN(?:ING)?\b|(?:^|[\s\]:])\[?W(?:\d{3,4} \d{2}:|\s
 def strip(raw: str) -> Stripped:
     """Remove timestamps, log headers and rank/host prefixes (in any order they are stacked)."""
     text = _ANSI.sub("", raw) if "\x1b" in raw else raw
+    if "&" in text:
+        text = _ENTITY.sub(lambda m: _ENTITIES[m.group()], text)
     text = text.strip()
     if text[:1] == '"' and (csv := _CSV_TIME.match(text)):
         text = text[csv.end() :].removesuffix('"').replace('""', '"')

@@ -14,6 +14,10 @@ Wrapped messages: a terminal or logger may split one message over several lines,
 with its own prefix (``[rank0]: ... (errno: 98 - Address already`` / ``[rank0]: in
 use).``). A candidate line carries the fragments around it (``LogLine.joined``); the
 matcher accepts a pattern there only where it spans a break.
+
+Headers: the line reader (``loglines``) knows the prefixes launchers and loggers put on a
+line; one it does not know (a team's own logging format) is learnt from the log's
+tracebacks, as what stands before their frames, and taken off the lines that carry it.
 """
 
 from __future__ import annotations
@@ -213,6 +217,12 @@ class _Scanner:
     mpi_first: list[tuple[int, int, LogLine]] = field(default_factory=list)  # mpirun's report
     spawned: tuple[int, int] | None = None  # (process, line) of spawn's "-- Process N"
     framed_to: int = 0  # the last line the frame look-back above an exception has read
+    header: re.Pattern[str] | None = None  # a logger's header the traceback frames show
+
+    def cut(self, raw: str) -> str:
+        """``raw`` without the header the log's tracebacks show on every line, learnt from
+        the log's head before its first line is read (scan_stream)."""
+        return raw if self.header is None else _cut_header(raw, self.header)
 
     # ------------------------------------------------------------------ lines
 
@@ -680,7 +690,7 @@ def _summary(sc: _Scanner, buf: bytes, span: tuple[int, int, int], line_no: int)
     while pos < limit and quiet < 12:
         end = buf.find(b"\n", pos)
         end = len(buf) if end == -1 else end
-        raw = _raw_at(buf, pos, end, pos)
+        raw = sc.cut(_raw_at(buf, pos, end, pos))
         if pos >= floor:
             sc.summary_line(raw, no)
         else:
@@ -711,13 +721,21 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
             if c and p:
                 sc.comm_ranks[p.group(1)].add(int(c.group(1)))
         return
+    raw = sc.cut(_raw_at(buf, start, end, anchor))
+    header = None
     if _EXCEPTION_LINE.search(raw_bytes):
-        _frames_above(sc, buf, start, line_no)
+        # (a header only where the line's exception class has an unknown one before it)
+        headed = not _plain_exception(raw)
+        header = _traceback_header(buf, start) if headed else None
+        _frames_above(sc, buf, start, line_no, header)
+        if header is not None:
+            raw = _cut_header(raw, header)
+        elif headed:
+            raw = _neighbours_header(buf, start, end, raw)
     if sc.prelude is None and _TIMEOUT.search(raw_bytes):
         top = _back_lines(buf, start, _PRELUDE_LINES)
         bodies = (ll.strip(_decode(r[:_MAX_LINE])).body for r in buf[top:start].split(b"\n"))
         sc.prelude = tuple(b for b in bodies if b)
-    raw = _raw_at(buf, start, end, anchor)
     segments = [raw]
     if "\r" in raw:  # terminal frames: only those with an anchor
         frames = [s for s in raw.split("\r") if s.strip()]
@@ -896,7 +914,9 @@ _PRELUDE_LINES = 6
 _FRAME_LOOKBACK = 40
 
 
-def _frames_above(sc: _Scanner, buf: bytes, start: int, line_no: int) -> None:
+def _frames_above(
+    sc: _Scanner, buf: bytes, start: int, line_no: int, header: re.Pattern[str] | None
+) -> None:
     """The traceback frames above an exception line: the user's file and line is what
     they need to fix, and frames hold no anchor of their own. The source line under a
     frame is kept too: a bare ``AssertionError`` says what failed only there."""
@@ -915,9 +935,143 @@ def _frames_above(sc: _Scanner, buf: bytes, start: int, line_no: int) -> None:
         if first_no + i <= done:
             continue
         if _FRAME in raw or (i and _FRAME in chunk[i - 1]):
-            line = sc.make_line(_decode(raw[:_MAX_LINE]), first_no + i)
+            text = _decode(raw[:_MAX_LINE])
+            text = _cut_header(text, header) if header else sc.cut(text)
+            line = sc.make_line(text, first_no + i)
             if line is not None:
                 sc.keep(line)
+
+
+# A logger's header on every line in a shape the line reader does not know ("May 01 10:11:12
+# node01 python3[12345]: ", "logs/rank_3.log:", a team's own format): a traceback shows it, as
+# what is left before the "File" of its frames once the known prefixes are off, and the
+# exception line under the frames carries the same header with other numbers in it. Taking
+# it off lets the exception line be read as one (its patterns start at the message).
+_DIGIT_RUN = re.compile(r"\d+")
+_GAP = re.compile(r"\s+")
+_TRACEBACK_MARKS = (_FRAME, b"Traceback (most recent call last):")
+_MAX_HEADER = 120
+_HEADER_WINDOW = 8192  # bytes above an exception line searched for its traceback's marks
+
+
+def _traceback_header(buf: bytes, start: int) -> re.Pattern[str] | None:
+    """The shape of the header before the nearest traceback frame (or the traceback's first
+    line) just above the line at ``start``, its digits any digits, when the line reader
+    leaves one there."""
+    top = max(0, start - _HEADER_WINDOW)
+    at, mark = max((buf.rfind(m, top, start), m) for m in _TRACEBACK_MARKS)
+    return _header_before(buf, at, mark) if at != -1 else None
+
+
+# what follows a traceback's marks on their lines: a frame's file and line number, nothing
+# after the traceback's first line (a "File" in a message is neither)
+_MARK_TAILS = {
+    _FRAME: re.compile(rb'[^"\n]+", line \d+'),
+    _TRACEBACK_MARKS[1]: re.compile(rb"[ \t\r]*(?:\n|$)"),
+}
+
+
+def _header_before(buf: bytes, at: int, mark: bytes) -> re.Pattern[str] | None:
+    """The header shape before the traceback ``mark`` at ``at``; None where the mark starts
+    its line (no header) or is not a traceback's (the wrong words after it, far into a line)."""
+    ls = buf.rfind(b"\n", 0, at) + 1
+    if at - ls > _MAX_HEADER or not _MARK_TAILS[mark].match(buf, at + len(mark)):
+        return None
+    return _mark_header(buf[ls:at], mark) if buf[ls:at].strip() else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _mark_header(before: bytes, mark: bytes) -> re.Pattern[str] | None:
+    """The header shape in ``before``, what stands before a traceback's ``mark`` on its line
+    (the same few prefixes recur line after line: "[rank3]:   ")."""
+    word = mark.decode()
+    body = ll.strip(_decode(before) + word).body
+    head = _unknown_part(body[: -len(word)].rstrip()) if body.endswith(word) else ""
+    return _header_shape(_DIGIT_RUN.sub("\0", head)) if head else None
+
+
+def _unknown_part(head: str) -> str:
+    """``head`` up to the first rank or host prefix the line reader knows after a space in
+    it: that prefix stays on the line, to be read."""
+    for gap in _GAP.finditer(head):
+        rest = ll.strip(head[gap.end() :] + " x")
+        if rest.rank is not None or rest.host is not None:
+            return head[: gap.start()]
+    return head
+
+
+@functools.lru_cache(maxsize=256)
+def _header_shape(head: str) -> re.Pattern[str]:
+    return re.compile("^" + r"\d+".join(re.escape(part) for part in head.split("\0")) + r"\s*")
+
+
+# an exception's class at the start of a line or after a header, where a header can end
+_EXCEPTION_AFTER = re.compile(
+    r"(?:^|(?<=[\s|:>\])~-]))(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::(?: |$)|$)"
+)
+
+
+def _plain_exception(raw: str) -> bool:
+    """No header the line reader does not know stands before the line's exception class
+    (most often none, or a rank prefix: "[rank3]: KeyError: ..."), or it has none near."""
+    m = _EXCEPTION_AFTER.search(raw, 0, _MAX_HEADER + 40)
+    return m is None or _known_prefix(raw[: m.start()])
+
+
+def _neighbours_header(buf: bytes, start: int, end: int, raw: str) -> str:
+    """``raw`` without a header before its exception class that the line above or below
+    starts with too (its numbers changed): a logger's header where no traceback is left
+    to show it (an excerpt of the last lines), not a reporter's words before a quote."""
+    body = ll.strip(raw).body
+    m = _EXCEPTION_AFTER.search(body, 0, _MAX_HEADER + 40)
+    if m is None or _BARE_EXCEPTION.match(body) or not 0 < m.start() <= _MAX_HEADER:
+        return raw
+    head = _unknown_part(body[: m.start()].rstrip())
+    if not head:
+        return raw
+    header = _header_shape(_DIGIT_RUN.sub("\0", head))
+    above = _stripped_above(buf, start)
+    below = None
+    if end + 1 < len(buf):
+        ns, ne = _line_bounds(buf, end + 1)
+        below = ll.strip(_raw_at(buf, ns, ne, ns))
+    if any(n is not None and header.match(n.body) for n in (above, below)):
+        return _cut_header(raw, header)
+    return raw
+
+
+_HEADER_FRAMES = 64
+
+
+def _learned_header(head: bytes) -> re.Pattern[str] | None:
+    """The header shape most of the first traceback frames show (two at least): the
+    logger's, on its other lines too (the ones before the traceback, torchrun's summary)."""
+    shapes: dict[re.Pattern[str] | None, int] = defaultdict(int)
+    at = head.find(_FRAME)
+    for _ in range(_HEADER_FRAMES):
+        if at == -1:
+            break
+        if _MARK_TAILS[_FRAME].match(head, at + len(_FRAME)):
+            shapes[_header_before(head, at, _FRAME)] += 1
+        at = head.find(_FRAME, at + 1)
+    best = max(shapes.items(), key=lambda kv: kv[1], default=(None, 0))
+    return best[0] if best[1] >= 2 else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _known_prefix(text: str) -> bool:
+    """The line reader takes all of ``text`` off a line (nothing, or prefixes it knows)."""
+    return not text.strip() or ll.strip(text + "x").body == "x"
+
+
+def _cut_header(raw: str, header: re.Pattern[str]) -> str:
+    """``raw`` without the header the frames above it carry, its known prefixes kept."""
+    body = ll.strip(raw).body
+    m = header.match(body)
+    tail = raw.rstrip()
+    if m is None or not m.end() or not tail.endswith(body):
+        return raw
+    return tail[: len(tail) - len(body)] + body[m.end() :]
 
 
 def _strong(raw: bytes) -> bool:
@@ -947,11 +1101,25 @@ def scan_stream(
     offset = 0  # of carry[0] in the stream
     total = 0
     head_done = False
+    # the header a logger puts on every line is learnt from the head before any line is
+    # read: a file's by reading ahead (its windows stay the chunks the helper answers)
+    learnt = False
+    if stream.seekable():
+        at = stream.tell()
+        sc.header = _learned_header(stream.read(_HEAD_BYTES))
+        stream.seek(at)
+        learnt = True
     while True:
         data = stream.read(chunk)
         final = not data
         total += len(data)
         buf = carry + data if data else carry
+        if not learnt and not final and len(buf) < _HEAD_BYTES:
+            carry = buf  # a pipe's head is held until it is whole: it says how lines look
+            continue
+        if not learnt:
+            sc.header = _learned_header(buf[:_HEAD_BYTES])
+            learnt = True
         if not head_done and (final or len(buf) >= _HEAD_BYTES):
             _head(sc, buf[:_HEAD_BYTES])
             head_done = True
@@ -1014,7 +1182,7 @@ def _tail(sc: _Scanner, buf: bytes, first_line: int) -> None:
     for raw in _decode(buf[start:]).split("\n"):
         if len(raw) > _MAX_LINE:
             raw = raw[-_MAX_LINE:]
-        line = sc.make_line(raw.split("\r")[-1] if "\r" in raw else raw, no)
+        line = sc.make_line(sc.cut(raw.split("\r")[-1] if "\r" in raw else raw), no)
         if line is not None:
             sc.tail.append(line)
         no += 1

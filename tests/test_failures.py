@@ -1849,10 +1849,42 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         ),
         # a script's own assertion that happens to use the words
         ("AssertionError: Invalid device id for the sampler\n", "LX540"),
+        # rounds 244-255: torch's own test harness comparing its ranks' exit codes, and its
+        # CI runner after it, are not a script's exceptions
+        (
+            "Traceback (most recent call last):\n"
+            '  File "/var/lib/jenkins/workspace/test/common_distributed.py", line 231, in '
+            "_check_return_codes\n"
+            "    self.assertEqual(p.exitcode, first_process.exitcode)\n"
+            '  File "/var/lib/jenkins/workspace/test/common_utils.py", line 888, in assertEqual\n'
+            "    super(TestCase, self).assertLessEqual(abs(x - y), prec, message)\n"
+            "AssertionError: 11 not less than or equal to 1e-05 : \n",
+            "LX511",
+        ),
+        (
+            "Traceback (most recent call last):\n"
+            '  File "test_distributed.py", line 2096, in _join_and_reduce\n'
+            "    first_process.exitcode == SKIP_IF_ROCM_EXIT_CODE\n"
+            "AssertionError\n"
+            "Traceback (most recent call last):\n"
+            '  File "test/run_test.py", line 446, in main\n'
+            "    raise RuntimeError(message)\n"
+            "RuntimeError: test_distributed failed!\n",
+            "LX511",
+        ),
+        # torch's own assertion in an RPC task is LX684's; a Slurm command that read its
+        # configuration and failed later is not missing one
+        (
+            "[E thread_pool.cpp:112] Exception in thread pool task: !completed() INTERNAL "
+            'ASSERT FAILED at "/w/aten/src/ATen/core/ivalue_inl.h":1400, please report a bug\n',
+            "LX511",
+        ),
+        ("srun: error: Unable to process the job's configuration file request\n", "LX811"),
+        ("slurmd: fatal: Could not establish a configuration source for the node\n", "LX811"),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
-    """The wordings rounds 83-243 added stop where their evidence stops: in the scan a user
+    """The wordings rounds 83-255 added stop where their evidence stops: in the scan a user
     gets, and with every line matched, so that a near miss without an anchor still tests the
     rule's own pattern."""
     p = failures.diagnose_logs([text]).primary
@@ -2090,10 +2122,34 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
             "  5899\t[rank4]: NotImplementedError\n",
             "LX511",
         ),
+        # rounds 244-255: a script's own test asserting in its own helper is still read
+        (
+            "Traceback (most recent call last):\n"
+            '  File "tests/test_model.py", line 40, in test_forward\n'
+            "    self.assertEqual(out.shape, (2, 3))\n"
+            '  File "tests/common_utils.py", line 12, in check\n'
+            "    assert a == b\n"
+            "AssertionError: (2, 4) != (2, 3)\n",
+            "LX511",
+        ),
+        # an RPC thread pool's task raising the script's exception
+        (
+            "[E thread_pool.cpp:112] Exception in thread pool task: TypeError: 'NoneType' "
+            "object is not callable\n",
+            "LX511",
+        ),
+        # srun with no slurm.conf and no configless controller, and with one it cannot read
+        (
+            "srun: error: fetch_config: DNS SRV lookup failed\n"
+            "srun: error: _establish_config_source: failed to fetch config\n"
+            "srun: fatal: Could not establish a configuration source\n",
+            "LX811",
+        ),
+        ("sbatch: fatal: Unable to process configuration file\n", "LX811"),
     ],
 )
 def test_later_rounds_wordings_are_read(text: str, code: str) -> None:
-    """The wordings rounds 195-243 added, each read alone as a user's log would be."""
+    """The wordings rounds 195-255 added, each read alone as a user's log would be."""
     p = failures.diagnose_logs([text]).primary
     assert p is not None and p.code == code, p
 

@@ -245,6 +245,81 @@ def test_an_unprefixed_exception_between_prefixed_lines_takes_their_rank() -> No
     assert _primary(text).rank == 2
 
 
+def test_a_header_the_line_reader_does_not_know_is_learnt_from_the_traceback() -> None:
+    """A team's own log format before every line: the traceback's frames show the header, and
+    the exception line under them loses the same one (its numbers changed), keeping the
+    rank prefix after it; the frames are kept without it too."""
+    text = (
+        "17:02:11.207 node3 trainer | [rank5]: step 9\n"
+        "17:02:11.208 node3 trainer | [rank5]: Traceback (most recent call last):\n"
+        '17:02:11.208 node3 trainer | [rank5]:   File "train.py", line 88, in <module>\n'
+        "17:02:11.208 node3 trainer | [rank5]:     batch = next(it)\n"
+        "17:02:11.209 node3 trainer | [rank5]: KeyError: 'labels'\n"
+    )
+    p = _primary(text)
+    assert (p.category, p.code, p.rank) == ("user_code_error", "LX511", 5)
+    assert p.evidence == (
+        '[rank 5] File "train.py", line 88, in <module>',
+        "[rank 5] KeyError: 'labels'",
+    )
+    # with a header of its own shape on every line, and no rank prefix after it
+    text = "".join(
+        f"job-7 #{i}> {line}\n"
+        for i, line in enumerate(
+            [
+                "Traceback (most recent call last):",
+                '  File "train.py", line 3, in <module>',
+                "ValueError: bad shape",
+            ]
+        )
+    )
+    assert _primary(text).code == "LX511"
+
+
+class _Pipe(io.BytesIO):
+    """A stream that cannot be read ahead and rewound, as stdin's pipe."""
+
+    def seekable(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("chunk", [64, logscan.CHUNK])
+def test_the_header_the_tracebacks_show_comes_off_the_lines_above_them_too(chunk: int) -> None:
+    """Learnt from the head of the log before any line is read (a file read ahead, a pipe
+    held until its head is in), so the lines above the first traceback lose it as well, and
+    the chunks the log is read in change nothing."""
+    lines = [
+        "Cuda failure 217 'peer access is not supported between these two devices'",
+        "Traceback (most recent call last):",
+        '  File "train.py", line 9, in <module>',
+        "    main()",
+        '  File "train.py", line 5, in main',
+        "    dist.barrier()",
+        "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970",
+    ]
+    text = "".join(f"[job 7 | {i:02d}s] ~ {line}\n" for i, line in enumerate(lines))
+    scans = [
+        logscan.scan_stream(stream(text.encode()), SourceInfo(name="x.log"), chunk=chunk)
+        for stream in (io.BytesIO, _Pipe)
+    ]
+    assert _key(scans[0]) == _key(scans[1])
+    assert lines[0] in [ln.text for ln in scans[0].lines]
+    assert runview.analyse(scans[:1]).primary.code == "LX573"
+
+
+def test_a_header_not_on_the_traceback_is_left_on_the_line() -> None:
+    """Only the header the frames carry comes off: an exception line under another header,
+    or a frame with nothing before it, leaves the line as it was (quoted in prose, it is
+    not the script's exception)."""
+    text = (
+        '17:02:11.208 node3 trainer |   File "train.py", line 88, in <module>\n'
+        "my notes: ValueError: bad shape\n"
+    )
+    assert failures.diagnose_logs([text]).primary is None
+    lines = [ln.text for ln in _scan(text).lines]
+    assert "my notes: ValueError: bad shape" in lines
+
+
 # ------------------------------------------------------------------ bounds
 
 
@@ -630,6 +705,34 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("[rankx]: ValueError: x", "ValueError: x", None, None),
         ('"1739588804.641441583","[rank7]: TypeError: x"', "TypeError: x", 7, None),
         ('"1739588804.6","[rank7]:   File ""/a.py"", line 3"', 'File "/a.py", line 3', 7, None),
+        # loguru's header; an ISO time with its offset and the container runtime's stream tag
+        # (a pod's log file); syslog's and journalctl's header; grep's file name, with and
+        # without a line number, but not a message about a file
+        (
+            "2024-05-01 10:11:12.345 | ERROR    | __main__:main:12 - ValueError: x",
+            "ValueError: x",
+            None,
+            None,
+        ),
+        (
+            "2026-03-24T12:06:11.850202858+08:00 stderr F [rank1]: KeyError: 1",
+            "KeyError: 1",
+            1,
+            None,
+        ),
+        ("2024-05-01T10:11:12Z stdout P [rank0]: x", "x", 0, None),
+        ("May  1 10:11:12 node01 python3[12345]: [rank2]: KeyError: 1", "KeyError: 1", 2, None),
+        ("logs/rank_3.log:RuntimeError: y", "RuntimeError: y", None, None),
+        ("train.out:120:OSError: z", "OSError: z", None, None),
+        ("out.txt: No such file or directory", "out.txt: No such file or directory", None, None),
+        # HTML's escapes, as a log copied from a page's source keeps them
+        ("  error_file: &lt;N/A&gt;", "error_file: <N/A>", None, None),
+        (
+            "ValueError: &#39;cuda:0&#39; &amp; &quot;x&quot;",
+            "ValueError: 'cuda:0' & \"x\"",
+            None,
+            None,
+        ),
     ],
 )
 def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
