@@ -4132,6 +4132,9 @@ RULES: tuple[Rule, ...] = (
             r"^RuntimeError: Process(?:es)? \d+(?:,? \d+)* (?:exited with error code -?\d+"
             r"|terminated or timed out after )",
             r"^AssertionError: .*\bExpected (?:zero )?exit code (?:-?\d+ )?but got -?\d+",
+            # ... through torch's TestCase.assertEqual of two exit codes, in torch 1.x's own
+            # words with its default tolerance and no message
+            r"^AssertionError: -?\d+ not less than or equal to 1e-05 : ?$",
             # an EOFError with no message: multiprocessing's pipe read finding the other end
             # closed (an environment worker, a task sampler, a queue's feeder went away),
             # whose own error, where the log holds it, is the cause; the script's reads of a
@@ -4146,12 +4149,11 @@ RULES: tuple[Rule, ...] = (
             r'multiprocessing[/\\]spawn\.py", line \d+, in _main$',
             _LOGGING_HANDLER_FRAME,
             # torch's own multi-process test harness comparing its ranks' exit codes (older
-            # test_distributed's _join_and_reduce; common_distributed's _check_return_codes,
-            # through torch's TestCase.assertEqual: "AssertionError: 7 not less than or
-            # equal to 1e-05"), and its CI runner's "RuntimeError: test_distributed failed!"
-            # after it: a rank's own error, where the log holds it, is the cause
+            # test_distributed's _join_and_reduce, common_distributed's _check_return_codes;
+            # through TestCase.assertEqual, its message above), and its CI runner's
+            # "RuntimeError: test_distributed failed!" after it: a rank's own error, where
+            # the log holds it, is the cause
             r'", line \d+, in (?:_check_return_codes|_join_and_reduce)$',
-            r'[/\\]common_utils\.py", line \d+, in assertEqual$',
             r'\btest[/\\]run_test\.py", line \d+, in main$',
         ),
         cause="the training script raised an exception on this rank; the other ranks' errors "

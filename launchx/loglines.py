@@ -263,10 +263,11 @@ def strip(raw: str) -> Stripped:
     label: int | None = None
     host: str | None = None
     for _ in range(8):
-        if not text or text[0] not in _PREFIX_STARTS:
+        # (a prefix may leave the indentation of what followed it: "svc-1  |     [rank0]: x")
+        stripped = text.lstrip()
+        if not stripped or stripped[0] not in _PREFIX_STARTS:
             break
         before = text
-        stripped = text.lstrip()
         if _ANY_NOISE.match(stripped):
             for pat in _NOISE:
                 stripped = pat.sub("", stripped, count=1)

@@ -730,8 +730,6 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
         _frames_above(sc, buf, start, line_no, header)
         if header is not None:
             raw = _cut_header(raw, header)
-        elif headed:
-            raw = _neighbours_header(buf, start, end, raw)
     if sc.prelude is None and _TIMEOUT.search(raw_bytes):
         top = _back_lines(buf, start, _PRELUDE_LINES)
         bodies = (ll.strip(_decode(r[:_MAX_LINE])).body for r in buf[top:start].split(b"\n"))
@@ -986,8 +984,12 @@ def _mark_header(before: bytes, mark: bytes) -> re.Pattern[str] | None:
     (the same few prefixes recur line after line: "[rank3]:   ")."""
     word = mark.decode()
     body = ll.strip(_decode(before) + word).body
-    head = _unknown_part(body[: -len(word)].rstrip()) if body.endswith(word) else ""
-    return _header_shape(_DIGIT_RUN.sub("\0", head)) if head else None
+    pre = body[: -len(word)] if body.endswith(word) else ""
+    head = _unknown_part(pre.rstrip())
+    # a header followed by a space in the frame is one only when a space follows it (not
+    # the start of "10.0.0.2:4242:4250 [0] NCCL WARN" under a "10.0.0.2: " header)
+    spaced = len(pre) > len(head) and pre[len(head)].isspace()
+    return _header_shape(_DIGIT_RUN.sub("\0", head), spaced) if head else None
 
 
 def _unknown_part(head: str) -> str:
@@ -1001,8 +1003,9 @@ def _unknown_part(head: str) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _header_shape(head: str) -> re.Pattern[str]:
-    return re.compile("^" + r"\d+".join(re.escape(part) for part in head.split("\0")) + r"\s*")
+def _header_shape(head: str, spaced: bool) -> re.Pattern[str]:
+    body = r"\d+".join(re.escape(part) for part in head.split("\0"))
+    return re.compile("^" + body + (r"\s+" if spaced else ""))
 
 
 # an exception's class at the start of a line or after a header, where a header can end
@@ -1016,28 +1019,6 @@ def _plain_exception(raw: str) -> bool:
     (most often none, or a rank prefix: "[rank3]: KeyError: ..."), or it has none near."""
     m = _EXCEPTION_AFTER.search(raw, 0, _MAX_HEADER + 40)
     return m is None or _known_prefix(raw[: m.start()])
-
-
-def _neighbours_header(buf: bytes, start: int, end: int, raw: str) -> str:
-    """``raw`` without a header before its exception class that the line above or below
-    starts with too (its numbers changed): a logger's header where no traceback is left
-    to show it (an excerpt of the last lines), not a reporter's words before a quote."""
-    body = ll.strip(raw).body
-    m = _EXCEPTION_AFTER.search(body, 0, _MAX_HEADER + 40)
-    if m is None or _BARE_EXCEPTION.match(body) or not 0 < m.start() <= _MAX_HEADER:
-        return raw
-    head = _unknown_part(body[: m.start()].rstrip())
-    if not head:
-        return raw
-    header = _header_shape(_DIGIT_RUN.sub("\0", head))
-    above = _stripped_above(buf, start)
-    below = None
-    if end + 1 < len(buf):
-        ns, ne = _line_bounds(buf, end + 1)
-        below = ll.strip(_raw_at(buf, ns, ne, ns))
-    if any(n is not None and header.match(n.body) for n in (above, below)):
-        return _cut_header(raw, header)
-    return raw
 
 
 _HEADER_FRAMES = 64

@@ -318,6 +318,12 @@ def test_a_header_not_on_the_traceback_is_left_on_the_line() -> None:
     assert failures.diagnose_logs([text]).primary is None
     lines = [ln.text for ln in _scan(text).lines]
     assert "my notes: ValueError: bad shape" in lines
+    # a program's report of errors it got past, line after line, is no header to learn
+    text = (
+        "Error loading image 12.jpg: OSError: image file is truncated\n"
+        "Error loading image 13.jpg: OSError: image file is truncated\n"
+    )
+    assert failures.diagnose_logs([text]).primary is None
 
 
 # ------------------------------------------------------------------ bounds
