@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from launchx.loglines import EXCEPTION_NAME
+
 Scope = Literal["any", "root_failure"]
 
 CATEGORIES: tuple[str, ...] = (
@@ -217,7 +219,7 @@ _PYTHON_ONLY_ERRORS = (
 """Exception classes that only Python code raises (not a C++ extension's RuntimeError), so
 a line that quotes one quotes the script's own error (LX803)."""
 
-EXCEPTION_LINE = r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
+EXCEPTION_LINE = rf"^{EXCEPTION_NAME}"
 """The start of a Python exception line ("RuntimeError", "requests.exceptions.ConnectionError"):
 the line that ended a process, as opposed to a warning that quotes the same words. A bare
 ``Exception: ...`` is one only beside its ``raise`` (LX656): a script prints the same words."""

@@ -18,19 +18,27 @@ import re
 import signal
 from dataclasses import dataclass
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+"""A terminal's colour and cursor codes, which a log written through a pipe keeps."""
 # a log copied out of a web page's source or a mail keeps HTML's escapes ("error_file:
 # &lt;N/A&gt;", "&#39;cuda:0&#39;")
-_ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|#39|#x27);")
-_ENTITIES = {"&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"', "&apos;": "'", "&#39;": "'"}
-_ENTITIES["&#x27;"] = "'"
+ENTITIES = {
+    "&lt;": "<",
+    "&gt;": ">",
+    "&amp;": "&",
+    "&quot;": '"',
+    "&apos;": "'",
+    "&#39;": "'",
+    "&#x27;": "'",
+}
+_ENTITY = re.compile("|".join(map(re.escape, ENTITIES)))
 
 # vLLM's multiprocess executor's tag of a tensor-parallel worker, before its index: "(VllmWorker
 # rank=1 pid=2699412)", "(VllmWorker TP3 pid=8)", "(Worker_TP0 pid=415)" (_RANK_PREFIXES)
 _VLLM_TP_WORKER = r"\((?:VllmWorker (?:rank=|TP)|Worker_TP)"
 
-# an exception's (dotted) class name, as it starts the line that ends a traceback
-_EXCEPTION_NAME = r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
+EXCEPTION_NAME = r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
+"""An exception's (dotted) class name, as it starts the line that ends a traceback."""
 
 _NOISE = (
     # a Markdown quote: issue comments paste logs as "> line"; inline code: "`line`"
@@ -73,7 +81,7 @@ _NOISE = (
     # message about the file)
     re.compile(r"^[\w.-]*(?:/[\w.-]+)*\.(?:log|out|err|txt)(?::\d+:|:(?=\S))"),
     # a Markdown fence glued to the exception line it opens ("```RuntimeError: ...")
-    re.compile(f"^```(?={_EXCEPTION_NAME}:)"),
+    re.compile(f"^```(?={EXCEPTION_NAME}:)"),
     # vLLM's data-parallel engine other than the first, and its worker's tag after it: that
     # worker's TP index is not its rank in the world ("(EngineCore_DP1 pid=1) (VllmWorker TP0
     # pid=2)")
@@ -250,12 +258,18 @@ class Stripped:
 _WARN_HEAD = re.compile(r"\bWARN(?:ING)?\b|(?:^|[\s\]:])\[?W(?:\d{3,4} \d{2}:|\s+[\w./-]+:\d+\])")
 
 
+def clean(raw: str) -> str:
+    """``raw`` as it was printed: without a terminal's codes or a web page's escapes, which
+    stand inside the words the rules read."""
+    text = ANSI.sub("", raw) if "\x1b" in raw else raw
+    if "&" in text:
+        text = _ENTITY.sub(lambda m: ENTITIES[m.group()], text)
+    return text
+
+
 def strip(raw: str) -> Stripped:
     """Remove timestamps, log headers and rank/host prefixes (in any order they are stacked)."""
-    text = _ANSI.sub("", raw) if "\x1b" in raw else raw
-    if "&" in text:
-        text = _ENTITY.sub(lambda m: _ENTITIES[m.group()], text)
-    text = text.strip()
+    text = clean(raw).strip()
     if text[:1] == '"' and (csv := _CSV_TIME.match(text)):
         text = text[csv.end() :].removesuffix('"').replace('""', '"')
     whole = text
@@ -342,7 +356,7 @@ _LEAD_IN = re.compile(
     r"^(?P<lead>[^:：\[\]\"'`“”(){}<>|=]{0,60}?)"
     r"(?:\s*[:：]\s*|(?<=[\u3000-\u9fff\uff00-\uffef])\s*|\s*(?=[“\"'`]))"
     r"(?:\[rank(?P<rank>\d+)\]:\s?)?(?P<quote>[“\"'`]?)"
-    rf"(?P<exc>{_EXCEPTION_NAME}:(?:\s|$).*)"
+    rf"(?P<exc>{EXCEPTION_NAME}:(?:\s|$).*)"
 )
 # Only words that report the failure end a lead-in: a line that names an exception after
 # other words ("Error loading image x.jpg: OSError: ...", "Recovered from: RuntimeError",
@@ -359,7 +373,7 @@ _NOT_A_FAILURE = re.compile(
     re.IGNORECASE,
 )
 _CLOSING = {"“": "”"}
-_NAMED_FIRST = re.compile(f"{_EXCEPTION_NAME}:")
+_NAMED_FIRST = re.compile(f"{EXCEPTION_NAME}:")
 _HOST_WORD = re.compile(r"[A-Za-z][\w.-]*\d[\w.-]*")
 
 

@@ -43,9 +43,22 @@ _MAX_CANDIDATES = 4000  # distinct lines kept per source
 _TAIL_LINES = 30
 _MAX_JOIN = 3
 _MIN_WRAPPED = 60  # a raw line this long or longer may continue on the next line
+_OPENERS = ("Error:", "Exception:")  # ... or one that ends so: its message starts below it
 _HEAD_BYTES = 256 << 10
 
 _ANCHORS = tuple(a.lower().encode() for a in fr.ANCHORS)
+# A line copied out of a web page's source keeps the escapes of its quotes ("can&#39;t
+# pickle"): the anchors that hold a quote are also looked for with each escape of it, in the
+# part of a log that holds such an escape at all (where Hyperscan searches, in its one pass).
+# Not the bare escapes: every quoted line of such a page (a Trainer's {&#39;loss&#39;: ..}
+# at each step) would be a candidate, and the cap on them reached before the error.
+_QUOTE_ESCAPE = re.compile(rb"&(?:#39|#x27|apos|quot);")
+_ESCAPED_ANCHORS = tuple(
+    a.replace(quote.encode(), escape.encode())
+    for a in _ANCHORS
+    for escape, quote in ll.ENTITIES.items()
+    if quote in "'\"" and quote.encode() in a
+)
 _BLOCK_ANCHORS = (b"error_file", b"root cause", b"failures:", b"exitcode  :", b"exitcode:")
 _NCCL_INFO = b"NCCL INFO"
 # Markers whose next line carries what matters and often holds no anchor of its own: NCCL
@@ -224,6 +237,22 @@ class _Scanner:
         the log's head before its first line is read (scan_stream)."""
         return raw if self.header is None else _cut_header(raw, self.header)
 
+    def line_at(self, buf: bytes, pos: int) -> tuple[int, int, str]:
+        """The bounds and text of the line of ``buf`` holding ``pos``, its learnt header
+        off: the lines read around a candidate (a wrap's fragments, the line naming its
+        rank) carry the header the candidate did."""
+        start, end = _line_bounds(buf, pos)
+        return start, end, self.cut(_raw_at(buf, start, end, start))
+
+    def stripped_at(self, buf: bytes, pos: int) -> ll.Stripped:
+        """The line holding ``pos``, its header and prefixes taken off."""
+        _, _, raw = self.line_at(buf, pos)
+        return ll.strip(raw)
+
+    def stripped_above(self, buf: bytes, start: int) -> ll.Stripped | None:
+        """The line just above the one at ``start``, its prefixes taken off; None at the top."""
+        return self.stripped_at(buf, start - 1) if start > 0 else None
+
     # ------------------------------------------------------------------ lines
 
     def _rank(self, stripped: ll.Stripped, line_no: int) -> int | None:
@@ -242,8 +271,13 @@ class _Scanner:
             return rank
         return self.info.rank
 
-    def make_line(self, raw: str, line_no: int, joined: str | None = None) -> LogLine | None:
-        st = ll.strip(raw)
+    def make_line(
+        self, raw: str, line_no: int, joined: str | None = None, st: ll.Stripped | None = None
+    ) -> LogLine | None:
+        """The line ``raw`` as diagnosis reads it (``st``: ``raw`` stripped, where the caller
+        has it already); None when nothing is left once its prefixes are off."""
+        if st is None:
+            st = ll.strip(raw)
         if not st.body:
             return None
         host = st.host or self.info.host
@@ -486,7 +520,9 @@ def _first_failed(body: str, joined: str | None) -> bool:
 
 def _is_candidate(raw: str) -> bool:
     low = raw.lower().encode(errors="replace")
-    return any(a in low for a in _ANCHORS)
+    return any(a in low for a in _ANCHORS) or (
+        b"&" in low and any(a in low for a in _ESCAPED_ANCHORS)
+    )
 
 
 def _is_continuation(prev_raw: str, prev: ll.Stripped, nxt: ll.Stripped) -> bool:
@@ -494,13 +530,20 @@ def _is_continuation(prev_raw: str, prev: ll.Stripped, nxt: ll.Stripped) -> bool
     wrapped, or an exception line whose message starts below it, and ``nxt`` carries the
     same rank prefix or none (some wrappers prefix only the first fragment). Loose on
     purpose: a rule accepts a joined message only where its pattern spans the break."""
-    tail = prev_raw.rstrip()
+    tail = ll.clean(prev_raw).rstrip()
     # an exception whose message starts on the next line ("...Exception: " and the message
     # below it, indented) continues whatever its length
-    opened = tail.endswith(("Error:", "Exception:")) and _bare_exception(prev.body)
+    opened = tail.endswith(_OPENERS) and _bare_exception(prev.body)
     if (len(tail) < _MIN_WRAPPED and not opened) or not nxt.body or not prev.body:
         return False
     return nxt.rank is None or nxt.rank == prev.rank
+
+
+def _may_wrap(raw: str) -> bool:
+    """Whether the raw line ``raw`` may go on on the next line (``_is_continuation``'s test
+    of its length, before any prefix is taken off: most lines end here, unread)."""
+    tail = ll.clean(raw).rstrip()
+    return len(tail) >= _MIN_WRAPPED or tail.endswith(_OPENERS)
 
 
 def _decode(data: bytes) -> str:
@@ -559,7 +602,7 @@ def _forward_lines(buf: bytes, pos: int, count: int) -> int:
 def one_pass_search() -> OnePass | None:
     """The anchors and markers in one Hyperscan pass, where it is installed (compiled on
     first use: ``import launchx.logscan`` stays cheap)."""
-    return one_pass(_ANCHORS, _ANCHORED_MARKERS, _NEXT_LINE_MARKERS)
+    return one_pass(_ANCHORS + _ESCAPED_ANCHORS, _ANCHORED_MARKERS, _NEXT_LINE_MARKERS)
 
 
 def _anchor_lines(
@@ -589,8 +632,9 @@ def _anchor_lines(
 def find_lines(
     low: bytes, lo: int, hi: int, far: list[tuple[int, int]] | None = None
 ) -> dict[int, int]:
-    """``_anchor_lines`` with ``bytes.find``, a pass per anchor and per next-line marker:
-    where Hyperscan is not installed, or a helper answers for ``FAR_ANCHORS``."""
+    """``_anchor_lines`` with ``bytes.find``, a pass per anchor and per next-line marker
+    (the escaped anchors only where an escape is): where Hyperscan is not installed, or a
+    helper answers for ``FAR_ANCHORS``."""
     found: dict[int, int] = {}
     after: list[int] = []
     first_anchors(low, lo, hi, _NEAR_ANCHORS, found, _ANCHORED_MARKERS, after)
@@ -599,15 +643,18 @@ def find_lines(
     else:
         for start, pos in far:
             found.setdefault(start, pos)
+    if _QUOTE_ESCAPE.search(low, lo, hi):
+        first_anchors(low, lo, hi, _ESCAPED_ANCHORS, found)
     after_markers(low, lo, hi, _NEXT_LINE_MARKERS, after)
     for pos in after:
         found.setdefault(pos, pos)
     return found
 
 
-def _fragments(buf: bytes, start: int, end: int, first: ll.Stripped) -> str | None:
-    """The candidate line with the fragments a wrap split off it, joined by newlines; None
-    when it was not wrapped."""
+def _fragments(sc: _Scanner, buf: bytes, span: tuple[int, int], first: ll.Stripped) -> str | None:
+    """The candidate line at ``span`` with the fragments a wrap split off it, joined by
+    newlines; None when it was not wrapped."""
+    start, end = span
     before: list[str] = []
     cur = first
     pos = start
@@ -615,21 +662,22 @@ def _fragments(buf: bytes, start: int, end: int, first: ll.Stripped) -> str | No
         if pos == 0:
             break
         pstart, pend = _line_bounds(buf, pos - 1)
-        raw = _raw_at(buf, pstart, pend, pstart)
+        if not _may_wrap(raw := _raw_at(buf, pstart, pend, pstart)):
+            break
+        raw = sc.cut(raw)
         prev = ll.strip(raw)
         if not _is_continuation(raw, prev, cur):
             break
         before.insert(0, prev.body)
         cur, pos = prev, pstart
     after: list[str] = []
-    cur_raw = _raw_at(buf, start, end, start)
-    cur = first
-    pos = end + 1
-    for _ in range(_MAX_JOIN):
-        if pos >= len(buf):
+    cur, cur_raw, pos = first, _raw_at(buf, start, end, start), end + 1
+    for i in range(_MAX_JOIN):
+        if pos >= len(buf) or not _may_wrap(cur_raw):
             break
-        nstart, nend = _line_bounds(buf, pos)
-        raw = _raw_at(buf, nstart, nend, nstart)
+        if i == 0:  # (the candidate's header comes off only where it may have wrapped)
+            cur_raw = sc.cut(cur_raw)
+        _, nend, raw = sc.line_at(buf, pos)
         nxt = ll.strip(raw)
         if not _is_continuation(cur_raw, cur, nxt):
             break
@@ -732,7 +780,8 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
             raw = _cut_header(raw, header)
     if sc.prelude is None and _TIMEOUT.search(raw_bytes):
         top = _back_lines(buf, start, _PRELUDE_LINES)
-        bodies = (ll.strip(_decode(r[:_MAX_LINE])).body for r in buf[top:start].split(b"\n"))
+        raws = buf[top:start].split(b"\n")
+        bodies = (ll.strip(sc.cut(_decode(r[:_MAX_LINE]))).body for r in raws)
         sc.prelude = tuple(b for b in bodies if b)
     segments = [raw]
     if "\r" in raw:  # terminal frames: only those with an anchor
@@ -744,18 +793,19 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
     segments = [part for seg in segments for part in _rank_pieces(seg)]
     for i, seg in enumerate(segments):
         joined = None
-        if i == len(segments) - 1 or i == 0:
-            first = ll.strip(seg)
-            if first.body:
-                joined = _fragments(buf, start, end, first)
-        line = sc.make_line(seg, line_no, joined)
+        first = ll.strip(seg)
+        if first.body and (i == len(segments) - 1 or i == 0):
+            joined = _fragments(sc, buf, (start, end), first)
+        line = sc.make_line(seg, line_no, joined, first)
         if line is not None and line.rank is None and _bare_exception(seg):
-            line = replace(line, rank=_neighbour_rank(buf, start, end))
+            line = replace(line, rank=_neighbour_rank(sc, buf, start, end))
         if line is not None and line.rank is None and _HYDRA_END.match(line.text):
-            line = _hydra_rank(line, buf, start)
+            line = _hydra_rank(sc, line, buf, start)
         if line is not None:
             sc.keep(line)
-            if (m := _MPI_EXIT.match(line.text)) and (rank := _mpi_process(buf, start)) is not None:
+            if (m := _MPI_EXIT.match(line.text)) and (
+                rank := _mpi_process(sc, buf, start)
+            ) is not None:
                 sc.mpi_first.append((rank, int(m.group(1)), line))
 
 
@@ -846,17 +896,9 @@ _MPI_EXIT = re.compile(r"^Exit code:\s*(-?\d+)$")
 _MPI_PROCESS = re.compile(r"^Process name:\s*\[\[\d+,\d+\],(\d+)\]$")
 
 
-def _stripped_above(buf: bytes, start: int) -> ll.Stripped | None:
-    """The line just above the one at ``start``, its prefixes taken off; None at the top."""
-    if start <= 0:
-        return None
-    ps, pe = _line_bounds(buf, start - 1)
-    return ll.strip(_raw_at(buf, ps, pe, ps))
-
-
-def _mpi_process(buf: bytes, start: int) -> int | None:
+def _mpi_process(sc: _Scanner, buf: bytes, start: int) -> int | None:
     """The rank of Open MPI's "Process name" line just above the line at ``start``."""
-    above = _stripped_above(buf, start)
+    above = sc.stripped_above(buf, start)
     m = _MPI_PROCESS.match(above.body) if above else None
     return int(m.group(1)) if m else None
 
@@ -868,19 +910,18 @@ _HYDRA_END = re.compile(r"^=\s+(?:KILLED BY SIGNAL|EXIT CODE): ")
 _HYDRA_RANK = re.compile(r"^=\s+RANK (\d+) PID \d+ RUNNING AT (\S+)")
 
 
-def _hydra_rank(line: LogLine, buf: bytes, start: int) -> LogLine:
-    above = _stripped_above(buf, start)
+def _hydra_rank(sc: _Scanner, line: LogLine, buf: bytes, start: int) -> LogLine:
+    above = sc.stripped_above(buf, start)
     m = _HYDRA_RANK.match(above.body) if above else None
     return replace(line, rank=int(m.group(1)), host=line.host or m.group(2)) if m else line
 
 
-def _neighbour_rank(buf: bytes, start: int, end: int) -> int | None:
+def _neighbour_rank(sc: _Scanner, buf: bytes, start: int, end: int) -> int | None:
     ranks = set()
-    if above := _stripped_above(buf, start):
+    if above := sc.stripped_above(buf, start):
         ranks.add(above.rank)
     if end + 1 < len(buf):
-        ns, ne = _line_bounds(buf, end + 1)
-        ranks.add(ll.strip(_raw_at(buf, ns, ne, ns)).rank)
+        ranks.add(sc.stripped_at(buf, end + 1).rank)
     known = {r for r in ranks if r is not None}
     return known.pop() if len(known) == 1 else None
 
@@ -950,13 +991,20 @@ _GAP = re.compile(r"\s+")
 _TRACEBACK_MARKS = (_FRAME, b"Traceback (most recent call last):")
 _MAX_HEADER = 120
 _HEADER_WINDOW = 8192  # bytes above an exception line searched for its traceback's marks
+# a header's digits other than 0 all read as ones: its shape is the same whatever its numbers
+# (a time, a pid), and the caches below hold an entry a shape rather than one a line; the
+# line reader's patterns tell a digit from another only as 0 or not ("EngineCore_DP[1-9]")
+_ONES = bytes.maketrans(b"123456789", b"1" * 9)
+_ONES_TEXT = str.maketrans("123456789", "1" * 9)
 
 
 def _traceback_header(buf: bytes, start: int) -> re.Pattern[str] | None:
     """The shape of the header before the nearest traceback frame (or the traceback's first
     line) just above the line at ``start``, its digits any digits, when the line reader
     leaves one there."""
-    top = max(0, start - _HEADER_WINDOW)
+    # (no further up than the lines every chunk keeps above the ones it reads: a window of
+    # bytes alone reached an earlier traceback's frames, or not, by where the chunk began)
+    top = max(start - _HEADER_WINDOW, _back_lines(buf, start, _CONTEXT_LINES))
     at, mark = max((buf.rfind(m, top, start), m) for m in _TRACEBACK_MARKS)
     return _header_before(buf, at, mark) if at != -1 else None
 
@@ -975,7 +1023,7 @@ def _header_before(buf: bytes, at: int, mark: bytes) -> re.Pattern[str] | None:
     ls = buf.rfind(b"\n", 0, at) + 1
     if at - ls > _MAX_HEADER or not _MARK_TAILS[mark].match(buf, at + len(mark)):
         return None
-    return _mark_header(buf[ls:at], mark) if buf[ls:at].strip() else None
+    return _mark_header(buf[ls:at].translate(_ONES), mark) if buf[ls:at].strip() else None
 
 
 @functools.lru_cache(maxsize=1024)
@@ -1010,7 +1058,8 @@ def _header_shape(head: str, spaced: bool) -> re.Pattern[str]:
 
 # an exception's class at the start of a line or after a header, where a header can end
 _EXCEPTION_AFTER = re.compile(
-    r"(?:^|(?<=[\s|:>\])~-]))(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::(?: |$)|$)"
+    rf"(?:^|(?<=[\s|:>\])~-]))(?:{ll.EXCEPTION_NAME}|{fr.MODULE_ERROR})"
+    r"(?::(?: |$)|$)"
 )
 
 
@@ -1018,7 +1067,7 @@ def _plain_exception(raw: str) -> bool:
     """No header the line reader does not know stands before the line's exception class
     (most often none, or a rank prefix: "[rank3]: KeyError: ..."), or it has none near."""
     m = _EXCEPTION_AFTER.search(raw, 0, _MAX_HEADER + 40)
-    return m is None or _known_prefix(raw[: m.start()])
+    return m is None or _known_prefix(raw[: m.start()].translate(_ONES_TEXT))
 
 
 _HEADER_FRAMES = 64
@@ -1046,13 +1095,19 @@ def _known_prefix(text: str) -> bool:
 
 
 def _cut_header(raw: str, header: re.Pattern[str]) -> str:
-    """``raw`` without the header the frames above it carry, its known prefixes kept."""
+    """``raw`` without the header the frames above it carry, its known prefixes kept (as
+    printed: a terminal's codes and a web page's escapes off, which the body has not)."""
     body = ll.strip(raw).body
     m = header.match(body)
-    tail = raw.rstrip()
-    if m is None or not m.end() or not tail.endswith(body):
+    if m is None:
         return raw
-    return tail[: len(tail) - len(body)] + body[m.end() :]
+    tail = ll.clean(raw).rstrip()
+    if not tail.endswith(body):
+        return raw
+    cut = tail[: len(tail) - len(body)] + body[m.end() :]
+    # (the line reader unescapes what it reads again: an escape taken out here is not read
+    # twice, "&amp;lt;" staying "&lt;")
+    return cut.replace("&", "&amp;") if "&" in cut and tail != raw.rstrip() else cut
 
 
 def _strong(raw: bytes) -> bool:

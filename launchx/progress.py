@@ -28,6 +28,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from launchx.loglines import ANSI
+
 Kind = Literal["bar", "epoch-bar", "step", "resume"]
 
 
@@ -76,7 +78,6 @@ _LEAD = re.compile(
     r"|\(\w+ pid=\d+\)"  # (Worker pid=123)
     r"|\d{1,5}:)\s*)*"  # srun --label: "0: "
 )
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _NUM = r"(\d{1,12})"
 
 # tqdm's default format: ``{desc}: {pct}%|{bar}| {n}/{total} [{elapsed}<{remaining}, …]``,
@@ -109,7 +110,7 @@ _HF_RESUME = re.compile(
 
 def strip_lead(line: str) -> str:
     """The line without ANSI codes, rank prefixes and log headers."""
-    text = _ANSI.sub("", line) if "\x1b" in line else line
+    text = ANSI.sub("", line) if "\x1b" in line else line
     return _LEAD.sub("", text.rstrip("\r\n"), count=1)
 
 

@@ -326,6 +326,119 @@ def test_a_header_not_on_the_traceback_is_left_on_the_line() -> None:
     assert failures.diagnose_logs([text]).primary is None
 
 
+_FRAMED = [
+    "Traceback (most recent call last):",
+    '  File "train.py", line 9, in <module>',
+    "    main()",
+    '  File "train.py", line 5, in main',
+    "    dist.init_process_group('gloo')",
+]
+
+
+def test_the_lines_read_around_a_candidate_lose_the_learnt_header_too() -> None:
+    """A message a terminal wrapped, under the header the log's tracebacks carry: its
+    fragments are joined once the header is off each of them, as the line is."""
+    lines = [
+        *_FRAMED,
+        "RuntimeError: The server socket has failed to listen on any local network address. "
+        "The server socket has failed to bind to [::]:29500 (errno: 98 - Address already",
+        "in use).",
+    ]
+    text = "".join(f"[job 7 | {i:02d}s] ~ {line}\n" for i, line in enumerate(lines))
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.category, p.code) == ("port_in_use", "LX505")
+
+
+def test_a_learnt_header_comes_off_a_line_a_terminal_coloured_or_a_page_escaped() -> None:
+    lines = [*_FRAMED, "KeyError: 'labels'"]
+    text = "".join(f"\x1b[31m[job 7 | {i:02d}s] ~ {line}\x1b[0m\n" for i, line in enumerate(lines))
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX511"
+    assert "KeyError: 'labels'" in [ln.text for ln in _scan(text).lines]
+    # an escape is read once: a page's "&amp;lt;" is the message's "&lt;", not "<"
+    lines = [*_FRAMED, "ValueError: expected a &amp;lt; b, got &#39;b&#39;"]
+    text = "".join(f"[job 7 | {i:02d}s] ~ {line}\n" for i, line in enumerate(lines))
+    assert "ValueError: expected a &lt; b, got 'b'" in [ln.text for ln in _scan(text).lines]
+
+
+def test_a_library_error_named_under_its_module_loses_the_learnt_header() -> None:
+    """An exception class EXCEPTION_LINE's endings miss ("cv2.error") is an exception line
+    under a header too."""
+    lines = [*_FRAMED, "cv2.error: OpenCV(4.8.0) resize.cpp:4062: error: (-215:Assertion failed)"]
+    text = "".join(f"job-7 #{i}> {line}\n" for i, line in enumerate(lines))
+    texts = [ln.text for ln in _scan(text).lines]
+    assert any(t.startswith("cv2.error: OpenCV") for t in texts), texts
+
+
+def test_a_worker_tag_in_a_header_is_read_by_its_digits() -> None:
+    """The digits of a header are read as shapes, with 0 kept: vLLM's first data-parallel
+    engine's tag ("EngineCore_DP0") is a prefix the line reader reads, the others' a tag it
+    takes off, so a header learnt over DP0's frames stops before it."""
+    lines = [
+        "Traceback (most recent call last):",
+        '  File "t.py", line 9, in <module>',
+        "    main()",
+    ]
+    tag = "(EngineCore_DP0 pid=12) (VllmWorker TP1 pid=34)"
+    text = "".join(f"job-{i} {tag} {line}\n" for i, line in enumerate(lines))
+    text += "job-9 (EngineCore_DP2 pid=13) (VllmWorker TP1 pid=35) KeyError: 'labels'\n"
+    last = max(_scan(text).lines, key=lambda ln: ln.line_no)
+    assert (last.text, last.rank) == ("KeyError: 'labels'", None)
+
+
+def test_a_traceback_further_up_than_a_chunk_keeps_lends_no_header() -> None:
+    """The header is looked for in the lines every chunk keeps above the line it reads: a
+    frame further up is another traceback's, and whether it was still in the buffer
+    depended on where the chunk began."""
+    body = [*_FRAMED[:2], *(f"step {i}" for i in range(40)), "ValueError: bad shape"]
+    text = "".join(f"job-7 #{i}> {line}\n" for i, line in enumerate(body))
+    last = max(_scan(text).lines, key=lambda ln: ln.line_no)
+    assert last.text == "job-7 #42> ValueError: bad shape"
+    assert all(_key(_scan(text, chunk)) == _key(_scan(text)) for chunk in (64, 333, 4096))
+    near = "".join(f"job-7 #{i}> {line}\n" for i, line in enumerate([*body[:2], body[-1]]))
+    assert max(_scan(near).lines, key=lambda ln: ln.line_no).text == "ValueError: bad shape"
+
+
+def test_a_quote_a_web_page_escaped_still_anchors_its_line() -> None:
+    """An anchor that holds a quote is found in a log copied out of a page's source, where
+    the quote is an escape (the line reader unescapes it for the rules)."""
+    said = "/usr/bin/python3: can't find '__main__' module in '/workspace/train'\n"
+    for escape in ("&#39;", "&#x27;", "&apos;"):
+        p = failures.diagnose_logs([said.replace("'", escape)]).primary
+        assert p is not None and p.code == "LX574", escape
+    said = 'The "freeze_support()" line can be omitted if the program is not going to be frozen\n'
+    p = failures.diagnose_logs([said.replace('"', "&quot;")]).primary
+    assert p is not None and p.code == "LX648"
+
+
+def test_an_escaped_page_is_not_all_candidates() -> None:
+    """The escapes alone anchor nothing: a page's every quoted line (a Trainer's metrics at
+    each step, JSON) would fill the cap on kept lines before the error at the end."""
+    oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+    steps = "".join(
+        f"{{&#39;loss&#39;: {i / 1000:.4f}, &#39;epoch&#39;: {i}}}\n" for i in range(5000)
+    )
+    records = "".join(f"{{&quot;step&quot;: {i}, &quot;loss&quot;: {i}}}\n" for i in range(5000))
+    for text in (steps + oom, records + oom):
+        scan = _scan(text)
+        assert not scan.truncated and len(scan.lines) < 10
+        p = failures.diagnose_logs([text]).primary
+        assert p is not None and p.code == "LX509"
+
+
+def test_a_frame_long_only_with_its_header_is_no_wrapped_line() -> None:
+    """Each exception line is kept once: the frame above it, long only with its time stamp
+    and header, is no wrapped line's first part once the header is off (it was joined to the
+    exception line, which the frame look-back then kept a second time)."""
+    lines = []
+    for i in range(200):
+        ts = f"2024-05-01 10:{i // 60:02d}:{i % 60:02d},{i * 7 % 1000:03d} | w{i % 8} | "
+        lines += [f"{ts}Traceback (most recent call last):", f'{ts}  File "t.py", line {i}, in f']
+        lines.append(f"{ts}KeyError: 'sample-{i}'")
+    scan = _scan("".join(f"{line}\n" for line in lines))
+    assert sum(ln.text.startswith("KeyError: 'sample-") for ln in scan.lines) == 200
+
+
 # ------------------------------------------------------------------ bounds
 
 
