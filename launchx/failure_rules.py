@@ -4157,6 +4157,10 @@ RULES: tuple[Rule, ...] = (
             # the log holds it, is the cause
             r'", line \d+, in (?:_check_return_codes|_join_and_reduce)$',
             r'\btest[/\\]run_test\.py", line \d+, in main$',
+            # horovodrun's static launch, which raises when it cannot start the workers
+            # ("could not connect to some hosts via ssh": LX586 reads why) (not its elastic
+            # driver, whose own errors are its bugs)
+            r'horovod[/\\]runner[/\\]launch\.py", line \d+, in \w+$',
         ),
         cause="the training script raised an exception on this rank; the other ranks' errors "
         "(connection closed, timeouts) are the consequence.",
@@ -6051,6 +6055,7 @@ RULES: tuple[Rule, ...] = (
             "launcher_died__thu_coai_eva_4_hostfile_ssh_unresolved.log",
             "launcher_died__eva_3_deepspeed_runner_ssh_no_route.log",
             "launcher_died__deepspeedexamples_894_autotuning_pdsh_ssh_localhost_refused.log",
+            "launcher_died__horovod_2803_ssh_port_timeout.log",
         ),
     ),
     Rule(

@@ -40,6 +40,8 @@ _VLLM_TP_WORKER = r"\((?:VllmWorker (?:rank=|TP)|Worker_TP)"
 EXCEPTION_NAME = r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
 """An exception's (dotted) class name, as it starts the line that ends a traceback."""
 
+_LEVEL = r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)"
+
 _NOISE = (
     # a Markdown quote: issue comments paste logs as "> line"; inline code: "`line`"
     re.compile(r"^>(?:[ \t]+|$)"),
@@ -108,6 +110,9 @@ _NOISE = (
     # pytest's report of a failed test: "E       RuntimeError: ..." (the test's traceback and
     # exception, indented under the E that marks them)
     re.compile(r"^E {3,}(?=\S)"),
+    # the header AI2's trainers (OLMo, OLMo-core, Dolma) log with where no terminal is, after
+    # its time: "olmo.util:163\tCRITICAL\t" (its form with the host is _AI2_PREFIX)
+    re.compile(rf"^[\w.]+:\d+\t{_LEVEL}\t"),
     # Python 3.11+'s caret markers under a traceback's source line, glued to another
     # rank's line when ranks interleave their writes: "^^^^^^^^^ValueError: ..." (two or
     # more: a terminal's "^C" before a line is not one)
@@ -190,6 +195,9 @@ _HOST_PROC_PREFIX = re.compile(
     r"((?=[\w.-]*[a-z])[a-z0-9][\w.-]*|(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]*)"
     r":\d+\]:?\s?"
 )
+# AI2's trainers' header with the host and the process's local rank (of a node the log
+# does not place, so no rank): "node-7.cluster:5\tolmo.util:163\tCRITICAL\t"
+_AI2_PREFIX = re.compile(rf"^([\w.-]+):\d+\t[\w.]+:\d+\t{_LEVEL}\t")
 # docker compose's service prefix, the container's name: "project-worker-1     | line", or
 # the container_name a compose file set ("qwen3-server  | line": lower case with a hyphen,
 # so not a table's first cell, a metric's name or a logger's "torch.distributed | ERROR")
@@ -310,6 +318,7 @@ def strip(raw: str) -> Stripped:
                 stripped = stripped[x.end() :]
             elif host is None and (
                 h := _HOST_PREFIX.match(stripped)
+                or _AI2_PREFIX.match(stripped)
                 or _XLA_DIST_PREFIX.match(stripped)
                 or _COMPOSE_PREFIX.match(stripped)
             ):

@@ -1880,6 +1880,15 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "LX511",
         ),
         ("srun: error: Unable to process the job's configuration file request\n", "LX811"),
+        # rounds 256-261: Horovod's elastic driver raising is its own error, still read
+        (
+            "Traceback (most recent call last):\n"
+            '  File "/usr/lib/python3/dist-packages/horovod/runner/elastic/driver.py", line 248, '
+            "in _update_host_assignments\n"
+            "    raise RuntimeError('No hosts from previous set remaining')\n"
+            "RuntimeError: No hosts from previous set remaining, unable to broadcast state.\n",
+            "LX586",
+        ),
         ("slurmd: fatal: Could not establish a configuration source for the node\n", "LX811"),
     ],
 )
@@ -2146,6 +2155,23 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
             "LX811",
         ),
         ("sbatch: fatal: Unable to process configuration file\n", "LX811"),
+        # rounds 256-261: horovodrun's static launch giving up on a host it cannot ssh to
+        (
+            "ssh not successful for host node2:\n"
+            "ssh: connect to host node2 port 12345: Connection timed out\n"
+            "Traceback (most recent call last):\n"
+            '  File "/usr/local/lib/python3.7/dist-packages/horovod/runner/launch.py", line 586, '
+            "in _run_static\n"
+            "    raise RuntimeError('could not connect to some hosts via ssh')\n"
+            "RuntimeError: could not connect to some hosts via ssh\n",
+            "LX586",
+        ),
+        # an exception under AI2's trainers' header, where no terminal is
+        (
+            "2024-07-16 21:30:52.219\tnode-3.example:5\tolmo.util:163\tERROR\tValueError: "
+            "bad shape\n",
+            "LX511",
+        ),
     ],
 )
 def test_later_rounds_wordings_are_read(text: str, code: str) -> None:

@@ -844,6 +844,16 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("logs/rank_3.log:RuntimeError: y", "RuntimeError: y", None, None),
         ("train.out:120:OSError: z", "OSError: z", None, None),
         ("out.txt: No such file or directory", "out.txt: No such file or directory", None, None),
+        # AI2's trainers' header where no terminal is, with the host and a local rank (no
+        # rank), or without them; not the same words spaced
+        (
+            "2024-07-16 21:30:52.219\tnode-3.example:5\tolmo.util:163\tCRITICAL\tKeyError: 1",
+            "KeyError: 1",
+            None,
+            "node-3.example",
+        ),
+        ("2024-07-16 21:30:51.202\tolmo.train:1268\tINFO\tSaving", "Saving", None, None),
+        ("olmo.util:163 CRITICAL x", "olmo.util:163 CRITICAL x", None, None),
         # HTML's escapes, as a log copied from a page's source keeps them
         ("  error_file: &lt;N/A&gt;", "error_file: <N/A>", None, None),
         (
