@@ -1986,6 +1986,14 @@ RULES: tuple[Rule, ...] = (
             r"Unexpected error from cudaGetDeviceCount\(\)",
             # torchrun --nproc-per-node gpu (or xpu) on a host where torch sees none
             r"ValueError: (?:Cuda|Xpu) is not available\.",
+            # newer torch's own checks of a local rank past the GPUs a process may use:
+            # torchrun's agent against CUDA_VISIBLE_DEVICES when it gives each rank one GPU
+            # as its device 0 (--virtual-local-rank: local_elastic_agent.py), and
+            # init_process_group's device_id against the accelerators it sees
+            # (distributed_c10d.py)
+            r"\blocal_rank \d+ exceeds available GPUs in CUDA_VISIBLE_DEVICES=",
+            r"\bdevice_id \S+ is out of range\. Please use a device index less than the number "
+            r"of accelerators available",
             # Lightning's device check: more GPUs asked for than the process can see
             r"You requested (?i:gpus?): \[[\d, ]*\]",
             # the same check in Lightning 1.x, its message on the lines under the exception
@@ -2395,6 +2403,33 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="dataloader_worker_bus_error",
+        category="shm_error",
+        code="LX812",
+        # above the loader's report of the dead worker (LX541), which follows this line
+        priority=84,
+        retryable=False,
+        # torch's own words from a DataLoader worker's SIGBUS handler: the worker touched a
+        # page of a /dev/shm file the filesystem had no room for (Docker's 64 MB, a pod's
+        # /dev/shm without a memory-backed volume); the later "killed by signal: Bus error"
+        # alone stays the loader's (LX541), which a growing host memory also ends in
+        patterns=(
+            r"Unexpected bus error encountered in worker\. This might be caused by "
+            r"insufficient shared memory",
+        ),
+        cause="a DataLoader worker died of SIGBUS writing a batch into /dev/shm: the shared "
+        "memory filesystem is too small for the workers' batches (a container's 64 MB "
+        "default), so the run fails at the same point until it has more room.",
+        fix="give the container shared memory: docker run --ipc=host or --shm-size=16g "
+        "(Kubernetes: an emptyDir with medium: Memory mounted on /dev/shm; SLURM: check the "
+        "job's /dev/shm with `df -h /dev/shm`), or use fewer num_workers, a smaller "
+        "prefetch_factor or batch.",
+        fixtures=(
+            "shm_error__kubeflow_pipelines_6510_dataloader_bus_error_pod.log",
+            "shm_error__voxceleb_trainer_83_bus_error_shm.log",
+        ),
+    ),
+    Rule(
         name="dataloader_worker_killed",
         category="dataloader_killed",
         code="LX541",
@@ -2446,8 +2481,8 @@ RULES: tuple[Rule, ...] = (
         name="torch_shared_memory_file",
         category="shm_error",
         code="LX686",
-        # below a worker's death (LX541) that the same exhausted /dev/shm often brings next:
-        # the loader's report of the dead worker is then what ended the run
+        # below a worker's death (LX812, LX541) that the same exhausted /dev/shm often brings
+        # next: the worker's SIGBUS, or the loader's report of it, is then what ended the run
         priority=82,
         retryable=False,
         # torch's file for a tensor shared between processes (a DataLoader worker's batch, a
@@ -4118,10 +4153,13 @@ RULES: tuple[Rule, ...] = (
             # own exception line cut from a paste: the classes Python code raises (a
             # RuntimeError may be NCCL's or CUDA's, an ImportError a native library's), and
             # pickle's UnpicklingError, a file the script loads that is not a pickle (a
-            # Git LFS pointer, a truncated checkpoint)
+            # Git LFS pointer, a truncated checkpoint), a module the worker's environment
+            # lacks and a file or cache it may not write; as a notebook shows it, in the
+            # header IPython puts over the traceback
             r"\bRayTaskError\((?:builtins\.)?(?:Index|Key|Value|Type|Attribute|Assertion"
-            r"|ZeroDivision|Name|NotImplemented|UnboundLocal|FileNotFound|Unpickling)Error\): "
-            r"ray::",
+            r"|ZeroDivision|Name|NotImplemented|UnboundLocal|FileNotFound|Unpickling"
+            r"|ModuleNotFound|Permission)Error\)(?:: ray::| {2,}Traceback \(most recent call "
+            r"last\))",
         ),
         exclude=(
             *_NOT_THE_SCRIPTS,

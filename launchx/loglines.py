@@ -107,6 +107,13 @@ _NOISE = (
     # a bracketed level, alone or before a one-word component: "[INFO] [Driver] msg" (not
     # "[Errno 98]" or "[Rank 3]", which belong to the message or name its rank)
     re.compile(r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]\s+(?:\[[A-Z][a-z]+\]\s+)?"),
+    # Hydra's job logging (fairseq, NeMo, Dora and every project on Hydra; copied into many
+    # a logging.basicConfig), after its time: "[2024-05-01 10:11:12,123][__main__][ERROR] - "
+    # (Dora's time is "[04-08 02:55:33]")
+    re.compile(
+        r"^(?:\[\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?\])?"
+        rf"\[[\w.<>-]+\]\[{_LEVEL}\] - "
+    ),
     # pytest's report of a failed test: "E       RuntimeError: ..." (the test's traceback and
     # exception, indented under the E that marks them)
     re.compile(r"^E {3,}(?=\S)"),
@@ -123,11 +130,18 @@ _NOISE = (
     # vLLM's logger after its level: "ERROR 04-25 16:14:44 [core.py:390] msg" (older
     # releases: "INFO 04-25 16:14:44 llm_engine.py:72] msg")
     re.compile(r"^\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \[?[\w./-]+:\d+\] ?"),
-    # Python logging: "ERROR:torch.distributed...:msg", "ERROR msg", "root - ERROR - msg"
+    # Python logging: "ERROR:torch.distributed...:msg", "ERROR msg", "root - ERROR - msg",
+    # and fairseq's "ERROR | fairseq_cli.train | msg" after its time
     re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:"),
     re.compile(
-        r"^(?:[\w.]+ +- +)?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)(?: +- +| +\| +| +)"
+        r"^(?:[\w.]+ +- +)?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
+        r"(?: +- +| +\| +(?:[a-z_][\w.]* +\| +)?| +)"
     ),
+    # the header of transformers', diffusers' and accelerate's example scripts, its time
+    # American: "05/01/2024 10:11:12 - ERROR - __main__ - msg"
+    re.compile(rf"^\d{{2}}/\d{{2}}/\d{{4}} \d{{2}}:\d{{2}}:\d{{2}} - {_LEVEL} - [\w.]+ - +"),
+    # NeMo's: "[NeMo E 2024-05-01 10:11:12 exp_manager:123] msg"
+    re.compile(r"^\[NeMo [DIWEC] \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [\w.-]+:\d+\] *"),
 )
 _RANK_PREFIXES = (
     # (its bracket lost where a paste or an excerpt starts mid-prefix: "rank5]: ...")
@@ -263,7 +277,9 @@ class Stripped:
 # also glued to torch's rank prefix as in "[rank1]:[W ProcessGroupGloo.cpp:721]"): the
 # message was logged as a warning, which a rule's exclusions must still see once the header
 # is gone
-_WARN_HEAD = re.compile(r"\bWARN(?:ING)?\b|(?:^|[\s\]:])\[?W(?:\d{3,4} \d{2}:|\s+[\w./-]+:\d+\])")
+_WARN_HEAD = re.compile(
+    r"\bWARN(?:ING)?\b|(?:^|[\s\]:])\[?W(?:\d{3,4} \d{2}:|\s+[\w./-]+:\d+\])|^\[NeMo W "
+)
 
 
 def clean(raw: str) -> str:
@@ -291,8 +307,11 @@ def strip(raw: str) -> Stripped:
             break
         before = text
         if _ANY_NOISE.match(stripped):
+            # (in order, each on what the ones before left: a time stamp, then the level
+            # after it; every noise is anchored at the start)
             for pat in _NOISE:
-                stripped = pat.sub("", stripped, count=1)
+                if n := pat.match(stripped):
+                    stripped = stripped[n.end() :]
         for rpat in _RANK_PREFIXES:
             m = rpat.match(stripped)
             if m:

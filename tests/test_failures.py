@@ -725,11 +725,18 @@ def test_which_launch_lines_say_the_run_spans_hosts(launch: str, code: str) -> N
             "Cannot allocate memory (12)\n",
             "LX686",
         ),
-        # the worker the exhausted /dev/shm then killed is what ended the run
+        # the worker the exhausted /dev/shm then killed is what ended the run, in torch's
+        # words from the worker; the loader's report of it alone names no cause
         (
             "RuntimeError: unable to write to file </torch_722_783672312_1>: No space left on "
             "device (28)\nERROR: Unexpected bus error encountered in worker. This might be "
             "caused by insufficient shared memory (shm).\n",
+            "LX812",
+        ),
+        (
+            "RuntimeError: unable to write to file </torch_722_783672312_1>: No space left on "
+            "device (28)\nRuntimeError: DataLoader worker (pid 4242) is killed by signal: Bus "
+            "error.\n",
             "LX541",
         ),
     ],
@@ -737,7 +744,8 @@ def test_which_launch_lines_say_the_run_spans_hosts(launch: str, code: str) -> N
 def test_torchs_shared_memory_files(text: str, code: str) -> None:
     """torch's file for a tensor shared between processes (a worker's batch, a queue's
     tensor) lives in /dev/shm: failing to make it is shm_error (LX686); a worker that the
-    full /dev/shm then killed is what the loader reports ending the run (LX541)."""
+    full /dev/shm then killed is what ended the run: shm_error in the worker's words (LX812),
+    the loader's report otherwise (LX541)."""
     p = failures.diagnose_logs([text]).primary
     assert p is not None and p.code == code, p
 
@@ -1248,6 +1256,16 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "(pid=812, ip=10.0.0.2)\n",
             "LX511",
         ),
+        # the loader's report of a worker's SIGBUS alone (the host's memory growing ends in
+        # it too), and a worker's other fatal signal
+        (
+            "RuntimeError: DataLoader worker (pid 4242) is killed by signal: Bus error. It is "
+            "possible that dataloader's workers are out of shared memory.\n",
+            "LX812",
+        ),
+        ("ERROR: Unexpected segmentation fault encountered in worker.\n", "LX812"),
+        # a notebook's header over a Ray worker's RuntimeError, which may be NCCL's
+        ("RayTaskError(RuntimeError)             Traceback (most recent call last)\n", "LX511"),
         # a script's comment quoting transformers' ZeRO-3 check (a traceback that shows the
         # source around the call), not the check raising
         (
@@ -2171,6 +2189,42 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
             "2024-07-16 21:30:52.219\tnode-3.example:5\tolmo.util:163\tERROR\tValueError: "
             "bad shape\n",
             "LX511",
+        ),
+        # a Ray worker's missing module and unwritable cache, the second in the header a
+        # notebook puts over the traceback; an exception under fairseq's, Hydra's, NeMo's and
+        # transformers' examples' loggers
+        (
+            "ray.exceptions.RayTaskError(ModuleNotFoundError): ray::WorkerDict.init_model() "
+            "(pid=812, ip=10.0.0.2)\n",
+            "LX511",
+        ),
+        (
+            "RayTaskError(PermissionError)             Traceback (most recent call last)\n",
+            "LX511",
+        ),
+        ("2024-05-01 10:11:12 | ERROR | fairseq_cli.train | KeyError: 'x'\n", "LX511"),
+        ("[2024-05-01 10:11:12,123][__main__][ERROR] - KeyError: 'x'\n", "LX511"),
+        ("[NeMo E 2024-05-01 10:11:12 exp_manager:12] KeyError: 'x'\n", "LX511"),
+        ("05/01/2024 10:11:12 - ERROR - __main__ - KeyError: 'x'\n", "LX511"),
+        # newer torch's checks of a local rank past the GPUs its process may use
+        (
+            "ValueError: local_rank 4 exceeds available GPUs in CUDA_VISIBLE_DEVICES=0,1,2,3\n",
+            "LX540",
+        ),
+        (
+            "ValueError: device_id cuda:4 is out of range. Please use a device index less than "
+            "the number of accelerators available: 4.\n",
+            "LX540",
+        ),
+        # a DataLoader worker's SIGBUS as torch's handler in the worker words it, before the
+        # loader's report of the dead worker
+        (
+            "ERROR: Unexpected bus error encountered in worker. This might be caused by "
+            "insufficient shared memory (shm).\n"
+            "RuntimeError: DataLoader worker (pid 4242) is killed by signal: Bus error. It is "
+            "possible that dataloader's workers are out of shared memory. Please try to raise "
+            "your shared memory limit.\n",
+            "LX812",
         ),
     ],
 )

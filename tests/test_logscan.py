@@ -854,6 +854,26 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ),
         ("2024-07-16 21:30:51.202\tolmo.train:1268\tINFO\tSaving", "Saving", None, None),
         ("olmo.util:163 CRITICAL x", "olmo.util:163 CRITICAL x", None, None),
+        # Hydra's job logging, with its time or Dora's, and a rank tag Lightning logs after
+        # it; not a message that brackets a name and its level in other words
+        (
+            "[2024-05-01 10:11:12,123][__main__][ERROR] - RuntimeError: x",
+            "RuntimeError: x",
+            None,
+            None,
+        ),
+        ("[04-08 02:55:33][dora.distrib][INFO] - world_size is 1", "world_size is 1", None, None),
+        ("[2025-10-14 17:43:43,925][a.b][ERROR] - [rank: 2] x", "x", 2, None),
+        ("[a.b][INFO] x", "[a.b][INFO] x", None, None),
+        # fairseq's header, the one of transformers' example scripts, NeMo's (W: a warning)
+        (
+            "2024-05-01 10:11:12 | ERROR | fairseq_cli.train | KeyError: 1",
+            "KeyError: 1",
+            None,
+            None,
+        ),
+        ("05/01/2024 10:11:12 - ERROR - __main__ -   OSError: x", "OSError: x", None, None),
+        ("[NeMo E 2024-05-01 10:11:12 exp_manager:12] OSError: x", "OSError: x", None, None),
         # HTML's escapes, as a log copied from a page's source keeps them
         ("  error_file: &lt;N/A&gt;", "error_file: <N/A>", None, None),
         (
@@ -869,6 +889,12 @@ def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
     assert (got.body, got.rank, got.host) == (body, rank, host)
 
 
+def test_every_noise_is_anchored_at_the_start() -> None:
+    """strip takes a noise off by slicing at its match's end: one that could match later in
+    the line would cut the message's start instead."""
+    assert all(pat.pattern.startswith("^") for pat in loglines._NOISE)
+
+
 @pytest.mark.parametrize(
     ("raw", "warned"),
     [
@@ -880,6 +906,9 @@ def test_strip(raw: str, body: str, rank: int | None, host: str | None) -> None:
         ("W1124 05:01:01.500 12 reducer.cpp:1529] grad strides", True),
         ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1)", False),
         ("[E socket.cpp:601] [c10d] x", False),
+        ("[NeMo W 2024-05-01 10:11:12 nemo_logging:349] RuntimeError: x", True),
+        ("[NeMo E 2024-05-01 10:11:12 exp_manager:12] RuntimeError: x", False),
+        ("[2024-05-01 10:11:12,123][a.b][WARNING] - OSError: x", True),
         ("[rank1]: KeyError: 'WARNING'", False),
         # a level in the message, not in a header taken off
         ("UserWarning: x", False),
