@@ -7988,6 +7988,10 @@ RULES: tuple[Rule, ...] = (
             # (quoted in prose, a sentence's lower case)
             r"[Tt]imed out initializing process group in store based barrier",
             r"DistStoreError: .*(?:[Tt]imeout|[Tt]imed out)",
+            # ... as Ray re-raises it at the driver, the message left in the worker: the
+            # store's errors are its waits for keys that peers never wrote (c10's
+            # DistStoreError; a connection's are DistNetworkError)
+            r"\bRayTaskError\(DistStoreError\): ray::",
             r"waiting for clients\. \d+/\d+ clients joined",
             r"The client socket has failed to connect to .*errno: 11[01] - Connection "
             r"(?:refused|timed out)",
@@ -8014,6 +8018,7 @@ RULES: tuple[Rule, ...] = (
         "raise HOROVOD_GLOO_TIMEOUT_SECONDS.",
         fixtures=(
             "rendezvous_timeout__av_hubert_19_wrapped_json.log",
+            "rendezvous_timeout__neuralforecast_934.log",
             "rendezvous_timeout__pytorch_107021.log",
             "rendezvous_timeout__pytorch_69197_c10d_connect_timed_out.log",
             "rendezvous_timeout__deepdrivemd_14.log",

@@ -105,8 +105,20 @@ _NOISE = (
     # captured streams: "stderr: RuntimeError: ..."
     re.compile(r"^std(?:err|out): "),
     # a bracketed level, alone or before a one-word component: "[INFO] [Driver] msg" (not
-    # "[Errno 98]" or "[Rank 3]", which belong to the message or name its rank)
-    re.compile(r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]\s+(?:\[[A-Z][a-z]+\]\s+)?"),
+    # "[Errno 98]" or "[Rank 3]", which belong to the message or name its rank), or before
+    # where DeepSpeed's logger was called ("[INFO] [launch.py:253:main] msg") or Axolotl's,
+    # with its process ("[INFO] [axolotl.train.train:47] [PID:1672] [RANK:0] msg": the
+    # local rank is _LOCAL_PREFIX's)
+    re.compile(
+        r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]\s+"
+        r"(?:\[[A-Z][a-z]+\]\s+|\[[\w.-]+\.py:\d+:[\w<>]+\]\s*"
+        r"|\[[\w.<>-]+:\d+\]\s+\[PID:\d+\]\s*)?"
+    ),
+    # ms-swift's logger ("[INFO:swift] msg"), LLaMA-Factory's ("[INFO|2025-03-02 19:39:21]
+    # llamafactory.cli:157 >> msg") and torchtitan's name before its time ("[titan] ")
+    re.compile(rf"^\[{_LEVEL}:swift\]\s*"),
+    re.compile(rf"^\[{_LEVEL}\|\d{{4}}-\d{{2}}-\d{{2}} [\d:]{{8}}\] [\w.]+:\d+ >> "),
+    re.compile(r"^\[titan\] (?=\d{4}-)"),
     # Hydra's job logging (fairseq, NeMo, Dora and every project on Hydra; copied into many
     # a logging.basicConfig), after its time: "[2024-05-01 10:11:12,123][__main__][ERROR] - "
     # (Dora's time is "[04-08 02:55:33]")
@@ -140,6 +152,13 @@ _NOISE = (
     # the header of transformers', diffusers' and accelerate's example scripts, its time
     # American: "05/01/2024 10:11:12 - ERROR - __main__ - msg"
     re.compile(rf"^\d{{2}}/\d{{2}}/\d{{4}} \d{{2}}:\d{{2}}:\d{{2}} - {_LEVEL} - [\w.]+ - +"),
+    # OpenMMLab's (mmengine: MMDetection 3, MMSegmentation 1, XTuner), its time without the
+    # year, an error's with where it was logged: "06/17 19:51:14 - mmengine - ERROR -
+    # /x/runner.py - train - 1745 - msg"
+    re.compile(
+        rf"^(?:\d{{4}}/)?\d{{2}}/\d{{2}} \d{{2}}:\d{{2}}:\d{{2}} - [\w.]+ - {_LEVEL} - "
+        r"(?:\S+\.py - \w+ - \d+ - )?"
+    ),
     # NeMo's: "[NeMo E 2024-05-01 10:11:12 exp_manager:123] msg"
     re.compile(r"^\[NeMo [DIWEC] \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [\w.-]+:\d+\] *"),
 )
@@ -169,7 +188,8 @@ _RANK_PREFIXES = (
 # world is rank 3, whose own traceback says [rank3]:), srun --label's task number is the rank
 # with one task per rank but the node with one torchrun per node.
 # (and with a role of just a colon, "[:0]:", as a paste in accelerate's tracker shows it)
-_LOCAL_PREFIX = re.compile(r"^\[(?:default|:)(\d+)\]:\s?")
+# (Axolotl's logger names the local rank too, after its header: "[RANK:0] ")
+_LOCAL_PREFIX = re.compile(r"^\[(?:(?:default|:)(\d+)\]:|RANK:(\d+)\])\s?")
 # OLMo's logger after its level, which names the process's LOCAL rank: "[olmo.util:158,
 # rank=6] "
 _OLMO_PREFIX = re.compile(r"^\[[\w.]+:\d+, rank=(\d+)\]\s?")
@@ -325,7 +345,7 @@ def strip(raw: str) -> Stripped:
                 or _TASK_LABEL.match(stripped)
                 or _OLMO_PREFIX.match(stripped)
             ):
-                label = int(t.group(1)) if label is None else label
+                label = int(t[t.lastindex or 1]) if label is None else label
                 stripped = stripped[t.end() :]
             elif p := _HOST_PROC_PREFIX.match(stripped):
                 host = host or p.group(1)

@@ -2202,10 +2202,20 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
             "RayTaskError(PermissionError)             Traceback (most recent call last)\n",
             "LX511",
         ),
+        # ... and a store's wait that ran out in a Ray worker, its message left there
+        (
+            "ray.exceptions.RayTaskError(DistStoreError): ray::ImplicitFunc.train() (pid=38, "
+            "ip=10.0.0.2)\n",
+            "LX521",
+        ),
         ("2024-05-01 10:11:12 | ERROR | fairseq_cli.train | KeyError: 'x'\n", "LX511"),
         ("[2024-05-01 10:11:12,123][__main__][ERROR] - KeyError: 'x'\n", "LX511"),
         ("[NeMo E 2024-05-01 10:11:12 exp_manager:12] KeyError: 'x'\n", "LX511"),
         ("05/01/2024 10:11:12 - ERROR - __main__ - KeyError: 'x'\n", "LX511"),
+        (
+            "06/17 19:51:14 - mmengine - ERROR - /x/loops.py - run - 96 - KeyError: 'x'\n",
+            "LX511",
+        ),
         # newer torch's checks of a local rank past the GPUs its process may use
         (
             "ValueError: local_rank 4 exceeds available GPUs in CUDA_VISIBLE_DEVICES=0,1,2,3\n",

@@ -522,20 +522,15 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("[olmo.util:158, step=6] OSError: x", "[olmo.util:158, step=6] OSError: x", None, None),
         # ... a local rank, which a global prefix before it outranks
         ("[rank14]: [olmo.util:158, rank=6] OSError: x", "OSError: x", 14, None),
-        # a platform driver's bracketed level and component; DeepSpeed's "[launch.py:N:f]"
-        # is a source location, not a component, and stays
+        # a platform driver's bracketed level and component, and DeepSpeed's level and the
+        # place its logger was called from
         (
             "2022-08-11 16:58:36.000 [INFO] [Driver] RuntimeError: x",
             "RuntimeError: x",
             None,
             None,
         ),
-        (
-            "[ERROR] [launch.py:325:sigkill_handler] x",
-            "[launch.py:325:sigkill_handler] x",
-            None,
-            None,
-        ),
+        ("[ERROR] [launch.py:325:sigkill_handler] x", "x", None, None),
         # the message's own brackets, and a rank tag after a level, stay
         (
             "[ERROR] [Errno 98] Address already in use",
@@ -874,6 +869,41 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ),
         ("05/01/2024 10:11:12 - ERROR - __main__ -   OSError: x", "OSError: x", None, None),
         ("[NeMo E 2024-05-01 10:11:12 exp_manager:12] OSError: x", "OSError: x", None, None),
+        # DeepSpeed's logger, which says where it was called
+        (
+            "[2024-05-01 10:11:12,123] [ERROR] [engine.py:12:step] KeyError: 1",
+            "KeyError: 1",
+            None,
+            None,
+        ),
+        ("[INFO] [launch.py:253:main] process 4575 spawned", "process 4575 spawned", None, None),
+        # Axolotl's, which names the process and the local rank (a global prefix outranks
+        # it); ms-swift's, LLaMA-Factory's and torchtitan's
+        (
+            "[2024-05-01 10:11:12,123] [INFO] [axolotl.train.train:47] [PID:12] [RANK:3] x",
+            "x",
+            3,
+            None,
+        ),
+        ("[rank5]: [INFO] [axolotl.cli:4] [PID:12] [RANK:3] x", "x", 5, None),
+        ("[ERROR] [axolotl.cli.train:45] [PID:1234] KeyError: 1", "KeyError: 1", None, None),
+        ("[INFO:swift] KeyError: 1", "KeyError: 1", None, None),
+        ("[INFO|2025-03-02 19:39:21] llamafactory.cli:157 >> x", "x", None, None),
+        (
+            "[rank0]:[titan] 2025-01-01 10:11:12,123 - root - ERROR - KeyError: 1",
+            "KeyError: 1",
+            0,
+            None,
+        ),
+        ("[titan] x", "[titan] x", None, None),
+        # OpenMMLab's, an error's with where it was logged
+        ("06/17 19:51:14 - mmengine - INFO - Epoch(train) [1]", "Epoch(train) [1]", None, None),
+        (
+            "06/17 19:51:14 - mmengine - ERROR - /x/loops.py - run - 96 - KeyError: 'img'",
+            "KeyError: 'img'",
+            None,
+            None,
+        ),
         # HTML's escapes, as a log copied from a page's source keeps them
         ("  error_file: &lt;N/A&gt;", "error_file: <N/A>", None, None),
         (
@@ -908,6 +938,8 @@ def test_every_noise_is_anchored_at_the_start() -> None:
         ("[E socket.cpp:601] [c10d] x", False),
         ("[NeMo W 2024-05-01 10:11:12 nemo_logging:349] RuntimeError: x", True),
         ("[NeMo E 2024-05-01 10:11:12 exp_manager:12] RuntimeError: x", False),
+        ("[WARNING:swift] RuntimeError: x", True),
+        ("[WARNING|2025-03-02 19:39:21] llamafactory.cli:157 >> RuntimeError: x", True),
         ("[2024-05-01 10:11:12,123][a.b][WARNING] - OSError: x", True),
         ("[rank1]: KeyError: 'WARNING'", False),
         # a level in the message, not in a header taken off
