@@ -41,6 +41,8 @@ EXCEPTION_NAME = r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
 """An exception's (dotted) class name, as it starts the line that ends a traceback."""
 
 _LEVEL = r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)"
+# ... and the shorter spellings other loggers print (WARN, FATAL: log4j's, Go's, NCCL's WARN)
+_ANY_LEVEL = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 
 _NOISE = (
     # a Markdown quote: issue comments paste logs as "> line"; inline code: "`line`"
@@ -96,7 +98,7 @@ _NOISE = (
     re.compile(r"^\[[IWEF](?:\d{3,4} \d{2}:\d{2}:[\d.]+)?\s*[\w./-]+:\d+\]\s*"),
     # glog pads the thread id to five columns ("I0914 03:11:52.101010  2211 file.cc:231] ")
     re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:[\d.]+ +\d+ [\w./-]+:\d+\]\s*"),
-    re.compile(r"^\[(?:INFO|WARNING|ERROR|CRITICAL|DEBUG)\|[\w./-]+:\d+\] (?:[\d:, -]+>> )?"),
+    re.compile(rf"^\[{_LEVEL}\|[\w./-]+:\d+\] (?:[\d:, -]+>> )?"),
     # a stream's tag, after a source's name or alone and glued to the line
     # ("[stderr]ModuleNotFoundError: ...", as a job service that merges a worker's two
     # streams writes it)
@@ -110,7 +112,7 @@ _NOISE = (
     # with its process ("[INFO] [axolotl.train.train:47] [PID:1672] [RANK:0] msg": the
     # local rank is _LOCAL_PREFIX's)
     re.compile(
-        r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]\s+"
+        rf"^\[{_ANY_LEVEL}\]\s+"
         r"(?:\[[A-Z][a-z]+\]\s+|\[[\w.-]+\.py:\d+:[\w<>]+\]\s*"
         r"|\[[\w.<>-]+:\d+\]\s+\[PID:\d+\]\s*)?"
     ),
@@ -144,9 +146,9 @@ _NOISE = (
     re.compile(r"^\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \[?[\w./-]+:\d+\] ?"),
     # Python logging: "ERROR:torch.distributed...:msg", "ERROR msg", "root - ERROR - msg",
     # and fairseq's "ERROR | fairseq_cli.train | msg" after its time
-    re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:"),
+    re.compile(rf"^{_LEVEL}:[\w.]*:"),
     re.compile(
-        r"^(?:[\w.]+ +- +)?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
+        rf"^(?:[\w.]+ +- +)?{_ANY_LEVEL}"
         r"(?: +- +| +\| +(?:[a-z_][\w.]* +\| +)?| +)"
     ),
     # the header of transformers', diffusers' and accelerate's example scripts, its time
