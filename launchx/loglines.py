@@ -44,6 +44,8 @@ _LEVEL = r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)"
 # ... and the shorter spellings other loggers print (WARN, FATAL: log4j's, Go's, NCCL's WARN)
 _ANY_LEVEL = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 
+_MONTH_DAY_TIME = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
+
 _NOISE = (
     # a Markdown quote: issue comments paste logs as "> line"; inline code: "`line`"
     re.compile(r"^>(?:[ \t]+|$)"),
@@ -63,23 +65,36 @@ _NOISE = (
     ),
     # an ISO time stamp, UTC or with its offset, maybe followed by a colon
     # ("2021-03-10T13:22:37.443Z: ", "2026-03-24T12:06:11.850202858+08:00 ")
+    # (and journalctl -o short-iso's host and process after it: "2024-05-01T10:11:12+0000
+    # node01 python3[12345]: ")
     re.compile(
         r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?:?"
-        r"(?:\s+[|-]\s+|\s+)"
+        r"(?:\s+[|-]\s+|\s+)(?:[\w.-]+ [\w.@/-]+\[\d+\]: )?"
     ),
     # ... in brackets, also the full-width ones of Chinese job platforms' log viewers
     # ("【2023-07-09 22:14:41】RuntimeError: ...")
     re.compile(
         r"^[\[【]\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?[\]】]\s*"
     ),
+    # Rich's logging handler's time column (ColossalAI, kohya's scripts; its default format
+    # and a time alone): "[12/03/24 10:11:12] ERROR    msg", "[10:11:12] INFO     msg"
+    re.compile(r"^\[(?:\d{2}/\d{2}/\d{2,4} )?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]\s+"),
+    # spdlog's level after its time, with the logger's name and the place or without them,
+    # as C++ extensions log ("[infini] [error] [store.cpp:496] msg")
+    re.compile(
+        r"^(?:\[[\w.-]+\] )?\[(?:trace|debug|info|warning|error|critical)\] "
+        r"(?:\[[\w.-]+\.\w+:\d+\] )?"
+    ),
     # the container runtime's log file (what Kubernetes keeps of a pod, after its time
     # stamp): the stream, then F for a full line or P for part of one ("stderr F msg")
     re.compile(r"^std(?:err|out) [FP] "),
     # syslog's and journalctl's header: "May 01 10:11:12 node01 python3[12345]: "
-    re.compile(
-        r"^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} "
-        r"[\w.-]+ [\w.@/-]+(?:\[\d+\])?: "
-    ),
+    # (a process with its pid, or the kernel: not "Jul 25 04:11:56 unknown file: Failure")
+    re.compile(rf"^{_MONTH_DAY_TIME} [\w.-]+ (?:[\w.@/-]+\[\d+\]|kernel): "),
+    # ... and the time alone, as moreutils' ts puts it before each line of a command's
+    # output (`torchrun ... 2>&1 | ts`: "May 01 10:11:12 ", "May 01 10:11:12.123456 "), and as
+    # the CI of PyTorch itself once stamped its test logs
+    re.compile(rf"^{_MONTH_DAY_TIME}(?:\.\d+)? "),
     # grep's name of the file a line was found in, searching several: "logs/rank3.log:msg",
     # with the line's number "train.out:120:  File ..." (not "out.txt: No such file", a
     # message about the file)
@@ -151,6 +166,9 @@ _NOISE = (
         rf"^(?:[\w.]+ +- +)?{_ANY_LEVEL}"
         r"(?: +- +| +\| +(?:[a-z_][\w.]* +\| +)?| +)"
     ),
+    # ... and Ray's logger, which names where it logged from after the level:
+    # "2024-12-13 11:12:48,791\tERROR tune_controller.py:1331 -- msg"
+    re.compile(r"^[\w.-]+\.py:\d+ -- "),
     # the header of transformers', diffusers' and accelerate's example scripts, its time
     # American: "05/01/2024 10:11:12 - ERROR - __main__ - msg"
     re.compile(rf"^\d{{2}}/\d{{2}}/\d{{4}} \d{{2}}:\d{{2}}:\d{{2}} - {_LEVEL} - [\w.]+ - +"),
@@ -161,6 +179,8 @@ _NOISE = (
         rf"^(?:\d{{4}}/)?\d{{2}}/\d{{2}} \d{{2}}:\d{{2}}:\d{{2}} - [\w.]+ - {_LEVEL} - "
         r"(?:\S+\.py - \w+ - \d+ - )?"
     ),
+    # Go's log package (an operator's or a launcher's in Go): "2024/05/01 10:11:12 msg"
+    re.compile(r"^\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? "),
     # NeMo's: "[NeMo E 2024-05-01 10:11:12 exp_manager:123] msg"
     re.compile(r"^\[NeMo [DIWEC] \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [\w.-]+:\d+\] *"),
 )
@@ -237,6 +257,9 @@ _AI2_PREFIX = re.compile(rf"^([\w.-]+):\d+\t[\w.]+:\d+\t{_LEVEL}\t")
 # docker compose's service prefix, the container's name: "project-worker-1     | line", or
 # the container_name a compose file set ("qwen3-server  | line": lower case with a hyphen,
 # so not a table's first cell, a metric's name or a logger's "torch.distributed | ERROR")
+# kubectl logs --prefix (of a PyTorchJob's pods: `kubectl logs -l job-name=x --prefix`), the
+# pod and the container: "[pod/llama-worker-1/pytorch] line" (the pod is a node's, not a rank)
+_KUBECTL_PREFIX = re.compile(r"^\[pod/([\w.-]+)/[\w.-]+\] ")
 _COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+|[a-z][a-z0-9.]*-[a-z0-9.-]*[a-z0-9]) +\| ")
 # every pattern of _NOISE is anchored at the start: when none matches there, none removes
 # anything and the next cannot match either, so one search of their alternation stands for
@@ -362,6 +385,7 @@ def strip(raw: str) -> Stripped:
                 or _AI2_PREFIX.match(stripped)
                 or _XLA_DIST_PREFIX.match(stripped)
                 or _COMPOSE_PREFIX.match(stripped)
+                or _KUBECTL_PREFIX.match(stripped)
             ):
                 host = h.group(1)
                 stripped = stripped[h.end() :]

@@ -324,7 +324,7 @@ class _Scanner:
             self.versions.setdefault((line.rank, v.group(1)), None)
         if line.host and line.rank is not None:
             self.hosts.setdefault(line.rank, line.host)
-        if m := ll.FIRST_FAILED.search(text):
+        if m := _first_failed_match(text, line.joined):
             self.first_failed.append((int(m.group(2)), int(m.group(1)), line))
         elif "exit" in text:
             for pat in ll.LAUNCHER_FAILED:
@@ -391,9 +391,13 @@ class _Scanner:
 
     # ------------------------------------------------------------------ summary blocks
 
-    def summary_line(self, raw: str, line_no: int) -> None:
+    def summary_line(
+        self, raw: str, line_no: int, where: tuple[bytes, int, int] | None = None
+    ) -> None:
         """One line inside (or just before) torchrun's failure summary: the state machine
-        of ``Root Cause``/``Failures`` headers, ``[N]:`` blocks and borders."""
+        of ``Root Cause``/``Failures`` headers, ``[N]:`` blocks and borders. ``where``: the
+        buffer and the line's span in it, to join a line before the blocks that a terminal
+        wrapped ("...failed (exitcode: -9) local_" / "rank: 3 (pid: 4077) of binary: ...")."""
         st = ll.strip(raw)
         body = st.body
         b = self.block
@@ -421,8 +425,13 @@ class _Scanner:
             b.ts = ll.torchrun_time(m.group(1))
         # (an error file printed in the block, one JSON key a line: its message is read as
         # the exception line it holds)
-        for seg in _escaped_lines(raw):
-            line = self.make_line(seg, line_no)
+        segs = _escaped_lines(raw)
+        joined = None
+        if where is not None and not b.in_block and segs == [raw] and _may_wrap(raw):
+            buf, start, end = where
+            joined = _fragments(self, buf, (start, end), st)
+        for seg in segs:
+            line = self.make_line(seg, line_no, joined, st if joined else None)
             if line is not None and (b.in_block or ll.ROOT_FACTS.search(body)):
                 if b.in_block and b.host and line.host is None:
                     line = replace(line, host=b.host)
@@ -515,6 +524,16 @@ def _first_failed(body: str, joined: str | None) -> bool:
         any(m.start() < b < m.end() for b in breaks)
         for text, breaks in rm.joined_variants(joined)
         for m in ll.FIRST_FAILED.finditer(text)
+    )
+
+
+def _first_failed_match(text: str, joined: str | None) -> re.Match[str] | None:
+    """torchrun's failed line in ``text``, or in the fragments a terminal wrapped it into,
+    also where the wrap fell inside a word ("local_" / "rank: 3")."""
+    if (m := ll.FIRST_FAILED.search(text)) or joined is None or "exitcode" not in joined:
+        return m
+    return next(
+        (m for t, _ in rm.joined_variants(joined) if (m := ll.FIRST_FAILED.search(t))), None
     )
 
 
@@ -740,7 +759,7 @@ def _summary(sc: _Scanner, buf: bytes, span: tuple[int, int, int], line_no: int)
         end = len(buf) if end == -1 else end
         raw = sc.cut(_raw_at(buf, pos, end, pos))
         if pos >= floor:
-            sc.summary_line(raw, no)
+            sc.summary_line(raw, no, (buf, pos, end))
         else:
             body = ll.strip(raw).body
             if ll.ROOT_HEADER.match(body):
@@ -948,6 +967,8 @@ _EXCEPTION_LINE = re.compile(
     rb"[A-Z]\w*(?:Error|Exception)\b|\bException: |\.(?:" + fr.MODULE_ERROR_NAMES.encode() + rb"): "
 )
 _FRAME = b'File "'
+# a frame's end: where it was called from ("..., line 31, in _init_dist_pytorch")
+_FRAME_END = re.compile(r'", line \d+, in \S+\s*$')
 _TIMEOUT = re.compile(rb"[Tt]imeout|[Tt]imed out")
 _PRELUDE_LINES = 6
 _FRAME_LOOKBACK = 40
@@ -970,15 +991,33 @@ def _frames_above(
     # counted) again, so a log dense with tracebacks costs one pass, not forty
     done = sc.framed_to
     sc.framed_to = max(done, line_no - 1)
+    under = skip_to = -1  # the line under the last frame (its source line); its pieces
     for i, raw in enumerate(chunk):
-        if first_no + i <= done:
+        if first_no + i <= done or i < skip_to:
             continue
-        if _FRAME in raw or (i and _FRAME in chunk[i - 1]):
-            text = _decode(raw[:_MAX_LINE])
-            text = _cut_header(text, header) if header else sc.cut(text)
-            line = sc.make_line(text, first_no + i)
-            if line is not None:
-                sc.keep(line)
+        is_frame = _FRAME in raw
+        if not (is_frame or i == under):
+            continue
+        text = _decode(raw[:_MAX_LINE])
+        text = _cut_header(text, header) if header else sc.cut(text)
+        if is_frame:
+            under = i + 1
+            if not _FRAME_END.search(text) and _may_wrap(text):
+                # a frame a terminal wrapped ('File "/x/dist_utils.py", lin' / 'e 31, in f'):
+                # its pieces put back together, the source line under the last one
+                whole = text
+                for n, piece in enumerate(chunk[i + 1 : i + 1 + _MAX_JOIN], 1):
+                    rest = _decode(piece[:_MAX_LINE]).rstrip("\r")
+                    body = ll.strip(rest).body
+                    # (a wrap at a space leaves it at the start of an unprefixed piece)
+                    whole += f" {body}" if rest[:1] == " " and rest.strip() == body else body
+                    if _FRAME_END.search(whole):
+                        text, under = whole, i + 1 + n
+                        skip_to = under
+                        break
+        line = sc.make_line(text, first_no + i)
+        if line is not None:
+            sc.keep(line)
 
 
 # A logger's header on every line in a shape the line reader does not know ("May 01 10:11:12

@@ -84,6 +84,11 @@ RESHAPED = {
     "a pod's log file": lambda i, s: f"2024-05-01T10:11:{i % 60:02d}.{i:09d}Z stderr F {s}",
     "kubectl logs --timestamps": lambda i, s: f"2024-05-01T10:11:{i % 60:02d}.{i:06d}+08:00 {s}",
     "journalctl": lambda i, s: f"May  1 10:11:{i % 60:02d} gpu-node07 python3[41{i % 7}]: {s}",
+    "journalctl -o short-iso": lambda i, s: (
+        f"2024-05-01T10:11:{i % 60:02d}+0000 gpu-node07 python3[41{i % 7}]: {s}"
+    ),
+    "moreutils' ts": lambda i, s: f"May 01 10:11:{i % 60:02d} {s}",
+    "kubectl logs --prefix": lambda i, s: f"[pod/llama-worker-1/pytorch] {s}",
     "loguru": lambda i, s: (
         f"2024-05-01 10:11:{i % 60:02d}.{i % 1000:03d} | ERROR    | a:b:{i} - {s}"
     ),
@@ -92,6 +97,10 @@ RESHAPED = {
     ),
     "grep -rn over run logs": lambda i, s: f"logs/node-1/rank_3.log:{i}:{s}",
     "docker compose": lambda i, s: f"trainer-1  | {s}",
+    "Rich's logging handler": lambda i, s: f"[05/01/24 10:11:{i % 60:02d}] ERROR    {s}",
+    "Ray's logger": lambda i, s: f"2024-05-01 10:11:{i % 60:02d},123\tERROR worker.py:{i} -- {s}",
+    "Go's log": lambda i, s: f"2024/05/01 10:11:{i % 60:02d} {s}",
+    "spdlog": lambda i, s: f"[2024-05-01 10:11:{i % 60:02d}.123] [store] [error] [a.cpp:{i}] {s}",
     "Hydra's job logging": lambda i, s: f"[2024-05-01 10:11:{i % 60:02d},123][train][INFO] - {s}",
     "fairseq's logging": lambda i, s: f"2024-05-01 10:11:{i % 60:02d} | INFO | train | {s}",
     "transformers' examples": lambda i, s: f"05/01/2024 10:11:{i % 60:02d} - INFO - __main__ - {s}",
@@ -102,6 +111,10 @@ RESHAPED = {
     "Axolotl's logger": lambda i, s: f"[INFO] [axolotl.train:{i}] [PID:41] [RANK:0] {s}",
     "a Markdown quote": lambda i, s: f"> {s}",
     "Windows line ends": lambda i, s: f"{s}\r",
+    # a terminal (tmux's copy, a web console) that breaks every line at its width
+    "a terminal 120 columns wide": lambda i, s: "\n".join(
+        s[k : k + 120] for k in range(0, max(len(s), 1), 120)
+    ),
 }
 # ... and a header no reader knows: the line reader learns it from a traceback's frames
 # (logscan), so it is put on the logs that hold two at least

@@ -145,6 +145,44 @@ def test_torchruns_failure_line_wrapped_by_a_terminal_is_the_roots() -> None:
     assert logscan._first_failed(whole, None) is True
 
 
+def test_torchruns_failure_line_wrapped_inside_local_rank() -> None:
+    """The same line wrapped inside "local_rank" (a long logger name before it): the two
+    pieces put together without a space name the rank, as the summary's state machine,
+    which reads this line, finds its pieces."""
+    text = (
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_\n"
+        "rank: 3 (pid: 407727) of binary: /fs/nexus-scratch/u/anaconda/envs/egovlp/bin/py\n"
+        "thon\n"
+    )
+    p = _primary(text)
+    assert (p.code, p.rank) == ("LX515", 3)
+
+
+def test_a_traceback_frame_wrapped_by_a_terminal() -> None:
+    """A frame cut in two ('..., lin' / 'e 31, in _init_dist_pytorch') is put back
+    together, and the source line under it is the one below its last piece: the rule that
+    reads `set_device(rank % num_gpus)` above a ZeroDivisionError still finds it."""
+    frame = (
+        '  File "/usr/local/lib/python3.10/dist-packages/mmcv/runner/dist_utils.py", line 31, '
+        "in _init_dist_pytorch"
+    )
+    text = (
+        "Traceback (most recent call last):\n"
+        f"{frame[:80]}\n{frame[80:]}\n"
+        "    torch.cuda.set_device(rank % num_gpus)\n"
+        "ZeroDivisionError: integer division or modulo by zero\n"
+    )
+    scan = _scan(text)
+    assert frame.strip() in [ln.text for ln in scan.lines]
+    assert "torch.cuda.set_device(rank % num_gpus)" in [ln.text for ln in scan.lines]
+    assert _primary(text).category == "cuda_config_error"
+    # a frame line that ends where it should is not joined to the line under it
+    whole = _scan(
+        f"Traceback (most recent call last):\n{frame}\n    x = 1 / 0\nZeroDivisionError: x\n"
+    )
+    assert [ln.text for ln in whole.lines][:2] == [frame.strip(), "x = 1 / 0"]
+
+
 def test_unrelated_neighbours_are_not_glued_into_a_match() -> None:
     """A join is only believed where a pattern spans the break: two complete lines that
     happen to end and start with the right words do not make a CUDA OOM."""
@@ -836,6 +874,47 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ),
         ("2024-05-01T10:11:12Z stdout P [rank0]: x", "x", 0, None),
         ("May  1 10:11:12 node01 python3[12345]: [rank2]: KeyError: 1", "KeyError: 1", 2, None),
+        # ... journalctl's in its ISO form, the kernel's, moreutils' ts (the time alone, as
+        # PyTorch's own CI stamped its logs); not the words before a colon after that time
+        (
+            "2024-05-01T10:11:12+0000 node01 python3[41]: [rank2]: KeyError: 1",
+            "KeyError: 1",
+            2,
+            None,
+        ),
+        (
+            "May 01 10:11:12 gpu7 kernel: Out of memory: Killed process 41",
+            "Out of memory: Killed process 41",
+            None,
+            None,
+        ),
+        ('Mar 11 11:58:13   File "/a.py", line 3, in f', 'File "/a.py", line 3, in f', None, None),
+        ("May 01 10:11:12.123456 [rank1]: KeyError: 1", "KeyError: 1", 1, None),
+        ("Jul 25 04:11:56 unknown file: Failure", "unknown file: Failure", None, None),
+        ("May 01 10:11:06 Assertion failed: x.cu:259", "Assertion failed: x.cu:259", None, None),
+        # Rich's logging handler's time column, Ray's logger's place, Go's log, spdlog's level
+        # with its logger and place; not a progress bar's times or a clock alone
+        ("[12/03/24 10:11:12] ERROR    RuntimeError: x", "RuntimeError: x", None, None),
+        ("[10:11:12] INFO     [rank1]: x", "x", 1, None),
+        (
+            "2024-12-13 11:12:48,791\tERROR tune_controller.py:1331 -- Trial task failed",
+            "Trial task failed",
+            None,
+            None,
+        ),
+        ("2024/05/01 10:11:12 RuntimeError: x", "RuntimeError: x", None, None),
+        (
+            "[2024-12-17 21:44:01.265] [infini] [error] [store.cpp:1002] Caught SIGSEGV",
+            "Caught SIGSEGV",
+            None,
+            None,
+        ),
+        ("[2024-05-01 10:11:12.123] [error] KeyError: 1", "KeyError: 1", None, None),
+        ("[00:01<00:09] x", "[00:01<00:09] x", None, None),
+        ("[12:00] x", "[12:00] x", None, None),
+        # kubectl logs --prefix: the pod stands where a host would
+        ("[pod/llama-worker-1/pytorch] [rank9]: KeyError: 1", "KeyError: 1", 9, "llama-worker-1"),
+        ("[pod/x] KeyError: 1", "[pod/x] KeyError: 1", None, None),
         ("logs/rank_3.log:RuntimeError: y", "RuntimeError: y", None, None),
         ("train.out:120:OSError: z", "OSError: z", None, None),
         ("out.txt: No such file or directory", "out.txt: No such file or directory", None, None),
