@@ -472,7 +472,7 @@ _NOT_THE_SCRIPTS: tuple[str, ...] = (
     r"|The Inner error is reported as above\b",
     r"(?i)out of memory|timed? ?out|timeout",
     r"(?i)connection|socket|broken ?pipe|address already in use|errno: 98"
-    r"|Failed to bind to address",
+    r"|Failed to bind to address|No route to host|Network is unreachable",
     # (torch's symmetric-memory allocator calls its own exchange "rendezvous" too)
     r"(?i)(?<!allocator::)rendezvous|ChildFailedError|SignalException|DistBackendError"
     r"|DistNetworkError"
@@ -8212,6 +8212,19 @@ RULES: tuple[Rule, ...] = (
             # after it: c10d's words alone name no transport (gloo's and NCCL's own say
             # theirs, LX522 and LX520)
             r"^RuntimeError: Connection reset by peer\s*$",
+            # ... and a socket call's errno as the whole message of the exception that ended
+            # the process, from torch's store (DistNetworkError) or from Python's socket
+            # module, without the class that already names it (ConnectionResetError, LX520):
+            # "OSError: [Errno 113] No route to host", "TimeoutError: [Errno 110] Connection
+            # timed out", "torch.distributed.DistNetworkError: Broken pipe" (not an HTTP
+            # client's, whose message names the URL it fetched; a bare "RuntimeError: Broken
+            # pipe" under a broadcast is labelled three ways, and stays unread)
+            r"^(?:OSError|TimeoutError|socket\.(?:timeout|error)|ConnectionError|"
+            r"ConnectionAbortedError|(?:torch\.distributed\.)?DistNetworkError): "
+            r"(?:\[(?:Errno|WinError) -?\d+\] )?(?:Connection (?:reset by peer|refused|timed out)"
+            r"|No route to host|Network is unreachable|Broken pipe|Software caused connection "
+            r"abort|Transport endpoint is not connected|An established connection was aborted "
+            r"by the software in your host machine)\.?\s*$",
         ),
         cause="a socket between this process and a peer or the rendezvous store failed inside "
         "torch's C++ code, raised to the caller of a collective or a store call or, in a "

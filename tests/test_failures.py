@@ -1908,6 +1908,15 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "LX586",
         ),
         ("slurmd: fatal: Could not establish a configuration source for the node\n", "LX811"),
+        # a socket's errno as the whole message: not an HTTP client's (its message names the
+        # URL), not a message that goes on past the errno, not the bare RuntimeError whose
+        # labels disagree
+        (
+            "urllib.error.URLError: <urlopen error [Errno 113] No route to host>\n",
+            "LX613",
+        ),
+        ("OSError: [Errno 113] No route to host: '/mnt/nfs/ckpt'\n", "LX613"),
+        ("RuntimeError: Broken pipe\n", "LX613"),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:
@@ -2235,6 +2244,19 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
             "possible that dataloader's workers are out of shared memory. Please try to raise "
             "your shared memory limit.\n",
             "LX812",
+        ),
+        # a socket call's errno, the whole message of the exception that ended the process,
+        # raised by Python's socket module or torch's store under a class that does not name it
+        ("OSError: [Errno 113] No route to host\n", "LX613"),
+        ("TimeoutError: [Errno 110] Connection timed out\n", "LX613"),
+        ("OSError: [Errno 101] Network is unreachable\n", "LX613"),
+        ("socket.timeout: Connection timed out\n", "LX613"),
+        ("torch.distributed.DistNetworkError: Broken pipe\n", "LX613"),
+        ("DistNetworkError: Connection reset by peer\n", "LX613"),
+        (
+            "ConnectionAbortedError: [WinError 10053] An established connection was aborted by "
+            "the software in your host machine\n",
+            "LX613",
         ),
     ],
 )
