@@ -257,10 +257,10 @@ _AI2_PREFIX = re.compile(rf"^([\w.-]+):\d+\t[\w.]+:\d+\t{_LEVEL}\t")
 # docker compose's service prefix, the container's name: "project-worker-1     | line", or
 # the container_name a compose file set ("qwen3-server  | line": lower case with a hyphen,
 # so not a table's first cell, a metric's name or a logger's "torch.distributed | ERROR")
+_COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+|[a-z][a-z0-9.]*-[a-z0-9.-]*[a-z0-9]) +\| ")
 # kubectl logs --prefix (of a PyTorchJob's pods: `kubectl logs -l job-name=x --prefix`), the
 # pod and the container: "[pod/llama-worker-1/pytorch] line" (the pod is a node's, not a rank)
 _KUBECTL_PREFIX = re.compile(r"^\[pod/([\w.-]+)/[\w.-]+\] ")
-_COMPOSE_PREFIX = re.compile(r"^([a-z][\w.-]*[-_]\d+|[a-z][a-z0-9.]*-[a-z0-9.-]*[a-z0-9]) +\| ")
 # every pattern of _NOISE is anchored at the start: when none matches there, none removes
 # anything and the next cannot match either, so one search of their alternation stands for
 # all of them (most prefixed lines carry only a rank or host prefix)

@@ -1007,6 +1007,8 @@ def _frames_above(
                 # its pieces put back together, the source line under the last one
                 whole = text
                 for n, piece in enumerate(chunk[i + 1 : i + 1 + _MAX_JOIN], 1):
+                    if _FRAME in piece:
+                        break  # another frame: this one did not end for another reason
                     rest = _decode(piece[:_MAX_LINE]).rstrip("\r")
                     body = ll.strip(rest).body
                     # (a wrap at a space leaves it at the start of an unprefixed piece)

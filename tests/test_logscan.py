@@ -176,6 +176,11 @@ def test_a_traceback_frame_wrapped_by_a_terminal() -> None:
     assert frame.strip() in [ln.text for ln in scan.lines]
     assert "torch.cuda.set_device(rank % num_gpus)" in [ln.text for ln in scan.lines]
     assert _primary(text).category == "cuda_config_error"
+    # a frame with something after its end (a logger's column) is not joined to the next
+    # frame below its source line
+    tailed = f"{frame}      rich.py:12"
+    text = f"Traceback (most recent call last):\n{tailed}\n    x = f()\n{frame}\nKeyError: 1\n"
+    assert [ln.text for ln in _scan(text).lines][:3] == [tailed.strip(), "x = f()", frame.strip()]
     # a frame line that ends where it should is not joined to the line under it
     whole = _scan(
         f"Traceback (most recent call last):\n{frame}\n    x = 1 / 0\nZeroDivisionError: x\n"
