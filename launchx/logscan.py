@@ -324,7 +324,7 @@ class _Scanner:
             self.versions.setdefault((line.rank, v.group(1)), None)
         if line.host and line.rank is not None:
             self.hosts.setdefault(line.rank, line.host)
-        if m := _first_failed_match(text, line.joined):
+        if m := _first_failed_match(line.text, line.joined):
             self.first_failed.append((int(m.group(2)), int(m.group(1)), line))
         elif "exit" in text:
             for pat in ll.LAUNCHER_FAILED:
@@ -516,25 +516,24 @@ def _first_failed(body: str, joined: str | None) -> bool:
     it ("...api:failed" / " (exitcode: -9) local_rank: 1 ..."): the root failure's line. In
     the joined fragments only a match across a break counts; a whole such line among them is
     another line's."""
-    if "exitcode" in body and ll.FIRST_FAILED.search(body):
-        return True
-    if joined is None or "exitcode" not in joined:
-        return False
-    return any(
-        any(m.start() < b < m.end() for b in breaks)
-        for text, breaks in rm.joined_variants(joined)
-        for m in ll.FIRST_FAILED.finditer(text)
-    )
+    return _first_failed_match(body, joined, spanning=True) is not None
 
 
-def _first_failed_match(text: str, joined: str | None) -> re.Match[str] | None:
-    """torchrun's failed line in ``text``, or in the fragments a terminal wrapped it into,
-    also where the wrap fell inside a word ("local_" / "rank: 3")."""
-    if (m := ll.FIRST_FAILED.search(text)) or joined is None or "exitcode" not in joined:
+def _first_failed_match(
+    body: str, joined: str | None, spanning: bool = False
+) -> re.Match[str] | None:
+    """torchrun's failed line in ``body``, or in the fragments a terminal wrapped it into
+    (with a space at a break and without one: the wrap may fall inside "local_rank");
+    ``spanning``: only a match across a break counts there."""
+    if "exitcode" in body and (m := ll.FIRST_FAILED.search(body)):
         return m
-    return next(
-        (m for t, _ in rm.joined_variants(joined) if (m := ll.FIRST_FAILED.search(t))), None
-    )
+    if joined is None or "exitcode" not in joined:
+        return None
+    for text, breaks in rm.joined_variants(joined):
+        for m in ll.FIRST_FAILED.finditer(text):
+            if not spanning or any(m.start() < b < m.end() for b in breaks):
+                return m
+    return None
 
 
 def _is_candidate(raw: str) -> bool:
