@@ -90,6 +90,7 @@ class Score:
     nbytes: int = 0
     seconds: float = 0.0
     misses: list[str] = field(default_factory=list)
+    codes: dict[str, str | None] = field(default_factory=dict)  # log -> the primary's code
 
     def pct(self, n: int, of: int | None = None) -> str:
         total = self.logs if of is None else of
@@ -120,6 +121,7 @@ def score(cases: list[Case]) -> Score:
         s.nbytes += len(case.body.encode())
         p = report.primary
         got = p.category if p is not None and report.found else "unknown"
+        s.codes[case.name] = p.code if p is not None and report.found else None
         retry = bool(p.retryable) if p is not None else False
         s.logs += 1
         ok_cat = got == case.category

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from launchx import failure_rules, rulematch
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # Measured when the floor was set (README "Diagnosing a failed run"), 4,560 logs (issue 12,
@@ -75,6 +77,30 @@ def test_development_misses_are_exactly_the_known_ones(dev_score: Any) -> None:
         m for m in score.misses if m.split(":", 1)[0] in new
     )
     assert not fixed, "now right, take off tests/fixtures/dev_misses.txt:\n" + "\n".join(fixed)
+
+
+def test_the_order_of_the_rules_decides_nothing(
+    dev_score: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every development log keeps its diagnosis with the rules in reverse order: where two
+    rules read the same line, their priorities say which is the cause, never where they stand
+    in the table (the rules are grouped by topic, one module each)."""
+    bench = _bench()
+    monkeypatch.setattr(failure_rules, "RULES", tuple(reversed(failure_rules.RULES)))
+    rulematch.compiled.cache_clear()
+    rulematch._prefilter.cache_clear()
+    try:
+        reordered = bench.score(bench.load("dev"))
+    finally:
+        monkeypatch.undo()
+        rulematch.compiled.cache_clear()
+        rulematch._prefilter.cache_clear()
+    changed = {
+        name: (code, reordered.codes[name])
+        for name, code in dev_score.codes.items()
+        if reordered.codes[name] != code
+    }
+    assert not changed, changed
 
 
 # How a log reaches a user around its lines: written by a logger with a header of its own,

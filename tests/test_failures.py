@@ -578,8 +578,11 @@ def test_a_paste_that_ends_at_a_raise_is_read_from_the_raise() -> None:
     ):
         p = failures.diagnose_logs([other]).primary
         assert p is None or p.code != "LX674", (other, p)
-    # an exception line of another text does not answer this one's raise
-    report = failures.diagnose_logs([cut, "ValueError: other\n"])
+    # an exception line in another file (another rank's log) does not answer this one's
+    # raise: the cut raise is still read there, beside the other file's own failure
+    report = failures.diagnose_logs(
+        [cut, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"]
+    )
     codes = {d.code for d in (report.primary, *report.findings) if d is not None}
     assert "LX674" in codes, report
 
@@ -4287,3 +4290,88 @@ def test_a_warning_level_the_line_reader_took_off_still_excludes_a_wrapped_match
         text="'CUDA' backend.", rank=None, index=0, joined=joined, warned=True
     )
     assert rm.match_line(comp, warned) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # NCCL's bootstrap reading a garbled peer address: before 2.8 it names no address,
+        # 2.8-2.15 ("Net : ") and 2.16+ ("ncclSocketInit: ") print it, empty when garbled
+        (
+            "n1:12:40 [0] NCCL WARN Error : connecting to address with family 0 is neither "
+            "AF_INET(2) nor AF_INET6(10)\n",
+            "LX507",
+        ),
+        (
+            "n1:12:40 [0] NCCL WARN Net : connecting to address 10.0.0.2<43211> with family "
+            "0 is neither AF_INET(2) nor AF_INET6(10)\n",
+            "LX507",
+        ),
+        (
+            "n1:12:40 [0] NCCL WARN ncclSocketInit: connecting to address  with family 0 is "
+            "neither AF_INET(2) nor AF_INET6(10)\n",
+            "LX507",
+        ),
+        # NCCL_OOB_NET_IFNAME as a "^" exclusion list (2.28+)
+        (
+            "n1:12:40 [0] NCCL WARN no device found after excluding ib, verify "
+            "NCCL_OOB_NET_IFNAME\n",
+            "LX542",
+        ),
+        (
+            "n1:12:40 [0] NCCL WARN Could not open XML graph file /opt/graph.xml : No such "
+            "file or directory\n",
+            "LX543",
+        ),
+        # NICs of two link types: merged into one virtual NIC (2.26+), and the remote's
+        (
+            "n1:12:40 [0] NCCL WARN NET/IB : Attempted to merge incompatible devices: "
+            "[0]mlx5_0:1/IB and [1]mlx5_1:1/RoCE. Try selecting NICs of only one link type "
+            "using NCCL_IB_HCA\n",
+            "LX543",
+        ),
+        (
+            "n1:12:40 [0] NCCL WARN NET/IB : Remote mlx5_1 device is incompatible with the "
+            "local [0]mlx5_0:1/IB. Try selecting NICs of only one link type using "
+            "NCCL_IB_HCA\n",
+            "LX543",
+        ),
+        # 2.29 names the device first; its GPU-initiated networking prints NET/IB/GIN
+        (
+            "n1:12:40 [0] NCCL WARN NET/IB: mlx5_0: Got CQE with error (devIndex=0, "
+            "req=0x7f00, comm=0x7f10 (send), wr_id=3, qp_num=71)\n",
+            "LX518",
+        ),
+        (
+            "n1:12:40 [0] NCCL WARN NET/IB/GIN: Got completion from peer 10.0.0.2<43211> "
+            "with status=12 opcode=0 len=0 vendor err 129 (Send) localGid fe80::1 "
+            "remoteGids fe80::2 hca mlx5_0\n",
+            "LX518",
+        ),
+        # 2.30 drops the "Error : " before it
+        (
+            "n1:12:40 [0] NCCL WARN No algorithm/protocol available for function AllReduce "
+            "with datatype ncclFloat8e4m3. NCCL_ALGO was set to Tree.\n",
+            "LX665",
+        ),
+    ],
+)
+def test_nccl_wordings_of_every_release_are_read(text: str, code: str) -> None:
+    """NCCL rewords its warnings between releases (src/ of NVIDIA/nccl at each v2.x tag,
+    read for this list): a log from any release the rule's wording spans is read alike."""
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == code, p
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an InfiniBand port coming up is an event NCCL only notes
+        "n1:12:40 [0] NCCL INFO NET/IB : mlx5_0:1 Got non-fatal async event: "
+        "IBV_EVENT_PORT_ACTIVE(9)\n",
+        # NCCL found no IB device and goes on with sockets
+        "n1:12:40 [0] NCCL INFO NET/IB : No device found.\n",
+    ],
+)
+def test_nccl_notes_beside_those_wordings_are_not_failures(text: str) -> None:
+    assert not failures.diagnose_logs([text]).found
