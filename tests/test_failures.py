@@ -579,12 +579,16 @@ def test_a_paste_that_ends_at_a_raise_is_read_from_the_raise() -> None:
         p = failures.diagnose_logs([other]).primary
         assert p is None or p.code != "LX674", (other, p)
     # an exception line in another file (another rank's log) does not answer this one's
-    # raise: the cut raise is still read there, beside the other file's own failure
+    # raise: the cut raise is still read there, beside the other file's own failure ...
     report = failures.diagnose_logs(
         [cut, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"]
     )
     codes = {d.code for d in (report.primary, *report.findings) if d is not None}
     assert "LX674" in codes, report
+    # ... and where that failure is a complete exception line of the same category, its
+    # priority (not which file came first) makes it the cause
+    p = failures.diagnose_logs([cut, "ValueError: other\n"]).primary
+    assert p is not None and p.code == "LX511", p
 
 
 def test_an_uncaught_cpp_exception_yields_to_what_its_what_line_says() -> None:

@@ -4,9 +4,11 @@ Kept as data (reviewed like code, one fixture test per rule) so that adding a fa
 signature never means touching the matching logic in ``launchx.failures``. The rules are
 grouped by what failed, one module each: ``stopped`` (from outside), ``nccl`` (collectives,
 NCCL's configuration, InfiniBand), ``network`` (sockets, stores, rendezvous, ports, gloo,
-world size), ``gpu`` (CUDA), ``processes`` (signals and kills) and ``script`` (the script's
-own errors). What a rule is and the categories' retry policy are in ``model``, the pieces of
-patterns several rules share in ``patterns``.
+world size), ``gpu`` (CUDA), ``processes`` (signals, kills and launchers that failed) and
+``script`` (the script's own errors and deprecated settings). What a rule is and the
+categories' retry policy are in ``model``, the pieces of patterns several rules share in
+``patterns``, the words a line must hold to be read at all in ``anchors``, and the
+diagnoses made from exit statuses rather than lines in ``signals``.
 
 Priorities decide which finding is the *cause* when a log shows several: one rank's
 ``KeyError`` makes every other rank report a gloo "Connection closed by peer", so those
@@ -19,7 +21,9 @@ A collective timeout (50-54) is a root-cause tier, at the bottom of it: a rank t
 up *waiting* for a peer is the first observable failure of a hang (the stuck peer never
 fails on its own), while a rank whose peer *died* only sees the connection close. So a
 timeout on one node beats a closed connection on another (they agree on the timeout and
-retry), and any real error (a KeyError, a segfault, an OOM) still beats the timeout.
+retry), and any real error (a KeyError, a segfault, an OOM) still beats the timeout, whatever
+the numbers. (Three waits that say less, the store's, a Ray
+channel's and vLLM's RPC's, stand at 45, with the symptoms.)
 
 The cause and fix texts were checked against ``reference/env-vars.md``: no collective
 timeout is settable by environment (``NCCL_TIMEOUT``/``TORCH_DISTRIBUTED_TIMEOUT`` are read

@@ -805,7 +805,7 @@ RULES: tuple[Rule, ...] = (
         name="bitsandbytes_cublaslt_failed",
         category="cuda_error",
         code="LX806",
-        # above the raise it is (LX674's, 80) and its bare Exception line (LX656's)
+        # above the raise it is (LX674's, 79) and its bare Exception line (LX656's, 80)
         priority=81,
         retryable=False,
         patterns=(

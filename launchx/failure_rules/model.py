@@ -1,7 +1,7 @@
 """What a failure rule is, the categories it names, and which of them are retried.
 
-The categories and their retry policy are read by profile validation and the run loop
-without the rules themselves (``unknown_categories`` compiles nothing)."""
+The categories and their retry policy are read by profile validation and the run loop;
+nothing here compiles a rule's pattern (``unknown_categories`` compiles nothing)."""
 
 from __future__ import annotations
 

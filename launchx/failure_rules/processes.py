@@ -1,6 +1,7 @@
-"""A process that ended on a signal or was killed: the host's OOM killer, a SIGKILL from
-outside, a native crash, a bus error on shared memory, a DataLoader worker's death, a
-launcher that died itself."""
+"""A process that ended on a signal or was killed, or a launcher that failed: the host's OOM
+killer, a SIGKILL from outside, a native crash, a bus error on shared memory, a DataLoader
+worker's death; a launcher that died itself or never started the ranks (its own argument
+errors, an executable or host it could not reach, its configuration)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The training script's own errors (its exception, read across launchers and loggers) and
-deprecated settings it passes; a rule that reads a failure no category fits stays here."""
+the deprecated settings and flags it passes or is given."""
 
 from __future__ import annotations
 
@@ -298,8 +298,9 @@ RULES: tuple[Rule, ...] = (
         name="torchrun_flag_spelling",
         category="deprecated_env",
         code="LX596",
-        # above the launcher's other argument errors (LX695)
-        priority=87,
+        # above the launcher's other argument errors (LX695) and the renamed flag's reading
+        # of the same rejection (LX593, 87)
+        priority=88,
         retryable=False,
         patterns=(
             r"^(?:torchrun|run\.py|launch\.py): error: unrecognized arguments: (?:.* )?--(?:"
@@ -554,7 +555,8 @@ RULES: tuple[Rule, ...] = (
         category="user_code_error",
         code="LX653",
         # below the rules that read the wrapped exception's repr on the next line (a CUDA,
-        # NCCL or socket error: 55 and up), above the timeouts (53 and below)
+        # NCCL or socket error: 55 and up), above the timeouts (54 and below; a timeout
+        # yields to any other error of its tier whatever the numbers)
         priority=54,
         retryable=False,
         patterns=(

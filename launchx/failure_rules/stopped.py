@@ -1,7 +1,8 @@
 """The run was stopped from outside, or never started its ranks: a user's Ctrl-C, a
 scheduler's cancel, preemption or time limit, a launcher inside a launcher, and launchx's
-own hang verdict. The top tier (priority 100 and above): such a stop explains every
-rank's end after it."""
+own hang verdict. Most are the top tier (priority 100 and above), since such a stop explains
+every rank's end after it; those read from weaker evidence stand lower (a Ray node's death,
+a "^C" echoed in the terminal, the hang report, which names its own rank)."""
 
 from __future__ import annotations
 
