@@ -435,6 +435,10 @@ class _Scanner:
             if line is not None and (b.in_block or ll.ROOT_FACTS.search(body)):
                 if b.in_block and b.host and line.host is None:
                     line = replace(line, host=b.host)
+                # the block's own "rank : N" is the global rank of the failure it describes;
+                # a logger's header on the agent's lines ("[RANK:0]", a task number) is not
+                if b.in_block and b.rank is not None and line.rank != b.rank:
+                    line = replace(line, rank=b.rank)
                 self.keep(line)
             elif line is not None and _is_candidate(seg):
                 self.keep(line)

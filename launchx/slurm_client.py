@@ -47,9 +47,32 @@ def _run(
         ) from None
 
 
+def _said(proc: subprocess.CompletedProcess[str]) -> str:
+    return (proc.stderr or proc.stdout).strip() or f"exit code {proc.returncode}"
+
+
 def _failed(proc: subprocess.CompletedProcess[str], what: str, hint: str) -> SubmitError:
-    text = (proc.stderr or proc.stdout).strip() or f"exit code {proc.returncode}"
+    text = _said(proc)
     return SubmitError(f"{what} failed: {text}", hint)
+
+
+def _refusal_hint(text: str) -> str:
+    """What to change when slurmctld refused the job: the failure rules that read a Slurm
+    refusal in a run's log (LX813 and its neighbours) read sbatch's own answer too, so the
+    user gets the same fix at submission as from ``launchx diagnose``. Imported here, not
+    at the top: the rules are compiled only when sbatch has refused. A fault in the
+    diagnosis must not hide sbatch's own words, so it falls back to the plain hint."""
+    plain = "the text above is sbatch's own; check the partition, account and limits it names"
+    try:
+        from launchx.failures import diagnose_logs
+
+        report = diagnose_logs([text])
+    except Exception:  # sbatch's text is what matters; the hint is extra
+        return plain
+    primary = report.primary
+    if report.found and primary is not None and primary.category == "launcher_died":
+        return f"{primary.code}: {primary.fix}"
+    return plain
 
 
 def submit(script_text: str, *, workdir: Path | str, runner: Runner = _run) -> str:
@@ -59,11 +82,7 @@ def submit(script_text: str, *, workdir: Path | str, runner: Runner = _run) -> s
     """
     proc = runner(["sbatch", "--parsable"], script_text, Path(workdir))
     if proc.returncode != 0:
-        raise _failed(
-            proc,
-            "sbatch",
-            "the text above is sbatch's own; check the partition, account and limits it names",
-        )
+        raise _failed(proc, "sbatch", _refusal_hint(_said(proc)))
     job_id = proc.stdout.strip().split(";", 1)[0]
     if not job_id.isdigit():
         raise SubmitError(

@@ -4379,3 +4379,233 @@ def test_nccl_wordings_of_every_release_are_read(text: str, code: str) -> None:
 )
 def test_nccl_notes_beside_those_wordings_are_not_failures(text: str) -> None:
     assert not failures.diagnose_logs([text]).found
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "retryable"),
+    [
+        # slurmctld's answers (src/common/slurm_errno.c) after each command's own words:
+        # sbatch (src/sbatch/sbatch.c), salloc, srun outside a job (src/srun/allocate.c)
+        (
+            "sbatch: error: Batch job submission failed: More processors requested than "
+            "permitted\n",
+            "LX813",
+            False,
+        ),
+        (
+            "salloc: error: Job submit/allocate failed: Invalid account or account/partition "
+            "combination specified\n",
+            "LX813",
+            False,
+        ),
+        ("srun: error: Unable to allocate resources: Invalid qos specification\n", "LX813", False),
+        (
+            "sbatch: error: Batch job submission failed: Job violates accounting/QOS policy "
+            "(job submit limit, user's size and/or time limits)\n",
+            "LX813",
+            False,
+        ),
+        # a wrapper that raises sbatch's text as its own exception (submitit, NeMo's launcher)
+        (
+            "submitit.core.utils.FailedJobError: sbatch: error: Batch job submission failed: "
+            "Invalid generic resource (gres) specification\n",
+            "LX813",
+            False,
+        ),
+        # inside a job: the step (src/srun/launch.c, src/srun/srun_job.c)
+        (
+            "srun: error: Unable to create step for job 89: More processors requested than "
+            "permitted\n",
+            "LX814",
+            False,
+        ),
+        ("srun: error: Only allocated 1 nodes asked for 2\n", "LX814", False),
+        (
+            "srun: error: Unable to create step for job 4417: Insufficient GRES available in "
+            "allocation\n",
+            "LX814",
+            False,
+        ),
+        # no answer: a controller down, failing over or too busy
+        (
+            "sbatch: error: Batch job submission failed: Socket timed out on send/recv operation\n",
+            "LX815",
+            False,
+        ),
+        (
+            "srun: error: Unable to confirm allocation for job 77: Slurm backup controller in "
+            "standby mode\n",
+            "LX815",
+            False,
+        ),
+        # any other answer, a site's submission check among them
+        (
+            "sbatch: error: You must always specify a type when requesting gpu GRES\n"
+            "sbatch: error: Batch job submission failed: Unspecified error\n",
+            "LX816",
+            False,
+        ),
+        # before configless mode, srun waits for a slurm.conf that is not there
+        (
+            "srun: error: s_p_parse_file: cannot stat file /etc/slurm/slurm.conf: No such file "
+            "or directory, retrying in 1sec up to 60sec\n",
+            "LX811",
+            False,
+        ),
+    ],
+)
+def test_slurm_refusals_are_the_launch_not_the_script(
+    text: str, code: str, retryable: bool
+) -> None:
+    """A request Slurm refused never started a rank: the launch failed, whatever wrapper
+    printed it, and the code says which of request, step or controller to look at."""
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.code, p.category, p.retryable) == (
+        code,
+        "launcher_died",
+        retryable,
+    ), p
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a step that waits for nodes another step holds, and goes on
+        "srun: Job 123 step creation temporarily disabled, retrying (Requested nodes are busy)\n",
+        # a step asked for while the job ends: the job's end, not a cause
+        "srun: error: Unable to create step for job 123: Job/step already completing or "
+        "completed\n",
+        # a message the controller was slow to answer while the step ran on
+        "srun: error: slurm_receive_msgs: [[lxnode2]:6818] failed: Socket timed out on "
+        "send/recv operation\n",
+        # answers that say "not now": the cluster's state of the moment, not the request's
+        "sbatch: error: Batch job submission failed: Requested nodes are busy\n",
+        "srun: error: Unable to allocate resources: Requested partition configuration not "
+        "available now\n",
+        "srun: error: Unable to create step for job 123: Job step creation temporarily "
+        "disabled, retrying\n",
+        "sbatch: error: Batch job submission failed: Nodes required for job are DOWN, DRAINED "
+        "or reserved for jobs in higher priority partitions\n",
+        # srun queued the job and waits for resources: not a refusal
+        "srun: Requested partition configuration not available now\n"
+        "srun: job 77 queued and waiting for resources\n",
+    ],
+)
+def test_slurm_lines_that_are_not_a_refusal(text: str) -> None:
+    p = failures.diagnose_logs([text]).primary
+    assert p is None or p.code not in {"LX813", "LX814", "LX815", "LX816"}, p
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # the host's driver and the container runtime (nvidia-smi, NVML, docker, the NVIDIA
+        # Container Toolkit's libnvidia-container), not the job's CUDA
+        ("Failed to initialize NVML: Driver/library version mismatch\n", "LX817"),
+        ("Failed to initialize NVML: Unknown Error\n", "LX817"),
+        (
+            "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+            "sure that the latest NVIDIA driver is installed and running.\n",
+            "LX817",
+        ),
+        (
+            'docker: Error response from daemon: could not select device driver "" with '
+            "capabilities: [[gpu]].\n",
+            "LX817",
+        ),
+        ("docker: Error response from daemon: unknown or invalid runtime name: nvidia.\n", "LX817"),
+        (
+            "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please "
+            "update your driver to a newer version, or use an earlier cuda container: unknown\n",
+            "LX817",
+        ),
+        (
+            "RuntimeError: CUDA unknown error - this may be due to an incorrectly set up "
+            "environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. "
+            "Setting the available devices to be zero.\n",
+            "LX817",
+        ),
+        # CUDA's libraries of different releases in one process
+        (
+            "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (9, 1, 0) "
+            "but found runtime version (8, 9, 2). PyTorch already comes bundled with cuDNN.\n",
+            "LX818",
+        ),
+        (
+            "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against 7102 but "
+            "linked against 7005\n",
+            "LX818",
+        ),
+        (
+            "ImportError: /venv/lib/python3.10/site-packages/torch/lib/../../nvidia/cusparse/lib/"
+            "libcusparse.so.12: undefined symbol: __nvJitLinkComplete_12_4, version "
+            "libnvJitLink.so.12\n",
+            "LX818",
+        ),
+        # cuDNN 8 loading a sub-library it cannot find
+        (
+            "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: "
+            "cannot open shared object file: No such file or directory\n",
+            "LX751",
+        ),
+    ],
+)
+def test_a_host_whose_gpu_stack_is_broken_is_named(text: str, code: str) -> None:
+    """The driver, the container runtime and CUDA's own libraries, each by its own words:
+    configuration of the host or the environment, never the script's error, never retried."""
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.code, p.category, p.retryable) == (
+        code,
+        "cuda_config_error",
+        False,
+    ), p
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torch's warning: it goes on without GPUs, and what fails next names the cause
+        "UserWarning: CUDA initialization: CUDA unknown error - this may be due to an "
+        "incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES "
+        "after program start. Setting the available devices to be zero.\n",
+        # a monitoring library or a prolog's nvidia-smi noting NVML did not start; the job
+        # goes on
+        "wandb: WARNING Failed to initialize NVML: Unknown Error\n",
+        "WARNING:root:Failed to initialize NVML: Insufficient Permissions; GPU metrics disabled\n",
+        # a project's extension missing a symbol of its own library is the extension's build
+        "ImportError: /venv/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-"
+        "linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n",
+    ],
+)
+def test_warnings_and_extensions_are_not_the_hosts_gpu_stack(text: str) -> None:
+    p = failures.diagnose_logs([text]).primary
+    assert p is None or p.code not in {"LX817", "LX818"}, p
+
+
+def test_a_warning_that_nvml_did_not_start_leaves_the_jobs_own_failure_the_cause() -> None:
+    log = (
+        "wandb: WARNING Failed to initialize NVML: Unknown Error\n"
+        "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+    )
+    p = failures.diagnose_logs([log]).primary
+    assert p is not None and p.code == "LX509", p
+
+
+def test_a_summary_block_names_its_own_rank_under_a_loggers_header() -> None:
+    """torchrun's failure summary logged under a header that stamps every line with the
+    logger's rank (axolotl's "[RANK:0]"): the block's "rank : 1" names the rank that
+    failed, not the header."""
+    table = [
+        "Root Cause (first observed failure):",
+        "[0]:",
+        "  time      : 2026-03-07_05:30:20",
+        "  host      : node7",
+        "  rank      : 1 (local_rank: 1)",
+        "  exitcode  : -6 (pid: 7103)",
+        "  error_file: <N/A>",
+        "  traceback : Signal 6 (SIGABRT) received by PID 7103",
+        "=====================================================",
+    ]
+    for header in ("", "[INFO] [axolotl.train:9] [PID:41] [RANK:0] "):
+        p = failures.diagnose_logs(["".join(f"{header}{line}\n" for line in table)]).primary
+        assert p is not None and (p.category, p.rank) == ("segfault", 1), (header, p)

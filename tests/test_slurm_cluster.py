@@ -306,6 +306,8 @@ def test_sbatch_error_text_reaches_the_user(slurm_cluster: SlurmCluster, tmp_pat
     with pytest.raises(SubmitError) as info:
         submit(text, workdir=tmp_path)
     assert "invalid partition" in info.value.message.lower(), info.value.message
+    # slurmctld's answer is read by the failure rules: the fix names the request to change
+    assert info.value.hint.startswith("LX813: "), info.value.hint
 
 
 def test_requeue_keeps_id_and_appends_output(

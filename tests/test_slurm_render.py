@@ -724,6 +724,39 @@ def test_submit_failures(reply: tuple[int, str, str], words: str) -> None:
         submit("x", workdir="/tmp", runner=_Runner([reply]))
 
 
+@pytest.mark.parametrize(
+    ("stderr", "code", "words"),
+    [
+        (
+            "sbatch: error: Memory specification can not be satisfied\n"
+            "sbatch: error: Batch job submission failed: Requested node configuration is not "
+            "available\n",
+            "LX813",
+            "sinfo -p",
+        ),
+        (
+            "sbatch: error: Batch job submission failed: Unable to contact slurm controller "
+            "(connect failure)\n",
+            "LX815",
+            "scontrol ping",
+        ),
+    ],
+)
+def test_a_refused_submission_names_what_to_change(stderr: str, code: str, words: str) -> None:
+    """sbatch's refusal is read by the rules that read it in a run's log: the same code and
+    fix at submission as in ``launchx diagnose``, sbatch's own text kept above it."""
+    with pytest.raises(SubmitError) as info:
+        submit("x", workdir="/tmp", runner=_Runner([(1, "", stderr)]))
+    assert stderr.strip() in info.value.message
+    assert info.value.hint.startswith(f"{code}: ") and words in info.value.hint
+
+
+def test_a_failure_the_rules_do_not_read_keeps_the_plain_hint() -> None:
+    with pytest.raises(SubmitError) as info:
+        submit("x", workdir="/tmp", runner=_Runner([(1, "", "sbatch: unrecognized option\n")]))
+    assert info.value.hint.startswith("the text above is sbatch's own")
+
+
 def test_requeue_failure_carries_scontrol_text() -> None:
     runner = _Runner([(1, "", "Requested operation is presently disabled for job 9\n")])
     with pytest.raises(SubmitError, match="presently disabled"):

@@ -9,6 +9,7 @@ from launchx.failure_rules.patterns import (
     CUDA_KERNEL_FAULTS,
     DEEPEP_TIMEOUT,
     GOES_ON,
+    WARNED_LINE,
     WENT_ON,
 )
 
@@ -187,6 +188,11 @@ RULES: tuple[Rule, ...] = (
             r"^(?:ImportError|OSError): (?:\S+: )?(?:\S*/)?lib(?:cudart|cublas(?:Lt)?|cudnn\w*"
             r"|cufft|curand|cusparse(?:Lt)?|cusolver|nvrtc|nvJitLink|cupti|nvToolsExt|cuda|nccl)"
             r"\.so(?:\.[\d.]+)?: cannot open shared object file",
+            # cuDNN 8 loading one of its own sub-libraries (libcudnn_cnn_infer, _ops_train...)
+            # when it first needs it, and what the loader said (after a progress bar's
+            # carriage return, when it happens in the first step)
+            r"\bCould not load library libcudnn\w*\.so(?:\.[\d.]+)?\. Error: \S+: cannot open "
+            r"shared object file",
         ),
         # bitsandbytes logs its native library's load failure with the traceback and falls
         # back (cextension.py): the run goes on and may fail of something else
@@ -205,7 +211,49 @@ RULES: tuple[Rule, ...] = (
         "-dev files: link it to the versioned one; a missing libcuda.so.1: run the container "
         "with the NVIDIA runtime (--gpus all); a soname of another CUDA version: rebuild or "
         "reinstall the extension for this torch.",
-        fixtures=("cuda_config_error__cosmos_transfer25_151.log",),
+        fixtures=(
+            "cuda_config_error__cosmos_transfer25_151.log",
+            "cuda_config_error__kohya_849_libcudnn_cnn_infer_libcuda_missing.log",
+        ),
+    ),
+    Rule(
+        name="cuda_library_versions_differ",
+        category="cuda_config_error",
+        code="LX818",
+        # above the exception line that carries it (LX511)
+        priority=85,
+        retryable=False,
+        patterns=(
+            # torch.backends.cudnn's own check when it first uses cuDNN: the library the loader
+            # found is older (or of another major version) than the one torch was built
+            # against; "but linked against" before torch 1.13 or so, "but found runtime
+            # version" after it (whose "compiled  against" has two spaces)
+            r"cuDNN version incompatibility: PyTorch was compiled\s+against\b",
+            # the dynamic loader's words when one CUDA library needs a symbol of the version
+            # another CUDA library of its own release has, and the one it found is of another
+            # release: cuBLAS against cuBLASLt, cuSPARSE against nvJitLink (torch 2.1-2.5 with
+            # a system nvJitLink first on the path), cuDNN's sub-libraries against each other
+            r"lib(?:cublas(?:Lt)?|cudnn\w*|cusparse(?:Lt)?|cufft|curand|cusolver\w*|nvrtc"
+            r"|cudart)\.so(?:\.[\d.]+)?: (?:undefined symbol: |symbol )\S+?,? version "
+            r"lib(?:cublas(?:Lt)?|cudnn\w*|nvJitLink|cudart|cusparse(?:Lt)?)\.so",
+        ),
+        cause="the process loaded CUDA libraries of different releases: a cuDNN, cuBLAS or "
+        "nvJitLink of the system or of a CUDA toolkit (first on LD_LIBRARY_PATH, or loaded "
+        "first by another library: TensorFlow, Paddle, an older extension) beside the ones "
+        "a pip torch ships under site-packages/nvidia, or a conda cudatoolkit whose "
+        "libraries do not match each other. torch refuses it at start, or the first "
+        "convolution, GEMM or sparse call of every rank fails; the same on every rerun.",
+        fix="let torch load the CUDA libraries it ships: take the toolkit's or the system's "
+        "CUDA and cuDNN directories off LD_LIBRARY_PATH in the profile's env (or unset it), "
+        "keep libraries that bring their own CUDA out of the training process, or install "
+        "matching versions (one CUDA release for cudatoolkit, cudnn and torch; `python -c "
+        "'import torch; print(torch.version.cuda, torch.backends.cudnn.version())'` in a "
+        "clean environment shows what torch wants).",
+        fixtures=(
+            "cuda_config_error__sit_12_libcublas_free_gemm_select.log",
+            "cuda_config_error__skypilot_1327_cublaslt_symbol_multinode.log",
+            "cuda_config_error__style_bert_vits2_172_cudnn_cnn_train_symbol.log",
+        ),
     ),
     Rule(
         name="bitsandbytes_cuda_setup_failed",
@@ -263,6 +311,64 @@ RULES: tuple[Rule, ...] = (
         "(profile env) keeps NCCL's P2P to NVLink-connected pairs, NCCL_P2P_DISABLE=1 turns "
         "it off (at some speed).",
         fixtures=("cuda_config_error__pytorch_25019_peer_mapping_resources_exhausted.log",),
+    ),
+    Rule(
+        name="gpu_driver_unusable",
+        category="cuda_config_error",
+        code="LX817",
+        # above the exception line a script raises after it (LX511), below what the job
+        # itself died of (a CUDA OOM, LX509 85; LX540 88, which also reads NVML's mismatch
+        # as a library's nvmlInit reports it inside the job)
+        priority=84,
+        retryable=False,
+        patterns=(
+            # nvidia-smi, and NVML in any program, when the kernel module and the user-space
+            # driver libraries differ (a driver upgraded without a reboot, a container's
+            # libraries of another release), when a container lost its access to the device
+            # nodes ("Unknown Error": cgroup devices after a systemd reload), or when the
+            # process may not open them
+            r"Failed to initialize NVML: (?:Driver/library version mismatch|Unknown Error"
+            r"|Insufficient Permissions|GPU access blocked by the operating system)",
+            # nvidia-smi's own words when no kernel module answers
+            r"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
+            # the CUDA runtime's initialisation failing with cudaErrorUnknown, raised by torch
+            # (the same words as a UserWarning are torch going on without GPUs, not read):
+            # in a container, most often the device nodes it was given are no longer usable
+            r"^RuntimeError: CUDA unknown error - this may be due to an incorrectly set up "
+            r"environment\b",
+            # docker's --gpus with no NVIDIA container runtime registered for it
+            r'could not select device driver "[^"]*" with capabilities: \[\[[^\]]*\bgpu\b',
+            # ... or started with --runtime=nvidia where docker has no runtime of that name
+            r"unknown or invalid runtime name: nvidia\b",
+            # libnvidia-container (the NVIDIA Container Toolkit's prestart hook, whose error
+            # docker and containerd print inside their own "OCI runtime create failed")
+            r"nvidia-container-cli: (?:initialization|requirement|detection|device|mount|ldcache"
+            r"|container|permission) error: ",
+        ),
+        # a monitoring library (wandb, a GPU metrics logger) or a prolog's nvidia-smi warning
+        # that NVML did not start, while the job goes on
+        exclude=(WARNED_LINE, r"\bWARN(?:ING)?\b|\bWarning:", *WENT_ON),
+        cause="the GPU driver on this host cannot be used by the job: the NVIDIA kernel "
+        "module and the driver's libraries are of different releases (a driver upgraded "
+        "without a reboot, a container carrying libraries of another driver), no kernel "
+        "module is loaded, a container lost its access to the GPU device nodes, or the "
+        "container runtime that gives a container its GPUs is missing or refused (the image "
+        "asks for a newer CUDA than the driver has). No rank can use a GPU on this node, and "
+        "every start fails alike until the host is fixed.",
+        fix="on the node, `nvidia-smi` must work outside any container: after a driver "
+        "upgrade reboot (or reload the nvidia modules); a container must not bring its own "
+        "driver libraries (let the NVIDIA Container Toolkit mount the host's: `docker run "
+        "--gpus all`, after `nvidia-ctk runtime configure` and a restart of docker); 'Unknown "
+        "Error' inside a container after a systemd reload: restart the container; 'requirement "
+        "error: unsatisfied condition: cuda>=X': a driver that supports CUDA X, or an image "
+        "built for the driver's CUDA (nvidia-smi shows it). Drain the node until it passes "
+        "`launchx doctor`.",
+        fixtures=(
+            "cuda_config_error__lightning_10128_ci_container_nvml_mismatch.log",
+            "cuda_config_error__mlcommons_training_278_nvidia_container_cli.log",
+            "cuda_config_error__k8s_device_plugin_319_pod_cuda_unknown_error.log",
+            "cuda_config_error__labs_molt_88_docker_unknown_runtime_nvidia.log",
+        ),
     ),
     Rule(
         name="cuda_config",

@@ -1521,15 +1521,184 @@ RULES: tuple[Rule, ...] = (
             r"establish a configuration source$",
             r"^(?:(?:srun|sbatch|salloc|squeue|scontrol|sinfo)(?:-[\w.-]+)?: )?fatal: Unable to "
             r"process configuration file$",
+            # ... and while it waits for a slurm.conf that is not there
+            # (src/common/parse_config.c): before configless mode, or SLURM_CONF naming a
+            # missing file (its words before Slurm 22.05: "unable to status file", then
+            # "cannot stat file"); a file that appears within 60 s lets it go on, which a
+            # launch script's environment does not do by itself
+            r"(?:srun|sbatch|salloc|squeue|scontrol|sinfo)(?:-[\w.-]+)?: error: s_p_parse_file: "
+            r"(?:unable to status|cannot stat) file \S*slurm\.conf: No such file or directory",
         ),
         cause="a Slurm command (srun, sbatch) ran on a machine where Slurm is not set up: it "
         "found no slurm.conf and no configless controller to fetch one from, so it exited "
         "before any rank ran. A launch script written for a Slurm cluster was run outside one "
         "(a workstation, a container, a cloud node of another scheduler).",
         fix="run it on the cluster's login node, where `sinfo` works (or bind /etc/slurm into "
-        "the container); on a machine without Slurm, start the ranks with torchrun instead "
-        "(launchx run --profile local, or torchrun --nproc-per-node N script.py).",
-        fixtures=("launcher_died__internvideo_196_srun_no_slurm_config.log",),
+        "the container, and check that SLURM_CONF, when set, names a file there); on a "
+        "machine without Slurm, start the ranks with torchrun instead (launchx run "
+        "--profile local, or torchrun --nproc-per-node N script.py).",
+        fixtures=(
+            "launcher_died__internvideo_196_srun_no_slurm_config.log",
+            "launcher_died__one_policy_5_no_slurm_config.log",
+            "launcher_died__megatron_172_srun_no_slurm_conf_gpt3.log",
+        ),
+    ),
+    Rule(
+        name="slurm_request_refused",
+        category="launcher_died",
+        code="LX813",
+        # above the user's exception (LX511, 80): submitit and NeMo's launcher raise sbatch's
+        # refusal as their own exception (FailedJobError, OSError) with the text after it
+        priority=84,
+        retryable=False,
+        patterns=(
+            # sbatch, salloc and srun outside a job print slurmctld's answer to the request
+            # after their own words (src/sbatch/sbatch.c, src/salloc/salloc.c,
+            # src/srun/allocate.c); the answers are slurm_errno.c's. Only those that say the
+            # request does not fit the cluster or the user's rights: not a busy controller, a
+            # partition that is down now, or nodes that are busy, which pass.
+            r"(?:^|: )(?:sbatch|salloc|srun): error: (?:Batch job submission failed|Unable to "
+            r"allocate resources|Job submit/allocate failed): (?:Requested node configuration "
+            r"is not available|More processors requested than permitted|Invalid generic "
+            r"resource \(gres\) specification|Invalid (?:partition name|account or "
+            r"account/partition combination|feature|qos|node name|wckey|license|Trackable "
+            r"RESource \(TRES\)) specifi(?:ed|cation)|No partition specified or system "
+            r"default partition|Memory required by task is not available|(?:Node|Task|CPU) "
+            r"count specification invalid|Requested time limit is invalid|Job violates "
+            r"accounting/QOS policy|Access/permission denied|User's group not permitted to "
+            r"use this partition|Requested nodes not in this partition|Requested GRES option "
+            r"unsupported|Invalid GRES specification|Duplicate generic resource \(gres\) "
+            r"specification|Requested topology configuration is not available)",
+            # ... and a GPU request (--gres=gpu:N, --gpus-per-node) on a cluster whose
+            # slurm.conf defines no such gres, refused before the request is sent
+            r"(?:^|: )(?:sbatch|salloc|srun): error: Invalid generic resource \(gres\) "
+            r"specification\s*$",
+        ),
+        cause="Slurm refused the job's request when it was submitted (sbatch, salloc, or srun "
+        "outside a job; a GPU request that names no gres of the cluster is refused alike "
+        "by an srun inside a job): it asks for something the cluster's nodes do not have or "
+        "the user may not use. The reason after the colon names it: more CPUs, memory or "
+        "GPUs (gres) per node than a node has, GPUs on a cluster that defines none as gres, a "
+        "partition, account, QOS, feature or node that does not exist or is not the user's, "
+        "a time limit over the partition's. No job was queued and no rank ran; the same "
+        "request is refused every time.",
+        fix="compare the request with the nodes: `sinfo -p <partition> -o '%P %D %c %m %G %f "
+        "%l'` shows each node's CPUs, memory, gres (gpu:8), features and the time limit, and "
+        "`sacctmgr show assoc user=$USER format=account,partition,qos` the accounts, "
+        "partitions and QOS you may use (`sacctmgr show qos` their limits; a limit on "
+        "jobs submitted clears as your other jobs in `squeue -u $USER` end). Ask for no "
+        "more per node than a node has "
+        "(--ntasks-per-node x --cpus-per-task, --mem, --gres=gpu:N or --gpus-per-node), "
+        "then submit again; `launchx sbatch` renders these lines from the profile's slurm "
+        "block.",
+        fixtures=(
+            "launcher_died__awsome_distributed_196_invalid_gres.log",
+            "launcher_died__capreolus_172_srun_time_limit.log",
+            "launcher_died__itwinai_415_cpus_per_gpu.log",
+            "launcher_died__nemo_rl_3051_time_limit_invalid.log",
+            "launcher_died__torchforge_590_mem_spec.log",
+        ),
+    ),
+    Rule(
+        name="slurm_step_refused",
+        category="launcher_died",
+        code="LX814",
+        priority=84,
+        retryable=False,
+        patterns=(
+            # inside the job, srun could not create the step that starts the ranks
+            # (src/srun/launch.c), for a reason that says the step asks for more than the
+            # job was given; "Requested nodes are busy" (other steps hold them) is the
+            # moment's, read by no rule
+            r"(?:^|: )srun: error: Unable to create step for job \S+: (?:More processors "
+            r"requested than permitted|Requested node configuration is not available|Invalid "
+            r"generic resource \(gres\) specification|Memory required by task is not "
+            r"available|Insufficient GRES available in allocation|(?:Node|Task|CPU) count "
+            r"specification invalid|Invalid node name specified|Cannot request more threads "
+            r"per core than the job allocation)",
+            # ... or more nodes than the job holds (src/srun/srun_job.c)
+            r"(?:^|: )srun: error: Only allocated \d+ nodes asked for \d+",
+        ),
+        cause="inside the job's allocation, srun could not create the step that starts the "
+        "ranks: the step asks for more than the job was given (more nodes, tasks, CPUs per "
+        "task, memory or GPUs than the #SBATCH lines allocated, or GPUs in a job that "
+        "requested none). The job runs on, but no rank of that step started; every run of "
+        "the script fails the same way.",
+        fix="make the srun line ask for no more than the #SBATCH lines: --nodes no more than "
+        "the job's, --ntasks-per-node x --cpus-per-task no more than the CPUs given on each "
+        "node, and GPUs requested in the #SBATCH lines (--gpus-per-node or --gres=gpu:N) "
+        "before a step uses them; `scontrol show job $SLURM_JOB_ID` shows what the job was "
+        "given. `launchx sbatch` renders the allocation and the step from one profile.",
+        fixtures=(
+            "launcher_died__deephyper_53_ray_cori_gres_step.log",
+            "launcher_died__verl_548_srun_head_node_config.log",
+            "launcher_died__nemo_rl_1019_ray_worker_step_memory.log",
+        ),
+    ),
+    Rule(
+        name="slurm_controller_unreachable",
+        category="launcher_died",
+        code="LX815",
+        priority=84,
+        # not retried: the line is the same for a controller that is down for a moment and
+        # for one this node never reaches (a container without the cluster's network, a
+        # firewall, a SlurmctldHost this node cannot resolve), and of the held-out logs that
+        # say it, one is labelled deterministic (counted, not read)
+        retryable=False,
+        patterns=(
+            r"(?:^|: )(?:sbatch|salloc|srun): error: (?:Batch job submission failed|Unable to "
+            r"allocate resources|Job submit/allocate failed|Unable to create step for job "
+            r"\S+|Unable to confirm allocation for job \S+): (?:Unable to contact slurm "
+            r"controller|Socket timed out on send/recv operation|Rate limit exceeded|Slurm "
+            r"backup controller in standby mode|Controller is in standby mode|Communication "
+            r"connection failure|Zero Bytes were transmitted or received|Resource temporarily "
+            r"unavailable)",
+        ),
+        cause="a Slurm command got no answer to its request: slurmctld was down, failing "
+        "over to its backup, rate-limiting or too busy to answer within MessageTimeout "
+        '(sbatch gives up with "Resource temporarily unavailable" after its own retries), '
+        "or this node cannot reach it at all (a container without the cluster's network, a "
+        "firewall, a controller address it cannot resolve). The request itself was not "
+        "refused; no rank ran.",
+        fix="run `scontrol ping` on the node that ran the command: when the controller "
+        "answers there, submit again (`sdiag` shows how busy it is); when it does not, run "
+        "from a login node, or give the container the host's network and /etc/slurm; when "
+        "it keeps happening on a login node, the cluster's admins need to know.",
+        fixtures=("launcher_died__slurm_local_srun_controller_down.log",),
+    ),
+    Rule(
+        name="slurm_request_refused_other",
+        category="launcher_died",
+        code="LX816",
+        # below the refusals whose reason a rule names (LX813, LX814, LX815: 84), above the
+        # exception a wrapper raises with sbatch's text (LX511, 80)
+        priority=82,
+        retryable=False,
+        patterns=(
+            # any other answer to a submission, an allocation or a step: a site's own
+            # job_submit plugin prints its words on the line before and the answer is then
+            # "Unspecified error"
+            r"(?:^|: )(?:sbatch|salloc|srun): error: (?:Batch job submission failed|Unable to "
+            r"allocate resources|Job submit/allocate failed|Unable to create step for job "
+            r"\S+): \S",
+        ),
+        # a step asked for while the job ends (its time limit, a cancel) is the job's end,
+        # not a cause; MUNGE's refusal has its own rule (LX765, 70); answers that say "not
+        # now" (nodes busy or down, a partition not available now, steps or the operation
+        # disabled for a while) are the cluster's state of the moment, not the request's
+        exclude=(
+            r"Job/step already completing or completed|Protocol authentication error",
+            r"Requested nodes are busy|not available now|DOWN, DRAINED|temporarily disabled"
+            r"|presently disabled|Job can not start immediately|Immediate execution impossible",
+        ),
+        cause="Slurm refused the job or its step for the reason on the line (or, when it says "
+        '"Unspecified error", the site\'s own submission check on the line before it): no '
+        "rank ran, and the same request is refused again.",
+        fix="read the reason (and the site's message before it): it names the option to "
+        "change (a partition, an account, a GPU type in --gres=gpu:<type>:N, a limit); "
+        "`sinfo` and `sacctmgr show assoc user=$USER` show what the cluster offers and what "
+        "you may use, and the cluster's documentation what its submission check requires.",
+        fixtures=("launcher_died__slurm_local_sbatch_reservation_invalid.log",),
     ),
     Rule(
         name="rocm_smi_shm_mutex",
