@@ -32,6 +32,19 @@ and the local cluster print "srun: launch/slurm: _step_signal: Terminating StepI
 (tests/test_slurm_e2e.py), other releases "srun: Terminating StepId=N.0" or, before 20.11,
 "srun: Terminating job step N.0"."""
 
+SLURM_REQUEST_ANSWER = (
+    r"(?:^|: )(?:sbatch|salloc|srun): error: (?:Batch job submission failed|Unable to "
+    r"allocate resources|Job submit/allocate failed): "
+)
+"""The words sbatch, salloc and srun outside a job put before slurmctld's answer to a
+request for a job (src/sbatch/sbatch.c, src/salloc/salloc.c, src/srun/allocate.c), also
+where a wrapper raises them as its own exception's text (submitit, NeMo's launcher): the
+answer after them says why (slurm_errno.c)."""
+
+SLURM_STEP_ANSWER = r"(?:^|: )srun: error: Unable to create step for job \S+: "
+"""... and srun's inside a job, before the answer to the step it asked for
+(src/srun/launch.c); a job id a reporter blanked ("job X") is still one."""
+
 PG_TIMEOUT_FIX = (
     "find the rank that was late or gone: it is the one that did NOT report the timeout, or "
     "the earliest rank that failed (rerun with TORCH_NCCL_DESYNC_DEBUG=1 or "

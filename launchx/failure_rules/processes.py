@@ -8,10 +8,20 @@ from __future__ import annotations
 from launchx.failure_rules.model import Rule
 from launchx.failure_rules.patterns import (
     PALS_RANK_DIED,
+    SLURM_REQUEST_ANSWER,
+    SLURM_STEP_ANSWER,
     SRUN_TERMINATES_STEP,
     WINDOWS_CRASHES,
     launcher_signal_reports,
     torchrun_signal_reports,
+)
+
+# slurm_errno.c's words for a request that got no answer (LX815)
+NO_ANSWER = (
+    r"Unable to contact slurm controller|Socket timed out on send/recv operation|Rate limit "
+    r"exceeded|Slurm backup controller in standby mode|Controller is in standby mode"
+    r"|Communication connection failure|Zero Bytes were transmitted or received|Resource "
+    r"temporarily unavailable"
 )
 
 RULES: tuple[Rule, ...] = (
@@ -1490,9 +1500,8 @@ RULES: tuple[Rule, ...] = (
             r"|JOB_ALLOCATION_INFO) has authentication error",
             # ... and the command's verdict, which is also what a key that differs from the
             # controller's, or a clock out of step with it, gets back
-            r"^(?:srun|sbatch|salloc): error: (?:Unable to allocate resources|Unable to "
-            r"create step for job \d+|Batch job submission failed|Job submit/allocate failed): "
-            r"Protocol authentication error",
+            SLURM_REQUEST_ANSWER + r"Protocol authentication error",
+            SLURM_STEP_ANSWER + r"Protocol authentication error",
         ),
         cause="a Slurm command could not get a signed request accepted by slurmctld: the "
         "MUNGE daemon on the node it runs on is not running (no socket at "
@@ -1557,9 +1566,8 @@ RULES: tuple[Rule, ...] = (
             # src/srun/allocate.c); the answers are slurm_errno.c's. Only those that say the
             # request does not fit the cluster or the user's rights: not a busy controller, a
             # partition that is down now, or nodes that are busy, which pass.
-            r"(?:^|: )(?:sbatch|salloc|srun): error: (?:Batch job submission failed|Unable to "
-            r"allocate resources|Job submit/allocate failed): (?:Requested node configuration "
-            r"is not available|More processors requested than permitted|Invalid generic "
+            SLURM_REQUEST_ANSWER + r"(?:Requested node configuration is not available|"
+            r"More processors requested than permitted|Invalid generic "
             r"resource \(gres\) specification|Invalid (?:partition name|account or "
             r"account/partition combination|feature|qos|node name|wckey|license|Trackable "
             r"RESource \(TRES\)) specifi(?:ed|cation)|No partition specified or system "
@@ -1610,8 +1618,8 @@ RULES: tuple[Rule, ...] = (
             # (src/srun/launch.c), for a reason that says the step asks for more than the
             # job was given; "Requested nodes are busy" (other steps hold them) is the
             # moment's, read by no rule
-            r"(?:^|: )srun: error: Unable to create step for job \S+: (?:More processors "
-            r"requested than permitted|Requested node configuration is not available|Invalid "
+            SLURM_STEP_ANSWER + r"(?:More processors requested than permitted|"
+            r"Requested node configuration is not available|Invalid "
             r"generic resource \(gres\) specification|Memory required by task is not "
             r"available|Insufficient GRES available in allocation|(?:Node|Task|CPU) count "
             r"specification invalid|Invalid node name specified|Cannot request more threads "
@@ -1646,13 +1654,8 @@ RULES: tuple[Rule, ...] = (
         # say it, one is labelled deterministic (counted, not read)
         retryable=False,
         patterns=(
-            r"(?:^|: )(?:sbatch|salloc|srun): error: (?:Batch job submission failed|Unable to "
-            r"allocate resources|Job submit/allocate failed|Unable to create step for job "
-            r"\S+|Unable to confirm allocation for job \S+): (?:Unable to contact slurm "
-            r"controller|Socket timed out on send/recv operation|Rate limit exceeded|Slurm "
-            r"backup controller in standby mode|Controller is in standby mode|Communication "
-            r"connection failure|Zero Bytes were transmitted or received|Resource temporarily "
-            r"unavailable)",
+            rf"(?:{SLURM_REQUEST_ANSWER}|{SLURM_STEP_ANSWER}|(?:^|: )srun: error: Unable to "
+            rf"confirm allocation for job \S+: )(?:{NO_ANSWER})",
         ),
         cause="a Slurm command got no answer to its request: slurmctld was down, failing "
         "over to its backup, rate-limiting or too busy to answer within MessageTimeout "
@@ -1678,9 +1681,8 @@ RULES: tuple[Rule, ...] = (
             # any other answer to a submission, an allocation or a step: a site's own
             # job_submit plugin prints its words on the line before and the answer is then
             # "Unspecified error"
-            r"(?:^|: )(?:sbatch|salloc|srun): error: (?:Batch job submission failed|Unable to "
-            r"allocate resources|Job submit/allocate failed|Unable to create step for job "
-            r"\S+): \S",
+            SLURM_REQUEST_ANSWER + r"\S",
+            SLURM_STEP_ANSWER + r"\S",
         ),
         # a step asked for while the job ends (its time limit, a cancel) is the job's end,
         # not a cause; MUNGE's refusal has its own rule (LX765, 70); answers that say "not
