@@ -4609,3 +4609,197 @@ def test_a_summary_block_names_its_own_rank_under_a_loggers_header() -> None:
     for header in ("", "[INFO] [axolotl.train:9] [PID:41] [RANK:0] "):
         p = failures.diagnose_logs(["".join(f"{header}{line}\n" for line in table)]).primary
         assert p is not None and (p.category, p.rank) == ("segfault", 1), (header, p)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # Open MPI's refusal to bind, and mpirun's lost daemons, with the route after them
+        (
+            "A request was made to bind to that would result in binding more\n"
+            "processes than cpus on a resource:\n",
+            "LX819",
+        ),
+        ("ORTE has lost communication with a remote daemon.\n", "LX820"),
+        # ssh's own refusal says why mpirun could not start its daemons, and why pdsh failed
+        (
+            "root@gpu-node-3: Permission denied (publickey).\n"
+            "ORTE was unable to reliably start one or more daemons.\n",
+            "LX586",
+        ),
+        (
+            "Host key verification failed.\nPRTE has lost communication with a remote daemon.\n",
+            "LX586",
+        ),
+        (
+            "ssh: connect to host 10.0.0.2 port 22: Connection refused\n"
+            "ORTE was unable to reliably start one or more daemons.\n",
+            "LX586",
+        ),
+        ("172.17.0.2: Permission denied, please try again.\n", "LX586"),
+        # Hydra's proxy failing to exec the program (MPICH's, Intel MPI 2019's)
+        (
+            "[proxy:0:0@vm] HYDU_create_process (utils/launch/launch.c:73): execvp error on "
+            "file ./train.py (No such file or directory)\n",
+            "LX696",
+        ),
+        # srun and its MPI plugin
+        ("srun: error: Invalid MPI type 'pmix', --mpi=list for acceptable types\n", "LX822"),
+    ],
+)
+def test_a_launcher_that_could_not_start_its_ranks_over_ssh_or_mpi(text: str, code: str) -> None:
+    """mpirun, Hydra and srun failing before a rank ran, and ssh refusing a launcher, are the
+    launch's failure; ssh's own words name it over what the launcher says after them."""
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.code, p.category) == (code, "launcher_died"), p
+    assert p.retryable is False
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # git fetching a dependency over ssh says ssh's words, then its own
+        "Permission denied (publickey).\nfatal: Could not read from remote repository.\n",
+        "user@gitlab.corp.example: Permission denied (publickey).\n"
+        "fatal: Could not read from remote repository.\n",
+        "Host key verification failed.\nfatal: Could not read from remote repository.\n",
+        "git@github.com: Permission denied (publickey).\n",
+        # Hydra failing to start its own proxy is its install, not the program it was given
+        "[mpiexec@n1] HYDU_create_process (./utils/launch/launch.c:102): execvp error on file "
+        "/opt/intel/mpi/bin/pmi_proxy (No such file or directory)\n",
+    ],
+)
+def test_ssh_and_hydra_words_that_are_not_a_launch_over_ssh(text: str) -> None:
+    p = failures.diagnose_logs([text]).primary
+    assert p is None or p.code not in {"LX586", "LX696"}, p
+
+
+def test_a_ranks_own_failure_outranks_the_node_mpirun_lost_after_it() -> None:
+    """A script's exception before mpirun loses a daemon is the cause: a node whose rank
+    crashed is not a lost node."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 9, in <module>\n'
+        "KeyError: 'labels'\n"
+        "ORTE has lost communication with a remote daemon.\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.code, p.category) == ("LX511", "user_code_error"), p
+
+
+def test_a_daemon_lost_during_training_is_retried_only_from_a_checkpoint() -> None:
+    p = failures.diagnose_logs(["ORTE has lost communication with a remote daemon.\n"]).primary
+    assert p is not None and p.code == "LX820"
+    assert p.retryable is False and p.retry_on_progress
+
+
+def test_sharps_failed_start_that_nccl_falls_back_from_is_not_the_cause() -> None:
+    """NCCL goes on without CollNet when SHARP cannot start or create its group; a timeout
+    after that is the run's failure, not the fabric's aggregation."""
+    text = (
+        "node:174:4368 [3] sharp_plugin.c:354 NCCL WARN SHARP group create: Streaming Tree "
+        "lock failed (-18)\n"
+        "node:174:4368 [3] NCCL WARN Cannot initialize CollNet, using point-to-point network "
+        "instead\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is None or p.code != "LX823", p
+    alone = failures.diagnose_logs([text.splitlines(keepends=True)[0]]).primary
+    assert alone is not None and (alone.code, alone.category) == ("LX823", "ib_error")
+    assert not alone.retryable and alone.retry_on_progress
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an instance without EFA: the plugin bows out and NCCL goes on with its transports
+        "algo-1:249:249 [0] ofi_init:1288 NCCL WARN NET/OFI Only EFA provider is supported\n"
+        "algo-1:249:249 [0] ofi_init:1339 NCCL WARN NET/OFI aws-ofi-nccl initialization failed\n",
+        "ip-10-0-0-1:84:2553 [0] nccl_net_ofi_init:155 NCCL WARN NET/OFI Initializing plugin "
+        "failed\n",
+        "ip-10-0-0-1:84:2553 [0] nccl_net_ofi_create_plugin:334 NCCL WARN NET/OFI Unable to find "
+        "a protocol that worked.  Failing initialization.\n",
+    ],
+)
+def test_the_efa_plugin_bowing_out_is_not_a_broken_efa(text: str) -> None:
+    p = failures.diagnose_logs([text]).primary
+    assert p is None or p.code != "LX585", p
+
+
+def test_dynamo_that_logs_a_frame_it_runs_eagerly_has_not_failed() -> None:
+    """suppress_errors (and TORCH_LOGS=+dynamo's graph breaks) print the traceback of what
+    Dynamo raised and run the frame eagerly: the class line there ended nothing."""
+    text = (
+        "torch._dynamo.convert_frame: [WARNING] WON'T CONVERT forward model.py line 42\n"
+        "due to:\n"
+        "Traceback (most recent call last):\n"
+        '  File "/x/torch/_dynamo/convert_frame.py", line 786, in _convert_frame\n'
+        "torch._dynamo.exc.Unsupported: call_function UserDefinedObjectVariable\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is None or p.code != "LX824", p
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "category"),
+    [
+        # the compiler's own class as the traceback's last line
+        (
+            '  File "/x/torch/_dynamo/output_graph.py", line 1100, in call_user_compiler\n'
+            "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n",
+            "LX824",
+            "user_code_error",
+        ),
+        # ... over a CUDA fault the backend met, which says more
+        (
+            "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+            "RuntimeError: CUDA error: an illegal memory access was encountered\n",
+            "LX512",
+            "cuda_error",
+        ),
+    ],
+)
+def test_torch_compiles_failure_and_what_it_wraps(text: str, code: str, category: str) -> None:
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.code, p.category) == (code, category), p
+
+
+def test_an_internal_assert_cut_by_a_terminals_width_is_still_torchs() -> None:
+    """TORCH_INTERNAL_ASSERT's words up to the file it names are c10's own; a terminal that
+    breaks the line inside DDP's reducer's path must not leave the log without a cause."""
+    text = (
+        '[rank0]: RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED at "/pytorch/'
+        "torch/csrc/distributed/c10d/reducer.cp\n"
+        'p":1633, please report a bug to PyTorch.\n'
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and (p.code, p.category) == ("LX684", "user_code_error")
+
+
+def test_an_uncaught_exceptions_recursive_terminate_stays_that_exception() -> None:
+    """ "terminate called recursively" follows an uncaught C++ exception (LX676): the
+    exception, whose what() names it, is the cause."""
+    text = (
+        "terminate called after throwing an instance of 'std::runtime_error'\n"
+        "  what():  bad things\n"
+        "terminate called recursively\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX676", p
+
+
+def test_a_bare_eoferror_glued_to_its_frame_is_still_the_pipes() -> None:
+    """A logger's wrap put back together glues multiprocessing's bare EOFError to the source
+    line above it; alone or glued, it is a closed pipe, not the script's error."""
+    text = (
+        '  File "/x/multiprocessing/process.py", line 108, in run\n'
+        "    self._target(*self._args, **self._kwargs)EOFError\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is None or p.code != "LX511", p
+
+
+def test_cuda_gdbs_prose_about_exceptions_is_not_a_fault() -> None:
+    text = "CUDA Exception: none reported, the kernel ran to completion\n"
+    p = failures.diagnose_logs([text]).primary
+    assert p is None or p.code != "LX512", p

@@ -159,6 +159,29 @@ ANCHORS: tuple[str, ...] = (
     # a Slurm command with no configuration to read (LX811)
     "configuration source",
     "process configuration file",
+    # Open MPI refusing to bind (LX819), losing a daemon or its route (LX820); ssh refused
+    # (LX586)
+    "binding more",
+    "would require binding",
+    "invalid mpi type",
+    "lost communication",
+    "how to route",
+    "permission denied",
+    # torch.compile's exception classes without "Error" in their names (LX824), and
+    # inductor's GPU below Triton's (LX540)
+    "_dynamo.exc.",
+    "_inductor.exc.",
+    "too old to be supported by the triton",
+    "symbolic_shapes.guardon",
+    # the lines that answer a match (Rule.not_before, not_after) are searched among the
+    # kept lines too: git's after ssh's refusal (LX586), Dynamo running a frame eagerly
+    # after logging what it raised (LX824)
+    "could not read from remote repository",
+    "won't convert",
+    "triggered compile",
+    # the shell's SIGILL (LX513) and libstdc++'s words before abort() (LX579)
+    "illegal instruction",
+    "pure virtual method",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

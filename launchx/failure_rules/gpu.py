@@ -443,6 +443,12 @@ RULES: tuple[Rule, ...] = (
             r"MUJOCO_EGL_DEVICE_ID environment variable must be an integer between \d+ and -?\d+ "
             r"\(inclusive\), got \d+",
             r"with CUDA capability sm_\d+ is not compatible with the current PyTorch",
+            # torch.compile's inductor on a GPU its Triton cannot compile for (compute
+            # capability below 7.0): GPUTooOldForTriton, a RuntimeError before torch 2.3
+            r"which is too old to be supported by the triton GPU compiler",
+            # NVRTC (the fusers' and extensions' runtime compilation) of a CUDA older than the
+            # GPU, which does not know its architecture
+            r"nvrtc: error: invalid value for --gpu-architecture",
             r"the provided PTX was compiled with an unsupported toolchain",
             # the runtime's and the driver API's words (torch's symmetric memory calls the
             # driver: "CUDA driver error: ...")
@@ -542,7 +548,8 @@ RULES: tuple[Rule, ...] = (
         "running or not of the driver's version (system not yet initialized), NVML listing a GPU "
         "that the CUDA runtime cannot open (a second MIG instance in one process, a GPU "
         "that failed: device < num_gpus), no GPU at all, or a build without CUDA (a CPU-only "
-        "torch, Horovod built without GPU operations) (ROCm's and Ascend's words for these "
+        "torch, Horovod built without GPU operations), torch.compile's Triton kernels on a "
+        "GPU older than Triton supports (ROCm's and Ascend's words for these "
         "too). Not the training code, and not transient.",
         fix="match --nproc-per-node to the GPUs visible (nvidia-smi -L, CUDA_VISIBLE_DEVICES; "
         "SageMaker's model parallel: processes_per_host in the estimator's mpi distribution); "
@@ -568,7 +575,10 @@ RULES: tuple[Rule, ...] = (
         "a GPU: check torch.cuda.is_available() in the same environment (a CPU-only wheel, "
         "no driver). Horovod's 'not compiled with CUDA': horovodrun --check-build, then "
         "reinstall it with HOROVOD_GPU_OPERATIONS=NCCL pip install --no-cache-dir "
-        "--force-reinstall horovod[pytorch], a release that supports this torch.",
+        "--force-reinstall horovod[pytorch], a release that supports this torch. A GPU too "
+        "old for Triton (compute capability below 7.0: P100, K80): no wheel helps; compile "
+        'without inductor (TORCH_COMPILE_DISABLE=1, or torch.compile(backend="aot_eager")) '
+        "or use a newer GPU.",
         fixtures=(
             "cuda_config_error__gtad_36_dataparallel_invalid_device_id.log",
             "cuda_config_error__sagemaker_examples_2023.log",
@@ -1004,6 +1014,12 @@ RULES: tuple[Rule, ...] = (
             r"HW Exception by GPU node-\d+",
             r"device-side assert triggered",
             r"an illegal memory access was encountered",
+            # cuda-gdb's name of the fault a kernel took (its CUDA_EXCEPTION_N table), as it
+            # prints it opening a GPU core dump or stopping in the kernel
+            r"^CUDA Exception: (?:Warp|Lane|Device) (?:Illegal|Out-of-range|Misaligned|Invalid)"
+            r" (?:Address|Instruction|PC|Address Space)\b",
+            r"^CUDA Exception: (?:Warp Assert|Device Hardware Stack Overflow|Warp Hardware Stack "
+            r"Overflow|Lane User Stack Overflow|Lane Syscall Error)\b",
             # the CUDA runtime's own names of a kernel's faults, which a library reports
             # instead of the runtime's message (cudaErrorLaunchFailure is LX631's)
             rf"\bcudaError(?:{CUDA_KERNEL_FAULTS})\b",

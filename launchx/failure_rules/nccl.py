@@ -481,6 +481,17 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"NET/OFI OFI fi_getinfo\(\) call failed",
             r"NET/OFI Couldn't open a fabric (?:provider|access domain)",
+            # why the plugin gave up at its start on an instance that has EFA
+            # (platform-aws.cpp, nccl_ofi_ofiutils.cpp, nccl_ofi_net.cpp): its GPUDirect RDMA
+            # off, an endpoint, address vector or queue the provider would not create, a
+            # libfabric too old for EFA; not its closing "initialization failed" or "Unable
+            # to find a protocol that worked" alone, which an instance without EFA prints too
+            # before NCCL goes on with its own transports
+            r"NET/OFI GDR disabled on GDR-supported instance type",
+            r"NET/OFI Creating new endpoint for domain \S+ failed",
+            r"NET/OFI Couldn't (?:open AV|open CQ|create (?:fabric|domain|completion queue)"
+            r"|allocate endpoint|enable endpoint|bind EP-(?:AV|CQ))\b",
+            r"NET/OFI EFA provider requires at least libfabric version",
             r"NET/OFI (?:CM: )?Unable to insert (?:remote|local) address into address vector",
             # EFA drops packets that the security groups do not allow (FI_EHOSTUNREACH)
             r"NET/OFI Request \S+ \(\w+\) completed with error: err: 113\b",
@@ -488,14 +499,56 @@ RULES: tuple[Rule, ...] = (
         ),
         cause="NCCL's AWS EFA plugin (aws-ofi-nccl) could not set up the EFA transport: no "
         "EFA provider or device is visible (a container without /dev/infiniband, a libfabric "
-        "without EFA), a peer's EFA address could not be used or its packets are dropped (the "
-        "security group must allow all traffic to and from itself); every start fails the "
-        "same way.",
+        "without EFA or older than the plugin needs), GPUDirect RDMA unavailable on an "
+        "instance type that has it (the plugin's own check refuses to run without it), a "
+        "peer's EFA address "
+        "could not be used or its packets are dropped (the security group must allow all "
+        "traffic to and from itself); NCCL then fails or falls back to sockets, and every "
+        "start does the same.",
         fix="check `fi_info -p efa -t FI_EP_RDM` on the host and in the container; pass the "
         "EFA devices in (docker --device=/dev/infiniband/uverbs0 ..., the EFA device plugin on "
-        "Kubernetes); allow all inbound and outbound traffic within the instances' security "
-        "group.",
-        fixtures=("nccl_config_error__aws_ofi_nccl_1020_p5_container_no_efa_devices.log",),
+        "Kubernetes); use the EFA installer's libfabric with the plugin built for it; let the "
+        "container see the GPUs' peer memory (the host's EFA driver and GDR support, no "
+        "FI_EFA_USE_DEVICE_RDMA=0), or run without it knowingly "
+        "(OFI_NCCL_DISABLE_GDR_REQUIRED_CHECK=1, slower); raise the locked-memory limit "
+        "(--ulimit memlock=-1) where queues cannot be allocated; allow all inbound and "
+        "outbound traffic within the instances' security group.",
+        fixtures=(
+            "nccl_config_error__aws_ofi_nccl_1020_p5_container_no_efa_devices.log",
+            "nccl_config_error__aws_ofi_nccl_889_endpoint_gdr_disabled.log",
+        ),
+    ),
+    Rule(
+        name="sharp_collective_failed",
+        category="ib_error",
+        code="LX823",
+        # the fabric's tier, with libfabric's (LX660) and the verbs completion errors (LX518);
+        # retried as they are, from a checkpoint the attempt wrote
+        priority=60,
+        patterns=(
+            # NCCL's SHARP plugin (nccl-rdma-sharp-plugins, src/sharp_plugin.c) on CollNet:
+            # SHARP's library would not start, create the job's aggregation group (trees
+            # locked or its quota taken), register a buffer or run a reduction on the switches
+            r"NCCL WARN (?:NET/IB : )?SHARP coll init error: ",
+            r"NCCL WARN SHARP group create: ",
+            r"NCCL WARN sharp_coll_caps_query failed",
+            r"NCCL WARN SHARP (?:regmr|deregmr|allreduce|Allgather|reduce_scatter|reduce_scater)"
+            r" failed",
+        ),
+        cause="NCCL's CollNet over SHARP (in-network reductions on the InfiniBand switches) "
+        "failed: SHARP's library could not start or reach its aggregation manager, the job's "
+        "aggregation group could not be created (its trees locked or its quota taken by "
+        "other jobs, streaming trees the fabric does not offer), or a reduction failed on "
+        "the switches; whether a rerun meets the same state of the fabric the log does not "
+        "say, so launchx retries it only from a checkpoint the attempt wrote.",
+        fix="run without SHARP to confirm (NCCL_COLLNET_ENABLE=0; NCCL_SHARP_DISABLE=1 with "
+        "the plugin loaded), or without its streaming trees (SHARP_COLL_ENABLE_SAT=0); ask "
+        "the fabric's admins to check the aggregation manager (sharp_am) and the job's SHARP "
+        "quota.",
+        # NCCL's fallback when CollNet cannot start: the job goes on over the network without
+        # SHARP, so a failed start or group is not what ended it
+        not_before=(r"Cannot initialize CollNet, using point-to-point network instead",),
+        fixtures=("ib_error__nccl_1219_sharp_sat_tree_lock.log",),
     ),
     Rule(
         name="efa_provider_error",

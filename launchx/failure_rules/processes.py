@@ -374,14 +374,22 @@ RULES: tuple[Rule, ...] = (
             r"executable file, and therefore",
             # ... and its sibling for a program it did not find or may not run
             r"was unable to launch the specified application as it could not (?:access|find)",
+            # MPICH's and Intel MPI's Hydra: its proxy's exec of the program failed
+            # (MPICH's utils/launch/launch.c, Intel MPI 2019's i_hydra hydra_spawn.c; the
+            # proxy's tag may be glued to another proxy's line)
+            r"HYD(?:U_create_process|_spawn) \([^)]*\): execvp error on file .* \((?:No such "
+            r"file or directory|Permission denied)\)",
         ),
-        cause="Open MPI started no process: the program it was given is not on the node's "
+        # Hydra failing to start its own proxy: a broken MPI install, not the program
+        exclude=(r"execvp error on file \S*pmi_proxy\b",),
+        cause="mpirun (Open MPI's, or MPICH's and Intel MPI's Hydra) started no process: the "
+        "program it was given is not on the node's "
         "PATH (or not there at all), is there but not executable (a script without execute "
         "permission or a #! line, given as the program instead of to python), or it took a "
         "word of the command line for the program (an option this version does not take, a "
         "misspelled flag, an option missing its value: its help text says it reads the "
         "first word it does not know as the program); the same command fails the same way.",
-        fix="check the command line against mpirun --help of this Open MPI: options before "
+        fix="check the command line against mpirun --help of this MPI: options before "
         "the program, each with its value (-x VAR, -np N), the program by absolute path or "
         "as `python train.py` (not ./train.py); a wrapper that writes the command line "
         "(torchpack, horovodrun) must match this MPI; or start the ranks with `launchx run`, "
@@ -389,6 +397,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "launcher_died__horovod_347.log",
             "launcher_died__dd3d_6_mpirun_cannot_execute_script.log",
+            "launcher_died__hydra_local_execvp_script_not_executable.log",
         ),
     ),
     Rule(
@@ -471,6 +480,70 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="mpirun_binding_refused",
+        category="launcher_died",
+        code="LX819",
+        priority=82,
+        retryable=False,
+        patterns=(
+            # Open MPI's rmaps help text (4.x, and PRRTE's before 3.0.6), whose next lines name
+            # the object it binds to, the node and the counts of processes and cpus
+            r"^A request was made to bind to that would result in binding more",
+            # ... and PRRTE's since 3.0.6 (Open MPI 5.0.6 on), under its [allocation-overload]
+            r"^A request was made to bind that would require binding",
+        ),
+        cause="mpirun refused to start the job: binding each rank to its own core (--bind-to "
+        "core, Open MPI's default for two ranks or fewer, or a map with PE=N cores per rank) asks "
+        "for more cores than the node or the allocation gives it: more ranks than cores "
+        "with --oversubscribe, cores counted without their hardware threads, or a Slurm job "
+        "that gave mpirun's batch step fewer cpus than the ranks need; the same command fails "
+        "the same way.",
+        fix="bind to fewer cores or to none: --bind-to none (the ranks' threads and the "
+        "DataLoader's workers then share the node), --bind-to core:overload-allowed to allow "
+        "it, --use-hwthread-cpus to count hardware "
+        "threads, fewer ranks or a smaller PE=N; under Slurm ask for the cpus too "
+        "(--cpus-per-task) or start the ranks with srun; or start them with `launchx run`, "
+        "which binds nothing.",
+        fixtures=("launcher_died__openmpi_local_bind_to_core_more_ranks_than_cores.log",),
+    ),
+    Rule(
+        name="mpirun_daemon_lost",
+        category="launcher_died",
+        code="LX820",
+        # a root cause's tier, under what a rank's own failure says (a script's exception, a
+        # CUDA fault: a node whose rank crashed is not a lost node) and under LX716 and
+        # LX586 (mpirun could not start a daemon at all; ssh refused it), which say more
+        priority=60,
+        retryable=False,
+        # a node lost during training is retried from the checkpoint it got to
+        on_progress=True,
+        patterns=(
+            # Open MPI's help texts (ORTE in 1.10-4.x, PRRTE in 5.x, which writes "An PRTE"):
+            # a daemon it started that never called back, and one whose connection dropped
+            # later, killing the job
+            r"^An? (?:ORTE|PRTE) daemon has unexpectedly failed after launch and before",
+            r"^(?:ORTE|PRTE) has lost communication with a remote daemon\.",
+            r"^ORTE has lost communication with its daemon located on node",
+            # ... and its message to a daemon it has no route to, after either
+            r"^(?:ORTE|PRTE) does not know how to route a message to the specified daemon",
+        ),
+        cause="mpirun lost one of the daemons (orted, prted) it runs on every other node, and "
+        "with it every rank of that node, so it ended the job: the daemon never called back "
+        "(it cannot reach mpirun's address: no common network interface, a firewall, a "
+        "container's private network), its node went down or rebooted, the daemon was killed "
+        "(the OOM killer, a node health check), or the network between the nodes dropped. "
+        "From the log alone a node that failed once cannot be told from a network that "
+        "never works, so launchx retries it only from a checkpoint the attempt wrote.",
+        fix="when it happens at start, name the network the nodes share for mpirun's own "
+        "traffic (--mca oob_tcp_if_include <iface> and --mca btl_tcp_if_include <iface>, the "
+        "same interface as NCCL_SOCKET_IFNAME), open the ports between the nodes, and for "
+        '"does not know how to route" try --mca routed direct; when it '
+        "happens during training, look at the named remote node (dmesg for the OOM killer, "
+        "the scheduler's node state), and resume from the last checkpoint once the node is "
+        "back or excluded.",
+        fixtures=("launcher_died__openmpi_local_remote_orted_killed_while_training.log",),
+    ),
+    Rule(
         name="intel_gpu_runtime_abort",
         category="segfault",
         code="LX652",
@@ -512,11 +585,12 @@ RULES: tuple[Rule, ...] = (
             r"\*\*\* Signal (?:11|8|4) \(SIG(?:SEGV|FPE|ILL)\) \(0x[0-9a-f]+\) received by PID",
             # absl's failure-signal handler (Ray's workers, JAX, TensorFlow)
             r"(?:^|logging\.cc:\d+\]?:? )\*\*\* SIGSEGV received at time=\d+",
-            # the shell's report of a child's SIGFPE ("Illegal instruction" has no anchor)
-            r"^Floating point exception(?: ?\(core dumped\))?$",
+            # the shell's report of a child's SIGFPE or SIGILL (an instruction this CPU lacks:
+            # a wheel built for AVX-512 on an older host)
+            r"^(?:Floating point exception|Illegal instruction)(?: ?\(core dumped\))?$",
             # ... and bash's job report of it, under a wrapper script ("start.sh: line 20:
             # 11 Floating point exception(core dumped) python train.py")
-            r": line \d+: +\d+ Floating point exception\b",
+            r": line \d+: +\d+ (?:Floating point exception|Illegal instruction)\b",
             # UCX's handler (HPC-X, NGC containers): SIGSEGV, SIGFPE or SIGILL
             r"Caught signal (?:11 \(Segmentation fault|8 \(Floating point exception"
             r"|4 \(Illegal instruction)",
@@ -634,6 +708,9 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"terminate called after throwing an instance of 'std::bad_alloc'",
             r"terminate called without an active exception",
+            # libstdc++'s words before abort() for a virtual call on an object being destroyed
+            # (__cxa_pure_virtual: a thread still using an object at the process's exit)
+            r"^pure virtual method called$",
             # glibc's assert() in an extension's C/C++ source ("prog: file.cpp:223: int f(...):
             # Assertion `cond' failed."), which aborts the process
             r"^(?:\S+: )?\S+\.(?:c|cc|cpp|cu|cuh|h|hpp):\d+: .*: Assertion `",
@@ -692,7 +769,8 @@ RULES: tuple[Rule, ...] = (
         "not unwind, or a C++ thread torn down while "
         "running (glibc's 'exception not rethrown': a thread ended by pthread_exit or "
         "pthread_cancel, as Python ends its threads at exit, whose unwinding a catch (...) "
-        "swallowed); a native crash, not a Python exception.",
+        "swallowed; libstdc++'s 'pure virtual method called': a thread still calling into an "
+        "object being destroyed, often at exit); a native crash, not a Python exception.",
         fix="get the native stack (PYTHONFAULTHANDLER=1, ulimit -c unlimited and gdb on the "
         "core); for bad_alloc check host memory while it runs (free -g, the job's memory "
         "limit) and the sizes passed to the extension that threw; for 'exception not "
@@ -970,7 +1048,9 @@ RULES: tuple[Rule, ...] = (
         name="launcher_remote_start",
         category="launcher_died",
         code="LX586",
-        priority=70,
+        # above what a launcher says of the failed ssh (LX716's daemons not started, LX820's
+        # lost daemon): ssh's own line says why
+        priority=83,
         retryable=False,
         patterns=(
             # DeepSpeed's runner checks it can reach every host of the hostfile first
@@ -990,7 +1070,19 @@ RULES: tuple[Rule, ...] = (
             # runner's check, or pdsh starting the ranks (it ssh-es even to localhost)
             r"ssh: connect to host \S+ port \d+: (?:Connection refused|No route to host"
             r"|Connection timed out|Network is unreachable)",
+            # ... and when it refuses (OpenSSH's sshconnect2.c, sshconnect.c): the host took
+            # none of the user's keys, or its host key is unknown or changed
+            r"(?:^|: )Permission denied \((?:publickey|password|keyboard-interactive|gssapi)"
+            r"[\w,-]*\)\.?$",
+            r"(?:^|: )Permission denied, please try again\.$",
+            r"^Host key verification failed\.$",
         ),
+        exclude=(
+            # the same words from git fetching a dependency over ssh, not a launcher
+            r"\bgit@",
+        ),
+        # ... and git's own line after them
+        not_before=(r"fatal: Could not read from remote repository",),
         cause="the launcher could not start the ranks of another host: its ssh to that host "
         "failed (ssh's exit 255: no passwordless key for this user, an unknown host key, a "
         "name that does not resolve or a port 22 that does not answer), so no rank ran there; "
@@ -1003,10 +1095,11 @@ RULES: tuple[Rule, ...] = (
         "--node-rank R --master-addr <node0>, or srun), with no ssh at all.",
         fixtures=(
             "launcher_died__deepspeed_4907_runner_ssh_check.log",
-            "launcher_died__thu_coai_eva_4_hostfile_ssh_unresolved.log",
             "launcher_died__eva_3_deepspeed_runner_ssh_no_route.log",
             "launcher_died__deepspeedexamples_894_autotuning_pdsh_ssh_localhost_refused.log",
             "launcher_died__horovod_2803_ssh_port_timeout.log",
+            "launcher_died__thu_coai_eva_4_hostfile_ssh_unresolved.log",
+            "launcher_died__openmpi_local_ssh_publickey_refused.log",
         ),
     ),
     Rule(
@@ -1701,6 +1794,35 @@ RULES: tuple[Rule, ...] = (
         "`sinfo` and `sacctmgr show assoc user=$USER` show what the cluster offers and what "
         "you may use, and the cluster's documentation what its submission check requires.",
         fixtures=("launcher_died__slurm_local_sbatch_reservation_invalid.log",),
+    ),
+    Rule(
+        name="slurm_mpi_plugin_unusable",
+        category="launcher_died",
+        code="LX822",
+        # Slurm's refusals' tier (LX813-LX816)
+        priority=84,
+        retryable=False,
+        patterns=(
+            # srun loading the MPI plugin that --mpi (or MpiDefault, SLURM_MPI_TYPE) names,
+            # before it asks for a step (src/common/slurm_mpi.c, plugin.c): not installed,
+            # or installed but unable to load its library (PMIx)
+            r"^(?:srun|slurmstepd): error: Couldn't (?:find|load) (?:the )?specified plugin "
+            r"name for mpi/",
+            r"^srun: error: (?:MPI: )?[Cc]annot (?:create (?:mpi )?context|find mpi plugin) "
+            r"for mpi/",
+            r"^srun: (?:error|fatal): [Ii]nvalid MPI type '[^']*', --mpi=list for acceptable "
+            r"types",
+            # ... and the same check of SLURM_MPI_TYPE from the environment
+            r'^srun: (?:error|fatal): "SLURM_MPI_TYPE=[^"]*" -- invalid MPI type, --mpi=list',
+        ),
+        cause="srun could not load the MPI plugin it was asked for (--mpi=pmix, pmix_v3, pmi2, "
+        "or the cluster's MpiDefault and SLURM_MPI_TYPE): this Slurm was built without it, "
+        "or the plugin is there but the PMIx library it needs is not on the node, so srun "
+        "started no task; every srun with the same --mpi fails the same way.",
+        fix="`srun --mpi=list` names the types this Slurm has: use one of them (pmi2, or "
+        "--mpi=none for torchrun, accelerate and deepspeed, which read no PMI), or unset "
+        "SLURM_MPI_TYPE; an admin installs the PMIx library the plugin was built against.",
+        fixtures=("launcher_died__slurm_local_srun_mpi_pmix_v4_library_missing.log",),
     ),
     Rule(
         name="rocm_smi_shm_mutex",

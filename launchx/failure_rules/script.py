@@ -468,6 +468,45 @@ RULES: tuple[Rule, ...] = (
         fixtures=("user_code_error__specforge_194_inductor_triton_out_of_resource.log",),
     ),
     Rule(
+        name="torch_compile_failed",
+        category="user_code_error",
+        code="LX824",
+        # above the user's exception (LX511): the exception line under BackendCompilerFailed
+        # ("backend='inductor' raised:") is what the compiler raised, not the script; a
+        # CUDA fault, an OOM or an NCCL error under it is not the compiler's (not_before)
+        priority=81,
+        retryable=False,
+        patterns=(
+            # torch.compile's own exception classes (torch/_dynamo/exc.py,
+            # torch/_inductor/exc.py) whose names end in neither Error nor Exception, as the
+            # last line of a traceback (FailOnCacheLimitHit: the older name of the recompile
+            # limit's)
+            r"^torch\._dynamo\.exc\.(?:BackendCompilerFailed|Unsupported|FailOn(?:Recompile|Cache)"
+            r"LimitHit|InvalidBackend|ResetRequired|CompileOnOneRankUnsupported)\b",
+            r"^torch\._inductor\.exc\.(?:MissingOperatorWith(?:out)?Decomp|InvalidCxxCompiler"
+            r"|TritonMissing)\b",
+            # ... and symbolic shapes' guard on a value only known at run time (a
+            # RuntimeError subclass raised while tracing)
+            r"^torch\.fx\.experimental\.symbolic_shapes\.GuardOnDataDependentSymNode\b",
+        ),
+        cause="torch.compile failed on this model: Dynamo met code it cannot trace (and "
+        "fullgraph or a recompile limit made that an error), or the backend (inductor, or "
+        "DDP's and FSDP's graph splitting around it) raised while compiling a graph: an "
+        "operator it has no lowering for, no working C++ compiler or Triton, a bug of the "
+        "compiler for this model; the same model and torch fail the same way every time.",
+        fix="run once without compiling to confirm (TORCH_COMPILE_DISABLE=1, or no "
+        "torch.compile / `--torch_compile`); TORCHDYNAMO_VERBOSE=1 and TORCH_LOGS=+dynamo "
+        "show where it failed; under DDP, torch._dynamo.config.optimize_ddp = False compiles "
+        "without DDP's graph splitting (DDPOptimizer), a frequent source; compile a smaller "
+        "part, mark the failing function with torch.compiler.disable, try another torch "
+        "release, or report the minified repro (TORCHDYNAMO_REPRO_AFTER=dynamo).",
+        # Dynamo that logs a graph break's or a frame's failure and runs it eagerly instead
+        # (TORCH_LOGS=+dynamo, suppress_errors): what it raised there did not end the run
+        not_after=(r"WON'T CONVERT \w+", r"break_graph_if_unsupported triggered compile"),
+        not_before=(r"CUDA error: |CUDA out of memory|OutOfMemoryError|NCCL error",),
+        fixtures=("user_code_error__kohya_ss_1687_compile_ddpoptimizer_higher_order_op.log",),
+    ),
+    Rule(
         name="spawn_target_not_in_a_module",
         category="user_code_error",
         code="LX810",
@@ -1620,8 +1659,10 @@ RULES: tuple[Rule, ...] = (
             # an EOFError with no message: multiprocessing's pipe read finding the other end
             # closed (an environment worker, a task sampler, a queue's feeder went away),
             # whose own error, where the log holds it, is the cause; the script's reads of a
-            # file raise it with one ("Ran out of input")
+            # file raise it with one ("Ran out of input"); alone, or glued to the line above
+            # by a logger's wrap put back together
             r"^EOFError$",
+            r"['\")\]]EOFError *$",
         ),
         # an exception raised in multiprocessing's spawn _main itself, where the child reads
         # its arguments from the parent ("EOFError: Ran out of input"): the parent died, the
