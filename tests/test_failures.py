@@ -4803,3 +4803,40 @@ def test_cuda_gdbs_prose_about_exceptions_is_not_a_fault() -> None:
     text = "CUDA Exception: none reported, the kernel ran to completion\n"
     p = failures.diagnose_logs([text]).primary
     assert p is None or p.code != "LX512", p
+
+
+def test_a_node_short_of_disk_is_not_the_pods_own_storage() -> None:
+    """The kubelet evicts for its own storage limits (LX691) and for the node's disk
+    pressure, which other pods may have caused: only the first is this run's to fix."""
+    text = (
+        "Warning  Evicted  3m  kubelet  The node was low on resource: ephemeral-storage. "
+        "Threshold quantity: 10Gi, available: 2Gi.\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is None or p.code != "LX691", p
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "retry"),
+    [
+        # the pod's own disk fills again on every run
+        (
+            "Warning  Evicted  109s  kubelet  Pod ephemeral local storage usage exceeds the "
+            "total limit of containers 5Gi.\n",
+            "LX691",
+            False,
+        ),
+        # a node going away, a critical pod taking its place, the Job's own deadline: the
+        # training did not fail
+        ("Message: Pod was terminated in response to imminent node shutdown.\n", "LX556", True),
+        ("Reason: Preempting\nMessage: Preempted in order to admit critical pod\n", "LX556", True),
+        (
+            "DeadlineExceeded  job-controller  Job was active longer than specified deadline\n",
+            "LX501",
+            True,
+        ),
+    ],
+)
+def test_the_kubelets_and_the_job_controllers_own_words(text: str, code: str, retry: bool) -> None:
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == code and bool(p.retryable) == retry, p

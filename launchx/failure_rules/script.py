@@ -994,17 +994,29 @@ RULES: tuple[Rule, ...] = (
             r"\[Errno 122\] Disk quota exceeded",
             # torch's own writer (torch.save of a checkpoint)
             r"\bwrite\(\): fd \d+ failed with (?:No space left on device|Disk quota exceeded)",
+            # the kubelet evicting a pod for the local disk it may fill (pkg/kubelet/eviction:
+            # the pod's ephemeral-storage limit, a container's, an emptyDir volume's sizeLimit;
+            # not the node's disk pressure, which other pods may have caused)
+            r"Pod ephemeral local storage usage exceeds the total limit of containers \S",
+            r"Container \S+ exceeded its local ephemeral storage limit \"",
+            r"Usage of EmptyDir volume \"[^\"]*\" exceeds the limit \"",
         ),
         exclude=NOT_THE_DISK,
         not_raised_in=NOT_THE_DISKS_FRAMES,
         cause="a write found the disk full or the user's quota spent (checkpoints, a dataset "
-        "or model cache, logs): the run's own code and data are not at fault, but the same "
-        "run fills the same disk again.",
+        "or model cache, logs), or the kubelet evicted the pod for writing more to its "
+        "container's own disk than its ephemeral-storage limit: the run's own code and data "
+        "are not at fault, but the same run fills the same disk again.",
         fix="check the path in the traceback: free space and quota where checkpoints, caches "
         "(HF_HOME, TRITON_CACHE_DIR, TORCH_EXTENSIONS_DIR) and logs are written (df -h, "
         "quota -s); keep fewer checkpoints (save_total_limit) or write them elsewhere, then "
-        "resume from the last complete one.",
-        fixtures=("user_code_error__ms_swift_3551_dataset_cache_disk_full.log",),
+        "resume from the last complete one; on Kubernetes write them to a mounted volume "
+        "(a PersistentVolumeClaim) rather than the container's filesystem, or raise the "
+        "pod's resources.limits.ephemeral-storage.",
+        fixtures=(
+            "user_code_error__ms_swift_3551_dataset_cache_disk_full.log",
+            "user_code_error__substratus_92_k8s_evicted_ephemeral_storage.log",
+        ),
     ),
     Rule(
         name="storage_io_error",

@@ -25,12 +25,16 @@ RULES: tuple[Rule, ...] = (
             r"RC_RECLAIM|MC_RECALL|LOAD): [Jj]ob killed",
             # PBS/Torque's job output ("=>> PBS: job killed: walltime 86415 exceeded limit ...")
             r"PBS: job killed: (?:walltime|cput) \d+ exceeded limit",
+            # a Kubernetes Job past its spec.activeDeadlineSeconds (the job controller's
+            # DeadlineExceeded condition and event)
+            r"Job was active longer than specified deadline",
         ),
         cause="the scheduler took the allocation away (preemption, time limit, a requeue or a "
         "failed node); the training itself did not fail.",
         fix="let launchx retry or the scheduler requeue (SLURM --requeue, LSF bsub -r); make "
         "sure checkpoints are frequent and the script resumes from LAUNCHX_RESUME_FROM. For "
-        "time limits, ask for more time (--time, bsub -W) or checkpoint on the warning "
+        "time limits, ask for more time (--time, bsub -W, a Kubernetes Job's "
+        "activeDeadlineSeconds) or checkpoint on the warning "
         "signal (profile slurm.signal, e.g. USR2@120; LSF sends SIGUSR2 at the run limit and "
         "kills the job ten minutes later).",
         fixtures=("preempted__sbatch_time_limit_torchrun.log", "preempted__submitit_1613.log"),
@@ -84,7 +88,13 @@ RULES: tuple[Rule, ...] = (
         category="preempted",
         code="LX556",
         priority=118,
-        patterns=(r"Instance \S+ \(node IP: [\d.]+\) will be terminated soon \(reason: [\w-]+\)",),
+        patterns=(
+            r"Instance \S+ \(node IP: [\d.]+\) will be terminated soon \(reason: [\w-]+\)",
+            # the kubelet's own words: a graceful node shutdown (a spot reclaim, a reboot, a
+            # maintenance event) terminating the pod, and a critical pod admitted in its place
+            r"Pod was terminated in response to imminent node shutdown",
+            r"Preempted in order to admit critical pod",
+        ),
         cause="the cluster's autoscaler announced that the nodes under the run are going away "
         "(a Kubernetes pod termination: preemption, a spot reclaim, a drain or a scale-down); "
         "the training itself did not fail, it lost its machines.",
