@@ -4840,3 +4840,35 @@ def test_a_node_short_of_disk_is_not_the_pods_own_storage() -> None:
 def test_the_kubelets_and_the_job_controllers_own_words(text: str, code: str, retry: bool) -> None:
     p = failures.diagnose_logs([text]).primary
     assert p is not None and p.code == code and bool(p.retryable) == retry, p
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Lightning setting its handlers up, before any signal came
+        "SLURM auto-requeueing enabled. Setting signal handlers.\n",
+        # a worker (not its node) that died: Ray does not say why
+        "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n",
+        # earlyoom's report of the memory it watches, killing nothing
+        "earlyoom[1234]: mem avail: 20000 of 64000 MiB (31.25%), swap free: 0 of 0 MiB (0.00%)\n",
+        # a service that ended by itself
+        "trainer-1 exited with code 0\n",
+        "trainer-1 exited with code 1\n",
+    ],
+)
+def test_what_the_runtimes_say_around_a_lost_node_or_memory_is_not_it(text: str) -> None:
+    p = failures.diagnose_logs([text]).primary
+    assert p is None or p.code not in ("LX576", "LX549", "LX510", "LX547", "LX548"), p
+
+
+def test_a_node_ray_lost_ranks_below_the_kill_that_took_it() -> None:
+    """Ray's word that a task's node died (LX576) is below host OOM: a raylet the kernel
+    killed leaves both, and the OOM is the cause."""
+    text = (
+        "(raylet) [2025-01-01 10:00:00,000 E 12 12] (raylet) node_manager.cc:3084: 1 Workers "
+        "(tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other "
+        "reasons at node (ID: abc, IP: 10.0.0.2) over the last time period.\n"
+        "ray.exceptions.NodeDiedError: Task failed due to the node dying.\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX510", p

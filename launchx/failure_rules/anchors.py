@@ -86,6 +86,8 @@ ANCHORS: tuple[str, ...] = (
     "imminent node shutdown",
     "admit critical pod",
     "specified deadline",
+    "its node has died",
+    "vmrss",
     "rdmatransport: ",
     '"freeze_support()" line',
     "transport/ibgda/",

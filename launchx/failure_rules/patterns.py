@@ -157,7 +157,8 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
     """How the other launchers say a rank died of one of ``signals``, naming its rank where
     they do: mpirun, MPICH's and PALS' mpiexec, DeepSpeed's runner, multiprocessing and
     torch.multiprocessing.spawn, subprocess, horovodrun's driver (the shell's 128 + N),
-    composer's launcher, vLLM's executors, PyTorch-BigGraph's pool of workers."""
+    composer's launcher, vLLM's executors, PyTorch-BigGraph's pool of workers, docker
+    compose."""
     nums = "|".join(str(n) for n in signals)
     names = "|".join(_SIGNAL_NAMES[n] for n in signals)
     named = "|".join(f"{_SIGNAL_NAMES[n]}: ?{n}" for n in signals)
@@ -188,6 +189,9 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         # of one of its own processes ("Process EngineCore_0 (PID: 7) died with exit code -9")
         rf"\b(?:failed|exited|died|crashed) with (?:exit |return )?(?:code|status):? "
         rf"-(?:{nums})\b",
+        # docker compose of a service's container, with the shell's 128 + N ("trainer-1
+        # exited with code 137")
+        rf"^\S+ exited with code (?:{shell})$",
     )
 
 
@@ -294,9 +298,9 @@ NOT_THE_SCRIPTS: tuple[str, ...] = (
     # Lightning's wrapper of an exception it caught, raised after it killed the other
     # ranks: the exception it wraps (printed with it) is the one to read
     r"|DeadlockDetectedException",
-    # Ray's word that a worker process died, and Ray Train's that the run failed: the
-    # cause is a worker's, not the driver's
-    r"ActorDiedError|RayActorError|WorkerCrashedError|TrainingFailedError"
+    # Ray's word that a worker process or its node died, and Ray Train's that the run
+    # failed: the cause is a worker's or the node's (LX576), not the driver's
+    r"ActorDiedError|RayActorError|WorkerCrashedError|TrainingFailedError|NodeDiedError"
     # SageMaker's client reporting the job's status: the script's own error is in the
     # job's log, not in this exception
     r"|UnexpectedStatusException: Error for Training job "

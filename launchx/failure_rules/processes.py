@@ -129,6 +129,10 @@ RULES: tuple[Rule, ...] = (
             # spent), in any language: each spawned rank and worker loading torch's CUDA
             # libraries commits hundreds of MB at import
             r"Error: \[WinError 1455\]",
+            # user-space OOM killers, before the kernel's: systemd-oomd (oomd.c, a cgroup's
+            # swap or memory pressure) and earlyoom (kill.c, SIGTERM then SIGKILL)
+            r"\b(?:Killed|Marked) \S+ (?:for killing )?due to memory (?:used \(|pressure for )",
+            r'\bsending SIG(?:TERM|KILL) to process \d+ uid \d+ "[^"]*": (?:badness|oom_score) ',
             # Ray's memory monitor kills workers before the kernel would
             r"killed due to memory pressure \(OOM\)",
             r"Task was killed due to the node running low on memory",

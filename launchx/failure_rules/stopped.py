@@ -50,9 +50,12 @@ RULES: tuple[Rule, ...] = (
             r"Requeued job \d+ \(\d+ remaining timeouts\)",
             r"has not produced any output \(state: (?:NODE_FAIL|TIMEOUT|PREEMPTED)\)",
             r"(?i)\b(?:has|have|was|were|been) (?:been )?preempted\b",
+            # Lightning's SLURM connector (auto_requeue): the signal Slurm sends before the
+            # time limit (--signal), on which Lightning saves an HPC checkpoint and requeues
+            r"^Handling auto-requeue signal\b",
         ),
-        cause="submitit caught the scheduler's preemption or time-limit signal and requeued the "
-        "job; the training itself did not fail.",
+        cause="submitit (or Lightning's SLURM connector) caught the scheduler's preemption or "
+        "time-limit signal and requeued the job; the training itself did not fail.",
         fix="nothing to fix when the requeued job resumes from its checkpoint; if it restarts "
         "from scratch, implement checkpoint() in the submitted callable (submitit) or resume "
         "from LAUNCHX_RESUME_FROM.",
@@ -110,7 +113,14 @@ RULES: tuple[Rule, ...] = (
         # Below host OOM (84): Ray says a dead raylet may have been OOM-killed, and its own
         # OOM report, when there is one, is the better cause.
         priority=60,
-        patterns=(r"has been marked dead because the detector has missed too many heartbeats",),
+        patterns=(
+            r"has been marked dead because the detector has missed too many heartbeats",
+            # ... and what its tasks and actors say of it (core_worker's task manager, the
+            # GCS actor manager: "The actor is dead because its node has died. Node Id: ..."),
+            # and a drained node's reason ("the actor's node was preempted: ...")
+            r"Task failed due to the node dying\.",
+            r"The actor (?:is dead|died) because its node has died\.",
+        ),
         cause="Ray lost a node under the run: its raylet stopped answering heartbeats (the "
         "machine was shut down, preempted or cut off from the network, or the raylet "
         "crashed), and the training actors on it died with it.",
