@@ -4872,3 +4872,18 @@ def test_a_node_ray_lost_ranks_below_the_kill_that_took_it() -> None:
     )
     p = failures.diagnose_logs([text]).primary
     assert p is not None and p.code == "LX510", p
+
+
+def test_lightnings_sigterm_exception_is_not_the_scripts_error() -> None:
+    """Lightning raises SIGTERMException after its signal connector received SIGTERM (a
+    scheduler's, a person's, or the launcher stopping the ranks after another failed): the
+    script did nothing wrong."""
+    text = (
+        "[rank: 1] Received SIGTERM: 15\n"
+        "Traceback (most recent call last):\n"
+        '  File "/x/lightning/pytorch/loops/fit_loop.py", line 400, in on_advance_end\n'
+        "    raise SIGTERMException\n"
+        "lightning.pytorch.utilities.exceptions.SIGTERMException\n"
+    )
+    p = failures.diagnose_logs([text]).primary
+    assert p is None or p.category != "user_code_error", p

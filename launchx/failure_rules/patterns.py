@@ -297,7 +297,11 @@ NOT_THE_SCRIPTS: tuple[str, ...] = (
     r"|ProcessRaisedException|ProcessExitedException"
     # Lightning's wrapper of an exception it caught, raised after it killed the other
     # ranks: the exception it wraps (printed with it) is the one to read
-    r"|DeadlockDetectedException",
+    r"|DeadlockDetectedException"
+    # ... and its exception for a SIGTERM its signal connector received: a scheduler's, a
+    # person's or a launcher's stopping the ranks after another rank failed, never the
+    # script's own error
+    r"|SIGTERMException",
     # Ray's word that a worker process or its node died, and Ray Train's that the run
     # failed: the cause is a worker's or the node's (LX576), not the driver's
     r"ActorDiedError|RayActorError|WorkerCrashedError|TrainingFailedError|NodeDiedError"
