@@ -98,9 +98,10 @@ RULES: tuple[Rule, ...] = (
             r"Pod was terminated in response to imminent node shutdown",
             r"Preempted in order to admit critical pod",
         ),
-        cause="the cluster's autoscaler announced that the nodes under the run are going away "
-        "(a Kubernetes pod termination: preemption, a spot reclaim, a drain or a scale-down); "
-        "the training itself did not fail, it lost its machines.",
+        cause="the nodes under the run are going away: the cluster's autoscaler announced it "
+        "(a Kubernetes pod termination: preemption, a spot reclaim, a drain or a scale-down), "
+        "or the kubelet terminated the pod for a node shutting down or a critical pod taking "
+        "its place; the training itself did not fail, it lost its machines.",
         fix="let launchx retry once the cluster has capacity again (it resumes from "
         "LAUNCHX_RESUME_FROM); checkpoint often enough to lose little, and catch SIGTERM to "
         "write a last checkpoint within the pod's grace period.",
@@ -116,8 +117,8 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"has been marked dead because the detector has missed too many heartbeats",
             # ... and what its tasks and actors say of it (core_worker's task manager, the
-            # GCS actor manager: "The actor is dead because its node has died. Node Id: ..."),
-            # and a drained node's reason ("the actor's node was preempted: ...")
+            # GCS actor manager: "The actor is dead because its node has died. Node Id: ...";
+            # a drained node's "the actor's node was preempted" is LX549's)
             r"Task failed due to the node dying\.",
             r"The actor (?:is dead|died) because its node has died\.",
         ),
