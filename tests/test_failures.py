@@ -1944,6 +1944,14 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         # a service that ended by itself
         ("trainer-1 exited with code 0\n", "LX547"),
         ("trainer-1 exited with code 1\n", "LX548"),
+        (
+            "The replica workerpool1-1 exited with a non-zero status of 1. Termination reason: "
+            "Error.\n",
+            "LX547",
+        ),
+        # Flux's other job exceptions, and a time-out no scheduler gave
+        ("job.exception type=cancel severity=0 Canceled by user\n", "LX501"),
+        ("Request timeout: resource allocation expired for the cache\n", "LX501"),
     ],
 )
 def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str) -> None:

@@ -158,7 +158,7 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
     they do: mpirun, MPICH's and PALS' mpiexec, DeepSpeed's runner, multiprocessing and
     torch.multiprocessing.spawn, subprocess, horovodrun's driver (the shell's 128 + N),
     composer's launcher, vLLM's executors, PyTorch-BigGraph's pool of workers, docker
-    compose."""
+    compose, Vertex AI's training jobs."""
     nums = "|".join(str(n) for n in signals)
     names = "|".join(_SIGNAL_NAMES[n] for n in signals)
     named = "|".join(f"{_SIGNAL_NAMES[n]}: ?{n}" for n in signals)
@@ -190,8 +190,9 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         rf"\b(?:failed|exited|died|crashed) with (?:exit |return )?(?:code|status):? "
         rf"-(?:{nums})\b",
         # docker compose of a service's container, with the shell's 128 + N ("trainer-1
-        # exited with code 137")
+        # exited with code 137"), and Vertex AI's (and AI Platform's) of a replica
         rf"^\S+ exited with code (?:{shell})$",
+        rf"\bThe replica \S+ exited with a non-zero status of (?:{shell})\b",
     )
 
 

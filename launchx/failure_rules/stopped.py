@@ -28,6 +28,12 @@ RULES: tuple[Rule, ...] = (
             # a Kubernetes Job past its spec.activeDeadlineSeconds (the job controller's
             # DeadlineExceeded condition and event)
             r"Job was active longer than specified deadline",
+            # Kueue evicting a workload for another (pkg/scheduler/preemption: its Evicted
+            # condition's message, and the older "a higher priority Workload")
+            r"Preempted to accommodate a (?:workload \(UID: |higher priority Workload)",
+            # Flux's job exception at the job's time limit (job-exec: "resource allocation
+            # expired", as flux run and flux job attach print it)
+            r"\btype=timeout severity=\d+ resource allocation expired",
         ),
         cause="the scheduler took the allocation away (preemption, time limit, a requeue or a "
         "failed node); the training itself did not fail.",
