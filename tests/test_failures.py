@@ -4861,15 +4861,18 @@ def test_the_kubelets_and_the_job_controllers_own_words(text: str, code: str, re
 
 def test_a_node_ray_lost_ranks_below_the_kill_that_took_it() -> None:
     """Ray's word that a task's node died (LX576) is below host OOM: a raylet the kernel
-    killed leaves both, and the OOM is the cause."""
+    killed leaves both, and the OOM is the cause. Alone, NodeDiedError is the lost node's,
+    not the script's own exception (LX511)."""
+    died = "ray.exceptions.NodeDiedError: Task failed due to the node dying.\n"
     text = (
         "(raylet) [2025-01-01 10:00:00,000 E 12 12] (raylet) node_manager.cc:3084: 1 Workers "
         "(tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other "
-        "reasons at node (ID: abc, IP: 10.0.0.2) over the last time period.\n"
-        "ray.exceptions.NodeDiedError: Task failed due to the node dying.\n"
+        "reasons at node (ID: abc, IP: 10.0.0.2) over the last time period.\n" + died
     )
     p = failures.diagnose_logs([text]).primary
     assert p is not None and p.code == "LX510", p
+    alone = failures.diagnose_logs([died]).primary
+    assert alone is not None and alone.code == "LX576", alone
 
 
 def test_lightnings_sigterm_exception_is_not_the_scripts_error() -> None:

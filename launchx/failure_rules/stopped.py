@@ -46,7 +46,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=("preempted__sbatch_time_limit_torchrun.log", "preempted__submitit_1613.log"),
     ),
     Rule(
-        name="submitit_preemption",
+        name="requeued_on_scheduler_signal",
         category="preempted",
         code="LX549",
         priority=119,
