@@ -430,6 +430,71 @@ def test_open_mpi_signal_banner_alone_is_a_native_crash(line: str) -> None:
     assert p is not None and p.code == "LX513", p
 
 
+_CONTAINER_BUS_ERROR = (
+    "[1,3]<stderr>:[b44a5a6092b3:00121] *** Process received signal ***\n"
+    "[1,3]<stderr>:[b44a5a6092b3:00121] Signal: Bus error (7)\n"
+    "[1,3]<stderr>:[b44a5a6092b3:00121] Signal code: Non-existant physical address (2)\n"
+    "[1,2]<stderr>:[b44a5a6092b3:00120] *** Process received signal ***\n"
+    "[1,2]<stderr>:[b44a5a6092b3:00120] Signal: Bus error (7)\n"
+    "mpirun noticed that process rank 2 with PID 0 on node {node} exited on signal 7 "
+    "(Bus error).\n"
+)
+
+
+@pytest.mark.parametrize("stamped", [False, True])
+def test_open_mpi_bus_error_in_a_container_is_shared_memory_on_the_rank_that_printed_it(
+    stamped: bool,
+) -> None:
+    """Horovod's docker image (horovod#2053): each rank's handler prints its SIGBUS before
+    mpirun names one. With a time on each line the first rank to print is the one that
+    failed first, and its handler's "Signal: Bus error (7)" is LX595's too, on the same
+    container's report; on a node not named by a container id it stays a native crash."""
+    body = _CONTAINER_BUS_ERROR.format(node="b44a5a6092b3")
+    if stamped:
+        body = "".join(
+            f"2024-05-01 10:11:{i:02d},123 - root - ERROR - {line}\n"
+            for i, line in enumerate(body.splitlines())
+        )
+    p = failures.diagnose_logs([body]).primary
+    assert p is not None and (p.code, p.category) == ("LX595", "shm_error"), p
+    on_a_host = _CONTAINER_BUS_ERROR.format(node="gpu-node-07")
+    p = failures.diagnose_logs([on_a_host]).primary
+    assert p is not None and p.code != "LX595" and p.category == "segfault", p
+
+
+def test_the_torchrun_agents_faulthandler_stack_is_read_when_a_terminal_wrapped_it() -> None:
+    """LX587 reads the agent's own frames under "Fatal Python error"; they sit below the
+    first frame (elastic's store helpers, which workers call too), so a terminal's wrap
+    must not leave them unread (pytorch#78061 in a 120-column terminal)."""
+    frames = [
+        'torch/distributed/elastic/utils/store.py", line 31 in get_all',
+        'torch/distributed/elastic/utils/store.py", line 53 in synchronize',
+        'torch/distributed/elastic/agent/server/api.py", line 647 in _share_and_gather',
+        'torch/distributed/elastic/agent/server/api.py", line 610 in _assign_worker_ranks',
+    ]
+    stack = (
+        "Fatal Python error: Python memory allocator called without holding the GIL\n"
+        "Python runtime state: initialized\n\n"
+        "Current thread 0x00007f41936513c0 (most recent call first):\n"
+        + "".join(
+            f'  File "/mnt/efs/gq/conda-env-gq-dbg/lib/python3.8/site-packages/{f}\n'
+            for f in frames
+        )
+    )
+    wrapped = "".join(
+        "\n".join(line[k : k + 120] for k in range(0, max(len(line), 1), 120)) + "\n"
+        for line in stack.splitlines()
+    )
+    assert wrapped != stack
+    for body in (stack, wrapped):
+        p = failures.diagnose_logs([body]).primary
+        assert p is not None and (p.code, p.category) == ("LX587", "launcher_died"), p
+    # a worker's stack through the same store helper is not the agent's
+    worker = stack.replace("agent/server/api.py", "checkpoint/state_dict_loader.py")
+    p = failures.diagnose_logs([worker]).primary
+    assert p is None or p.code != "LX587", p
+
+
 def test_megatron_nan_check_names_its_rank_and_waits_for_a_checkpoint() -> None:
     """Megatron's NaN report, however its logger prefixes it (NeMo's "[NeMo E ...]" holds
     none of the usual anchors): its rank, and retried only once a checkpoint exists (a NaN

@@ -190,6 +190,13 @@ ANCHORS: tuple[str, ...] = (
     # the shell's SIGILL (LX513) and libstdc++'s words before abort() (LX579)
     "illegal instruction",
     "pure virtual method",
+    # the torchrun agent's own code in a faulthandler stack (LX587): its frames sit below
+    # the first one, which is all that "(most recent call first):" keeps, and a terminal's
+    # wrap leaves the join of the next lines short of them
+    "distributed/elastic/agent/",
+    "distributed/elastic/rendezvous/",
+    "torch/distributed/run.py",
+    "torch/distributed/launch.py",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

@@ -900,7 +900,12 @@ RULES: tuple[Rule, ...] = (
         priority=77,
         patterns=(
             r"process rank (?P<rank>\d+) with PID \S+ on node [0-9a-f]{12} exited on signal 7\b",
+            # Open MPI's handler in the rank itself (its "[host:pid]" comes off as the host):
+            # the rank's own line, the first of the failure where a log's lines carry the time
+            r"^Signal: Bus error \(7\)$",
         ),
+        # mpirun's report names the node: a Docker container's id
+        requires=(r"on node [0-9a-f]{12} exited on signal 7\b",),
         cause="mpirun reports a rank killed by SIGBUS on a node whose name is a Docker "
         "container id: a process touched shared memory that /dev/shm could not back, and "
         "Docker gives containers 64 MB of /dev/shm unless told otherwise (DataLoader workers "
