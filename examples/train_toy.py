@@ -60,8 +60,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--ckpt-every", type=int, default=50, help="checkpoint interval (steps)")
     parser.add_argument(
         "--checkpoint-dir",
-        default=os.environ.get("LAUNCHX_CKPT_DIR") or "./checkpoints",
-        help="default: $LAUNCHX_CKPT_DIR, else ./checkpoints",
+        default=os.environ.get("LAUNCHX_CHECKPOINT_DIR") or "./checkpoints",
+        help="default: $LAUNCHX_CHECKPOINT_DIR (launchx run --checkpoint-dir), else ./checkpoints",
     )
     parser.add_argument("--keep", type=int, default=3, help="launchx checkpoints to keep")
     parser.add_argument(

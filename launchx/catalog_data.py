@@ -2282,6 +2282,13 @@ LAUNCHX_ROWS: tuple[Var, ...] = (
         purpose="Newest complete checkpoint found before this attempt",
     ),
     Var(
+        name="LAUNCHX_CHECKPOINT_DIR",
+        type="abspath",
+        default="unset",
+        constraint="",
+        purpose="Where launchx looks for checkpoints (--checkpoint-dir): write them there",
+    ),
+    Var(
         name="LAUNCHX_CHANNEL_TOKEN",
         type="string",
         default="unset",

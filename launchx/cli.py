@@ -292,6 +292,7 @@ def _sbatch(
     from launchx import sbatch
 
     _unknown_option(ctx, script)
+    _check_batch_target(script, submit=submit)
     request = sbatch.BatchRequest(
         run=_request(
             profile,
@@ -308,6 +309,28 @@ def _sbatch(
     )
     raise typer.Exit(
         sbatch.deliver(request, out_file=out_file, submit=submit, wait=wait, echo=_echo)
+    )
+
+
+def _check_batch_target(script: str, *, submit: bool) -> None:
+    """The job runs the script from this directory, as ``launchx run`` does: a name that is
+    not there is refused before the job waits in the queue for nothing, and said when the
+    script is only rendered (it may be written for another machine)."""
+    import os
+
+    from launchx import detect
+
+    here = detect.probe_target(script, module=False, no_python=False, cwd=os.getcwd(), path_var="")
+    missing = plan.target_findings(here)
+    if not missing:
+        return
+    first = missing[0]
+    if submit:
+        raise LaunchxError(f"{first.code} {first.message}", first.fix)
+    typer.echo(
+        f"launchx: warning: {first.code} {first.message} (the job runs it from this "
+        "directory; --submit refuses it)",
+        err=True,
     )
 
 
@@ -407,6 +430,11 @@ def status(
     from launchx.run import events
 
     where = pipeline.run_dir(run_dir)
+    if (why := events.unreadable_events(where)) is not None:
+        raise LaunchxError(
+            f"cannot read the run's events: {why}",
+            "run launchx status as the user who ran it, or give it read access",
+        )
     found = events.read_run_events(where)
     if not found:
         raise LaunchxError(

@@ -91,6 +91,12 @@ def discover(paths: Sequence[str]) -> Found:
         if name == "-":
             logs.append(LogFile(None, SourceInfo(name="<stdin>")))
             continue
+        if not name.strip():
+            # an unset variable in `launchx diagnose "$LOG_DIR"`: not this directory
+            raise LaunchxError(
+                "an empty path was given",
+                "pass the run's log directory, the log files, or - for stdin",
+            )
         path = Path(name)
         if path.is_dir():
             before = len(logs) + len(dumps) + len(events) + len(errors)
@@ -380,6 +386,17 @@ def diagnose_paths(
     Each log is streamed (bounded memory, whatever its size)."""
     found = discover(paths)
     scans = _scan_logs(found.logs, stdin)
+    if (
+        scans
+        and not (found.dumps or found.events or found.error_files)
+        and not any(s.bytes_read for s in scans)
+    ):
+        names = ", ".join(s.info.name for s in scans[:3]) + (" ..." if len(scans) > 3 else "")
+        raise LaunchxError(
+            f"nothing to diagnose: {names} {'is' if len(scans) == 1 else 'are'} empty",
+            "pass the failed run's output (a file, its log directory, or a pipe into "
+            "launchx diagnose -)",
+        )
     n = len(scans)
     for ef in found.error_files:
         try:

@@ -656,6 +656,7 @@ class AttemptSpec:
     port: int | None  # None: drawn at launch (a dry run), or the outer launcher's (direct)
     log_dir: str | None
     resume_from: str | None = None
+    checkpoint_dir: str | None = None  # absolute: where launchx looks for checkpoints
 
 
 def build(
@@ -691,6 +692,13 @@ def build(
     elif "LAUNCHX_RESUME_FROM" in res.facts.environ:
         env["LAUNCHX_RESUME_FROM"] = EnvEntry(
             "LAUNCHX_RESUME_FROM", None, Origin("checkpoint", "no checkpoint")
+        )
+    if spec.checkpoint_dir:
+        # the script writes where launchx looks, without the directory given twice
+        env["LAUNCHX_CHECKPOINT_DIR"] = EnvEntry(
+            "LAUNCHX_CHECKPOINT_DIR",
+            spec.checkpoint_dir,
+            Origin("checkpoint", "resume.checkpoint_dir, --checkpoint-dir"),
         )
     env["PYTHONUNBUFFERED"] = EnvEntry(
         "PYTHONUNBUFFERED", "1", Origin.launchx("rank output reaches the console as it happens")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 Event = Mapping[str, object]
 
@@ -17,7 +17,7 @@ Event = Mapping[str, object]
 @dataclass(frozen=True)
 class AttemptState:
     attempt: int
-    state: str  # running, ok, failed, interrupted, preempted
+    state: str  # running, ok, failed, interrupted, preempted; unfinished: its launchx died
     started: float | None = None
     duration_s: float | None = None
     category: str | None = None
@@ -91,10 +91,19 @@ def summarise(events: Sequence[Event], *, alive: bool, now: float) -> RunState:
             "finished" if code == 0 else ("interrupted" if reason == "interrupted" else "failed")
         )
         elapsed = _float(end.get("duration_s"))
-    else:
-        code, reason = None, None
-        state = "running" if alive else "gone"
+    elif alive:
+        code, reason, state = None, None, "running"
         elapsed = now - started if started is not None else None
+    else:
+        # its launchx died mid-run: nothing is running any more, and the run lasted until
+        # its last word, not until now
+        code, reason, state = None, None, "gone"
+        last = max((t for e in events if (t := _float(e.get("ts"))) is not None), default=None)
+        elapsed = last - started if started is not None and last is not None else None
+        attempts = {
+            k: replace(a, state="unfinished") if a.state == "running" else a
+            for k, a in attempts.items()
+        }
     return RunState(
         run_id=_str(start.get("run")) or _str(events[0].get("run") if events else None) or "?",
         state=state,
@@ -113,6 +122,8 @@ def render(run: RunState, *, as_json: bool = False) -> str:
     if as_json:
         return json.dumps(asdict(run), indent=2) + "\n"
     elapsed = f", {run.elapsed_s:.0f} s" if run.elapsed_s is not None else ""
+    if run.state == "gone" and run.elapsed_s is not None:
+        elapsed = f", last heard {run.elapsed_s:.0f} s after it started"
     head = f"run {run.run_id} ({run.profile or '?'}): {run.state}{elapsed}"
     if run.state in ("finished", "failed", "interrupted"):
         head += f", exit {run.exit_code}" + (f": {run.reason}" if run.reason else "")

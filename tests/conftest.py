@@ -122,12 +122,13 @@ def plan_once(
     resume_from: str | None = None,
     relaunch: tuple[str, ...] = (),
     extra_findings: tuple[Finding, ...] = (),
+    checkpoint_dir: str | None = None,
 ) -> LaunchPlan:
     """One attempt's plan, decided the way ``launchx run`` decides it (pure)."""
     run = decide_run(res, run_id=run_id, log_dir=log_dir)
     if extra_findings:
         run = replace(run, findings=sort_findings([*run.findings, *extra_findings]))
-    spec = AttemptSpec(attempt, run_id, master_port, log_dir, resume_from)
+    spec = AttemptSpec(attempt, run_id, master_port, log_dir, resume_from, checkpoint_dir)
     return build(res, run, spec, target, relaunch=relaunch)
 
 

@@ -275,8 +275,13 @@ def test_assess_a_timeout_is_retried_from_a_checkpoint_only() -> None:
     assert (record.category, record.exit_code) == ("collective_timeout", 1)
     assert (record.retryable, record.on_progress) == (False, True)
     assert record.signature == diag.primary.signature()
-    assert "retried only from a checkpoint, and none exists" in (
+    assert "retried only from a checkpoint, and the run has no --checkpoint-dir" in (
         next_step([record], RETRY).reason  # type: ignore[union-attr]
+    )
+    # with a directory, the reason names where no checkpoint was found
+    looked = Policy(RETRY.retry, checkpoint_dir="/scratch/ck")
+    assert "retried only from a checkpoint, and none is in /scratch/ck" in (
+        next_step([record], looked).reason  # type: ignore[union-attr]
     )
     resumable, _ = assess(evidence, attempt=0, policy=Retry(), step_after=20)
     assert (resumable.retryable, resumable.on_progress) == (True, True)

@@ -50,6 +50,10 @@ def test_unknown_exits_1() -> None:
     result = runner.invoke(cli.app, ["diagnose", "--json", "-"], input="all good here\n")
     assert result.exit_code == 1
     assert json.loads(result.output)["primary"] is None
+    # nothing at all on stdin is no log, not an unknown failure
+    result = runner.invoke(cli.app, ["diagnose", "-"], input="")
+    assert isinstance(result.exception, LaunchxError) and result.exception.exit_code == 2
+    assert "<stdin> is empty" in str(result.exception)
 
 
 def test_missing_file_is_one_clean_message_and_exit_2(
@@ -106,7 +110,7 @@ def test_several_files_and_directories_together(tmp_path: Path) -> None:
     assert json.loads(result.output)["primary"]["category"] == "cuda_oom"
 
 
-@pytest.mark.parametrize("kind", ["binary", "empty_dir"])
+@pytest.mark.parametrize("kind", ["binary", "empty_dir", "empty_path", "empty_file"])
 def test_bad_input_exits_2_with_one_message(
     kind: str,
     tmp_path: Path,
@@ -117,12 +121,19 @@ def test_bad_input_exits_2_with_one_message(
         target = tmp_path / "core.bin"
         target.write_bytes(bytes(range(256)) * 64)
         expected = "binary file, not a log"
-    else:
+    elif kind == "empty_dir":
         target = tmp_path / "empty"
         target.mkdir()
         expected = "no log files under"
+    elif kind == "empty_path":  # `launchx diagnose "$UNSET"`: not the current directory
+        monkeypatch.chdir(FIXTURES)
+        target, expected = Path(""), "an empty path was given"
+    else:
+        target = tmp_path / "rank-0.log"
+        target.write_bytes(b"")
+        expected = "nothing to diagnose: rank-0.log is empty"
     with pytest.raises(SystemExit) as exc:
-        cli.main(["diagnose", str(target)])
+        cli.main(["diagnose", "" if kind == "empty_path" else str(target)])
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert expected in err and "Traceback" not in err

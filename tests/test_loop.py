@@ -89,7 +89,7 @@ def test_a_timeout_without_a_checkpoint_is_not_retried_and_says_why() -> None:
     assert outcome.exit_code == 1 and len(world.attempts.plans) == 1
     assert "launchx: failure: collective_timeout on rank 1 (not retried)" in world.console.text
     assert outcome.reason.startswith(
-        "collective_timeout is retried only from a checkpoint, and none exists"
+        "collective_timeout is retried only from a checkpoint, and the run has no --checkpoint-dir"
     )
     assert "add collective_timeout to the profile's retry.on" in outcome.reason
 

@@ -276,6 +276,7 @@ def test_torchrun_argv_and_contract_env() -> None:
         master_port=31000,
         log_dir="/tmp/logs",
         resume_from="/ck/step_5.pt",
+        checkpoint_dir="/ck",
     )
     argv = list(plan.argv)
     assert argv[:3] == ["/usr/bin/python3", "-m", "torch.distributed.run"]
@@ -289,6 +290,10 @@ def test_torchrun_argv_and_contract_env() -> None:
     assert env["LAUNCHX_PROFILE"] == "local"
     assert env["LAUNCHX_PG_TIMEOUT_S"] == "300"
     assert env["LAUNCHX_RESUME_FROM"] == "/ck/step_5.pt"
+    assert env["LAUNCHX_CHECKPOINT_DIR"] == "/ck"
+    # a run without a checkpoint directory tells the script none
+    bare = plan_once(res, Target("train.py", ()), run_id="lx-abc")
+    assert "LAUNCHX_CHECKPOINT_DIR" not in bare.env_changes()
 
 
 @pytest.mark.parametrize("mode", ["module", "no_python"])

@@ -520,7 +520,8 @@ def test_a_timeout_with_no_checkpoint_is_not_retried(flaky: Path, tmp_path: Path
         r"^launchx: failure: collective_timeout on rank \d \(not retried\)$", text, re.M
     )
     assert final_reason(text).startswith(
-        "launchx: collective_timeout is retried only from a checkpoint, and none exists"
+        "launchx: collective_timeout is retried only from a checkpoint, and the run has no "
+        "--checkpoint-dir"
     ), text
     assert sorted(recorded_pids(tmp_path / "ev")) == [(0, 0), (0, 1)]  # one attempt only
 

@@ -499,3 +499,9 @@ def test_preemption_signal_checkpoints_and_exits(tmp_path: Path) -> None:
     assert match and int(match.group(2)) == signal.SIGUSR2
     latest = latest_complete(tmp_path / "ck")
     assert latest is not None and latest.step == int(match.group(1))
+
+
+def test_checkpoint_dir_is_where_launchx_looks_or_none() -> None:
+    assert renv.checkpoint_dir({"LAUNCHX_CHECKPOINT_DIR": "/scratch/ck"}) == "/scratch/ck"
+    assert renv.checkpoint_dir({"LAUNCHX_CHECKPOINT_DIR": " "}) is None
+    assert renv.checkpoint_dir({}) is None

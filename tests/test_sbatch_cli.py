@@ -90,3 +90,20 @@ def test_per_task_nproc_per_node_is_the_tasks_per_node(tmp_path: Path) -> None:
     assert "--ntasks-per-node 2 (flag:--ntasks-per-node)" in err
     assert "--nproc-per-node 4 (flag:--nproc-per-node)" in err
     assert "Traceback" not in err
+
+
+def test_a_script_that_is_not_here_is_said_and_refused_for_submission(tmp_path: Path) -> None:
+    """The job runs the script from this directory, as `launchx run` does: a typo is
+    refused before the job waits in the queue (LX211, with the name that is there), and
+    said on stderr when the script is only rendered."""
+    (tmp_path / "train.py").write_text("print('hi')\n")
+    code, out, err = run_cli(["sbatch", "-p", "slurm", "trian.py"], clean_env(), tmp_path)
+    assert code == 0 and "exec " in out
+    assert "warning: LX211 script 'trian.py' not found" in err and "train.py?" in err
+    code, out, err = run_cli(
+        ["sbatch", "-p", "slurm", "--submit", "trian.py"], clean_env(), tmp_path
+    )
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert "LX211 script 'trian.py' not found" in err and "train.py" in err
+    code, _out, err = run_cli(["sbatch", "-p", "slurm", "train.py"], clean_env(), tmp_path)
+    assert code == 0 and "LX211" not in err

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
 from conftest import clean_env, run_cli
 
-from launchx.run.events import EventLog, read_events, read_run_events
+from launchx.run.events import EventLog, read_events, read_run_events, unreadable_events
 from launchx.status import render, summarise
 
 START = {"event": "run_start", "ts": 100.0, "run": "lx-1", "profile": "local", "pid": 4242}
@@ -58,6 +60,23 @@ def test_a_run_whose_launchx_died_is_gone_not_running() -> None:
     assert summarise(events(), alive=False, now=200.0).state == "gone"
 
 
+def test_a_gone_runs_attempt_is_unfinished_and_its_time_stops_at_its_last_word() -> None:
+    """Its launchx was SIGKILLed mid-attempt: the attempt is not running any more, and the
+    run lasted until the last event written, however long ago that is."""
+    run = summarise(
+        events(
+            {"event": "attempt_start", "attempt": 0, "ts": 101.0},
+            {"event": "watch", "kind": "straggler", "text": "rank 1 is slow", "ts": 130.0},
+        ),
+        alive=False,
+        now=5000.0,
+    )
+    assert (run.state, run.elapsed_s) == ("gone", 30.0)
+    assert [(a.attempt, a.state) for a in run.attempts] == [(0, "unfinished")]
+    text = render(run)
+    assert "gone, last heard 30 s after it started" in text and "attempt 0: running" not in text
+
+
 def test_events_round_trip_and_a_torn_line_is_skipped(tmp_path: Path) -> None:
     log = EventLog(tmp_path / "events.jsonl", "lx-1", wall=lambda: 5.0)
     log.record("attempt_start", attempt=0)
@@ -76,3 +95,34 @@ def test_status_cli_reads_a_run_directory_and_refuses_an_empty_one(tmp_path: Pat
     (tmp_path / "empty").mkdir()
     code, out, err = run_cli(["status", str(tmp_path / "empty")], clean_env(), cwd=tmp_path)
     assert code == 2 and "no launchx events" in err and "Traceback" not in err
+
+
+def test_status_says_a_runs_events_it_may_not_read_are_unreadable_not_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An events file or a run directory this user may not open: one message naming it and
+    exit 2, not a traceback, nor "no launchx events" (root reads everything, so the
+    refusal is the file system's, simulated here)."""
+    EventLog(tmp_path / "events.jsonl", "lx-9").record("run_start", profile="local")
+    assert unreadable_events(tmp_path) is None
+
+    def refused(self: Path, pattern: str) -> object:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "glob", refused)
+    assert unreadable_events(tmp_path) == f"{tmp_path}: Permission denied"
+    monkeypatch.undo()
+    real_open = open
+
+    def no_read(path: object, *args: object, **kwargs: object) -> object:
+        if str(path).endswith("events.jsonl"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr("builtins.open", no_read)
+    assert unreadable_events(tmp_path) == f"{tmp_path / 'events.jsonl'}: Permission denied"
+    monkeypatch.undo()
+    if os.geteuid() != 0:  # the real refusal, where the file system makes it
+        (tmp_path / "events.jsonl").chmod(0)
+        code, _, err = run_cli(["status", str(tmp_path)], clean_env(), cwd=tmp_path)
+        assert code == 2 and "cannot read" in err and "Traceback" not in err

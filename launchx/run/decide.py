@@ -94,6 +94,7 @@ NextStep = RetryAfter | Requeue | Stop
 class Policy:
     retry: Retry
     requeue_on_warning: bool = False  # SLURM job whose profile asks, owned by this launchx
+    checkpoint_dir: str | None = None  # where checkpoints were looked for (named when none)
 
 
 @dataclass(frozen=True)
@@ -283,7 +284,9 @@ def backoff_s(attempts_here: int, retry: Retry, jitter_u: float) -> float:
 _UNDECIDED = frozenset({"unknown", "launcher_died"})
 
 
-def _not_transient(last: AttemptRecord, never: Sequence[str] = ()) -> str:
+def _not_transient(
+    last: AttemptRecord, never: Sequence[str] = (), checkpoint_dir: str | None = None
+) -> str:
     if last.category in never:
         return f"{last.category} is not retried: the profile's retry.never names it"
     if last.category == "unknown":
@@ -292,10 +295,16 @@ def _not_transient(last: AttemptRecord, never: Sequence[str] = ()) -> str:
             "(add unknown to the profile's retry.on to retry them)"
         )
     if last.on_progress:
+        where = (
+            f"none is in {checkpoint_dir}"
+            if checkpoint_dir
+            else "the run has no --checkpoint-dir to find one in"
+        )
         return (
-            f"{last.category} is retried only from a checkpoint, and none exists: from the "
+            f"{last.category} is retried only from a checkpoint, and {where}: from the "
             "log alone it may as well be a repeating cause as a one-off fault (save "
-            f"checkpoints, or add {last.category} to the profile's retry.on to retry it)"
+            "checkpoints there, the script's LAUNCHX_CHECKPOINT_DIR, or add "
+            f"{last.category} to the profile's retry.on to retry it)"
         )
     if last.category in _UNDECIDED:
         return (
@@ -327,7 +336,7 @@ def next_step(
     if last.interrupted or last.category == "interrupted":
         return Stop(last.exit_code, "interrupted by the user: never retried")
     if not last.retryable:
-        return Stop(last.exit_code, _not_transient(last, policy.retry.never))
+        return Stop(last.exit_code, _not_transient(last, policy.retry.never, policy.checkpoint_dir))
     if len(history) >= 2:
         prev = history[-2]
         if (

@@ -97,10 +97,25 @@ def read_events(path: str | Path) -> list[dict[str, object]]:
 
 def read_run_events(run_dir: str | Path) -> list[dict[str, object]]:
     """A run's events, node 0's (``events.jsonl``) first, then the other writers'."""
-    root = Path(run_dir)
+    return [e for path in _event_files(Path(run_dir)) for e in read_events(path)]
+
+
+def unreadable_events(run_dir: str | Path) -> str | None:
+    """Why a run's events cannot be read (its directory or an events file this user may
+    not open), or None: ``launchx status`` says so rather than that the run has none."""
+    try:
+        for path in _event_files(Path(run_dir)):
+            with open(path, "rb"):
+                pass
+    except OSError as exc:
+        return f"{exc.filename or run_dir}: {exc.strerror or exc}"
+    return None
+
+
+def _event_files(root: Path) -> list[Path]:
     main = root / "events.jsonl"
     others = sorted(p for p in root.glob("events-*.jsonl"))
-    return [e for path in (main, *others) if path.is_file() for e in read_events(path)]
+    return [path for path in (main, *others) if path.is_file()]
 
 
 def pid_alive(pid: object) -> bool:

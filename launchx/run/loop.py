@@ -34,6 +34,7 @@ class RunSpec:
     run_id: str | None  # None only in a dry run: drawn at launch
     temp_dir: str  # where logs go without --log-dir
     relaunch: tuple[str, ...] = ()  # `launchx run` options an srun step repeats
+    checkpoint_dir: str | None = None  # absolute; None: the run has no checkpoint directory
 
     @property
     def resume_arg(self) -> str | None:
@@ -41,11 +42,13 @@ class RunSpec:
 
     @property
     def policy(self) -> Policy:
-        return Policy(self.res.profile.retry, self.decisions.requeue_on_warning)
+        return Policy(
+            self.res.profile.retry, self.decisions.requeue_on_warning, self.checkpoint_dir
+        )
 
     def plan(self, attempt: int, port: int | None, resume: str | None) -> LaunchPlan:
         logs = attempt_log_dir(self.decisions, self.run_id, attempt, self.temp_dir)
-        spec = AttemptSpec(attempt, self.run_id, port, logs, resume)
+        spec = AttemptSpec(attempt, self.run_id, port, logs, resume, self.checkpoint_dir)
         return build(self.res, self.decisions, spec, self.target, relaunch=self.relaunch)
 
 

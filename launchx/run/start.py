@@ -72,8 +72,9 @@ def dry_run(
         decisions.run_id,
         pipeline.temp_dir(),
         pipeline.relaunch_args(request, log_dir),
+        checkpoint_dir(res.profile.resume.checkpoint_dir),
     )
-    found = DirCheckpoints(checkpoint_dir(res.profile.resume.checkpoint_dir)).latest()
+    found = DirCheckpoints(spec.checkpoint_dir).latest()
     attempt = first_attempt(spec, _history(spec).load())
     first = spec.plan(attempt, decisions.port.port, found.path if found else None)
     if not preflight.wanted(spec):
@@ -101,6 +102,7 @@ def start(
         decisions.run_id or "lx-" + uuid.uuid4().hex[:12],
         pipeline.temp_dir(),
         pipeline.relaunch_args(request, log_dir),
+        checkpoint_dir(res.profile.resume.checkpoint_dir),
     )
     terminal = Terminal(out or sys.stdout, show_banner=decisions.inner_step)
     sup = Supervisor(forward_warnings=not decisions.inner_step)
@@ -142,7 +144,7 @@ def start(
                     watch=_watch(spec, console, terminal, events, nodes, started),
                     nodes=nodes,
                 ),
-                checkpoints=DirCheckpoints(checkpoint_dir(res.profile.resume.checkpoint_dir)),
+                checkpoints=DirCheckpoints(spec.checkpoint_dir),
                 history=_history(spec),
                 peers=peers,
                 scheduler=_scheduler(spec),

@@ -41,7 +41,15 @@ from launchx.runtime.dist import (
     rank,
     world_size,
 )
-from launchx.runtime.env import DistEnv, attempt, dist_env, pg_timeout_s, resume_path, run_id
+from launchx.runtime.env import (
+    DistEnv,
+    attempt,
+    checkpoint_dir,
+    dist_env,
+    pg_timeout_s,
+    resume_path,
+    run_id,
+)
 from launchx.runtime.preempt import (
     DEFAULT_PREEMPT_SIGNALS,
     clear_checkpoint_request,
@@ -59,6 +67,7 @@ __all__ = [
     "all_reduce_mean",
     "attempt",
     "barrier",
+    "checkpoint_dir",
     "checkpoint_path",
     "cleanup",
     "clear_checkpoint_request",

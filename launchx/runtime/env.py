@@ -19,6 +19,7 @@ from dataclasses import dataclass
 RUN_ID = "LAUNCHX_RUN_ID"
 ATTEMPT = "LAUNCHX_ATTEMPT"
 RESUME_FROM = "LAUNCHX_RESUME_FROM"
+CHECKPOINT_DIR = "LAUNCHX_CHECKPOINT_DIR"
 PROFILE = "LAUNCHX_PROFILE"
 PG_TIMEOUT_S = "LAUNCHX_PG_TIMEOUT_S"
 
@@ -159,6 +160,14 @@ def resume_path(environ: Mapping[str, str] | None = None) -> str | None:
     """
     path = _environ(environ).get(RESUME_FROM, "").strip()
     return path if path and os.path.exists(path) else None
+
+
+def checkpoint_dir(environ: Mapping[str, str] | None = None) -> str | None:
+    """``LAUNCHX_CHECKPOINT_DIR``: the directory launchx looks in for the newest complete
+    checkpoint (``--checkpoint-dir``, absolute), where the script should write them; None
+    when the run has none."""
+    path = _environ(environ).get(CHECKPOINT_DIR, "").strip()
+    return path or None
 
 
 def pg_timeout_s(environ: Mapping[str, str] | None = None) -> float:
