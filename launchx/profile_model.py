@@ -60,18 +60,6 @@ class Resume(_Strict):
     resume_arg: str | None = None
     """Appended to the script's arguments when a checkpoint exists, e.g. "--resume {path}"."""
 
-    @field_validator("resume_arg")
-    @classmethod
-    def _names_the_checkpoint(cls, value: str | None) -> str | None:
-        # without {path} every retry would pass the option and no checkpoint: the script's
-        # own parser fails on each attempt that has one to resume from
-        if value is not None and "{path}" not in value:
-            raise ValueError(
-                "it does not say where the checkpoint goes: write {path} in it, "
-                'e.g. "--resume {path}" or "--resume={path}"'
-            )
-        return value
-
 
 class Logs(_Strict):
     keep_runs: Annotated[int, Field(ge=1)] = 20
