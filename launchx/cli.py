@@ -144,13 +144,17 @@ def profiles_list(ctx: typer.Context) -> None:
     """List every profile launchx can find: name, launcher and description."""
     if ctx.invoked_subcommand is not None:
         return
-    rows = pipeline.all_profiles()
-    width = max((len(p.name) for p, _ in rows), default=4)
-    for prof, where in rows:
+    listing = pipeline.all_profiles()
+    width = max((len(p.name) for p, _ in listing.found), default=4)
+    for prof, where in listing.found:
         typer.echo(
             f"{prof.name:<{width}}  {prof.launcher:<8}  {prof.description}"
             + ("" if where == "built-in" else f"  [{where}]")
         )
+    for exc in listing.broken:
+        typer.echo(exc.render(), err=True)
+    if listing.broken:
+        raise typer.Exit(2)
 
 
 @profiles_app.command("show")
@@ -292,7 +296,6 @@ def _sbatch(
     from launchx import sbatch
 
     _unknown_option(ctx, script)
-    _check_batch_target(script, submit=submit)
     request = sbatch.BatchRequest(
         run=_request(
             profile,
@@ -309,28 +312,6 @@ def _sbatch(
     )
     raise typer.Exit(
         sbatch.deliver(request, out_file=out_file, submit=submit, wait=wait, echo=_echo)
-    )
-
-
-def _check_batch_target(script: str, *, submit: bool) -> None:
-    """The job runs the script from this directory, as ``launchx run`` does: a name that is
-    not there is refused before the job waits in the queue for nothing, and said when the
-    script is only rendered (it may be written for another machine)."""
-    import os
-
-    from launchx import detect
-
-    here = detect.probe_target(script, module=False, no_python=False, cwd=os.getcwd(), path_var="")
-    missing = plan.target_findings(here)
-    if not missing:
-        return
-    first = missing[0]
-    if submit:
-        raise LaunchxError(f"{first.code} {first.message}", first.fix)
-    typer.echo(
-        f"launchx: warning: {first.code} {first.message} (the job runs it from this "
-        "directory; --submit refuses it)",
-        err=True,
     )
 
 
@@ -430,12 +411,13 @@ def status(
     from launchx.run import events
 
     where = pipeline.run_dir(run_dir)
-    if (why := events.unreadable_events(where)) is not None:
+    try:
+        found = events.read_run_events(where, strict=True)
+    except OSError as exc:
         raise LaunchxError(
-            f"cannot read the run's events: {why}",
+            f"cannot read the run's events: {exc.filename or where}: {exc.strerror or exc}",
             "run launchx status as the user who ran it, or give it read access",
-        )
-    found = events.read_run_events(where)
+        ) from None
     if not found:
         raise LaunchxError(
             f"no launchx events in {where}",
@@ -455,12 +437,13 @@ def diagnose(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the diagnosis as JSON.")] = False,
 ) -> None:
-    """Name why a run failed, on which rank and host, and the fix (exit 1 if no cause found)."""
+    """Name why a run failed, on which rank and host, and the fix (exit 1 if no cause found;
+    0 for a launchx run whose events say it succeeded)."""
     from launchx import failures, logsource
 
     report = logsource.diagnose_paths(logs or ["-"], sys.stdin.buffer)
     typer.echo(failures.render_report(report, as_json=as_json), nl=False)
-    raise typer.Exit(0 if report.found else 1)
+    raise typer.Exit(0 if report.found or report.succeeded else 1)
 
 
 def _app_for(argv: Sequence[str]) -> typer.Typer:

@@ -130,6 +130,7 @@ FINDINGS: tuple[Code, ...] = (
     Code("LX306", "error", "a retry policy names a category that does not exist"),
     Code("LX307", "error", "the master address is empty"),
     Code("LX308", "warning", "the hang timeout is not well below the collective timeout"),
+    Code("LX309", "warning", "a resume argument with no checkpoint directory is never passed"),
 )
 
 LEVELS: Mapping[str, Level] = MappingProxyType({c.code: c.level for c in FINDINGS})

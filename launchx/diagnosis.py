@@ -129,5 +129,11 @@ class Report:
         torchrun saw fail first (the primary is then an ``unknown`` on that rank)."""
         return self.primary is not None and self.primary.category != "unknown"
 
+    @property
+    def succeeded(self) -> bool:
+        """The run's events say its last attempt finished and none failed: nothing to
+        diagnose (a log with no error is otherwise "unknown", which reads as a failure)."""
+        return bool(self.attempts) and all(a.outcome == "ok" for a in self.attempts)
+
     def roles(self, role: Role) -> tuple[int, ...]:
         return tuple(r.rank for r in self.ranks if r.role == role)

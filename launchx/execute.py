@@ -138,13 +138,18 @@ def descendants(pid: int) -> list[int]:
 
 
 def signal_tree(pid: int, signum: int) -> None:
-    """Send ``signum`` to the launcher's process group and to every process below it."""
-    targets = [pid, *descendants(pid)]
-    with suppress(ProcessLookupError, PermissionError):
+    """Send ``signum`` to the launcher's process group and to every process below it, once
+    each: torchrun given SIGINT twice raises its SignalException again inside its own
+    shutdown and prints two tracebacks."""
+    try:
         os.killpg(pid, signum)
-    for target in targets:
+        group: int | None = pid
+    except (ProcessLookupError, PermissionError):
+        group = None
+    for target in [pid, *descendants(pid)]:
         with suppress(ProcessLookupError, PermissionError):
-            os.kill(target, signum)
+            if group is None or os.getpgid(target) != group:
+                os.kill(target, signum)
 
 
 def _terminate_with_launchx() -> None:

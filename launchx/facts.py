@@ -109,7 +109,13 @@ class PortHolder:
     def describe(self) -> str:
         if self.pid is None:
             return f"port {self.port} is held by a process launchx cannot see (another user?)"
-        return f"port {self.port} is held by pid {self.pid}: {self.cmdline or '?'}"
+        return f"port {self.port} is held by pid {self.pid}: {_one_line(self.cmdline or '?')}"
+
+
+def _one_line(cmdline: str, width: int = 80) -> str:
+    """A command line fit for one line of a finding (``python -c`` programs span many)."""
+    flat = " ".join(cmdline.split())
+    return flat if len(flat) <= width else flat[: width - 3] + "..."
 
 
 # ``HostFacts.memlock_bytes`` for a limit of ``unlimited`` (RLIM_INFINITY).

@@ -34,6 +34,8 @@ def render_failure(what: Diagnosis | Report) -> str:
     a ``Report`` adds ranks, attempts and what else was seen."""
     report = what if isinstance(what, Report) else Report(primary=what, findings=(what,))
     p = report.primary
+    if report.succeeded:
+        return _succeeded(report)
     if p is None:
         return (
             f"unknown ({fr.UNKNOWN_CODE}): {fr.UNKNOWN_CAUSE}\n  fix: {fr.UNKNOWN_FIX}\n"
@@ -51,6 +53,19 @@ def render_failure(what: Diagnosis | Report) -> str:
         out.extend(f"    {_short(d)}" for d in others)
     text = "\n".join(out) + "\n"
     return text + _notes(report)
+
+
+def _succeeded(report: Report) -> str:
+    last = report.attempts[-1]
+    n = len(report.attempts)
+    out = [
+        f"succeeded: attempt {last.attempt} finished"
+        f" ({n} attempt{'s' if n != 1 else ''}); nothing failed, nothing to diagnose."
+    ]
+    if report.findings:
+        out.append("  seen in the logs, without stopping the run:")
+        out.extend(f"    {_short(d)}" for d in report.findings)
+    return "\n".join(out) + "\n" + _notes(report)
 
 
 def _headline(p: Diagnosis) -> str:
@@ -186,6 +201,7 @@ def render_json(report: Report) -> str:
     plus ``ranks``, ``attempts``, ``stragglers``, ``first_failure`` and ``notes``."""
     p = report.primary
     doc: dict[str, object] = {
+        "succeeded": report.succeeded,
         "primary": _as_dict(p) if p else None,
         "findings": [_as_dict(d) for d in report.findings],
         "first_failure": (

@@ -379,12 +379,14 @@ def decide_port(res: Resolution) -> PortDecision:
             return PortDecision(None, FREE_PORT)
         port = int(setting.value)
         if port in listening:
+            holder = listening[port]
+            stop = f"stop pid {holder.pid}" if holder.pid else "free that port"
             note = finding(
                 "LX208",
                 "MASTER_PORT",
-                f"{listening[port].describe()}; launchx uses another free port "
-                "(one node: nothing else dials it)",
-                "nothing to do; pass --master-port auto to skip this check",
+                f"{holder.describe()}; launchx uses another free port instead of {port} "
+                f"(from {setting.source}; one node: nothing else dials it)",
+                f"nothing to do; to keep {port}, {stop} first",
             )
             return PortDecision(None, Origin.auto(f"{port} busy -> a free port"), (note,))
         return PortDecision(port, setting.source)

@@ -94,9 +94,18 @@ def available_names(environ: Mapping[str, str], cwd: Path) -> list[str]:
     return names
 
 
-def list_profiles(environ: Mapping[str, str], cwd: Path) -> list[tuple[Profile, str]]:
+@dataclass(frozen=True)
+class ProfileListing:
+    """What ``launchx profiles`` shows: every profile that loads, and every file that does
+    not with its error (one broken file in a team's directory hides none of the others)."""
+
+    found: list[tuple[Profile, str]]  # (profile, where it was found)
+    broken: list[ConfigError]
+
+
+def list_profiles(environ: Mapping[str, str], cwd: Path) -> ProfileListing:
     """Every profile reachable by name, with where it was found (first one wins)."""
-    out: list[tuple[Profile, str]] = []
+    out = ProfileListing([], [])
     seen: set[str] = set()
     for label, directory in search_dirs(environ, cwd):
         if not directory.is_dir():
@@ -104,7 +113,10 @@ def list_profiles(environ: Mapping[str, str], cwd: Path) -> list[tuple[Profile, 
         for path in sorted(directory.iterdir()):
             if path.suffix in _SUFFIXES and path.stem not in seen:
                 seen.add(path.stem)
-                out.append((_validate_one(read_yaml(path), path), label))
+                try:
+                    out.found.append((_validate_one(read_yaml(path), path), label))
+                except ConfigError as exc:
+                    out.broken.append(exc)
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -424,6 +424,7 @@ def resolve(
     _check_master_addr(launch, findings)
     _check_retry_categories(profile, findings)
     _check_hang_timeout(profile, findings)
+    _check_resume_arg(profile, findings)
 
     env = _env_layers(loaded, profile, environ, set_env, show_all)
     _fill_env_autos(env, launch, facts, findings)
@@ -434,7 +435,13 @@ def resolve(
     removed = _renames(env)
 
     # The old names of renamed variables are checked too: the user should hear about them.
-    findings.extend(catalog.check_env({k: s.value for k, s in env.items()}, facts))
+    env_findings = catalog.check_env({k: s.value for k, s in env.items()}, facts)
+    backend = launch["backend"]
+    # only a gloo the user chose: "auto" turns gloo on a GPU-less login node whose profile
+    # is for the GPU nodes, where the same variable breaks NCCL
+    if backend.value == "gloo" and backend.source.kind != "auto":
+        env_findings = [_unread_by_gloo(f) for f in env_findings]
+    findings.extend(env_findings)
     settings = {
         key: _layered_setting_nested(key, profile, loaded, set_fields, overrides)
         for key in BLOCK_KEYS
@@ -449,6 +456,20 @@ def resolve(
         findings=sort_findings(findings),
         facts=facts,
         settings=settings,
+    )
+
+
+def _unread_by_gloo(f: Finding) -> Finding:
+    """A variable only NCCL reads cannot break a gloo run: a stale ``NCCL_BUFFSIZE=8M``
+    left in the shell is worth a warning there, not a refused launch."""
+    spec = catalog.lookup(f.var) if f.var else None
+    if f.level != "error" or spec is None or spec.reader != "nccl":
+        return f
+    return replace(
+        f,
+        level="warning",
+        message=f"{f.message} (this run's backend is gloo, "
+        "which never reads it; it matters where NCCL runs)",
     )
 
 
@@ -495,6 +516,22 @@ def _check_hang_timeout(profile: Profile, findings: list[Finding]) -> None:
                 "that stopped",
                 f"use --hang-timeout {int(most) or 1} or less (at most {HANG_SHARE_OF_PG:g} x "
                 "the collective timeout; or auto), or raise timeouts.pg_timeout_s",
+            )
+        )
+
+
+def _check_resume_arg(profile: Profile, findings: list[Finding]) -> None:
+    """launchx passes the script's resume option only with a checkpoint it found, and it
+    looks only in the checkpoint directory: without one, every retry starts from step 0."""
+    resume = profile.resume
+    if resume.resume_arg and not resume.checkpoint_dir:
+        findings.append(
+            finding(
+                "LX309",
+                "resume.resume_arg",
+                f"--resume-arg {resume.resume_arg!r} is never passed: launchx offers a "
+                "checkpoint only from the checkpoint directory, and this run has none",
+                "add --checkpoint-dir DIR (where the script saves), or drop --resume-arg",
             )
         )
 

@@ -103,6 +103,10 @@ def analyse(
     views = tuple(_attempt_view(a, reports[a], events) for a in numbered)
     failed = [v.attempt for v in views if v.outcome != "ok" and reports[v.attempt].primary]
     chosen = reports[failed[-1]] if failed else reports[numbered[-1]]
+    if all(v.outcome == "ok" for v in views):
+        # what the logs of a run that finished match (a warning, a retried collective) did
+        # not stop it: kept as findings, never as the cause
+        chosen = replace(chosen, primary=None)
     notes = list(chosen.notes)
     if failed and views[-1].outcome == "ok":
         notes.append(f"attempt {views[-1].attempt} succeeded after this failure.")

@@ -10,14 +10,17 @@ command was asked: print the script, write it to a file, submit it, wait for the
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from launchx import __version__, pipeline, slurm
+from launchx import __version__, detect, pipeline, plan, slurm
 from launchx.errors import LaunchxError
+from launchx.findings import Finding
 
 if TYPE_CHECKING:
     from launchx.slurm_client import Runner
@@ -65,6 +68,15 @@ def script_text(req: BatchRequest) -> str:
     )
 
 
+def _missing_target(req: BatchRequest) -> Finding | None:
+    """LX211 for a script the job, started from this directory, would not find."""
+    here = detect.probe_target(
+        req.script_argv[0], module=False, no_python=False, cwd=os.getcwd(), path_var=""
+    )
+    missing = plan.target_findings(here)
+    return missing[0] if missing else None
+
+
 def given_options(values: Mapping[str, object]) -> dict[str, object]:
     """The slurm options passed as flags (typer gives None, or an empty list, for the rest)."""
     out: dict[str, object] = {}
@@ -82,17 +94,28 @@ def deliver(
     submit: bool = False,
     wait: bool = False,
     echo: Callable[[str], None],
+    warn: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
     runner: Runner | None = None,
 ) -> int:
     """``launchx sbatch`` once its arguments are parsed: render the script, then write it to
     ``out_file``, or print it (through ``echo``) when it is neither written nor submitted;
     with ``submit``, hand it to sbatch from this directory and print the job id; with
     ``wait`` too, wait for the job. Returns the exit code: the job's when waiting, else 0.
+    A script that is not here is refused before it is submitted (the job would wait in the
+    queue to fail) and, only rendered, said through ``warn``: it may be for another machine.
     ``runner`` stands in for SLURM's commands (tests); by default they run for real."""
     from launchx import slurm_client
 
     if wait and not submit:
         raise LaunchxError("--wait only applies with --submit", "add --submit")
+    missing = _missing_target(req)
+    if missing is not None and submit:
+        raise LaunchxError(f"{missing.code} {missing.message}", missing.fix)
+    if missing is not None:
+        warn(
+            f"launchx: warning: {missing.code} {missing.message} (the job runs it from this "
+            "directory; --submit refuses it)"
+        )
     text = script_text(req)
     if out_file:
         try:

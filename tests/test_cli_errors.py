@@ -225,6 +225,17 @@ def test_a_hang_timeout_near_the_collective_timeout_is_a_warning(tmp_path: Path)
     assert code == 0 and "LX308" in out and "--hang-timeout 150 or less" in out
 
 
+def test_a_resume_arg_without_a_checkpoint_dir_is_a_warning(tmp_path: Path) -> None:
+    # launchx looks for checkpoints only in the checkpoint directory: without one the
+    # option would silently never be passed, and every retry would start from step 0
+    args = ["explain", "-p", "local", "--set", "resume.resume_arg=--resume {path}"]
+    code, out, _err = run_cli(args, clean_env(), cwd=tmp_path)
+    assert code == 0 and "LX309" in out and "add --checkpoint-dir DIR" in out
+    more = [*args, "--set", "resume.checkpoint_dir=ckpt"]
+    code, out, _err = run_cli(more, clean_env(), cwd=tmp_path)
+    assert code == 0 and "LX309" not in out
+
+
 @pytest.mark.parametrize(("hang_s", "warned"), [("151", True), ("150", False), ("auto", False)])
 def test_lx308_threshold_and_its_fix_are_one_share(hang_s: str, warned: bool) -> None:
     from launchx.detect import classify_launch

@@ -56,6 +56,22 @@ def test_unknown_exits_1() -> None:
     assert "<stdin> is empty" in str(result.exception)
 
 
+def test_a_run_that_succeeded_exits_0(tmp_path: Path) -> None:
+    (tmp_path / "attempt-0").mkdir()
+    (tmp_path / "attempt-0" / "rank-0.log").write_text("[toy] done steps=3\n")
+    (tmp_path / "events.jsonl").write_text(
+        '{"ts": 1.0, "event": "run_start", "run": "lx-1"}\n'
+        '{"ts": 1.1, "event": "attempt_start", "run": "lx-1", "attempt": 0}\n'
+        '{"ts": 4.5, "event": "attempt_end", "run": "lx-1", "attempt": 0, "exit_code": 0,'
+        ' "outcome": "ok", "category": null, "retryable": false, "rank": null}\n'
+        '{"ts": 4.5, "event": "run_end", "run": "lx-1", "exit_code": 0, "reason": "finished"}\n'
+    )
+    result = runner.invoke(cli.app, ["diagnose", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("succeeded: attempt 0 finished")
+    assert "unknown" not in result.output
+
+
 def test_missing_file_is_one_clean_message_and_exit_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -248,15 +248,21 @@ def test_profile_show_redacts_secrets(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("sets", "code", "var"),
+    ("profile", "sets", "code", "var"),
     [
-        ([], 0, None),
-        (["NCCL_NTHREADS=640"], 2, "NCCL_NTHREADS"),
-        (["NCCL_DEBUG=VERBOSE"], 2, "NCCL_DEBUG"),
+        ("local", [], 0, None),
+        # ethernet runs NCCL; slurm's backend is auto (gloo on this GPU-less host, NCCL on
+        # the GPU nodes it is for), so what would break NCCL there is an error here too
+        ("ethernet", ["NCCL_NTHREADS=640"], 2, "NCCL_NTHREADS"),
+        ("slurm", ["NCCL_DEBUG=VERBOSE"], 2, "NCCL_DEBUG"),
+        # local chose gloo: a variable only NCCL reads cannot break it
+        ("local", ["NCCL_NTHREADS=640"], 0, None),
     ],
 )
-def test_exit_code_follows_error_findings(sets: list[str], code: int, var: str | None) -> None:
-    args = ["explain", *(a for s in sets for a in ("--set", s))]
+def test_exit_code_follows_error_findings(
+    profile: str, sets: list[str], code: int, var: str | None
+) -> None:
+    args = ["explain", "-p", profile, *(a for s in sets for a in ("--set", s))]
     got, out, err = run_cli(args, tree_env("cpu-laptop"))
     assert got == code, out + err
     if var is not None:
@@ -269,9 +275,22 @@ def test_exit_code_follows_error_findings(sets: list[str], code: int, var: str |
         assert "error:" not in out.splitlines() and "errors:" not in out.splitlines()
 
 
+def test_an_nccl_only_variable_is_a_warning_on_a_gloo_run() -> None:
+    """A stale NCCL_BUFFSIZE=8M in the shell must not refuse a CPU run that never loads NCCL;
+    the same value under a profile that may run NCCL stays an error."""
+    gloo = _resolve("local", {"NCCL_BUFFSIZE": "8M", "OMP_NUM_THREADS": "4x"})
+    lx111 = next(f for f in gloo.findings if f.code == "LX111")
+    assert lx111.level == "warning" and "backend is gloo" in lx111.message
+    # a variable torch reads is as wrong under gloo as anywhere
+    assert any(f.level == "error" and f.var == "OMP_NUM_THREADS" for f in gloo.findings)
+    nccl = _resolve("ethernet", {"NCCL_BUFFSIZE": "8M"})
+    lx111 = next(f for f in nccl.findings if f.code == "LX111")
+    assert lx111.level == "error" and "gloo" not in lx111.message
+
+
 def test_table_columns_and_level_order() -> None:
     res = _resolve(
-        "local",
+        "ethernet",
         {"NCCL_DEBUG": "VERBOSE", "NCCL_ASYNC_ERROR_HANDLING": "1"},
     )
     text = render_all(res)[0]
@@ -280,7 +299,7 @@ def test_table_columns_and_level_order() -> None:
     assert header.split() == ["variable", "value", "source", "note"]
     row = next(line for line in lines if line.startswith("NCCL_DEBUG "))
     assert row.split()[:3] == ["NCCL_DEBUG", "VERBOSE", "env"]
-    assert lines.index("error:") < lines.index("warning:")
+    assert lines.index("errors:") < lines.index("warnings:")
 
 
 def test_table_never_folds_names_or_values() -> None:
@@ -401,6 +420,20 @@ def test_profiles_lists_every_builtin() -> None:
         row = rows[data["name"]]
         assert row.split()[1] == merged.launcher
         assert data["description"] in row
+
+
+def test_one_broken_profile_file_hides_none_of_the_others(tmp_path: Path) -> None:
+    (tmp_path / "team.yaml").write_text("name: team\nextends: local\ndescription: ours\n")
+    (tmp_path / "broken.yaml").write_text("name: broken\n  extends: [local\n")
+    (tmp_path / "typo.yaml").write_text("name: typo\nlauncherr: torchrun\n")
+    code, out, err = run_cli(
+        ["profiles"], {"LAUNCHX_PROFILE_PATH": str(tmp_path)}, cwd=Path(tempfile.gettempdir())
+    )
+    assert code == 2
+    names = [line.split()[0] for line in out.splitlines() if line.strip()]
+    assert "local" in names and "team" in names and "broken" not in names
+    assert "broken.yaml:2:" in err and "YAML syntax error" in err and "typo.yaml" in err
+    assert err.count("launchx: error:") == 2 and "Traceback" not in err
 
 
 def test_profiles_show_names_each_values_source() -> None:

@@ -149,14 +149,18 @@ def test_plan_text_scrubs_a_secret_quoted_by_a_finding() -> None:
 def test_run_header_says_launchx_moved_a_held_port() -> None:
     """--master-port 29500 held by another job: the run uses another port, and says why."""
     res = _resolve({}, {"master_port": "29500"})
-    held = {29500: PortHolder(29500, 4242, "python old_job.py")}
+    held = {29500: PortHolder(29500, 4242, "python -c \nimport time\n" + "x = 1\n" * 40)}
     res = replace(res, facts=replace(res.facts, listening=held))
     built = plan_once(res, plan.Target("t.py"), run_id="r", master_port=31234)
     assert [f.code for f in built.findings if f.level == "info"] == ["LX208"]
     header = render.run_header(built)
     assert "31234" in header
-    assert "LX208 MASTER_PORT:" in header and "pid 4242" in header
-    assert "launchx uses another free port" in header
+    assert "LX208 MASTER_PORT:" in header and "pid 4242: python -c import time x = 1" in header
+    # the holder's many-line program is one short line; the note says whose port it was
+    note = next(line for line in header.splitlines() if "LX208" in line)
+    assert "x = 1 x = 1" in note and len(note) < 260 and "\\n" not in note
+    assert "launchx uses another free port instead of 29500 (from flag:" in header
+    assert "to keep 29500, stop pid 4242 first" in header
 
 
 def test_run_header_leaves_out_notes_on_the_users_own_choices() -> None:

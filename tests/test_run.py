@@ -97,6 +97,20 @@ def test_two_ranks_all_reduce(worker: Path, tmp_path: Path) -> None:
     assert "launchx: profile local | launcher torchrun | 1 node(s) x 2 proc" in text
 
 
+def test_status_without_a_directory_finds_a_run_with_its_own_log_dir(
+    worker: Path, tmp_path: Path
+) -> None:
+    out, logs, tmp = tmp_path / "out", tmp_path / "mine", tmp_path / "tmp"
+    out.mkdir()
+    tmp.mkdir()
+    env = {**clean_env(), "TMPDIR": str(tmp)}
+    code, text = finish(launchx(["run", "--log-dir", str(logs), str(worker), str(out)], env))
+    assert code == 0, text
+    code, text = finish(launchx(["status"], env))
+    run_id = evidence(out)[0]["LAUNCHX_RUN_ID"]
+    assert code == 0 and text.startswith(f"run {run_id} (local): finished"), text
+
+
 def test_two_nodes_on_loopback_form_world_of_four(worker: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()

@@ -267,6 +267,38 @@ def test_a_run_that_succeeded_after_a_retry(tmp_path: Path) -> None:
     assert [(a.attempt, a.outcome) for a in report.attempts] == [(0, "failed"), (1, "ok")]
     assert report.primary is not None and report.primary.category == "cuda_oom"
     assert any("attempt 1 succeeded" in n for n in report.notes)
+    assert not report.succeeded  # the failure it recovered from is the report
+
+
+def test_a_run_that_succeeded_has_no_cause(tmp_path: Path) -> None:
+    # a warning in a run that finished is not why it failed: it did not fail
+    _write(
+        tmp_path,
+        "attempt-0/rank-0.log",
+        "NCCL WARN socketProgress: Connection closed by remote peer 10.0.0.3<3333>\nstep 9\n",
+    )
+    _write(
+        tmp_path,
+        "events.jsonl",
+        '{"ts": 1, "event": "attempt_start", "attempt": 0}\n'
+        '{"ts": 2, "event": "attempt_end", "attempt": 0, "exit_code": 0, "outcome": "ok",'
+        ' "category": null}\n{"ts": 2, "event": "run_end", "exit_code": 0}\n',
+    )
+    report = _diagnose(tmp_path)
+    assert report.succeeded and not report.found and report.primary is None
+    assert [f.category for f in report.findings] == ["socket_error"]
+    text = failure_text.render_failure(report)
+    assert text.startswith("succeeded: attempt 0 finished (1 attempt)")
+    assert "without stopping the run" in text and "socket_error" in text
+    assert json.loads(failure_text.render_json(report))["succeeded"] is True
+    # the same run with attempt 0 failed and no attempt after it has not succeeded
+    _write(
+        tmp_path,
+        "events.jsonl",
+        '{"ts": 2, "event": "attempt_end", "attempt": 0, "exit_code": 1}\n',
+    )
+    report = _diagnose(tmp_path)
+    assert not report.succeeded and report.primary is not None
 
 
 def test_attempt_report_gives_the_run_loop_its_rank_view() -> None:

@@ -831,6 +831,7 @@ def batch(in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> BatchRequest:
     from conftest import HOSTS
 
     monkeypatch.setenv("LAUNCHX_HOST_ROOT", str(HOSTS / "cpu-laptop"))
+    (in_tmp / "train.py").write_text("print('hi')\n")
     return BatchRequest(
         run=Request(profile="slurm"),
         options={"nodes": 2},
@@ -854,6 +855,24 @@ def test_deliver_writes_the_file_and_prints_nothing(batch: BatchRequest, in_tmp:
     with pytest.raises(LaunchxError, match="cannot write") as info:
         deliver(batch, out_file=str(in_tmp / "no" / "job.sh"), echo=printed.append)
     assert info.value.hint == "pass a writable path to -o"
+
+
+def test_deliver_refuses_to_submit_a_script_that_is_not_here(
+    batch: BatchRequest, in_tmp: Path
+) -> None:
+    """The job runs the script from this directory: one that is not there would wait in
+    the queue to fail. Only rendered, it is said, since the script may be for elsewhere."""
+    (in_tmp / "train.py").unlink()
+    (in_tmp / "trian.py").write_text("")
+    runner = _Runner([(0, "42\n", "")])
+    with pytest.raises(LaunchxError, match=r"LX211 script 'train\.py' not found") as info:
+        deliver(batch, submit=True, echo=lambda s: None, runner=runner)
+    assert runner.calls == [] and "trian.py" in (info.value.hint or "")
+    printed: list[str] = []
+    warned: list[str] = []
+    assert deliver(batch, echo=printed.append, warn=warned.append) == 0
+    assert printed == [script_text(batch)]
+    assert len(warned) == 1 and "LX211" in warned[0] and "--submit refuses it" in warned[0]
 
 
 def test_deliver_waits_only_for_a_submitted_job(batch: BatchRequest) -> None:

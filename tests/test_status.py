@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 from conftest import clean_env, run_cli
+from typer.testing import CliRunner
 
-from launchx.run.events import EventLog, read_events, read_run_events, unreadable_events
+from launchx import cli
+from launchx.errors import LaunchxError
+from launchx.pipeline import note_latest_run, run_dir
+from launchx.run.events import EventLog, read_events, read_run_events
 from launchx.status import render, summarise
 
 START = {"event": "run_start", "ts": 100.0, "run": "lx-1", "profile": "local", "pid": 4242}
@@ -97,6 +102,32 @@ def test_status_cli_reads_a_run_directory_and_refuses_an_empty_one(tmp_path: Pat
     assert code == 2 and "no launchx events" in err and "Traceback" not in err
 
 
+def test_status_reads_the_newest_run_kept_or_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Runs under the default root and the last --log-dir run compete on what they last
+    wrote: a run still writing its events is newer than one that made its directory later."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    kept = tmp_path / "launchx" / "lx-kept"
+    EventLog(kept / "events.jsonl", "lx-kept").record("run_start")
+    mine = tmp_path / "elsewhere" / "logs"
+    EventLog(mine / "events.jsonl", "lx-mine").record("run_start")
+    note_latest_run(mine)
+    assert (tmp_path / "launchx" / "latest-run").read_text() == f"{mine}\n"
+    os.utime(kept, (1000, 1000))
+    os.utime(kept / "events.jsonl", (1000, 1000))
+    assert run_dir(None) == mine
+    os.utime(mine, (500, 500))  # made long ago, events written just now: still the newest
+    os.utime(kept / "events.jsonl", (2000, 2000))
+    os.utime(mine / "events.jsonl", (3000, 3000))
+    assert run_dir(None) == mine
+    os.utime(kept / "events.jsonl", (4000, 4000))
+    assert run_dir(None) == kept
+    # a named run that is gone, or a pointer that is not a path, leaves the kept runs
+    (tmp_path / "launchx" / "latest-run").write_text("not/absolute\n")
+    assert run_dir(None) == kept
+
+
 def test_status_says_a_runs_events_it_may_not_read_are_unreadable_not_missing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -104,13 +135,15 @@ def test_status_says_a_runs_events_it_may_not_read_are_unreadable_not_missing(
     exit 2, not a traceback, nor "no launchx events" (root reads everything, so the
     refusal is the file system's, simulated here)."""
     EventLog(tmp_path / "events.jsonl", "lx-9").record("run_start", profile="local")
-    assert unreadable_events(tmp_path) is None
+    assert len(read_run_events(tmp_path, strict=True)) == 1
 
     def refused(self: Path, pattern: str) -> object:
         raise PermissionError(13, "Permission denied", str(self))
 
     monkeypatch.setattr(Path, "glob", refused)
-    assert unreadable_events(tmp_path) == f"{tmp_path}: Permission denied"
+    with pytest.raises(PermissionError) as info:
+        read_run_events(tmp_path, strict=True)
+    assert info.value.filename == str(tmp_path)
     monkeypatch.undo()
     real_open = open
 
@@ -120,7 +153,15 @@ def test_status_says_a_runs_events_it_may_not_read_are_unreadable_not_missing(
         return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
 
     monkeypatch.setattr("builtins.open", no_read)
-    assert unreadable_events(tmp_path) == f"{tmp_path / 'events.jsonl'}: Permission denied"
+    with pytest.raises(PermissionError) as info:
+        read_run_events(tmp_path, strict=True)
+    assert info.value.filename == str(tmp_path / "events.jsonl")
+    assert read_run_events(tmp_path) == []  # the run loop's reader skips it, as before
+    result = CliRunner().invoke(cli.app, ["status", str(tmp_path)])
+    assert isinstance(result.exception, LaunchxError) and result.exception.exit_code == 2
+    assert result.exception.message == (
+        f"cannot read the run's events: {tmp_path / 'events.jsonl'}: Permission denied"
+    )
     monkeypatch.undo()
     if os.geteuid() != 0:  # the real refusal, where the file system makes it
         (tmp_path / "events.jsonl").chmod(0)

@@ -21,7 +21,14 @@ from pathlib import Path
 import pytest
 from conftest import clean_env
 
-from launchx.execute import ProcessResult, Supervisor, run_process, supervised
+from launchx.execute import (
+    ProcessResult,
+    Supervisor,
+    descendants,
+    run_process,
+    signal_tree,
+    supervised,
+)
 
 # ready: written once the handlers are in place. USR2 is ignored (a script that does not
 # use launchx.runtime); "term" makes SIGTERM ignored too; "save" makes USR2 a checkpoint
@@ -221,3 +228,60 @@ def test_an_abort_after_the_ranks_ended_leaves_the_launcher_alone(tmp_path: Path
     result = _aborted(tmp_path, "rank-done", QUICK="1")
     assert not (tmp_path / "launcher-term").exists()
     assert result.exit_code == 1
+
+
+# A launcher (the group leader, as launchx starts it) with one worker in its group and one
+# in a session of its own, like torchrun's: each notes every SIGINT it gets.
+TREE = r"""
+import os, signal, subprocess, sys, time
+out, role = sys.argv[1], sys.argv[2]
+signal.signal(signal.SIGINT, lambda *_: open(os.path.join(out, role), "a").write("x"))
+if role == "launcher":
+    me = [sys.executable, __file__, out]
+    subprocess.Popen([*me, "same-group"])
+    subprocess.Popen([*me, "own-session"], start_new_session=True)
+open(os.path.join(out, role + ".ready"), "w").close()
+time.sleep(60)
+"""
+
+
+def test_a_stop_reaches_each_process_of_the_tree_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """torchrun given SIGINT twice raises its SignalException again inside its shutdown and
+    prints a second traceback: what the process group's signal reached is not signalled
+    again one by one. Two deliveries close together often merge into one, so the test
+    counts what is sent as well as what arrives."""
+    script = tmp_path / "tree.py"
+    script.write_text(TREE)
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(tmp_path), "launcher"], start_new_session=True
+    )
+    roles = ("launcher", "same-group", "own-session")
+    sent: dict[int, int] = {}
+    real_kill, real_killpg = os.kill, os.killpg
+
+    def kill(pid: int, signum: int) -> None:
+        sent[pid] = sent.get(pid, 0) + 1
+        real_kill(pid, signum)
+
+    def killpg(pgid: int, signum: int) -> None:
+        for pid in [proc.pid, *descendants(proc.pid)]:
+            if os.getpgid(pid) == pgid:
+                sent[pid] = sent.get(pid, 0) + 1
+        real_killpg(pgid, signum)
+
+    try:
+        for r in roles:
+            _wait_for(tmp_path / f"{r}.ready")
+        monkeypatch.setattr(os, "kill", kill)
+        monkeypatch.setattr(os, "killpg", killpg)
+        signal_tree(proc.pid, signal.SIGINT)
+        monkeypatch.undo()
+        assert sorted(sent.values()) == [1, 1, 1] and proc.pid in sent
+        for r in roles:
+            _wait_for(tmp_path / r)
+        assert {r: (tmp_path / r).read_text() for r in roles} == dict.fromkeys(roles, "x")
+    finally:
+        signal_tree(proc.pid, signal.SIGKILL)
+        proc.wait()

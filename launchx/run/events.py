@@ -83,33 +83,29 @@ class NoEvents:
         return None
 
 
-def read_events(path: str | Path) -> list[dict[str, object]]:
-    """Every well-formed event of a file (a line cut short by a crash is skipped)."""
+def read_events(path: str | Path, *, strict: bool = False) -> list[dict[str, object]]:
+    """Every well-formed event of a file (a line cut short by a crash is skipped). A file
+    that cannot be opened has none, or, ``strict``, raises its ``OSError``."""
     out: list[dict[str, object]] = []
-    with suppress(OSError), open(path, encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            with suppress(ValueError):
-                data = json.loads(line)
-                if isinstance(data, dict) and "event" in data:
-                    out.append(data)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                with suppress(ValueError):
+                    data = json.loads(line)
+                    if isinstance(data, dict) and "event" in data:
+                        out.append(data)
+    except OSError:
+        if strict:
+            raise
     return out
 
 
-def read_run_events(run_dir: str | Path) -> list[dict[str, object]]:
-    """A run's events, node 0's (``events.jsonl``) first, then the other writers'."""
-    return [e for path in _event_files(Path(run_dir)) for e in read_events(path)]
-
-
-def unreadable_events(run_dir: str | Path) -> str | None:
-    """Why a run's events cannot be read (its directory or an events file this user may
-    not open), or None: ``launchx status`` says so rather than that the run has none."""
-    try:
-        for path in _event_files(Path(run_dir)):
-            with open(path, "rb"):
-                pass
-    except OSError as exc:
-        return f"{exc.filename or run_dir}: {exc.strerror or exc}"
-    return None
+def read_run_events(run_dir: str | Path, *, strict: bool = False) -> list[dict[str, object]]:
+    """A run's events, node 0's (``events.jsonl``) first, then the other writers'.
+    ``strict``: a directory or events file this user may not open raises ``OSError``
+    (``launchx status`` says so, rather than that the run has no events)."""
+    paths = _event_files(Path(run_dir))
+    return [e for path in paths for e in read_events(path, strict=strict)]
 
 
 def _event_files(root: Path) -> list[Path]:

@@ -109,6 +109,8 @@ def start(
     console = StreamConsole(terminal)
     root = Path(log_dir) if log_dir else Path(default_log_root(spec.run_id, spec.temp_dir))
     events = _events(spec, root)
+    if log_dir and not decisions.inner_step:
+        pipeline.note_latest_run(root)
     events.record(
         "run_start",
         profile=res.profile.name,
