@@ -311,7 +311,14 @@ def _sbatch(
         python=sys.executable,
     )
     raise typer.Exit(
-        sbatch.deliver(request, out_file=out_file, submit=submit, wait=wait, echo=_echo)
+        sbatch.deliver(
+            request,
+            out_file=out_file,
+            submit=submit,
+            wait=wait,
+            echo=_echo,
+            warn=lambda line: typer.echo(line, err=True),
+        )
     )
 
 
@@ -408,16 +415,10 @@ def status(
     import time
 
     from launchx import status as status_mod
-    from launchx.run import events
+    from launchx.run import events, rundirs
 
-    where = pipeline.run_dir(run_dir)
-    try:
-        found = events.read_run_events(where, strict=True)
-    except OSError as exc:
-        raise LaunchxError(
-            f"cannot read the run's events: {exc.filename or where}: {exc.strerror or exc}",
-            "run launchx status as the user who ran it, or give it read access",
-        ) from None
+    where = rundirs.run_dir(run_dir, pipeline.temp_dir())
+    found = events.read_run_events(where)
     if not found:
         raise LaunchxError(
             f"no launchx events in {where}",

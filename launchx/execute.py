@@ -140,15 +140,21 @@ def descendants(pid: int) -> list[int]:
 def signal_tree(pid: int, signum: int) -> None:
     """Send ``signum`` to the launcher's process group and to every process below it, once
     each: torchrun given SIGINT twice raises its SignalException again inside its own
-    shutdown and prints two tracebacks."""
+    shutdown and prints two tracebacks. The tree is read before anything is sent: a
+    SIGKILLed torchrun's ranks, in sessions of their own, are no longer below it after."""
+    tree = [pid, *descendants(pid)]
+    groups: dict[int, int] = {}
+    for target in tree:
+        with suppress(OSError):
+            groups[target] = os.getpgid(target)
     try:
         os.killpg(pid, signum)
         group: int | None = pid
     except (ProcessLookupError, PermissionError):
         group = None
-    for target in [pid, *descendants(pid)]:
-        with suppress(ProcessLookupError, PermissionError):
-            if group is None or os.getpgid(target) != group:
+    for target in tree:
+        if group is None or groups.get(target) != group:
+            with suppress(ProcessLookupError, PermissionError):
                 os.kill(target, signum)
 
 

@@ -109,13 +109,19 @@ class PortHolder:
     def describe(self) -> str:
         if self.pid is None:
             return f"port {self.port} is held by a process launchx cannot see (another user?)"
-        return f"port {self.port} is held by pid {self.pid}: {_one_line(self.cmdline or '?')}"
+        return f"port {self.port} is held by pid {self.pid}: {_short_cmdline(self.cmdline or '?')}"
 
 
-def _one_line(cmdline: str, width: int = 80) -> str:
-    """A command line fit for one line of a finding (``python -c`` programs span many)."""
-    flat = " ".join(cmdline.split())
-    return flat if len(flat) <= width else flat[: width - 3] + "..."
+def _short_cmdline(cmdline: str, width: int = 80) -> str:
+    """A command line fit for one line of a finding (``python -c`` programs span many). Cut
+    between words only: a secret in it is scrubbed when shown, and only a whole one is."""
+    words = cmdline.split()
+    kept: list[str] = []
+    for word in words:
+        if kept and len(" ".join([*kept, word])) > width:
+            return " ".join(kept) + " ..."
+        kept.append(word)
+    return " ".join(kept)
 
 
 # ``HostFacts.memlock_bytes`` for a limit of ``unlimited`` (RLIM_INFINITY).

@@ -12,12 +12,11 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from launchx import detect
-from launchx.errors import ConfigError, LaunchxError, ProfileNotFound
+from launchx.errors import LaunchxError, ProfileNotFound
 from launchx.facts import HostFacts, TargetFacts
 from launchx.profiles import (
     DEFAULT_PROFILE,
@@ -175,50 +174,3 @@ def doctor_args(request: Request) -> tuple[str, ...]:
         if key != "launcher":
             args += ["--set", f"{key}={value}"]
     return tuple(args)
-
-
-# Under ``<temp dir>/launchx``: the log dir of the newest run started with --log-dir, so
-# ``launchx status`` without a directory finds it as well as the runs kept beside it.
-LATEST_RUN_FILE = "latest-run"
-
-
-def note_latest_run(log_dir: Path) -> None:
-    """Name ``log_dir`` (a --log-dir run's) in ``LATEST_RUN_FILE``; replaced whole, so a
-    reader never sees half a path. Losing it costs only the default of ``launchx status``."""
-    root = Path(temp_dir()) / "launchx"
-    part = root / f".{LATEST_RUN_FILE}.{os.getpid()}"
-    with suppress(OSError):
-        root.mkdir(parents=True, exist_ok=True)
-        part.write_text(str(log_dir.resolve()) + "\n")
-        part.replace(root / LATEST_RUN_FILE)
-
-
-def run_dir(given: str | None) -> Path:
-    """The run ``launchx status`` reads: the directory given, else the newest run, of those
-    under the default log root (``<temp dir>/launchx``) and the last one started with
-    ``--log-dir`` (``LATEST_RUN_FILE`` names it); newest by what was last written."""
-    if given:
-        return Path(given).expanduser().resolve()
-    root = Path(temp_dir()) / "launchx"
-    try:
-        runs = [p for p in root.iterdir() if p.is_dir()]
-    except OSError:
-        runs = []
-    try:
-        named = Path((root / LATEST_RUN_FILE).read_text().strip())
-    except (OSError, ValueError):
-        named = None
-    if named is not None and named.is_absolute() and named.is_dir():
-        runs.append(named)
-    if not runs:
-        raise ConfigError(f"no run under {root}", "pass the run's --log-dir: launchx status DIR")
-    return max(runs, key=_last_written)
-
-
-def _last_written(run: Path) -> float:
-    """A running run appends to its events file; its directory's own time stays put."""
-    times = []
-    for p in (run, run / "events.jsonl"):
-        with suppress(OSError):
-            times.append(p.stat().st_mtime)
-    return max(times, default=0.0)

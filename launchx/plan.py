@@ -9,12 +9,14 @@ here, from the ``Resolution`` and its ``HostFacts`` alone.
 from __future__ import annotations
 
 import hashlib
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
+from launchx.errors import ConfigError
 from launchx.facts import HostFacts, LaunchContext, TargetFacts
 from launchx.findings import Finding, finding, sort_findings
 from launchx.inner_launcher import find_inner_launcher
@@ -473,11 +475,21 @@ def shared_run_id(res: Resolution, given: str | None = None) -> str | None:
     alone starts the run: a new id is drawn at launch (``--dry-run`` says so)."""
     environ = res.facts.environ
     if given:
+        if not SAFE_RUN_ID.fullmatch(given):
+            raise ConfigError(
+                f"--run-id {given!r} cannot be a run id: it names the run's log directory "
+                "(and torchrun's), so it must be one plain name",
+                "use letters, digits, '.', '_' and '-', starting with a letter or digit "
+                "(at most 128), e.g. --run-id exp-42",
+            )
         return given
     for var in ("LAUNCHX_RUN_ID", "SLURM_JOB_ID", "PET_RDZV_ID", "TORCHELASTIC_RUN_ID"):
         value = environ.get(var)
         if value and value != "none":
-            return f"slurm-{value}" if var == "SLURM_JOB_ID" else value
+            found = f"slurm-{value}" if var == "SLURM_JOB_ID" else value
+            # a platform's id with a '/' or other odd characters in it: the same on every
+            # node, so its digest is too
+            return found if SAFE_RUN_ID.fullmatch(found) else _digest(found)
     shared = _shared_by_ranks(res)
     if int(res.launch["nnodes"].value) > 1 or shared is not None:
         key = "|".join(
@@ -489,8 +501,17 @@ def shared_run_id(res: Resolution, given: str | None = None) -> str | None:
                 *(shared or ()),
             )
         )
-        return "lx-" + hashlib.sha256(key.encode()).hexdigest()[:12]
+        return _digest(key)
     return None
+
+
+# A run id names a directory (``<temp dir>/launchx/<id>``, torchrun's own under the log
+# dir): one plain name, never a path ("../x", "/home/me") that pruning old runs would walk.
+SAFE_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+def _digest(key: str) -> str:
+    return "lx-" + hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
 def inner_step(res: Resolution) -> bool:

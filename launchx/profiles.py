@@ -99,13 +99,14 @@ class ProfileListing:
     """What ``launchx profiles`` shows: every profile that loads, and every file that does
     not with its error (one broken file in a team's directory hides none of the others)."""
 
-    found: list[tuple[Profile, str]]  # (profile, where it was found)
-    broken: list[ConfigError]
+    found: tuple[tuple[Profile, str], ...]  # (profile, where it was found)
+    broken: tuple[ConfigError, ...]
 
 
 def list_profiles(environ: Mapping[str, str], cwd: Path) -> ProfileListing:
     """Every profile reachable by name, with where it was found (first one wins)."""
-    out = ProfileListing([], [])
+    found: list[tuple[Profile, str]] = []
+    broken: list[ConfigError] = []
     seen: set[str] = set()
     for label, directory in search_dirs(environ, cwd):
         if not directory.is_dir():
@@ -114,19 +115,24 @@ def list_profiles(environ: Mapping[str, str], cwd: Path) -> ProfileListing:
             if path.suffix in _SUFFIXES and path.stem not in seen:
                 seen.add(path.stem)
                 try:
-                    out.found.append((_validate_one(read_yaml(path), path), label))
+                    found.append((_validate_one(read_yaml(path), path), label))
                 except ConfigError as exc:
-                    out.broken.append(exc)
-    return out
+                    broken.append(exc)
+    return ProfileListing(tuple(found), tuple(broken))
 
 
 def read_yaml(path: Path) -> dict[str, Any]:
     """Parse one YAML file; a syntax error names the file, line and column."""
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(
             f"cannot read profile {path}: {exc.strerror}", "check the file's permissions"
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"profile {path} is not UTF-8 text (byte {exc.start} cannot be read)",
+            "save it as UTF-8, or move it out of the profile directory if it is no profile",
         ) from None
     try:
         data = yaml.load(text, Loader=_LOADER)

@@ -437,9 +437,10 @@ def resolve(
     # The old names of renamed variables are checked too: the user should hear about them.
     env_findings = catalog.check_env({k: s.value for k, s in env.items()}, facts)
     backend = launch["backend"]
-    # only a gloo the user chose: "auto" turns gloo on a GPU-less login node whose profile
-    # is for the GPU nodes, where the same variable breaks NCCL
-    if backend.value == "gloo" and backend.source.kind != "auto":
+    # only a gloo the user chose ("auto" turns gloo on a GPU-less login node whose profile
+    # is for the GPU nodes, where the same variable breaks NCCL), and only where no GPU is
+    # visible: the script is not told the backend, and picks NCCL itself where CUDA is
+    if backend.value == "gloo" and backend.source.kind != "auto" and not facts.gpu_count:
         env_findings = [_unread_by_gloo(f) for f in env_findings]
     findings.extend(env_findings)
     settings = {
@@ -460,16 +461,16 @@ def resolve(
 
 
 def _unread_by_gloo(f: Finding) -> Finding:
-    """A variable only NCCL reads cannot break a gloo run: a stale ``NCCL_BUFFSIZE=8M``
-    left in the shell is worth a warning there, not a refused launch."""
+    """A variable only NCCL reads cannot break a CPU-only gloo run: a stale
+    ``NCCL_BUFFSIZE=8M`` left in the shell is worth a warning there, not a refused launch."""
     spec = catalog.lookup(f.var) if f.var else None
     if f.level != "error" or spec is None or spec.reader != "nccl":
         return f
     return replace(
         f,
         level="warning",
-        message=f"{f.message} (this run's backend is gloo, "
-        "which never reads it; it matters where NCCL runs)",
+        message=f"{f.message} (this run's backend is gloo and no GPU is visible, "
+        "so NCCL never reads it; it matters where NCCL runs)",
     )
 
 

@@ -89,7 +89,7 @@ def analyse(
     numbered = sorted(
         a for a in {*by_attempt, *dumps_by, *_event_attempts(events)} if a is not None
     )
-    if len(numbered) < 2 and not events:  # one attempt: nothing to compare
+    if not numbered or (len(numbered) < 2 and not events):  # one attempt: nothing to compare
         return attempt_report(scans, [d for _a, d in dumps], policy)
     reports: dict[int, Report] = {}
     for a in numbered:
@@ -103,19 +103,20 @@ def analyse(
     views = tuple(_attempt_view(a, reports[a], events) for a in numbered)
     failed = [v.attempt for v in views if v.outcome != "ok" and reports[v.attempt].primary]
     chosen = reports[failed[-1]] if failed else reports[numbered[-1]]
-    if all(v.outcome == "ok" for v in views):
-        # what the logs of a run that finished match (a warning, a retried collective) did
-        # not stop it: kept as findings, never as the cause
-        chosen = replace(chosen, primary=None)
     notes = list(chosen.notes)
     if failed and views[-1].outcome == "ok":
         notes.append(f"attempt {views[-1].attempt} succeeded after this failure.")
-    return replace(
+    report = replace(
         chosen,
         attempts=views,
         notes=tuple(notes),
         sources=sum(r.sources for r in reports.values()),
     )
+    if report.succeeded:
+        # what the logs of a run that finished match (a warning, a retried collective) did
+        # not stop it: kept as findings, never as a cause, nor as ranks to blame
+        return replace(report, primary=None, ranks=(), stragglers=())
+    return report
 
 
 def attempt_report(

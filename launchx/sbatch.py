@@ -11,7 +11,6 @@ command was asked: print the script, write it to a file, submit it, wait for the
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
@@ -94,7 +93,7 @@ def deliver(
     submit: bool = False,
     wait: bool = False,
     echo: Callable[[str], None],
-    warn: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
+    warn: Callable[[str], None],
     runner: Runner | None = None,
 ) -> int:
     """``launchx sbatch`` once its arguments are parsed: render the script, then write it to

@@ -225,6 +225,17 @@ def test_a_hang_timeout_near_the_collective_timeout_is_a_warning(tmp_path: Path)
     assert code == 0 and "LX308" in out and "--hang-timeout 150 or less" in out
 
 
+def test_a_run_id_that_is_a_path_is_refused_and_nothing_is_removed(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text("print(1)\n")
+    victims = tmp_path / "mine"
+    for i in range(25):
+        (victims / f"d{i}").mkdir(parents=True)
+    err = fails_cleanly(["run", "--run-id", str(victims / "run"), "train.py"], tmp_path)
+    assert "cannot be a run id" in err and "--run-id exp-42" in err
+    err = fails_cleanly(["run", "--run-id", "../../mine/run", "train.py"], tmp_path)
+    assert len(list(victims.iterdir())) == 25
+
+
 def test_a_resume_arg_without_a_checkpoint_dir_is_a_warning(tmp_path: Path) -> None:
     # launchx looks for checkpoints only in the checkpoint directory: without one the
     # option would silently never be passed, and every retry would start from step 0

@@ -286,6 +286,10 @@ def test_an_nccl_only_variable_is_a_warning_on_a_gloo_run() -> None:
     nccl = _resolve("ethernet", {"NCCL_BUFFSIZE": "8M"})
     lx111 = next(f for f in nccl.findings if f.code == "LX111")
     assert lx111.level == "error" and "gloo" not in lx111.message
+    # where a GPU is visible the script may pick NCCL itself (it is not told the backend)
+    gpu_host = _resolve("local", {"NCCL_BUFFSIZE": "8M"}, gpu_count=8)
+    lx111 = next(f for f in gpu_host.findings if f.code == "LX111")
+    assert lx111.level == "error" and "gloo" not in lx111.message
 
 
 def test_table_columns_and_level_order() -> None:
@@ -426,6 +430,7 @@ def test_one_broken_profile_file_hides_none_of_the_others(tmp_path: Path) -> Non
     (tmp_path / "team.yaml").write_text("name: team\nextends: local\ndescription: ours\n")
     (tmp_path / "broken.yaml").write_text("name: broken\n  extends: [local\n")
     (tmp_path / "typo.yaml").write_text("name: typo\nlauncherr: torchrun\n")
+    (tmp_path / "latin1.yaml").write_bytes("name: caf\xe9\n".encode("latin-1"))
     code, out, err = run_cli(
         ["profiles"], {"LAUNCHX_PROFILE_PATH": str(tmp_path)}, cwd=Path(tempfile.gettempdir())
     )
@@ -433,7 +438,8 @@ def test_one_broken_profile_file_hides_none_of_the_others(tmp_path: Path) -> Non
     names = [line.split()[0] for line in out.splitlines() if line.strip()]
     assert "local" in names and "team" in names and "broken" not in names
     assert "broken.yaml:2:" in err and "YAML syntax error" in err and "typo.yaml" in err
-    assert err.count("launchx: error:") == 2 and "Traceback" not in err
+    assert "latin1.yaml is not UTF-8 text" in err
+    assert err.count("launchx: error:") == 3 and "Traceback" not in err
 
 
 def test_profiles_show_names_each_values_source() -> None:

@@ -117,7 +117,12 @@ def test_the_default_log_root_keeps_the_newest_runs(tmp_path: Path) -> None:
     for i in range(6):
         run = tmp_path / f"lx-{i}"
         run.mkdir()
+        (run / "events.jsonl").write_text("{}\n")
         os.utime(run, (old + i, old + i))
+    # what is not a launchx run is never pruned, however old
+    (tmp_path / "project").mkdir()
+    os.utime(tmp_path / "project", (old - 1, old - 1))
     (tmp_path / "lx-current").mkdir()
     prune_runs(tmp_path, keep=3, current="lx-current")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["lx-4", "lx-5", "lx-current"]
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["lx-4", "lx-5", "lx-current", "project"]

@@ -9,6 +9,7 @@ import pytest
 from conftest import plan_once
 
 from launchx import detect, profiles
+from launchx.errors import ConfigError
 from launchx.facts import HostFacts, PortHolder
 from launchx.plan import (
     Target,
@@ -474,6 +475,23 @@ def test_run_id_of_a_lone_run_is_drawn_at_launch() -> None:
     one_rank = _rank_env("platform", 0) | {"WORLD_SIZE": "1"}
     assert shared_run_id(resolved("platform-ddp", one_rank)) is None
     assert shared_run_id(resolved("local", {}), "mine") == "mine"
+
+
+@pytest.mark.parametrize("bad", ["../../x", "/home/me/run", "a/b", "..", ".hidden", "x" * 129])
+def test_a_run_id_that_is_not_one_plain_name_is_refused(bad: str) -> None:
+    """The run id names the default log directory, whose old runs launchx prunes: a path
+    there once made it delete the user's own directories."""
+    with pytest.raises(ConfigError, match="cannot be a run id"):
+        shared_run_id(resolved("local", {}), bad)
+    assert shared_run_id(resolved("local", {}), "exp-4.2_b") == "exp-4.2_b"
+
+
+def test_a_platforms_run_id_with_odd_characters_becomes_its_digest() -> None:
+    env = {"TORCHELASTIC_RUN_ID": "team/job:42"}
+    first = shared_run_id(resolved("local", env))
+    assert first is not None and first.startswith("lx-") and "/" not in first
+    assert first == shared_run_id(resolved("local", env))  # the same on every node
+    assert shared_run_id(resolved("local", {"TORCHELASTIC_RUN_ID": "job-42"})) == "job-42"
 
 
 def test_row3_step_with_only_ntasks_and_nnodes_refuses_torchrun() -> None:

@@ -102,6 +102,7 @@ IMPURE = {
     "sbatch": "resolves the profile on this host for a batch script",
     "run.attempts": "runs attempts as processes",
     "run.events": "appends to and reads the run's events.jsonl",
+    "run.rundirs": "writes and reads the note naming the latest --log-dir run",
     "run.watching": "the hang watch of an attempt (its thread)",
     "run.history": "keeps a SLURM job's attempts in a file",
     "run.output": "the console and the per-rank log files",

@@ -159,6 +159,19 @@ def test_run_header_says_launchx_moved_a_held_port() -> None:
     # the holder's many-line program is one short line; the note says whose port it was
     note = next(line for line in header.splitlines() if "LX208" in line)
     assert "x = 1 x = 1" in note and len(note) < 260 and "\\n" not in note
+
+
+def test_a_held_ports_shortened_command_line_never_cuts_a_secret_in_half() -> None:
+    """The holder's command line is cut to one line before secrets are scrubbed, so it is
+    cut between words: a token half shown would not be recognised and hidden."""
+    token = "hf_" + "A1b2C3d4E5" * 4
+    res = _resolve({}, {"master_port": "29500"}, (f"HF_TOKEN={token}",))
+    for lead in ("python train.py --lr 3e-4 --epochs 3 --hf-token", "python t.py --hf-token"):
+        held = {29500: PortHolder(29500, 4242, f"{lead} {token} --more")}
+        res = replace(res, facts=replace(res.facts, listening=held))
+        built = plan_once(res, plan.Target("t.py"), run_id="r", master_port=31234)
+        header = render.run_header(built)
+        assert "pid 4242: python" in header and token[:8] not in header, header
     assert "launchx uses another free port instead of 29500 (from flag:" in header
     assert "to keep 29500, stop pid 4242 first" in header
 

@@ -286,6 +286,7 @@ def test_a_run_that_succeeded_has_no_cause(tmp_path: Path) -> None:
     )
     report = _diagnose(tmp_path)
     assert report.succeeded and not report.found and report.primary is None
+    assert report.ranks == () and report.stragglers == ()  # nobody to blame
     assert [f.category for f in report.findings] == ["socket_error"]
     text = failure_text.render_failure(report)
     assert text.startswith("succeeded: attempt 0 finished (1 attempt)")
@@ -299,6 +300,15 @@ def test_a_run_that_succeeded_has_no_cause(tmp_path: Path) -> None:
     )
     report = _diagnose(tmp_path)
     assert not report.succeeded and report.primary is not None
+
+
+def test_events_of_a_run_that_never_started_an_attempt(tmp_path: Path) -> None:
+    # launchx died (or was refused) between run_start and the first attempt
+    _write(tmp_path, "events.jsonl", '{"ts": 1, "event": "run_start", "run": "lx-1"}\n')
+    _write(tmp_path, "launcher.log", "[rank1]: KeyError: 'labels'\n")
+    report = _diagnose(tmp_path)
+    assert report.attempts == () and not report.succeeded
+    assert report.primary is not None and report.primary.category == "user_code_error"
 
 
 def test_attempt_report_gives_the_run_loop_its_rank_view() -> None:

@@ -826,6 +826,10 @@ def test_srun_job_id(argv: tuple[str, ...], env: dict[str, str], job: str | None
 # scripted runner above; the profile resolves against a recorded host.
 
 
+def _no_warning(line: str) -> None:
+    raise AssertionError(f"unexpected warning: {line}")
+
+
 @pytest.fixture
 def batch(in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> BatchRequest:
     from conftest import HOSTS
@@ -843,17 +847,19 @@ def batch(in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> BatchRequest:
 
 def test_deliver_prints_the_script_when_not_written_or_submitted(batch: BatchRequest) -> None:
     printed: list[str] = []
-    assert deliver(batch, echo=printed.append) == 0
+    assert deliver(batch, echo=printed.append, warn=_no_warning) == 0
     assert printed == [script_text(batch)]
     assert "#SBATCH --nodes=2" in printed[0] and "# Options: --nodes=2 (flag:--nodes)" in printed[0]
 
 
 def test_deliver_writes_the_file_and_prints_nothing(batch: BatchRequest, in_tmp: Path) -> None:
     printed: list[str] = []
-    assert deliver(batch, out_file="job.sh", echo=printed.append) == 0
+    assert deliver(batch, out_file="job.sh", echo=printed.append, warn=_no_warning) == 0
     assert printed == [] and (in_tmp / "job.sh").read_text() == script_text(batch)
     with pytest.raises(LaunchxError, match="cannot write") as info:
-        deliver(batch, out_file=str(in_tmp / "no" / "job.sh"), echo=printed.append)
+        deliver(
+            batch, out_file=str(in_tmp / "no" / "job.sh"), echo=printed.append, warn=_no_warning
+        )
     assert info.value.hint == "pass a writable path to -o"
 
 
@@ -866,7 +872,7 @@ def test_deliver_refuses_to_submit_a_script_that_is_not_here(
     (in_tmp / "trian.py").write_text("")
     runner = _Runner([(0, "42\n", "")])
     with pytest.raises(LaunchxError, match=r"LX211 script 'train\.py' not found") as info:
-        deliver(batch, submit=True, echo=lambda s: None, runner=runner)
+        deliver(batch, submit=True, echo=lambda s: None, warn=_no_warning, runner=runner)
     assert runner.calls == [] and "trian.py" in (info.value.hint or "")
     printed: list[str] = []
     warned: list[str] = []
@@ -878,17 +884,20 @@ def test_deliver_refuses_to_submit_a_script_that_is_not_here(
 def test_deliver_waits_only_for_a_submitted_job(batch: BatchRequest) -> None:
     runner = _Runner([])
     with pytest.raises(LaunchxError, match="--wait only applies with --submit"):
-        deliver(batch, wait=True, echo=lambda s: None, runner=runner)
+        deliver(batch, wait=True, echo=lambda s: None, warn=_no_warning, runner=runner)
     assert runner.calls == []
 
 
 def test_deliver_submits_prints_the_id_and_waits_for_the_exit_code(batch: BatchRequest) -> None:
     printed: list[str] = []
     runner = _Runner([(0, "42;cluster\n", ""), _job("FAILED", "3:0")])
-    assert deliver(batch, submit=True, wait=True, echo=printed.append, runner=runner) == 3
+    assert (
+        deliver(batch, submit=True, wait=True, echo=printed.append, warn=_no_warning, runner=runner)
+        == 3
+    )
     assert printed == ["42\n"]  # the id only: the script goes to sbatch, not the console
     assert runner.calls[0] == (["sbatch", "--parsable"], script_text(batch))
     assert runner.calls[1][0] == ["scontrol", "show", "job", "-o", "42"]
     runner = _Runner([(0, "43\n", "")])
-    assert deliver(batch, submit=True, echo=printed.append, runner=runner) == 0
+    assert deliver(batch, submit=True, echo=printed.append, warn=_no_warning, runner=runner) == 0
     assert printed[-1] == "43\n" and len(runner.calls) == 1

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,8 +12,8 @@ from typer.testing import CliRunner
 
 from launchx import cli
 from launchx.errors import LaunchxError
-from launchx.pipeline import note_latest_run, run_dir
 from launchx.run.events import EventLog, read_events, read_run_events
+from launchx.run.rundirs import latest_file, note_latest_run, run_dir
 from launchx.status import render, summarise
 
 START = {"event": "run_start", "ts": 100.0, "run": "lx-1", "profile": "local", "pid": 4242}
@@ -102,30 +101,41 @@ def test_status_cli_reads_a_run_directory_and_refuses_an_empty_one(tmp_path: Pat
     assert code == 2 and "no launchx events" in err and "Traceback" not in err
 
 
-def test_status_reads_the_newest_run_kept_or_named(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Runs under the default root and the last --log-dir run compete on what they last
-    wrote: a run still writing its events is newer than one that made its directory later."""
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+def test_status_reads_the_newest_run_kept_or_named(tmp_path: Path) -> None:
+    """Runs under the default root and this user's last --log-dir run compete on what they
+    last wrote: a run still writing its events is newer than one that made its directory
+    later."""
+    tmp = str(tmp_path)
     kept = tmp_path / "launchx" / "lx-kept"
     EventLog(kept / "events.jsonl", "lx-kept").record("run_start")
     mine = tmp_path / "elsewhere" / "logs"
     EventLog(mine / "events.jsonl", "lx-mine").record("run_start")
-    note_latest_run(mine)
-    assert (tmp_path / "launchx" / "latest-run").read_text() == f"{mine}\n"
+    note_latest_run(mine, tmp)
+    assert latest_file(tmp).read_text() == f"{mine}\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     os.utime(kept, (1000, 1000))
     os.utime(kept / "events.jsonl", (1000, 1000))
-    assert run_dir(None) == mine
+    assert run_dir(None, tmp) == mine
     os.utime(mine, (500, 500))  # made long ago, events written just now: still the newest
     os.utime(kept / "events.jsonl", (2000, 2000))
     os.utime(mine / "events.jsonl", (3000, 3000))
-    assert run_dir(None) == mine
+    assert run_dir(None, tmp) == mine
     os.utime(kept / "events.jsonl", (4000, 4000))
-    assert run_dir(None) == kept
-    # a named run that is gone, or a pointer that is not a path, leaves the kept runs
-    (tmp_path / "launchx" / "latest-run").write_text("not/absolute\n")
-    assert run_dir(None) == kept
+    assert run_dir(None, tmp) == kept
+    os.utime(kept / "events.jsonl", (1000, 1000))
+    # a named directory with no events (emptied, or reused for something else) is no run
+    (mine / "events.jsonl").unlink()
+    assert run_dir(None, tmp) == kept
+    EventLog(mine / "events.jsonl", "lx-mine").record("run_start")
+    assert run_dir(None, tmp) == mine
+    # nor is a note that is a link, or not a path
+    latest_file(tmp).unlink()
+    latest_file(tmp).symlink_to(tmp_path / "elsewhere" / "planted")
+    (tmp_path / "elsewhere" / "planted").write_text(f"{mine}\n")
+    assert run_dir(None, tmp) == kept
+    latest_file(tmp).unlink()
+    latest_file(tmp).write_text("not/absolute\n")
+    assert run_dir(None, tmp) == kept
 
 
 def test_status_says_a_runs_events_it_may_not_read_are_unreadable_not_missing(
@@ -135,15 +145,21 @@ def test_status_says_a_runs_events_it_may_not_read_are_unreadable_not_missing(
     exit 2, not a traceback, nor "no launchx events" (root reads everything, so the
     refusal is the file system's, simulated here)."""
     EventLog(tmp_path / "events.jsonl", "lx-9").record("run_start", profile="local")
-    assert len(read_run_events(tmp_path, strict=True)) == 1
+    assert len(read_run_events(tmp_path)) == 1
+    # a directory this user may not search: asking whether its events file is a file fails
+    real_is_file = Path.is_file
 
-    def refused(self: Path, pattern: str) -> object:
-        raise PermissionError(13, "Permission denied", str(self))
+    def refused(self: Path) -> bool:
+        if self.parent == tmp_path:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_is_file(self)
 
-    monkeypatch.setattr(Path, "glob", refused)
-    with pytest.raises(PermissionError) as info:
-        read_run_events(tmp_path, strict=True)
-    assert info.value.filename == str(tmp_path)
+    monkeypatch.setattr(Path, "is_file", refused)
+    with pytest.raises(LaunchxError) as info:
+        read_run_events(tmp_path)
+    assert info.value.message == (
+        f"cannot read the run's events: {tmp_path / 'events.jsonl'}: Permission denied"
+    )
     monkeypatch.undo()
     real_open = open
 
@@ -153,15 +169,12 @@ def test_status_says_a_runs_events_it_may_not_read_are_unreadable_not_missing(
         return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
 
     monkeypatch.setattr("builtins.open", no_read)
-    with pytest.raises(PermissionError) as info:
-        read_run_events(tmp_path, strict=True)
-    assert info.value.filename == str(tmp_path / "events.jsonl")
-    assert read_run_events(tmp_path) == []  # the run loop's reader skips it, as before
     result = CliRunner().invoke(cli.app, ["status", str(tmp_path)])
     assert isinstance(result.exception, LaunchxError) and result.exception.exit_code == 2
     assert result.exception.message == (
         f"cannot read the run's events: {tmp_path / 'events.jsonl'}: Permission denied"
     )
+    assert result.exception.hint and "as the user who ran it" in result.exception.hint
     monkeypatch.undo()
     if os.geteuid() != 0:  # the real refusal, where the file system makes it
         (tmp_path / "events.jsonl").chmod(0)

@@ -9,6 +9,7 @@ child is ready, as it would from the batch shell's ``--signal B:USR2@N``.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
@@ -240,7 +241,7 @@ if role == "launcher":
     me = [sys.executable, __file__, out]
     subprocess.Popen([*me, "same-group"])
     subprocess.Popen([*me, "own-session"], start_new_session=True)
-open(os.path.join(out, role + ".ready"), "w").close()
+open(os.path.join(out, role + ".ready"), "w").write(str(os.getpid()))
 time.sleep(60)
 """
 
@@ -285,3 +286,36 @@ def test_a_stop_reaches_each_process_of_the_tree_once(
     finally:
         signal_tree(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+def _dead(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[-1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_a_kill_reaches_the_ranks_its_launchers_death_orphans(tmp_path: Path) -> None:
+    """SIGKILL to the launcher's group kills torchrun at once; its ranks, in sessions of
+    their own, are then no longer below it, so the tree is read before the signal."""
+    script = tmp_path / "tree.py"
+    script.write_text(TREE)
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(tmp_path), "launcher"], start_new_session=True
+    )
+    pids: dict[str, int] = {}
+    try:
+        for r in ("launcher", "same-group", "own-session"):
+            _wait_for(tmp_path / f"{r}.ready")
+            pids[r] = int((tmp_path / f"{r}.ready").read_text())
+        signal_tree(proc.pid, signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 30
+        while not all(_dead(p) for p in pids.values()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert {r: _dead(p) for r, p in pids.items()} == dict.fromkeys(pids, True)
+    finally:
+        for p in pids.values():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(p, signal.SIGKILL)

@@ -51,6 +51,8 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from launchx.errors import LaunchxError
+
 SCHEMA = "launchx-events/1"
 
 
@@ -83,29 +85,29 @@ class NoEvents:
         return None
 
 
-def read_events(path: str | Path, *, strict: bool = False) -> list[dict[str, object]]:
-    """Every well-formed event of a file (a line cut short by a crash is skipped). A file
-    that cannot be opened has none, or, ``strict``, raises its ``OSError``."""
+def read_events(path: str | Path) -> list[dict[str, object]]:
+    """Every well-formed event of a file (a line cut short by a crash is skipped)."""
     out: list[dict[str, object]] = []
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            for line in fh:
-                with suppress(ValueError):
-                    data = json.loads(line)
-                    if isinstance(data, dict) and "event" in data:
-                        out.append(data)
-    except OSError:
-        if strict:
-            raise
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            with suppress(ValueError):
+                data = json.loads(line)
+                if isinstance(data, dict) and "event" in data:
+                    out.append(data)
     return out
 
 
-def read_run_events(run_dir: str | Path, *, strict: bool = False) -> list[dict[str, object]]:
-    """A run's events, node 0's (``events.jsonl``) first, then the other writers'.
-    ``strict``: a directory or events file this user may not open raises ``OSError``
-    (``launchx status`` says so, rather than that the run has no events)."""
-    paths = _event_files(Path(run_dir))
-    return [e for path in paths for e in read_events(path, strict=strict)]
+def read_run_events(run_dir: str | Path) -> list[dict[str, object]]:
+    """A run's events, node 0's (``events.jsonl``) first, then the other writers'. A
+    directory or events file this user may not open is said as such, not as a run with no
+    events."""
+    try:
+        return [e for path in _event_files(Path(run_dir)) for e in read_events(path)]
+    except OSError as exc:
+        raise LaunchxError(
+            f"cannot read the run's events: {exc.filename or run_dir}: {exc.strerror or exc}",
+            "run launchx status as the user who ran it, or give it read access",
+        ) from None
 
 
 def _event_files(root: Path) -> list[Path]:

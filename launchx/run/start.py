@@ -37,6 +37,7 @@ from launchx.run.nodes import NodeChannel
 from launchx.run.output import Terminal
 from launchx.run.peers import Alone, NodePeers
 from launchx.run.ports import History, Peers, Scheduler, World
+from launchx.run.rundirs import note_latest_run
 from launchx.run.watching import WatchSetup
 from launchx.run.world import (
     DirCheckpoints,
@@ -110,7 +111,7 @@ def start(
     root = Path(log_dir) if log_dir else Path(default_log_root(spec.run_id, spec.temp_dir))
     events = _events(spec, root)
     if log_dir and not decisions.inner_step:
-        pipeline.note_latest_run(root)
+        note_latest_run(root, spec.temp_dir)
     events.record(
         "run_start",
         profile=res.profile.name,
@@ -171,7 +172,11 @@ def start(
     if outcome.exit_code != 0 and root.is_dir():
         console.write(f"launchx: logs of every attempt are in {root}\n")
     if log_dir is None:
-        prune_runs(root.parent, keep=res.profile.logs.keep_runs, current=root.name)
+        prune_runs(
+            Path(default_log_root(None, spec.temp_dir)).parent,
+            keep=res.profile.logs.keep_runs,
+            current=root.name,
+        )
     if not decisions.inner_step:  # the outer launchx summarises the whole step
         terminal.end()
         console.write(text.summary(outcome.records, outcome.reason, elapsed))
@@ -282,9 +287,14 @@ def _nodes(spec: RunSpec, console: StreamConsole) -> NodeChannel | None:
 
 def prune_runs(root: Path, *, keep: int, current: str) -> None:
     """Keep the newest ``keep`` runs under the default log root (this one always): their
-    logs are the evidence for ``launchx diagnose`` and ``launchx status`` after a run."""
+    logs are the evidence for ``launchx diagnose`` and ``launchx status`` after a run.
+    Only launchx's runs go (a directory with its events): nothing else there is ours."""
     try:
-        runs = [p for p in root.iterdir() if p.is_dir() and p.name != current]
+        runs = [
+            p
+            for p in root.iterdir()
+            if p.name != current and p.is_dir() and (p / "events.jsonl").is_file()
+        ]
         runs.sort(key=lambda p: p.stat().st_mtime, reverse=True)
     except OSError:
         return

@@ -1,0 +1,86 @@
+"""Which run ``launchx status`` reads when it is given no directory.
+
+Runs without ``--log-dir`` are kept under ``<temp dir>/launchx/<run id>``; a run with one
+is named, per user, in ``<temp dir>/launchx-latest-<uid>``: one file beside the shared
+log root rather than inside it (another user may own that directory), written through a
+private temporary file and followed only when it is this user's own and names a run.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from contextlib import suppress
+from pathlib import Path
+
+from launchx.errors import ConfigError
+from launchx.plan import default_log_root
+
+
+def latest_file(temp_dir: str) -> Path:
+    return Path(temp_dir) / f"launchx-latest-{os.getuid()}"
+
+
+def note_latest_run(log_dir: Path, temp_dir: str) -> None:
+    """Name ``log_dir`` (a --log-dir run's) as this user's latest run. Losing the note
+    costs only the default of ``launchx status``, never the run."""
+    target = latest_file(temp_dir)
+    fd, part = -1, ""
+    try:
+        fd, part = tempfile.mkstemp(dir=temp_dir, prefix=".launchx-latest-")
+        os.write(fd, (str(log_dir.resolve()) + "\n").encode())
+        os.close(fd)
+        fd = -1
+        os.replace(part, target)  # a rename: never follows a link planted at the name
+        part = ""
+    except OSError:
+        pass
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        if part:
+            with suppress(OSError):
+                os.unlink(part)
+
+
+def _named_run(temp_dir: str) -> Path | None:
+    """The run this user's latest-run file names, if the file is theirs and the run has
+    events (a directory since emptied or reused for something else is no run)."""
+    path = latest_file(temp_dir)
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid():
+            return None
+        named = Path(path.read_text().strip())
+    except (OSError, ValueError):
+        return None
+    return named if named.is_absolute() and (named / "events.jsonl").is_file() else None
+
+
+def run_dir(given: str | None, temp_dir: str) -> Path:
+    """The run ``launchx status`` reads: the directory given, else the newest run, of those
+    kept under the default log root and the last one started with ``--log-dir``; newest
+    by what was last written."""
+    if given:
+        return Path(given).expanduser().resolve()
+    root = Path(default_log_root(None, temp_dir)).parent
+    try:
+        runs = [p for p in root.iterdir() if p.is_dir()]
+    except OSError:
+        runs = []
+    named = _named_run(temp_dir)
+    if named is not None:
+        runs.append(named)
+    if not runs:
+        raise ConfigError(f"no run under {root}", "pass the run's --log-dir: launchx status DIR")
+    return max(runs, key=_last_written)
+
+
+def _last_written(run: Path) -> float:
+    """A running run appends to its events file; its directory's own time stays put."""
+    times = []
+    for p in (run, run / "events.jsonl"):
+        with suppress(OSError):
+            times.append(p.stat().st_mtime)
+    return max(times, default=0.0)
