@@ -12,7 +12,7 @@ and says so. This module is the policy, pure: ``combine``, ``adopt`` and the wir
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -130,6 +130,41 @@ def _exception_over_crash(best: Outcome, pool: list[Outcome]) -> Outcome:
         if o.category in RAISED_BY_THE_SCRIPT and _weight(o)[:4] == _weight(best)[:4]
     ]
     return max(even, key=_weight) if even else best
+
+
+def gone(node: int) -> Outcome:
+    """What a node that sent no outcome stands for: its launchx went silent mid-attempt
+    (SIGKILLed, or its host went down), taking its ranks with it. A bare kill: retried only
+    from a checkpoint, like any SIGKILL whose reason no log gives."""
+    return Outcome(
+        node=node,
+        exit_code=128 + 9,
+        category="killed",
+        retryable=False,
+        on_progress=True,
+        tier=2,
+        cause=(
+            f"node {node}'s launchx sent no outcome: it was killed or its host went down, "
+            "and its ranks with it; the other nodes' errors are their lost connections"
+        ),
+        signature=("killed", None, f"node {node} gone"),
+        interrupted=False,
+        step_before=None,
+        step_after=None,
+    )
+
+
+def with_gone(heard: Sequence[Outcome], missing: Sequence[int]) -> list[Outcome]:
+    """The outcomes to combine when nodes went silent: theirs stand in as killed, unless a
+    node that reported has a cause of its own (a KeyError, an OOM): that one explains the
+    attempt, and the silent node may have died of it. Peers that only lost a connection
+    (``WAITING_ON_PEER``) or stopped for another node (``aborted``) explain nothing."""
+    pool = list(heard)
+    consequences = {*WAITING_ON_PEER, "aborted", None}
+    failed = [o for o in pool if o.failed]
+    if not missing or not failed or any(o.category not in consequences for o in failed):
+        return pool
+    return [*pool, *(gone(n) for n in missing)]
 
 
 def combine(outcomes: Iterable[Outcome], progress_of: int = 0) -> Outcome:

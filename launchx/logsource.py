@@ -28,7 +28,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from launchx import anchorfind, failures, flightrec, logscan, runview
 from launchx.diagnosis import Report
@@ -151,6 +151,37 @@ def _kind(path: Path, explicit: bool) -> str | None:
             )
         return None
     return "log"
+
+
+@dataclass
+class _HeadThen:
+    """A pipe whose first bytes were read to look at: they come first again."""
+
+    head: bytes
+    rest: BinaryIO
+
+    def seekable(self) -> bool:
+        return False
+
+    def read(self, n: int = -1) -> bytes:
+        if not self.head:
+            return self.rest.read(n)
+        if n < 0:
+            out, self.head = self.head + self.rest.read(), b""
+            return out
+        out, self.head = self.head[:n], self.head[n:]
+        return out
+
+
+def _text_stdin(stdin: BinaryIO) -> BinaryIO:
+    """stdin, refused as a file is when it is binary (``cat model.bin | launchx diagnose -``)."""
+    head = stdin.read(_SNIFF)
+    if _binary(head):
+        raise LaunchxError(
+            "<stdin> is binary data, not a log",
+            "pipe in the text log (stdout/stderr of the run), or pass its file or directory",
+        )
+    return cast(BinaryIO, _HeadThen(head, stdin))
 
 
 def _binary(head: bytes) -> bool:
@@ -363,7 +394,8 @@ def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO) -> list[logscan.SourceS
             base = n * _STRIDE
             try:
                 if lf.path is None:
-                    scans.append(logscan.scan_stream(stdin, lf.info, base_index=base))
+                    stream = _text_stdin(stdin)
+                    scans.append(logscan.scan_stream(stream, lf.info, base_index=base))
                     continue
                 view = views.get(n)
                 with lf.path.open("rb") as fh:

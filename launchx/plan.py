@@ -814,7 +814,7 @@ def _torchrun_env(res: Resolution) -> dict[str, EnvEntry]:
     )
     env["PET_SHUTDOWN_TIMEOUT"] = EnvEntry(
         "PET_SHUTDOWN_TIMEOUT",
-        str(max(1, int(res.profile.timeouts.grace_period_s) - 5)),
+        str(torchrun_shutdown_s(res.profile.timeouts.grace_period_s)),
         Origin.launchx("torchrun's own grace, inside launchx's grace period"),
     )
     env["TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE"] = EnvEntry(
@@ -823,6 +823,14 @@ def _torchrun_env(res: Resolution) -> dict[str, EnvEntry]:
         Origin.launchx("prefix each line with its global rank"),
     )
     return env
+
+
+def torchrun_shutdown_s(grace_period_s: float) -> int:
+    """How long torchrun waits for its stopped ranks before it SIGKILLs them: the grace
+    period the user gave, less a tenth (1 to 5 s) left for torchrun to write its report
+    before launchx kills the whole tree at the end of the grace period."""
+    grace = int(grace_period_s)
+    return max(1, grace - max(1, min(5, grace // 10)))
 
 
 def _new_name(res: Resolution, old: str) -> str:

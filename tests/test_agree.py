@@ -153,6 +153,22 @@ def test_a_timeout_on_a_node_without_the_checkpoint_is_retried_from_node_zeros()
     assert roundtrip == got and roundtrip.on_progress
 
 
+def test_a_node_that_went_silent_is_the_cause_of_its_peers_lost_connections() -> None:
+    """Node 1's launchx was SIGKILLed: node 0's rank only saw its connection close. The
+    silent node stands in as killed, retried from node 0's checkpoint when there is one."""
+    lost = outcome(0, "gloo_error", tier=1, step_before=80, step_after=120)
+    got = combine(agree.with_gone([lost], [1]), progress_of=0)
+    assert (got.node, got.category, got.retryable, got.step_after) == (1, "killed", True, 120)
+    assert "node 1's launchx sent no outcome" in got.cause
+    no_checkpoint = combine(agree.with_gone([outcome(0, "gloo_error", tier=1)], [1]), 0)
+    assert (no_checkpoint.category, no_checkpoint.retryable) == ("killed", False)
+    # a cause of its own on a node that reported explains the attempt: the silent node may
+    # have died of it (a KeyError's teardown), so it is not blamed
+    assert agree.with_gone([BUG_ON_1, SYMPTOM_ON_0], [2]) == [BUG_ON_1, SYMPTOM_ON_0]
+    assert agree.with_gone([outcome(0)], [1]) == [outcome(0)]  # nothing failed here
+    assert agree.with_gone([lost], []) == [lost]
+
+
 def test_combine_needs_an_outcome() -> None:
     with pytest.raises(ValueError):
         combine([])

@@ -152,7 +152,7 @@ RULES: list[tuple[str, list[AttemptRecord], Policy, int | None, NextStep]] = [
         Stop(
             1,
             "the same collective_timeout failure twice in a row with no checkpoint progress "
-            "in between: not transient",
+            "in between: it repeats, so it is not retried again",
         ),
     ),
     (

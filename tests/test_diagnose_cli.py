@@ -56,6 +56,16 @@ def test_unknown_exits_1() -> None:
     assert "<stdin> is empty" in str(result.exception)
 
 
+def test_binary_stdin_is_refused_as_a_binary_file_is() -> None:
+    result = runner.invoke(cli.app, ["diagnose", "-"], input=bytes(range(256)) * 64)
+    assert isinstance(result.exception, LaunchxError) and result.exception.exit_code == 2
+    assert "<stdin> is binary data, not a log" in str(result.exception)
+    # what stdin's first bytes were read for is still read: a long text log is whole
+    long = "step 1 loss 0.5\n" * 4000 + KEYERROR.read_text()
+    result = runner.invoke(cli.app, ["diagnose", "-"], input=long)
+    assert result.exit_code == 0 and "user_code_error (LX511) on rank 1" in result.output
+
+
 def test_a_run_that_succeeded_exits_0(tmp_path: Path) -> None:
     (tmp_path / "attempt-0").mkdir()
     (tmp_path / "attempt-0" / "rank-0.log").write_text("[toy] done steps=3\n")

@@ -494,6 +494,18 @@ def test_a_platforms_run_id_with_odd_characters_becomes_its_digest() -> None:
     assert shared_run_id(resolved("local", {"TORCHELASTIC_RUN_ID": "job-42"})) == "job-42"
 
 
+@pytest.mark.parametrize(
+    ("grace", "shutdown"), [("30", "27"), ("10", "9"), ("3", "2"), ("1", "1"), ("100", "95")]
+)
+def test_the_ranks_get_nearly_all_of_the_grace_period(grace: str, shutdown: str) -> None:
+    """torchrun SIGKILLs ranks still there after its shutdown timeout: that is the ranks'
+    grace, so it is the user's grace period less the little torchrun needs for its report
+    (it once took 5 s of every grace: 5 s of a 10 s one)."""
+    res = resolved("local", flags={"timeouts.grace_period_s": grace})
+    plan_env = {e.name: e.value for e in plan_once(res, Target("t.py"), run_id="r").env}
+    assert plan_env["PET_SHUTDOWN_TIMEOUT"] == shutdown
+
+
 def test_row3_step_with_only_ntasks_and_nnodes_refuses_torchrun() -> None:
     """No per-node count: 8 tasks on 2 nodes are several per node, not one."""
     environ = {

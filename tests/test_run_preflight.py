@@ -22,6 +22,7 @@ from test_plan import resolved
 from test_recovery import node_of_two, summary_rows
 
 from launchx import pipeline, plan
+from launchx.run.events import read_run_events
 
 TOY = ROOT / "examples" / "train_toy.py"
 BATCH = {
@@ -158,3 +159,7 @@ def test_ctrl_c_while_waiting_for_the_other_nodes_stops_at_once(tmp_path: Path) 
     assert code == 130, text
     assert "launchx: interrupted during the preflight" in text
     assert "launchx: profile" not in text and "Traceback" not in text
+    # the run's record says so too: an interrupt, with the time it ran, not a failure
+    end = read_run_events(tmp_path / "logs")[-1]
+    assert (end["event"], end["reason"], end["exit_code"]) == ("run_end", "interrupted", 130)
+    assert isinstance(end["duration_s"], float) and end["duration_s"] > 0

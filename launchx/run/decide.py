@@ -348,7 +348,7 @@ def next_step(
             return Stop(
                 last.exit_code,
                 f"the same {last.category} failure twice in a row with no checkpoint "
-                "progress in between: not transient",
+                "progress in between: it repeats, so it is not retried again",
             )
     charged = attempts_charged(history)
     if charged > policy.retry.max_retries:

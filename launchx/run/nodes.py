@@ -203,12 +203,13 @@ class NodeChannel:
             ):
                 break
             self.sleep(0.05)
-        agreed = agree.combine(heard.values(), progress_of=own.node)
+        missing = sorted(set(range(self.nnodes)) - set(heard))
+        agreed = agree.combine(agree.with_gone(list(heard.values()), missing), own.node)
         body: dict[str, object] = {"attempt": attempt, "outcome": agreed.to_json()}
         with self._lock:
             self._last_agreed = body
         hub.broadcast("agreed", body)
-        return agreed, sorted(set(range(self.nnodes)) - set(heard))
+        return agreed, missing
 
     # -- the channel's thread -----------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from typing import IO
 
 from launchx import agree, channel, pipeline, render
 from launchx.errors import LaunchRefused
-from launchx.execute import Supervisor, remove_tree_quietly, supervised
+from launchx.execute import STOPPING, Supervisor, remove_tree_quietly, supervised
 from launchx.findings import Finding
 from launchx.plan import (
     LaunchPlan,
@@ -127,12 +127,12 @@ def start(
     if preflight.wanted(spec) and preflight.in_process(spec):
         code = preflight.check_here(spec, sink, console, events)
         if code:
-            return _not_started(events, code)
+            return _not_started(events, code, started)
     with supervised(sup):
         if preflight.wanted(spec) and not preflight.in_process(spec):
             code = preflight.check_by_srun(spec, request, sup, sink, console, events)
             if code:
-                return _not_started(events, code)
+                return _not_started(events, code, started)
         nodes = _nodes(spec, console)
         peers: Peers = Alone()
         try:  # the channel is open: whatever fails from here on, it is closed
@@ -183,8 +183,17 @@ def start(
     return outcome.exit_code
 
 
-def _not_started(events: EventLog, code: int) -> int:
-    events.record("run_end", exit_code=code, reason="preflight", attempts=0, duration_s=0.0)
+def _not_started(events: EventLog, code: int, started: float) -> int:
+    """The run ends at its preflight: the checks failed, or a signal stopped them (128 + a
+    stopping signal, as an interrupted attempt ends), which is no failure."""
+    stopped = code in {128 + int(sig) for sig in STOPPING}
+    events.record(
+        "run_end",
+        exit_code=code,
+        reason="interrupted" if stopped else "preflight",
+        attempts=0,
+        duration_s=round(time.monotonic() - started, 1),
+    )
     return code
 
 
