@@ -109,6 +109,11 @@ def test_status_without_a_directory_finds_a_run_with_its_own_log_dir(
     code, text = finish(launchx(["status"], env))
     run_id = evidence(out)[0]["LAUNCHX_RUN_ID"]
     assert code == 0 and text.startswith(f"run {run_id} (local): finished"), text
+    # a second run into the same directory would write into this one's logs: refused
+    before = {p: p.read_bytes() for p in logs.rglob("*") if p.is_file()}
+    code, text = finish(launchx(["run", "--log-dir", str(logs), str(worker), str(out)], env))
+    assert code == 2 and f"holds the logs of another run ({run_id})" in text, text
+    assert {p: p.read_bytes() for p in logs.rglob("*") if p.is_file()} == before
 
 
 def test_two_nodes_on_loopback_form_world_of_four(worker: Path, tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from launchx import cli
 from launchx.errors import LaunchxError
 from launchx.run.events import EventLog, read_events, read_run_events
-from launchx.run.rundirs import latest_file, note_latest_run, run_dir
+from launchx.run.rundirs import latest_file, log_dir_taken, note_latest_run, run_dir
 from launchx.status import render, summarise
 
 START = {"event": "run_start", "ts": 100.0, "run": "lx-1", "profile": "local", "pid": 4242}
@@ -136,6 +136,23 @@ def test_status_reads_the_newest_run_kept_or_named(tmp_path: Path) -> None:
     latest_file(tmp).unlink()
     latest_file(tmp).write_text("not/absolute\n")
     assert run_dir(None, tmp) == kept
+
+
+def test_a_log_dir_is_taken_by_another_run_or_an_ended_one() -> None:
+    start = {"event": "run_start", "run": "lx-a"}
+    assert log_dir_taken([], "lx-b", continuing=False) is None
+    assert log_dir_taken([start], "lx-b", continuing=False) == (
+        "it holds the logs of another run (lx-a)"
+    )
+    # the same id: nodes joining one run, a requeued SLURM job going on
+    assert log_dir_taken([start], "lx-a", continuing=False) is None
+    ended = [start, {"event": "run_end", "reason": "failed"}]
+    assert "earlier run with the same id (lx-a), which ended" in str(
+        log_dir_taken(ended, "lx-a", continuing=False)
+    )
+    assert log_dir_taken(ended, "lx-a", continuing=True) is None
+    requeued = [start, {"event": "run_end", "reason": "requeued by SLURM after the warning"}]
+    assert log_dir_taken(requeued, "lx-a", continuing=False) is None
 
 
 def test_status_says_a_runs_events_it_may_not_read_are_unreadable_not_missing(

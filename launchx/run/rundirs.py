@@ -1,4 +1,5 @@
-"""Which run ``launchx status`` reads when it is given no directory.
+"""Which run ``launchx status`` reads when it is given no directory, and whether a
+``--log-dir`` may take this run.
 
 Runs without ``--log-dir`` are kept under ``<temp dir>/launchx/<run id>``; a run with one
 is named, per user, in ``<temp dir>/launchx-latest-<uid>``: one file beside the shared
@@ -84,3 +85,22 @@ def _last_written(run: Path) -> float:
         with suppress(OSError):
             times.append(p.stat().st_mtime)
     return max(times, default=0.0)
+
+
+def log_dir_taken(events: list[dict[str, object]], run_id: str, *, continuing: bool) -> str | None:
+    """Why ``--log-dir`` cannot take this run, or None. Its files are named by attempt and
+    rank only, so a second run there appends to the first one's logs, and ``diagnose``
+    then reports the old run's failure. Another run's events (another id), or a rerun of a
+    run that ended (the same derived id, started afresh), make it taken; a SLURM requeue
+    (``continuing``: the job's history goes on) and nodes joining the same run do not."""
+    starts = [e for e in events if e.get("event") == "run_start"]
+    if not starts:
+        return None
+    earlier = str(starts[-1].get("run") or "?")
+    if earlier != run_id:
+        return f"it holds the logs of another run ({earlier})"
+    last = events[-1]
+    ended = last.get("event") == "run_end" and not str(last.get("reason")).startswith("requeued")
+    if ended and not continuing:
+        return f"it holds the logs of an earlier run with the same id ({earlier}), which ended"
+    return None

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO
 
 from launchx import agree, channel, pipeline, render
-from launchx.errors import LaunchRefused
+from launchx.errors import LaunchRefused, LaunchxError
 from launchx.execute import STOPPING, Supervisor, remove_tree_quietly, supervised
 from launchx.findings import Finding
 from launchx.plan import (
@@ -30,14 +30,14 @@ from launchx.plan import (
 from launchx.resolve import Resolution
 from launchx.run import preflight, text
 from launchx.run.attempts import ProcessAttempts
-from launchx.run.events import EventLog
+from launchx.run.events import EventLog, read_run_events
 from launchx.run.history import JobHistory, NoHistory, history_file
 from launchx.run.loop import RunSpec, first_attempt, run_loop
 from launchx.run.nodes import NodeChannel
 from launchx.run.output import Terminal
 from launchx.run.peers import Alone, NodePeers
 from launchx.run.ports import History, Peers, Scheduler, World
-from launchx.run.rundirs import note_latest_run
+from launchx.run.rundirs import log_dir_taken, note_latest_run
 from launchx.run.watching import WatchSetup
 from launchx.run.world import (
     DirCheckpoints,
@@ -105,6 +105,8 @@ def start(
         pipeline.relaunch_args(request, log_dir),
         checkpoint_dir(res.profile.resume.checkpoint_dir),
     )
+    if log_dir and res.launch["node_rank"].value == "0" and not decisions.inner_step:
+        _check_log_dir(spec, Path(log_dir))
     terminal = Terminal(out or sys.stdout, show_banner=decisions.inner_step)
     sup = Supervisor(forward_warnings=not decisions.inner_step)
     console = StreamConsole(terminal)
@@ -181,6 +183,23 @@ def start(
         terminal.end()
         console.write(text.summary(outcome.records, outcome.reason, elapsed))
     return outcome.exit_code
+
+
+def _check_log_dir(spec: RunSpec, log_dir: Path) -> None:
+    """Refuse a --log-dir that holds another run's logs (node 0 decides: the other nodes
+    write beside it into the same directory once the run is under way)."""
+    try:
+        earlier = read_run_events(log_dir) if (log_dir / "events.jsonl").is_file() else []
+    except LaunchxError:
+        earlier = []  # unreadable: writing there fails soon enough, and says so
+    continuing = first_attempt(spec, _history(spec).load()) > 0
+    why = log_dir_taken(earlier, spec.run_id or "", continuing=continuing)
+    if why is not None:
+        raise LaunchRefused(
+            f"--log-dir {log_dir}: {why}; a second run there would write into its logs",
+            "pass a new --log-dir for each run, or move that directory away (--run-id names "
+            "a run; the same id continues it only under a SLURM requeue)",
+        )
 
 
 def _not_started(events: EventLog, code: int, started: float) -> int:
