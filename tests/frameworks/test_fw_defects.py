@@ -242,6 +242,8 @@ def test_defect10_default_log_root_is_pruned(tmp_path: Path, keep: int | None) -
         run_dir = root / f"lx-{119 - i:012x}"
         (run_dir / "attempt_0").mkdir(parents=True)
         (run_dir / "attempt_0" / "launcher.log").write_text("old run\n")
+        # a launchx run always has its events: only such directories are pruned
+        (run_dir / "events.jsonl").write_text('{"event": "run_start"}\n')
         os.utime(run_dir, (old + i, old + i))
         made.append(run_dir.name)
     kept = keep if keep is not None else Logs().keep_runs
