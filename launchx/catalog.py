@@ -246,11 +246,13 @@ def renamed_to(name: str) -> str | None:
 
 
 def is_distributed(name: str) -> bool:
-    """Whether ``launchx explain`` shows this variable by default."""
+    """Whether ``launchx explain`` shows this variable by default: a catalog name in the
+    wrong case too (``nccl_debug=INFO``), which no reader sees and LX106 names."""
     return (
         name in CATALOG
         or name in data.DISTRIBUTED_NAMES
         or name.startswith(data.DISTRIBUTED_PREFIXES)
+        or name.upper() in CATALOG
     )
 
 
@@ -907,9 +909,31 @@ def _ib_timeout_note(spec: EnvVarSpec, value: str) -> list[_Issue]:
     ]
 
 
+# Above this NCCL_BUFFSIZE is no longer tuning (4 MiB default; 8-16 MiB is the usual
+# raise): NCCL allocates one such buffer per channel for every peer it connects to.
+_BUFFSIZE_SANE = 64 * 1024**2
+
+
+def _buffsize_note(spec: EnvVarSpec, value: str) -> list[_Issue]:
+    number, issues = _int_value(spec, value)
+    if issues or number is None or number <= _BUFFSIZE_SANE:
+        return []
+    per_32 = number * 32 / 1024**3  # one peer's buffers at 32 channels
+    return [
+        (
+            "LX122",
+            f"{number / 1024**2:,.0f} MiB for every channel of every peer NCCL connects to "
+            f"({per_32:,.0f} GiB of GPU memory per peer at 32 channels): the communicator's "
+            "init runs out of memory, or leaves the model too little",
+            f"{spec.name}=8388608 (8 MiB) or 16777216, or unset it (4 MiB)",
+        )
+    ]
+
+
 _EXTRA_VALUE_RULES: Mapping[str, Callable[[EnvVarSpec, str], list[_Issue]]] = MappingProxyType(
     {
         "NCCL_IB_TIMEOUT": _ib_timeout_note,
+        "NCCL_BUFFSIZE": _buffsize_note,
     }
 )
 

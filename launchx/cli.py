@@ -145,11 +145,13 @@ def profiles_list(ctx: typer.Context) -> None:
     if ctx.invoked_subcommand is not None:
         return
     listing = pipeline.all_profiles()
-    width = max((len(p.name) for p, _ in listing.found), default=4)
-    for prof, where in listing.found:
+    width = max((len(item.ref) for item in listing.found), default=4)
+    for item in listing.found:
+        prof = item.profile
+        named = f" (it names itself {prof.name!r})" if prof.name != item.ref else ""
         typer.echo(
-            f"{prof.name:<{width}}  {prof.launcher:<8}  {prof.description}"
-            + ("" if where == "built-in" else f"  [{where}]")
+            f"{item.ref:<{width}}  {prof.launcher:<8}  {prof.description}{named}"
+            + ("" if item.where == "built-in" else f"  [{item.where}]")
         )
     for exc in listing.broken:
         typer.echo(exc.render(), err=True)

@@ -131,6 +131,7 @@ FINDINGS: tuple[Code, ...] = (
     Code("LX307", "error", "the master address is empty"),
     Code("LX308", "warning", "the hang timeout is not well below the collective timeout"),
     Code("LX309", "warning", "a resume argument with no checkpoint directory is never passed"),
+    Code("LX310", "warning", "an empty variable in the environment hides the profile's value"),
 )
 
 LEVELS: Mapping[str, Level] = MappingProxyType({c.code: c.level for c in FINDINGS})

@@ -1302,6 +1302,9 @@ def probe_target(
                 found = importlib.util.find_spec(top) is not None
         return TargetFacts("module", script, found, cwd)
     path = script if os.path.isabs(script) else os.path.join(cwd, script)
+    if os.path.isdir(path):  # python runs a directory through its __main__.py
+        found = os.path.isfile(os.path.join(path, "__main__.py"))
+        return TargetFacts("script", script, found, os.path.dirname(path) or cwd, (), not found)
     found = os.path.isfile(path)
     directory = os.path.dirname(path) or cwd
     close: list[str] = []

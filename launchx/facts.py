@@ -181,3 +181,4 @@ class TargetFacts:
     found: bool
     where: str  # the directory looked in, or "PATH"
     close: tuple[str, ...] = ()  # names that exist and look alike (a typo?)
+    directory: bool = False  # the name is a directory Python cannot run (no __main__.py)

@@ -559,6 +559,16 @@ def target_findings(target: TargetFacts | None) -> list[Finding]:
     any rank starts, with the names that do exist."""
     if target is None or target.found:
         return []
+    if target.directory:
+        return [
+            finding(
+                "LX211",
+                None,
+                f"{target.name!r} is a directory with no __main__.py, not a script",
+                "name the script inside it (e.g. "
+                f"{target.name.rstrip('/')}/train.py), or add a __main__.py to run the directory",
+            )
+        ]
     close = f"; did you mean {' or '.join(target.close)}?" if target.close else ""
     where = "on PATH" if target.kind == "executable" else f"in {target.where}"
     what = {"script": "script", "module": "module", "executable": "executable (--no-python)"}

@@ -99,13 +99,25 @@ class ProfileListing:
     """What ``launchx profiles`` shows: every profile that loads, and every file that does
     not with its error (one broken file in a team's directory hides none of the others)."""
 
-    found: tuple[tuple[Profile, str], ...]  # (profile, where it was found)
+    found: tuple[Listed, ...]
     broken: tuple[ConfigError, ...]
 
 
+@dataclass(frozen=True)
+class Listed:
+    """One usable profile: ``ref`` is what ``--profile`` takes (the file's name), which a
+    ``name:`` key inside the file does not change."""
+
+    ref: str
+    profile: Profile
+    where: str  # the search directory's label
+
+
 def list_profiles(environ: Mapping[str, str], cwd: Path) -> ProfileListing:
-    """Every profile reachable by name, with where it was found (first one wins)."""
-    found: list[tuple[Profile, str]] = []
+    """Every profile reachable by name, with where it was found (first one wins). Each is
+    loaded as ``--profile`` would load it, ``extends`` chain and all: a profile whose base
+    is missing or cycles is as unusable as one with a bad key."""
+    found: list[Listed] = []
     broken: list[ConfigError] = []
     seen: set[str] = set()
     for label, directory in search_dirs(environ, cwd):
@@ -115,7 +127,7 @@ def list_profiles(environ: Mapping[str, str], cwd: Path) -> ProfileListing:
             if path.suffix in _SUFFIXES and path.stem not in seen:
                 seen.add(path.stem)
                 try:
-                    found.append((_validate_one(read_yaml(path), path), label))
+                    found.append(Listed(path.stem, load(path.stem, environ, cwd).profile, label))
                 except ConfigError as exc:
                     broken.append(exc)
     return ProfileListing(tuple(found), tuple(broken))
@@ -171,15 +183,16 @@ def validation_message(exc: ValidationError, where: str) -> ConfigError:
     """Turn pydantic's report into one message naming the file, key path and the fix."""
     errors = exc.errors()
     err = errors[0]
-    loc = _clean_loc(tuple(err["loc"]))
-    if err["type"] == "extra_forbidden" and err["loc"]:
-        # The unknown key is the user's, whatever it looks like (even "-" or "int").
-        loc = (*_clean_loc(tuple(err["loc"])[:-1]), err["loc"][-1])
-    key = ".".join(str(p) for p in loc) or "(top level)"
+    loc = _loc_of(err)
+    key = _key_of(err)
     # A union (int | "auto") reports one error per branch for the same key: one problem.
     same = [e for e in errors if _clean_loc(tuple(e["loc"])) == loc]
-    more = len({_clean_loc(tuple(e["loc"])) for e in errors}) - 1
-    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more > 0 else ""
+    others = [k for k in dict.fromkeys(_key_of(e) for e in errors) if k != key]
+    tail = (
+        f" (and {len(others)} more problem{'s' if len(others) > 1 else ''}: {', '.join(others)})"
+        if others
+        else ""
+    )
     if err["type"] == "extra_forbidden":
         model = _model_for(loc)
         known = list(model.model_fields) if model else []
@@ -199,6 +212,19 @@ def validation_message(exc: ValidationError, where: str) -> ConfigError:
         f"{where}: {key}: {message}{shown}{tail}",
         "see the profile reference in README.md for the allowed values",
     )
+
+
+def _loc_of(error: Any) -> tuple[int | str, ...]:
+    """The key path an error is about, as the user wrote it."""
+    loc = tuple(error["loc"])
+    if error["type"] == "extra_forbidden" and loc:
+        # The unknown key is the user's, whatever it looks like (even "-" or "int").
+        return (*_clean_loc(loc[:-1]), loc[-1])
+    return _clean_loc(loc)
+
+
+def _key_of(error: Any) -> str:
+    return ".".join(str(p) for p in _loc_of(error)) or "(top level)"
 
 
 def _clean_loc(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:

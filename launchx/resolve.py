@@ -427,6 +427,7 @@ def resolve(
     _check_resume_arg(profile, findings)
 
     env = _env_layers(loaded, profile, environ, set_env, show_all)
+    _check_emptied(env, findings)
     _fill_env_autos(env, launch, facts, findings)
 
     pg = _layered_setting_nested("timeouts.pg_timeout_s", profile, loaded, set_fields, overrides)
@@ -458,6 +459,29 @@ def resolve(
         facts=facts,
         settings=settings,
     )
+
+
+def _check_emptied(env: Mapping[str, Setting], findings: list[Finding]) -> None:
+    """``export NCCL_SOCKET_IFNAME=$IFACE`` with ``IFACE`` unset leaves an empty variable
+    that outranks the profile: NCCL reads empty as unset and picks an interface itself, so
+    neither the profile's value nor launchx's auto pick ever applies, and nothing says so."""
+    for name, setting in env.items():
+        if setting.value or setting.source != ENV or not setting.overrides:
+            continue
+        hidden, origin = setting.overrides[-1]
+        if not hidden:
+            continue
+        picked = ", which launchx fills from this host" if hidden.startswith("auto") else ""
+        findings.append(
+            finding(
+                "LX310",
+                name,
+                f"{name} is empty in the environment, which hides the profile's "
+                f"{name}={hidden} ({origin}{picked}): an empty value reads as unset, so it "
+                "never applies",
+                f"unset {name} to use the profile's value, or set the value you want",
+            )
+        )
 
 
 def _unread_by_gloo(f: Finding) -> Finding:

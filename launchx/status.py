@@ -126,7 +126,8 @@ def render(run: RunState, *, as_json: bool = False) -> str:
         elapsed = f", last heard {run.elapsed_s:.0f} s after it started"
     head = f"run {run.run_id} ({run.profile or '?'}): {run.state}{elapsed}"
     if run.state in ("finished", "failed", "interrupted"):
-        head += f", exit {run.exit_code}" + (f": {run.reason}" if run.reason else "")
+        code = f"exit {run.exit_code}" if run.exit_code is not None else "exit code not recorded"
+        head += f", {code}" + (f": {run.reason}" if run.reason else "")
     if run.state == "gone":
         head += " (its launchx is no longer running and never wrote how the run ended)"
     lines = [head]

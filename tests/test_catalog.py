@@ -446,6 +446,8 @@ SPECIFIC = [
     ("NCCL_BUFFSIZE", "4MB", "LX111"),
     ("NCCL_BUFFSIZE", "010", "LX110"),
     ("NCCL_BUFFSIZE", "0x400000", None),
+    ("NCCL_BUFFSIZE", "67108864", None),  # 64 MiB: tuning, still
+    ("NCCL_BUFFSIZE", "1099511627776", "LX122"),  # 1 TiB per channel and peer
     ("NCCL_IB_DISABLE", "true", "LX115"),
     ("NCCL_P2P_DISABLE", "yes", "LX115"),
     ("NCCL_P2P_LEVEL", "nvl", "LX113"),

@@ -442,6 +442,27 @@ def test_one_broken_profile_file_hides_none_of_the_others(tmp_path: Path) -> Non
     assert err.count("launchx: error:") == 3 and "Traceback" not in err
 
 
+def test_profiles_lists_what_loads_under_the_name_that_loads_it(tmp_path: Path) -> None:
+    """A profile is listed as usable only if ``--profile NAME`` loads it, ``extends`` chain
+    and all, and under that NAME (the file's, not a ``name:`` key); a file with several bad
+    keys names them all."""
+    (tmp_path / "loop1.yaml").write_text("extends: loop2\n")
+    (tmp_path / "loop2.yaml").write_text("extends: loop1\n")
+    (tmp_path / "orphan.yaml").write_text("extends: nosuchbase\n")
+    (tmp_path / "mine.yaml").write_text("name: other\nextends: local\ndescription: d\n")
+    (tmp_path / "many.yaml").write_text("launcherr: x\nnprocs: 2\nretrys: 1\n")
+    code, out, err = run_cli(
+        ["profiles"], {"LAUNCHX_PROFILE_PATH": str(tmp_path)}, cwd=Path(tempfile.gettempdir())
+    )
+    assert code == 2 and "Traceback" not in err
+    rows = {line.split()[0]: line for line in out.splitlines() if line.strip()}
+    assert not {"loop1", "loop2", "orphan", "many", "other"} & set(rows)
+    assert "it names itself 'other'" in rows["mine"]
+    assert "'extends' cycle" in err and "nosuchbase" in err
+    assert "(and 2 more problems: nprocs, retrys)" in err
+    assert run_cli(["explain", "-p", "mine"], {"LAUNCHX_PROFILE_PATH": str(tmp_path)})[0] == 0
+
+
 def test_profiles_show_names_each_values_source() -> None:
     code, out, err = run_cli(["profiles", "show", "roce"], cwd=Path(tempfile.gettempdir()))
     assert code == 0, err

@@ -557,6 +557,23 @@ def test_an_existing_target_passes(tmp_path: Path) -> None:
         assert target_findings(here) == []
 
 
+def test_a_directory_runs_only_with_a_main_py(tmp_path: Path) -> None:
+    """``python dir`` runs dir/__main__.py; a directory without one is named as a directory,
+    not as a missing script (it exists, so "not found" would send the user looking)."""
+    (tmp_path / "job").mkdir()
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__main__.py").write_text("print(1)\n")
+    for name in ("job", str(tmp_path / "job") + "/"):
+        here = detect.probe_target(
+            name, module=False, no_python=False, cwd=str(tmp_path), path_var=""
+        )
+        (lx211,) = target_findings(here)
+        assert "is a directory with no __main__.py" in lx211.message
+        assert "not found" not in lx211.message and "/train.py" in lx211.fix
+    app = detect.probe_target("app", module=False, no_python=False, cwd=str(tmp_path), path_var="")
+    assert app.found and target_findings(app) == []
+
+
 def test_an_executable_is_looked_up_on_path(tmp_path: Path) -> None:
     tool = tmp_path / "mytool"
     tool.write_text("#!/bin/sh\n")

@@ -153,6 +153,15 @@ def test_lx230_a_node_that_reached_node_0_gets_no_ports_advice(why: str) -> None
     f = only(rep, "LX230").finding
     assert f.message == f"node 2 {why}"
     assert f.fix == "start launchx doctor on every node with the same options"
+    # under `launchx run --preflight` the fix names the command the nodes actually run
+    rep = run(
+        CLUSTER[:2],
+        expected=3,
+        absent=[Absent(2, None, why)],
+        channel_port=29501,
+        command="launchx run --preflight",
+    )
+    assert only(rep, "LX230").finding.fix.startswith("start launchx run --preflight on every")
 
 
 def test_lx230_a_stranger_on_node_0s_rendezvous_port() -> None:

@@ -129,6 +129,33 @@ def test_env_profile_below_environment() -> None:
     )
 
 
+def test_an_empty_environment_variable_hiding_the_profile_is_named() -> None:
+    """``export NCCL_SOCKET_IFNAME=$IFACE`` with IFACE unset: the empty value outranks the
+    profile's auto pick and NCCL reads it as unset (LX310); an empty variable the profile
+    does not set, or one that --set replaces, hides nothing."""
+    res = run(
+        "ethernet",
+        plain_facts({"NCCL_SOCKET_IFNAME": "", "NCCL_DEBUG": "", "NCCL_FOO_UNSET": ""}),
+        sets=("NCCL_DEBUG=INFO",),
+    )
+    (lx310,) = [f for f in res.findings if f.code == "LX310"]
+    assert lx310.level == "warning" and lx310.var == "NCCL_SOCKET_IFNAME"
+    assert "hides the profile's NCCL_SOCKET_IFNAME=auto (profile:ethernet, which launchx" in (
+        lx310.message
+    )
+    assert lx310.fix.startswith("unset NCCL_SOCKET_IFNAME")
+    assert res.env["NCCL_SOCKET_IFNAME"].value == ""
+
+
+def test_a_catalog_name_in_the_wrong_case_is_shown_and_named() -> None:
+    """``nccl_debug=INFO`` is read by nothing; explain used to hide it (it shows only the
+    distributed names unless --all), so the one mistake it can name went unsaid."""
+    res = run("ethernet", plain_facts({"nccl_debug": "INFO", "home_dir": "/x"}))
+    assert "nccl_debug" in res.env and "home_dir" not in res.env
+    (lx106,) = [f for f in res.findings if f.code == "LX106"]
+    assert lx106.var == "nccl_debug" and lx106.fix == "NCCL_DEBUG=INFO"
+
+
 def test_env_environment_below_set() -> None:
     res = run(
         "single-node",

@@ -60,6 +60,17 @@ def test_a_finished_run_lists_each_attempt_and_the_watchs_words() -> None:
     assert json.loads(render(run, as_json=True))["attempts"][0]["category"] == "hang"
 
 
+def test_a_run_end_without_an_exit_code_says_so_rather_than_none() -> None:
+    """A run_end torn or written by an older launchx has no code: "exit None" read as a
+    value, so the words say it was not recorded."""
+    run = summarise(
+        events({"event": "run_end", "reason": "attempts exhausted"}), alive=False, now=200.0
+    )
+    text = render(run)
+    assert run.state == "failed" and "None" not in text
+    assert "exit code not recorded: attempts exhausted" in text
+
+
 def test_a_run_whose_launchx_died_is_gone_not_running() -> None:
     assert summarise(events(), alive=False, now=200.0).state == "gone"
 

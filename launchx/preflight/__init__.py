@@ -30,10 +30,12 @@ def check(
     as_json: bool = False,
     out: IO[str] | None = None,
     run_id: str | None = None,
+    command: str = "launchx doctor",
 ) -> int:
     """Preflight every node of the job ``res`` describes: 0 all well, 2 errors found.
 
-    Call it on every node with the same options (see ``meet.check``)."""
+    Call it on every node with the same options (see ``meet.check``); ``command`` is what
+    the nodes run, named in the fixes."""
     from launchx.preflight import meet
 
     return meet.check(
@@ -43,4 +45,5 @@ def check(
         as_json=as_json,
         out=out,
         run_id=run_id,
+        command=command,
     )

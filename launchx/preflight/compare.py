@@ -591,6 +591,7 @@ def _absent_rules(
     ports: _Ports,
     join_timeout_s: float,
     names: Mapping[int, str],
+    command: str,
 ) -> list[Flagged]:
     """LX230 for the nodes that did not come; LX252 for those that reached the rendezvous
     port but did not join the channel (from node 0: they knocked; from a node alone: its
@@ -622,7 +623,7 @@ def _absent_rules(
     late = {a.node: a.why for a in absent if a.node not in unreached}
     for group in split(late):
         waited = group.value == DID_NOT_JOIN
-        fix = "start launchx doctor on every node with the same options"
+        fix = f"start {command} on every node with the same options"
         if any(n in seen.foreign for n in group.nodes):
             fix += (
                 f"; something else listens on {ports.master} (another job's rendezvous?): "
@@ -775,9 +776,11 @@ def compare(
     join_timeout_s: float = 0.0,
     hosts: Mapping[int, str] | None = None,
     channel_port: int | None = None,
+    command: str = "launchx doctor",
 ) -> Report:
     """The report for the nodes that came (``absent``: those that did not). ``channel_port``:
-    where node 0 listens for launchx's channel, named in what blocks a node from joining."""
+    where node 0 listens for launchx's channel, named in what blocks a node from joining;
+    ``command``: what every node runs (``launchx doctor`` or ``launchx run --preflight``)."""
     seen = seen or Seen()
     names = dict(hosts or {})
     names.update({a.node: a.host for a in absent if a.host and a.node not in names})
@@ -785,7 +788,7 @@ def compare(
     ordered = sorted(nodes, key=lambda f: f.node)
     used = tuple(sorted({p for f in ordered if f.uses_rdma for p in _selected(f)}, key=_natural))
     ports = _Ports.of(master, channel_port)
-    flagged = _absent_rules(absent, seen, ports, join_timeout_s, names)
+    flagged = _absent_rules(absent, seen, ports, join_timeout_s, names, command)
     across = expected > 1  # one node alone: its own checks, exactly as `doctor` prints them
     if across:
         flagged += _version_rules(ordered, names)

@@ -68,13 +68,14 @@ class Where:
     channel_port: int
     run_id: str
     key: bytes
+    command: str = "launchx doctor"  # what every node runs: named in the fixes
 
     @property
     def master(self) -> str:
         return f"{self.master_addr}:{self.master_port}"
 
 
-def where(res: Resolution, run_id: str | None = None) -> Where:
+def where(res: Resolution, run_id: str | None = None, command: str = "launchx doctor") -> Where:
     """The meeting point, or a ``ConfigError`` naming the bad argument."""
     for finding in res.findings:
         if finding.code in _FATAL and finding.level == "error":
@@ -84,7 +85,7 @@ def where(res: Resolution, run_id: str | None = None) -> Where:
         raise ConfigError(
             f"preflight runs once per node, but {ctx.describe()} started "
             f"{ctx.local_world_size} processes on this node",
-            "start one launchx per node: srun --ntasks-per-node=1 launchx doctor ...",
+            f"start one launchx per node: srun --ntasks-per-node=1 {command} ...",
         )
     port = plan.decide_port(res).port
     if port is None:  # one node: nothing to meet
@@ -99,6 +100,7 @@ def where(res: Resolution, run_id: str | None = None) -> Where:
         channel_port=agree.agreement_port(port),
         run_id=f"{base}/preflight",
         key=channel.derive_key(f"{base}/preflight", token),
+        command=command,
     )
 
 
@@ -124,6 +126,7 @@ def check(
     out: IO[str] | None = None,
     run_id: str | None = None,
     budget_s: float = SWEEP_BUDGET_S,
+    command: str = "launchx doctor",
 ) -> int:
     """Preflight every node of the job ``res`` describes; 0 all well, 2 errors found.
 
@@ -139,7 +142,7 @@ def check(
             f"--join-timeout {join_timeout_s:g} is not a positive number of seconds",
             "pass e.g. --join-timeout 60",
         )
-    place = where(res, run_id)
+    place = where(res, run_id, command)
     if place.nnodes <= 1:
         rep = local_report(res)
         out.write(report.render_json(rep) if as_json else report.render_text(rep))
@@ -374,6 +377,7 @@ def _lead(
             join_timeout_s=join_timeout_s,
             hosts=got.hosts,
             channel_port=place.channel_port,
+            command=place.command,
         )
         counts = rep.counts()
         hub.broadcast(
@@ -832,6 +836,7 @@ def _alone(
         ),
         comm_note="not run: node 0 is not reachable",
         channel_port=place.channel_port,
+        command=place.command,
     )
     with contextlib.suppress(OSError):
         out.write(report.render_json(rep) if as_json else report.render_text(rep))

@@ -72,6 +72,7 @@ def check_here(spec: RunSpec, sink: IO[str], console: Console, events: Events) -
             comm_test=pre.comm,
             out=sink,
             run_id=spec.decisions.run_id,
+            command="launchx run --preflight",
         )
     except (_Stopped, KeyboardInterrupt) as exc:
         signum = exc.signum if isinstance(exc, _Stopped) else signal.SIGINT
