@@ -221,17 +221,21 @@ class _Conn:
 
     def send(self, run: str, type: str, body: Mapping[str, object]) -> bool:
         with self.lock:
-            if self.closed:
-                return False
-            self.seq += 1
-            data = encode(self.key, run=run, node=0, seq=self.seq, type=type, body=body)
-            try:
-                self.sock.settimeout(_SEND_TIMEOUT_S)
-                self.sock.sendall(data)
-            except OSError:
-                self._close_locked()
-                return False
-            return True
+            return self.send_locked(run, type, body)
+
+    def send_locked(self, run: str, type: str, body: Mapping[str, object]) -> bool:
+        """``send`` for a caller that holds ``lock``."""
+        if self.closed:
+            return False
+        self.seq += 1
+        data = encode(self.key, run=run, node=0, seq=self.seq, type=type, body=body)
+        try:
+            self.sock.settimeout(_SEND_TIMEOUT_S)
+            self.sock.sendall(data)
+        except OSError:
+            self._close_locked()
+            return False
+        return True
 
     def close(self) -> None:
         with self.lock:
@@ -287,6 +291,7 @@ class Hub:
         self._queue: queue.Queue[Message] = queue.Queue()
         self._lock = threading.Lock()
         self._conns: dict[int, _Conn] = {}
+        self._ever: set[int] = set()  # every node that completed a handshake
         self._pending = 0
         self._stats = _Stats()
         self._stop = threading.Event()
@@ -325,6 +330,11 @@ class Hub:
         """The nodes connected now (their handshake done)."""
         with self._lock:
             return set(self._conns)
+
+    def ever_joined(self) -> set[int]:
+        """The nodes that were connected at some time, gone since or not."""
+        with self._lock:
+            return set(self._ever)
 
     def rejected(self) -> Mapping[str, int]:
         """How many frames or connections were dropped, by reason."""
@@ -447,13 +457,22 @@ class Hub:
             return None
         link_nonce, host = hello
         conn = _Conn(sock, lines, frame.node, _session_key(self.key, nonce, link_nonce), peer)
-        if not conn.send(self.run_id, "welcome", {}):
-            return None
-        with self._lock:
-            old = self._conns.get(frame.node)
-            self._conns[frame.node] = conn
+        # Registered before its welcome, so a node's connections replace each other in the
+        # order the node made them (a slow thread registering an older connection after a
+        # newer one closed the newer); its lock held, nothing is sent to it before welcome.
+        with conn.lock:
+            with self._lock:
+                old = self._conns.get(frame.node)
+                self._conns[frame.node] = conn
+                self._ever.add(frame.node)
+            welcomed = conn.send_locked(self.run_id, "welcome", {})
         if old is not None:
             old.close()  # the node reconnected: its old connection is gone for good
+        if not welcomed:
+            with self._lock:
+                if self._conns.get(frame.node) is conn:
+                    del self._conns[frame.node]
+            return None
         self._queue.put(Message(frame.node, "hello", {"host": host}, frame.seq, self.wall(), peer))
         return conn
 

@@ -39,6 +39,9 @@ from typing import IO, Any, Protocol
 
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2)
 STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# torchrun stopped with no rank below it has nothing to save: its rendezvous wait blocks in
+# C++ and ignores SIGINT until its timeout, so it gets this long, not the whole grace.
+LAUNCHER_ALONE_S = 3.0
 TAIL_LINES = 400
 
 
@@ -383,6 +386,7 @@ def run_process(
         with suppress(ProcessLookupError, PermissionError):  # a warning while it started
             os.killpg(child.pid, sup.warnings[-1])
     warning_stop_at: float | None = None
+    alone_since: float | None = None  # stopping, and no rank below the launcher
     killed = False
     try:
         if on_start is not None:  # inside: whatever it raises, the child does not outlive it
@@ -414,7 +418,14 @@ def run_process(
                 abort_sent = True
                 _abort(child, step, ranks_below)
             stops = [t for t in (sup.stop_at, warning_stop_at, sup.abort_at) if t is not None]
-            if sup.kill_now or (stops and now - min(stops) >= grace_s):
+            if stops and ranks_below and step is None and not killed:
+                alone = not descendants(child.pid)
+                alone_since = (alone_since or now) if alone else None
+            if (
+                sup.kill_now
+                or (stops and now - min(stops) >= grace_s)
+                or (alone_since is not None and now - alone_since >= LAUNCHER_ALONE_S)
+            ):
                 if not killed:
                     _kill(child, step)  # scancel once; the tree is SIGKILLed every round
                     killed = True

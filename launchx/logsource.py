@@ -21,7 +21,6 @@ a ``LaunchxError`` (exit 2, one message).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections import defaultdict
@@ -349,22 +348,14 @@ def _host_token(fields: Sequence[str], i: int) -> str:
 
 
 def read_events(path: Path) -> list[dict[str, object]]:
-    """The run's events, one JSON object per line; lines that are not objects are ignored
-    (a run killed mid-write leaves half a line)."""
-    out: list[dict[str, object]] = []
+    """The run's events (``run.events``' reader, capped); an events file that cannot be
+    read leaves the logs to speak alone."""
+    from launchx.run import events
+
     try:
-        with path.open("rb") as fh:
-            data = fh.read(_MAX_EVENTS_BYTES)
+        return events.read_events(path, limit=_MAX_EVENTS_BYTES)
     except OSError:
-        return out
-    for raw in data.decode("utf-8", errors="replace").splitlines():
-        try:
-            ev = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(ev, dict):
-            out.append(ev)
-    return out
+        return []
 
 
 def read_dump(df: DumpFile, name: str | None = None) -> flightrec.Dump | None:

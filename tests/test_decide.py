@@ -486,3 +486,13 @@ def test_assess_agrees_with_diagnose_on_a_timeout_at_an_evaluation_pass() -> Non
     )
     resumable, _ = assess(training, attempt=0, policy=Retry(), step_after=10)
     assert (resumable.category, resumable.retryable) == ("nccl_watchdog_timeout", True)
+
+
+def test_an_interrupt_is_named_by_the_signal_the_user_sent_not_launchxs_kill() -> None:
+    """Ctrl-C while torchrun waited in its rendezvous: torchrun ignored SIGINT and launchx
+    SIGKILLed it (137). The failure line said "interrupted by SIGKILL"."""
+    evidence = Evidence(137, 20.0, stop_signal=signal.SIGINT, launcher="torchrun")
+    record, diag = assess(evidence, attempt=0, policy=Retry())
+    assert diag is not None and diag.primary is not None
+    assert record.category == "interrupted" and record.interrupted
+    assert diag.primary.signal == signal.SIGINT

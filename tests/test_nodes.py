@@ -367,3 +367,57 @@ def test_a_node_cut_off_from_node_zero_decides_hangs_alone() -> None:
     finally:
         linked.close()
         hub_node.close()
+
+
+class SetClock:
+    """Time that moves only when the test (or a ``sleep``) moves it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def test_a_node_that_never_connected_is_not_waited_for_and_is_named() -> None:
+    """Ctrl-C (or a rendezvous timeout) on node 0 while node 1 was never started: node 1
+    has nothing to report, so node 0 decides at once rather than NODE_GONE_S later."""
+    clock = SetClock()
+    n0 = node(0, 2, free_port(), clock=clock, sleep=clock.sleep)
+    try:
+        clock.now = 30.0  # the attempt ran for half a minute before it was stopped
+        answer = n0.agree(0, outcome(0, "interrupted"), wait_s=5)
+        assert clock.now == 30.0  # (no wait: the clock moves only when agree sleeps)
+        assert answer == (outcome(0, "interrupted"), [1]) and n0.never_joined() == {1}
+    finally:
+        n0.close()
+
+
+def test_node_zero_says_which_nodes_it_still_waits_for() -> None:
+    clock = SetClock()
+    port = free_port()
+    n0 = node(0, 2, port, clock=clock)
+    lines: list[str] = n0.console.lines  # type: ignore[attr-defined]
+
+    def waiting() -> list[str]:
+        return [line for line in lines if "waiting for node(s)" in line]
+
+    try:
+        clock.now = 16.0
+        assert until(lambda: len(waiting()) == 1)
+        assert waiting()[0].startswith("launchx: waiting for node(s) 1 of 2 (16 s)")
+        assert f"has not connected to port {port}" in waiting()[0]
+        clock.now = 20.0  # between two notes: nothing more
+        n1 = node(1, 2, port)
+        try:
+            assert until(lambda: n0.never_joined() == set())
+            clock.now = 400.0  # every node came: no more notes
+            n0._note_waiting(400.0)  # (what the channel's loop does on its next turn)
+        finally:
+            n1.close()
+        assert len(waiting()) == 1
+    finally:
+        n0.close()

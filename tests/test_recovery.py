@@ -672,7 +672,9 @@ def test_a_node_that_never_came_is_not_waited_for(tmp_path: Path) -> None:
     run = node_of_two(tmp_path, free_pair(), 0, [*once, str(TOY), "--steps", "5"])
     code, text = run.finish(timeout=120)  # pg 1800 s + grace would be the long wait
     assert code != 0, text
-    assert "launchx: no outcome from node(s) 1 in time" in text
+    assert "launchx: node(s) 1 never joined: their launchx did not connect" in text, text
+    assert "no outcome from node(s)" not in text
+    assert "launchx: waiting for node(s) 1 of 2" not in text  # (the rendezvous ended first)
     assert [r[3] for r in summary_rows(text)] == ["rendezvous_timeout"], text
 
 

@@ -319,3 +319,64 @@ def test_a_kill_reaches_the_ranks_its_launchers_death_orphans(tmp_path: Path) ->
         for p in pids.values():
             with contextlib.suppress(ProcessLookupError):
                 os.kill(p, signal.SIGKILL)
+
+
+# A launcher that ignores SIGINT, as torchrun does while its rendezvous waits in C++ for a
+# node that never comes; with "rank", a worker below it that ignores SIGINT too (a rank
+# still saving its checkpoint).
+DEAF = r"""
+import os, signal, subprocess, sys, time
+out, mode = sys.argv[1], sys.argv[2]
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+if mode == "rank":
+    subprocess.Popen([sys.executable, __file__, out, "worker"])
+    while not os.path.exists(os.path.join(out, "worker.ready")):
+        time.sleep(0.02)
+open(os.path.join(out, mode + ".ready"), "w").close()
+time.sleep(60)
+"""
+
+
+class _Ticks:
+    """A clock that moves half a second each time it is read: the grace passes in polls,
+    not in real seconds."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.5
+        return self.now
+
+
+@pytest.mark.parametrize(("mode", "cut_short"), [("alone", True), ("rank", False)])
+def test_a_stopped_launcher_with_no_rank_below_it_gets_no_whole_grace(
+    tmp_path: Path, mode: str, cut_short: bool
+) -> None:
+    """Ctrl-C while torchrun waited for a missing node took the whole grace (30 s) to end
+    launchx: a launcher with nothing below it to save is killed a few seconds after the
+    stop. One with a rank below it still gets the grace."""
+    script = tmp_path / "deaf.py"
+    script.write_text(DEAF)
+    sup = Supervisor(clock=_Ticks())
+
+    def stop_when_ready(_pid: int) -> None:
+        def go() -> None:
+            _wait_for(tmp_path / f"{mode}.ready")
+            sup.handle(signal.SIGINT, None)
+
+        threading.Thread(target=go, daemon=True).start()
+
+    grace = 60.0
+    with supervised(sup):
+        result = run_process(
+            (sys.executable, str(script), str(tmp_path), mode),
+            clean_env(),
+            sup,
+            grace_s=grace,
+            out=io.StringIO(),
+            on_start=stop_when_ready,
+            ranks_below=True,
+        )
+    assert result.interrupted and result.exit_code == 128 + signal.SIGKILL
+    assert (result.duration_s < grace) is cut_short

@@ -241,7 +241,7 @@ def _from_logs(evidence: Evidence, policy: Retry) -> failures.Report:
         diag = replace(diag, cause=diag.cause.replace("killed from outside", f"killed by {named}"))
         return failures.Report(primary=diag, findings=(diag,))
     oom = None if evidence.oom_kills is None else evidence.oom_kills > 0
-    return failures.attempt_report(
+    report = failures.attempt_report(
         rank_exit,
         evidence.error_files or {},
         logs,
@@ -250,6 +250,12 @@ def _from_logs(evidence: Evidence, policy: Retry) -> failures.Report:
         policy=policy,
         oom_evidence=oom,
     )
+    primary = report.primary
+    if evidence.stop_signal is not None and primary is not None and primary.rank is None:
+        # the signal that ended the launcher is launchx's own escalation (a SIGKILL after
+        # the grace); the run was stopped by the one the user sent
+        report = replace(report, primary=replace(primary, signal=evidence.stop_signal))
+    return report
 
 
 def _launcher_died(evidence: Evidence, rank_exit: Mapping[int, int]) -> bool:

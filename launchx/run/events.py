@@ -85,15 +85,17 @@ class NoEvents:
         return None
 
 
-def read_events(path: str | Path) -> list[dict[str, object]]:
-    """Every well-formed event of a file (a line cut short by a crash is skipped)."""
+def read_events(path: str | Path, limit: int = -1) -> list[dict[str, object]]:
+    """Every well-formed event of a file (a line cut short by a crash is skipped), from its
+    first ``limit`` bytes when one is given (diagnose reads whatever it is handed)."""
     out: list[dict[str, object]] = []
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            with suppress(ValueError):
-                data = json.loads(line)
-                if isinstance(data, dict) and "event" in data:
-                    out.append(data)
+    with open(path, "rb") as fh:
+        data = fh.read(limit)
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        with suppress(ValueError):
+            event = json.loads(line)
+            if isinstance(event, dict) and "event" in event:
+                out.append(event)
     return out
 
 

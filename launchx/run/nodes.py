@@ -35,6 +35,9 @@ from launchx.agree import Outcome
 from launchx.run.ports import Console
 
 SUMMARY_EVERY_S = 2.0
+# Node 0 says which nodes it still waits for, this long after it began listening (the
+# rendezvous itself waits silently, up to its timeout).
+WAITING_NOTES_S = (15.0, 60.0, 300.0)
 # A node whose connection has been gone this long is not waited for (its launchx died, or
 # it never came); the same for node 0, seen from the others.
 NODE_GONE_S = 5.0
@@ -79,6 +82,8 @@ class NodeChannel:
     taken: Counter[str] = field(default_factory=Counter, init=False)
     _last_agreed: dict[str, object] | None = field(default=None, init=False)  # node 0
     _said_error: bool = field(default=False, init=False)
+    _opened_at: float | None = field(default=None, init=False)  # node 0: listening since
+    _notes_said: int = field(default=0, init=False)  # node 0: of WAITING_NOTES_S
 
     def open(self) -> None:
         """Node 0 listens once, before its first attempt (a node reporting early waits in
@@ -86,6 +91,7 @@ class NodeChannel:
         if self.node_rank == 0:
             try:
                 self.hub = channel.Hub(self.port, self.run_id, self.key, self.nnodes)
+                self._opened_at = self.clock()
             except OSError as exc:
                 self.console.write(
                     f"launchx: cannot listen on port {self.port} for the other nodes "
@@ -178,11 +184,18 @@ class NodeChannel:
             self.sleep(0.05)
         return None
 
+    def never_joined(self) -> set[int]:
+        """Node 0: the nodes whose launchx never connected to the channel in this run."""
+        if self.hub is None:
+            return set()
+        return set(range(1, self.nnodes)) - self.hub.ever_joined()
+
     def _agree_at_hub(
         self, hub: channel.Hub, attempt: int, own: Outcome, deadline: float
     ) -> tuple[Outcome, list[int]]:
         """Node 0 waits for every node's outcome, but not for a node that is gone (its
-        connection closed, or never opened, for ``NODE_GONE_S``)."""
+        connection closed, or never opened, for ``NODE_GONE_S``): one that never connected
+        in this run has been gone since node 0 began listening, and has nothing to say."""
         with self._lock:
             self._outcomes.setdefault(attempt, {})[own.node] = own
         absent_since: dict[int, float] = {}
@@ -192,11 +205,13 @@ class NodeChannel:
             if len(heard) >= self.nnodes:
                 break
             joined = hub.joined()
+            never = self.never_joined()
             for node in range(1, self.nnodes):
                 if node in heard or node in joined:
                     absent_since.pop(node, None)
                 else:
-                    absent_since.setdefault(node, now)
+                    since = self._opened_at if node in never else None
+                    absent_since.setdefault(node, now if since is None else since)
             waiting = set(range(self.nnodes)) - set(heard)
             if all(now - absent_since.get(n, now) >= NODE_GONE_S for n in waiting) and all(
                 n in absent_since for n in waiting
@@ -235,6 +250,7 @@ class NodeChannel:
                 for msg in messages:
                     self._guarded(self._take, msg)
                 now = self.clock()
+                self._guarded(self._note_waiting, now)
                 if now - last_summary >= self.summary_every_s:
                     last_summary = now
                     self._guarded(self._summarise)
@@ -242,6 +258,29 @@ class NodeChannel:
                 self._note_error(exc)
             if self._stop.wait(0 if messages else 0.05):
                 return
+
+    def _note_waiting(self, now: float) -> None:
+        """Node 0 names the nodes whose launchx has not connected yet, a few times: a node
+        not started (or started with other options) otherwise looks like a hang."""
+        if self._opened_at is None or self._notes_said >= len(WAITING_NOTES_S):
+            return
+        waited = now - self._opened_at
+        if waited < WAITING_NOTES_S[self._notes_said]:
+            return
+        while (
+            self._notes_said < len(WAITING_NOTES_S) and waited >= WAITING_NOTES_S[self._notes_said]
+        ):
+            self._notes_said += 1
+        never = self.never_joined()
+        if not never:
+            self._notes_said = len(WAITING_NOTES_S)  # everyone came: nothing more to say
+            return
+        names = ", ".join(map(str, sorted(never)))
+        self.console.write(
+            f"launchx: waiting for node(s) {names} of {self.nnodes} ({waited:.0f} s): their "
+            f"launchx has not connected to port {self.port}; start it there with the same "
+            "options and its --node-rank\n"
+        )
 
     def _guarded(self, step: Callable[..., None], *args: object) -> None:
         try:

@@ -53,9 +53,18 @@ class NodePeers:
             self.console.write(f"launchx: {said}; this node decides on its own\n")
             return record
         agreed, missing = answer
-        if missing:
-            names = ", ".join(map(str, missing))
+        never = self.nodes.never_joined()
+        silent = [n for n in missing if n not in never]
+        if silent:
+            names = ", ".join(map(str, silent))
             self.console.write(f"launchx: no outcome from node(s) {names} in time\n")
+        if never:
+            names = ", ".join(map(str, sorted(never)))
+            self.console.write(
+                f"launchx: node(s) {names} never joined: their launchx did not connect to "
+                f"this node's port {self.nodes.port} (not started, started with other "
+                "options, or the port is blocked)\n"
+            )
         if agreed.failed and (agreed.node, agreed.category, agreed.retryable) != (
             own.node,
             own.category,

@@ -189,7 +189,7 @@ def _check_log_dir(spec: RunSpec, log_dir: Path) -> None:
     """Refuse a --log-dir that holds another run's logs (node 0 decides: the other nodes
     write beside it into the same directory once the run is under way)."""
     try:
-        earlier = read_run_events(log_dir) if (log_dir / "events.jsonl").is_file() else []
+        earlier = read_run_events(log_dir)
     except LaunchxError:
         earlier = []  # unreadable: writing there fails soon enough, and says so
     continuing = first_attempt(spec, _history(spec).load()) > 0
