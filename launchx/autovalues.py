@@ -112,7 +112,7 @@ def route_interface(facts: HostFacts, ip: str) -> str | None:
     return best[3] if best else None
 
 
-def _resolve(facts: HostFacts, master_addr: str) -> ipaddress.IPv4Address | None:
+def resolve_address(facts: HostFacts, master_addr: str) -> ipaddress.IPv4Address | None:
     name = master_addr.strip().strip("[]")
     if name == "localhost":
         return ipaddress.IPv4Address("127.0.0.1")
@@ -145,7 +145,7 @@ def auto_socket_ifname(facts: HostFacts, master_addr: str) -> tuple[str, Origin]
 
     None when the name was not resolved (``host_ips``) or nothing routes to it.
     """
-    address = _resolve(facts, master_addr)
+    address = resolve_address(facts, master_addr)
     if address is None:
         return None
     if address.is_loopback:

@@ -359,7 +359,17 @@ def _int_value(spec: EnvVarSpec, value: str) -> tuple[int | None, list[_Issue]]:
     """The integer the reader sees, or an issue saying what it sees instead."""
     if spec.reader == "nccl":
         if _NCCL_CLEAN_INT.fullmatch(value):
-            return int(value, 0), []
+            number = int(value, 0)
+            if not -(2**63) <= number < 2**63:  # strtoll's ERANGE
+                return None, [
+                    (
+                        "LX114",
+                        "does not fit a 64-bit integer: NCCL ignores it and keeps its default "
+                        f"({spec.default})",
+                        f"unset {spec.name}, or write the number you meant",
+                    )
+                ]
+            return number, []
         if spec.type == "size" and _SUFFIXED.fullmatch(value):
             return None, [_suffix_issue(spec, value)]
         reads = _strtoll(value)
@@ -498,6 +508,10 @@ def _check_int_flag(spec: EnvVarSpec, value: str) -> list[_Issue]:
 def _check_enum(spec: EnvVarSpec, value: str) -> list[_Issue]:
     if value in spec.allowed:
         return []
+    if not value:  # (only where the reader rejects empty: check_value)
+        return [
+            ("LX112", f"empty; {_ignored_by(spec)}", f"unset {spec.name} (default {spec.default})")
+        ]
     by_upper = {w.upper(): w for w in spec.allowed}
     canonical = by_upper.get(value.upper())
     if canonical is not None and spec.type == "enum":
@@ -506,7 +520,7 @@ def _check_enum(spec: EnvVarSpec, value: str) -> list[_Issue]:
         return [
             (
                 "LX113",
-                "this reader compares case-sensitively and ignores other spellings",
+                f"this reader compares case-sensitively; {_ignored_by(spec)}",
                 f"{spec.name}={canonical}",
             )
         ]
@@ -524,6 +538,8 @@ def _ignored_by(spec: EnvVarSpec) -> str:
         return "NCCL ignores it silently and keeps its default"
     if spec.name == "TORCH_DISTRIBUTED_DEBUG":
         return "torch raises invalid_argument at init"
+    if spec.name == "LOGLEVEL":
+        return "torchrun raises ValueError (Unknown level) before any rank starts"
     return f"{_who(spec)} ignores or rejects it"
 
 
@@ -890,8 +906,11 @@ _CHECKERS: Mapping[str, Callable[[EnvVarSpec, str], list[_Issue]]] = MappingProx
         "none": _no_check,
     }
 )
-# Types whose empty value is itself a problem (elsewhere empty means "unset / default").
+# Types whose empty value is itself a problem (elsewhere empty means "unset / default"),
+# and variables whose reader rejects an empty value (torch throws at init; torchrun's
+# logger.setLevel("") raises before any rank starts).
 _EMPTY_MATTERS = frozenset({"int-flag", "cuda-devices"})
+_EMPTY_REJECTED = frozenset({"TORCH_DISTRIBUTED_DEBUG", "LOGLEVEL"})
 
 
 def _ib_timeout_note(spec: EnvVarSpec, value: str) -> list[_Issue]:
@@ -948,7 +967,7 @@ def check_value(spec: EnvVarSpec, value: str) -> list[_Issue]:
                 f"replace it with the real value, or unset {spec.name}",
             )
         ]
-    if not value and spec.type not in _EMPTY_MATTERS:
+    if not value and spec.type not in _EMPTY_MATTERS and spec.name not in _EMPTY_REJECTED:
         return []
     issues = list(_CHECKERS[spec.type](spec, value))
     extra = _EXTRA_VALUE_RULES.get(spec.name)
@@ -1007,18 +1026,21 @@ def _status_finding(spec: EnvVarSpec, value: str, facts: HostFacts) -> list[Find
     return []
 
 
-def _unknown_finding(name: str, value: str) -> list[Finding]:
+def _unknown_finding(name: str, value: str, env: Mapping[str, str]) -> list[Finding]:
     upper = name.upper()
     if upper != name and upper in CATALOG:
-        return [
-            _finding(
-                "LX106",
-                name,
-                f"{_shown(name, value)}: environment names are "
-                f"case-sensitive; the reader looks for {upper}",
-                f"{upper}={redact(name, value)}",
-            )
-        ]
+        message = f"{_shown(name, value)}: environment names are case-sensitive; the reader "
+        if upper in env:  # the reader sees that one: this one only misleads whoever reads it
+            message += f"sees {_shown(upper, env[upper])} and never this one"
+            fix = f"unset {name}"
+        else:
+            message += f"looks for {upper}"
+            fix = f"{upper}={redact(name, value)}"
+            wrong = check_value(CATALOG[upper], value)  # the value, renamed, may be wrong too
+            if wrong:
+                message += f" (and as {upper} it would be wrong: {wrong[0][1]})"
+                fix = wrong[0][2]
+        return [_finding("LX106", name, message, fix)]
     if name.startswith(data.NCCL_PLUGIN_PREFIXES):
         return []
     strict = name.startswith(data.STRICT_PREFIXES)
@@ -1041,10 +1063,10 @@ def _unknown_finding(name: str, value: str) -> list[Finding]:
     ]
 
 
-def _check_one(name: str, value: str, facts: HostFacts) -> list[Finding]:
+def _check_one(name: str, value: str, facts: HostFacts, env: Mapping[str, str]) -> list[Finding]:
     spec = CATALOG.get(name)
     if spec is None:
-        return _unknown_finding(name, value)
+        return _unknown_finding(name, value, env)
     found = _status_finding(spec, value, facts)
     if spec.status in ("ok", "deprecated", "renamed"):
         found += [
@@ -1402,7 +1424,7 @@ def check_env(env: Mapping[str, str], facts: HostFacts) -> list[Finding]:
     """
     found: list[Finding] = []
     for name in sorted(env):
-        found += _check_one(name, env[name], facts)
+        found += _check_one(name, env[name], facts, env)
     for rule in _RULES:
         found += rule(env, facts)
     return list(sort_findings(found))

@@ -1558,10 +1558,10 @@ TORCHRUN_ROWS: tuple[Var, ...] = (
     ),
     Var(
         name="LOGLEVEL",
-        type="string",
-        default="",
-        constraint="",
-        purpose="Log level of the torchrun agent",
+        type="enum-cs",
+        default="INFO",
+        constraint="CRITICAL FATAL ERROR WARN WARNING INFO DEBUG NOTSET",
+        purpose="Log level of the torchrun agent (logging.setLevel: upper-case names only)",
     ),
     Var(
         name="PET_NNODES",

@@ -152,6 +152,7 @@ def profiles_list(ctx: typer.Context) -> None:
         typer.echo(
             f"{item.ref:<{width}}  {prof.launcher:<8}  {prof.description}{named}"
             + ("" if item.where == "built-in" else f"  [{item.where}]")
+            + "".join(f"\n{'':<{width}}  (hides {path})" for path in item.hides)
         )
     for exc in listing.broken:
         typer.echo(exc.render(), err=True)
@@ -409,7 +410,9 @@ def doctor(
 def status(
     run_dir: Annotated[
         str | None,
-        typer.Argument(help="A run's log directory (default: the newest under the temp dir)."),
+        typer.Argument(
+            help="A run's log directory or run id (default: the newest under the temp dir)."
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the state as JSON.")] = False,
 ) -> None:
@@ -436,15 +439,26 @@ def status(
 def diagnose(
     logs: Annotated[
         list[str] | None,
-        typer.Argument(help="Log files or run directories to read; '-' or none: stdin."),
+        typer.Argument(
+            help="Log files, run directories or run ids to read; '-': stdin; none: stdin, "
+            "or the newest run at a terminal."
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the diagnosis as JSON.")] = False,
 ) -> None:
     """Name why a run failed, on which rank and host, and the fix (exit 1 if no cause found;
     0 for a launchx run whose events say it succeeded)."""
     from launchx import failures, logsource
+    from launchx.run import rundirs
 
-    report = logsource.diagnose_paths(logs or ["-"], sys.stdin.buffer)
+    temp = pipeline.temp_dir()
+    paths = [rundirs.by_run_id(p, temp) for p in logs or []]
+    if not paths and sys.stdin.isatty():
+        # nothing piped in: the run that just failed, as `launchx status` would show it
+        newest = rundirs.run_dir(None, temp)
+        typer.echo(f"launchx: reading the newest run, {newest}", err=True)
+        paths = [str(newest)]
+    report = logsource.diagnose_paths(paths or ["-"], sys.stdin.buffer)
     typer.echo(failures.render_report(report, as_json=as_json), nl=False)
     raise typer.Exit(0 if report.found or report.succeeded else 1)
 

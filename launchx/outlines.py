@@ -434,6 +434,10 @@ def _drop_rank_tag(text: str, rank: int | None) -> str:
 
 _ESCAPE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
 
+# torch's C++ stack lines (c10::Error's backtrace) under "Exception raised from ...".
+_CPP_FRAME = re.compile(r"frame #\d+: |<omitting python frames>$")
+CPP_FRAMES_SHOWN = 3
+
 
 def _wide(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in ("W", "F")
@@ -461,12 +465,15 @@ class Screen:
     _live_rank: int | None = None
     _bar_at: float | None = None  # off a terminal: when a live frame was last printed
     _status: tuple[str, ...] = ()
+    _frames: dict[int | None, int] = field(default_factory=dict)  # C++ frames in a row, by rank
 
     def lines(self, records: Iterable[OutLine], now: float | None = None) -> str:
         before = self._region()
         above: list[str] = []
         for rec in records:
             if rec.kind == "banner" and not self.show_banner:
+                continue
+            if self.tty and not rec.live and not self._frame_shown(rec, above):
                 continue
             rendered = rec.render(self.template)
             if rec.live:
@@ -484,6 +491,27 @@ class Screen:
             return ""
         return self._redraw(before, "".join(line + "\n" for line in above))
 
+    def _frame_shown(self, rec: OutLine, above: list[str]) -> bool:
+        """On a terminal a C++ stack (torch's ``frame #N:`` wall, dozens of lines on each
+        rank for one error) shows its first ``CPP_FRAMES_SHOWN`` frames, then one line
+        counting the rest; the log files and a console that is no terminal keep them all
+        (``diagnose`` reads them). False: leave ``rec`` out."""
+        folded = self._frames.get(rec.rank, 0)
+        if _CPP_FRAME.match(rec.text):
+            self._frames[rec.rank] = folded + 1
+            return folded < CPP_FRAMES_SHOWN
+        if folded:
+            del self._frames[rec.rank]
+            above += self._fold_line(rec.rank, folded)
+        return True
+
+    def _fold_line(self, rank: int | None, frames: int) -> list[str]:
+        hidden = frames - CPP_FRAMES_SHOWN
+        if hidden <= 0:
+            return []
+        line = OutLine(f"  ... {hidden} more C++ frames (every one is in the log)", rank)
+        return [line.render(self.template)]
+
     def say(self, text: str) -> str:
         """launchx's own message (one or more lines), always from a fresh line."""
         body = text if text.endswith("\n") else text + "\n"
@@ -499,13 +527,17 @@ class Screen:
         return "" if self._region() == before else self._redraw(before, "")
 
     def end(self) -> str:
-        """Before launchx prints its summary: the status goes, the live line stays."""
+        """Before launchx prints its summary: the status goes, the live line stays, and a
+        C++ stack that was the last of its rank's output is counted."""
         before = self._region()
         live = self._live
         self._live, self._status = None, ()
+        folded = [ln for rank, n in self._frames.items() for ln in self._fold_line(rank, n)]
+        self._frames.clear()
+        tail = "".join(line + "\n" for line in folded)
         if not before:
-            return ""
-        return self._erase(before) + (self._fit(live) + "\n" if live is not None else "")
+            return tail
+        return self._erase(before) + tail + (self._fit(live) + "\n" if live is not None else "")
 
     def _region(self) -> list[str]:
         rows = [] if self._live is None else [self._live]

@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 from launchx import detect
 from launchx.errors import LaunchxError, ProfileNotFound
@@ -142,20 +143,54 @@ def relaunch_args(
     return tuple(args)
 
 
+# torchrun's options that launchx spells otherwise (or decides itself), for whoever types
+# ``launchx run`` where ``torchrun`` stood: what to write instead.
+TORCHRUN_SPELLINGS: Mapping[str, str] = MappingProxyType(
+    {
+        "--standalone": "drop it (one node on this host is launchx's default)",
+        "--max-restarts": "--max-retries N (launchx retries only transient failures)",
+        "--rdzv-endpoint": "--master-addr HOST --master-port PORT",
+        "--rdzv-id": "--run-id ID",
+        "--rdzv-backend": "drop it (launchx sets torchrun's rendezvous itself)",
+        "--rdzv-conf": "drop it, or set timeouts.rdzv_timeout_s (--set)",
+        "--redirects": "drop it (launchx keeps every rank's output: --log-dir)",
+        "--tee": "drop it (launchx keeps every rank's output: --log-dir)",
+    }
+)
+
+
+def _instead(given: str, known: Sequence[str]) -> str:
+    """What to write for ``given``, as the start of the fix: the option with ``-`` for
+    ``_`` (torchrun takes both), the one option it begins (argparse's abbreviations),
+    torchrun's spelling of it, or the closest name."""
+    import difflib
+
+    dashed = "--" + given[2:].replace("_", "-") if given.startswith("--") else given
+    if dashed in known:
+        return f"launchx spells it {dashed}; "
+    begun = [k for k in known if k.startswith("--") and len(dashed) > 3 and k.startswith(dashed)]
+    if len(begun) == 1:
+        return f"did you mean {begun[0]}? "
+    spelled = TORCHRUN_SPELLINGS.get(dashed, "")
+    if spelled.startswith("drop it"):
+        return f"torchrun's {dashed} has no launchx twin: {spelled}; "
+    if spelled.split(" ", 1)[0] in known:
+        return f"torchrun's {dashed} is launchx's {spelled}; "
+    close = difflib.get_close_matches(dashed, known, n=1)
+    return f"did you mean {close[0]}? " if close else ""
+
+
 def refuse_unknown_option(command: str, word: str, known: Sequence[str]) -> None:
     """Options before SCRIPT are launchx's; after it, the script's, verbatim. The command
     line hands an unknown one over as the script (typer's ``ignore_unknown_options``), so
-    ``word`` (what stands where SCRIPT should) is refused here, at once, with the closest of
-    the command's ``known`` options, instead of reaching torchrun or the script."""
+    ``word`` (what stands where SCRIPT should) is refused here, at once, with what to write
+    instead (``_instead``), rather than reaching torchrun or the script."""
     if not word.startswith("-") or word == "-":
         return
-    import difflib
-
     given = word.split("=", 1)[0]
-    close = difflib.get_close_matches(given, known, n=1)
     raise LaunchxError(
         f"launchx {command}: no such option {given!r}",
-        (f"did you mean {close[0]}? " if close else "")
+        _instead(given, known)
         + "options before the script are launchx's (launchx "
         + f"{command} --help); put the script's own options after the script",
     )

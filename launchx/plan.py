@@ -438,7 +438,41 @@ def _assess(res: Resolution) -> tuple[LaunchDecision, PortDecision | None, tuple
     port = decide_port(res) if decision.launcher != "direct" else None
     ports = port.findings if port is not None else ()
     findings = [*res.findings, *decision.findings, *gpu_findings(res), *ports]
+    findings += master_findings(res, decision)
     return decision, port, sort_findings(findings)
+
+
+def master_findings(res: Resolution, decision: LaunchDecision) -> list[Finding]:
+    """One node hosts its own rendezvous: torchrun's agent serves the store and dials it at
+    the master address, so an address that is not this host's (a stale ``MASTER_ADDR``
+    left in the shell) leaves it retrying there for the whole rendezvous timeout (15 min),
+    with nothing but a C++ warning. Said only where this host's addresses are known, and
+    as a warning: a NAT or a service address (a Kubernetes ClusterIP) may lead back here."""
+    from launchx.autovalues import resolve_address
+
+    facts = res.facts
+    setting = res.launch["master_addr"]
+    if decision.launcher != "torchrun" or res.nnodes != 1 or not facts.interfaces:
+        return []
+    address = resolve_address(facts, setting.value)
+    if address is None or address.is_loopback or address.is_unspecified:
+        return []
+    if any(str(address) in i.addresses for i in facts.interfaces):
+        return []
+    shown = setting.value + (f" ({address})" if str(address) != setting.value else "")
+    return [
+        finding(
+            "LX214",
+            None,
+            f"one node, but the master address {shown} (from {setting.source}) is not an "
+            "address of this host: unless it leads back here (a NAT or service address), "
+            "torchrun will wait there for itself until the rendezvous timeout "
+            f"({res.profile.timeouts.rdzv_timeout_s:g} s)",
+            "unset MASTER_ADDR (left from another job?), or pass --master-addr 127.0.0.1"
+            if setting.source.kind == "env"
+            else "pass --master-addr 127.0.0.1 (or an address of this host)",
+        )
+    ]
 
 
 # Job ids an outer launcher gives every rank of one job alike (PMIx and Open MPI's ORTE):
@@ -474,7 +508,7 @@ def shared_run_id(res: Resolution, given: str | None = None) -> str | None:
     outer launcher started, each running its own launchx) was told. None when this launchx
     alone starts the run: a new id is drawn at launch (``--dry-run`` says so)."""
     environ = res.facts.environ
-    if given:
+    if given is not None:  # (an empty one too: --run-id "$UNSET" is a mistake, not a default)
         if not SAFE_RUN_ID.fullmatch(given):
             raise ConfigError(
                 f"--run-id {given!r} cannot be a run id: it names the run's log directory "

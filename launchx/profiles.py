@@ -8,6 +8,7 @@ validated one by one (so an error names the file that has it) and then merged ba
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +40,7 @@ def search_dirs(environ: Mapping[str, str], cwd: Path) -> list[tuple[str, Path]]
     dirs: list[tuple[str, Path]] = [("built-in", builtin_dir()), ("./profiles", cwd / "profiles")]
     for entry in environ.get("LAUNCHX_PROFILE_PATH", "").split(":"):
         if entry:
-            dirs.append(("$LAUNCHX_PROFILE_PATH", Path(entry).expanduser()))
+            dirs.append((f"$LAUNCHX_PROFILE_PATH {entry}", Path(entry).expanduser()))
     if environ.get("LAUNCHX_CONFIG_DIR"):
         config = Path(environ["LAUNCHX_CONFIG_DIR"]).expanduser()
     elif environ.get("XDG_CONFIG_HOME"):
@@ -65,6 +66,12 @@ def locate(
             path = (base_dir or cwd) / path
         if path.is_file():
             return path, Origin.profile(ref)
+        if path.is_dir():
+            raise ProfileNotFound(
+                f"profile file {ref!r} is a directory",
+                "name one YAML file in it, or put the directory on LAUNCHX_PROFILE_PATH and "
+                "give the profile's name",
+            )
         raise ProfileNotFound(
             f"profile file {ref!r} does not exist",
             "check the path, or give a built-in profile's name "
@@ -75,6 +82,8 @@ def locate(
             candidate = directory / f"{ref}{suffix}"
             if candidate.is_file():
                 return candidate, Origin.profile(ref)
+            if os.path.lexists(candidate):
+                raise _no_file(candidate)
     names = available_names(environ, cwd)
     close = difflib.get_close_matches(ref, names, n=1)
     hint = f"did you mean {close[0]!r}? " if close else ""
@@ -84,13 +93,31 @@ def locate(
     )
 
 
+def _no_file(path: Path) -> ProfileNotFound:
+    """A profile's name that stands for no file: a directory, or a link to nothing."""
+    what = "a directory" if path.is_dir() else "a broken link" if path.is_symlink() else "no file"
+    return ProfileNotFound(
+        f"profile {path.stem!r}: {path} is {what}, not a profile file",
+        f"make {path.name} a YAML file (or a link to one), or move it out of {path.parent}",
+    )
+
+
+def _named(directory: Path) -> list[Path]:
+    """The entries of a search directory that a profile name can stand for: ``x.yaml`` and
+    ``x.yml``, not ``x.yaml.yaml`` (its name, ``x.yaml``, reads as a path)."""
+    try:
+        entries = sorted(directory.iterdir())
+    except OSError:
+        return []
+    return [p for p in entries if p.suffix in _SUFFIXES and not _looks_like_path(p.stem)]
+
+
 def available_names(environ: Mapping[str, str], cwd: Path) -> list[str]:
     names: list[str] = []
     for _label, directory in search_dirs(environ, cwd):
-        if directory.is_dir():
-            for path in sorted(directory.iterdir()):
-                if path.suffix in _SUFFIXES and path.stem not in names:
-                    names.append(path.stem)
+        for path in _named(directory):
+            if path.stem not in names and path.is_file():
+                names.append(path.stem)
     return names
 
 
@@ -111,26 +138,46 @@ class Listed:
     ref: str
     profile: Profile
     where: str  # the search directory's label
+    hides: tuple[str, ...] = ()  # the files of this name that --profile never reaches
 
 
 def list_profiles(environ: Mapping[str, str], cwd: Path) -> ProfileListing:
-    """Every profile reachable by name, with where it was found (first one wins). Each is
-    loaded as ``--profile`` would load it, ``extends`` chain and all: a profile whose base
-    is missing or cycles is as unusable as one with a bad key."""
+    """Every profile reachable by name, with where it was found (first one wins, and says
+    which it hides). Each is loaded as ``--profile`` would load it, ``extends`` chain and
+    all: a profile whose base is missing or cycles is as unusable as one with a bad key."""
+    first: dict[str, tuple[str, Path]] = {}
+    hidden: dict[str, list[str]] = {}
+    odd: list[ConfigError] = []
+    for label, directory in search_dirs(environ, cwd):
+        for path in _named(directory):
+            if path.stem in first:
+                hidden.setdefault(path.stem, []).append(str(path))
+            else:
+                first[path.stem] = (label, path)
+        try:
+            doubled = [p for p in directory.iterdir() if _looks_like_path(p.stem)]
+        except OSError:
+            doubled = []
+        for path in sorted(doubled):
+            if path.suffix in _SUFFIXES:
+                odd.append(
+                    ConfigError(
+                        f"{path}: its name ends in {path.stem[path.stem.rindex('.') :]}"
+                        f"{path.suffix}, so --profile {path.stem} would look for a file "
+                        "of that name, not this one",
+                        f"rename it {Path(path.stem).stem}{path.suffix}",
+                    )
+                )
     found: list[Listed] = []
     broken: list[ConfigError] = []
-    seen: set[str] = set()
-    for label, directory in search_dirs(environ, cwd):
-        if not directory.is_dir():
+    for ref, (label, _path) in first.items():
+        try:
+            profile = load(ref, environ, cwd).profile
+        except ConfigError as exc:
+            broken.append(exc)
             continue
-        for path in sorted(directory.iterdir()):
-            if path.suffix in _SUFFIXES and path.stem not in seen:
-                seen.add(path.stem)
-                try:
-                    found.append(Listed(path.stem, load(path.stem, environ, cwd).profile, label))
-                except ConfigError as exc:
-                    broken.append(exc)
-    return ProfileListing(tuple(found), tuple(broken))
+        found.append(Listed(ref, profile, label, tuple(hidden.get(ref, ()))))
+    return ProfileListing(tuple(found), tuple(broken + odd))
 
 
 def read_yaml(path: Path) -> dict[str, Any]:
@@ -299,6 +346,15 @@ def _missing_base(
     )
 
 
+def _broken_base(
+    exc: ConfigError, ref: str, docs: Sequence[tuple[Origin, Path, Mapping[str, Any]]]
+) -> ConfigError:
+    """A base that is found but does not load: its own error, behind the profile asked for
+    (``--profile mine`` fails on a file the user did not name)."""
+    chain = " -> ".join([*(str(lbl) for lbl, _p, _d in docs), repr(ref)])
+    return ConfigError(f"profile 'extends' chain is broken: {chain}: {exc.message}", exc.hint)
+
+
 def load(ref: str, environ: Mapping[str, str], cwd: Path) -> LoadedProfile:
     """Load a profile and its ``extends`` chain, base first, recording each value's file."""
     docs: list[tuple[Origin, Path, dict[str, Any]]] = []
@@ -320,8 +376,13 @@ def load(ref: str, environ: Mapping[str, str], cwd: Path) -> LoadedProfile:
                 "remove one of the 'extends' keys so the chain ends",
             )
         seen.append(key)
-        data = read_yaml(path)
-        _validate_one(data, path)
+        try:
+            data = read_yaml(path)
+            _validate_one(data, path)
+        except ConfigError as exc:
+            if not docs:
+                raise
+            raise _broken_base(exc, current, docs) from None
         docs.append((label, path, data))
         parent = data.get("extends")
         if parent is not None and not isinstance(parent, str):

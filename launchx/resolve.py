@@ -486,9 +486,10 @@ def _check_emptied(env: Mapping[str, Setting], findings: list[Finding]) -> None:
 
 def _unread_by_gloo(f: Finding) -> Finding:
     """A variable only NCCL reads cannot break a CPU-only gloo run: a stale
-    ``NCCL_BUFFSIZE=8M`` left in the shell is worth a warning there, not a refused launch."""
+    ``NCCL_BUFFSIZE=8M`` left in the shell is worth a warning there, not a refused launch,
+    and a warning says why it does not matter to this run."""
     spec = catalog.lookup(f.var) if f.var else None
-    if f.level != "error" or spec is None or spec.reader != "nccl":
+    if f.level not in ("error", "warning") or spec is None or spec.reader != "nccl":
         return f
     return replace(
         f,

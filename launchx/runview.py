@@ -49,6 +49,10 @@ _LAUNCHER_STOP = frozenset({-15, 143, -6, 134})  # SIGTERM from the launcher, ab
 # them: an ``attempt_end`` event with one of them outweighs what the logs say.
 _DECIDED = frozenset({"hang", "aborted", "launcher_died"})  # categories the run loop decides
 _DECIDED_PRIORITY = {"aborted": 20}  # a symptom of another node's failure; else 70
+# Categories the run loop records that the logs may not show (a stop before any rank
+# started prints nothing): the cause only when the logs name none.
+_RECORDED = frozenset({"interrupted"})
+_SIGNAL_RULE_OF = {"interrupted": "sigterm_all"}  # the exit-code rule that names a category
 # The exception an NCCL call's return code becomes on its rank ("[rank10]: ... unhandled
 # system error"). NCCL's own WARN lines name the device, not the rank, so when they hold the
 # cause, these say whose call it was.
@@ -99,6 +103,7 @@ def analyse(
             [*dumps_by.get(a, []), *dumps_by[None]],
             policy,
             decided=_decided(a, events, policy),
+            recorded=_decided(a, events, policy, _RECORDED),
         )
     views = tuple(_attempt_view(a, reports[a], events) for a in numbered)
     failed = [v.attempt for v in views if v.outcome != "ok" and reports[v.attempt].primary]
@@ -126,11 +131,13 @@ def attempt_report(
     *,
     exits: Mapping[int, int] | None = None,
     decided: Diagnosis | None = None,
+    recorded: Diagnosis | None = None,
 ) -> Report:
     """The report for the logs of one attempt (every rank and node of it). ``decided``, a
     cause chosen before the logs were read (the run loop's own verdict, ``_decided``, or
     ``failures.classify_attempt``'s choice from exit codes and error files), comes before
-    what the logs say, and is then explained further like any cause (``_explained``)."""
+    what the logs say, and is then explained further like any cause (``_explained``);
+    ``recorded`` (``_RECORDED``) is the cause only where the logs name none."""
     lines = [ln for s in scans for ln in s.lines]
     facts = _facts(scans, exits)
     hits = rm.scan(lines)
@@ -147,6 +154,8 @@ def attempt_report(
     if decided is not None:
         others = tuple(f for f in findings if f.category != decided.category)
         primary, findings = decided, (decided, *others)
+    elif primary is None and recorded is not None:
+        primary, findings = recorded, (recorded, *findings)
     primary, findings = _explained(primary, findings, scans, stragglers, policy)
     if decided is not None and primary is not None and primary.exit_code is None:
         # Naming the rank the others waited for drops the exit code of the rank that failed;
@@ -783,10 +792,13 @@ def _event_attempts(events: Iterable[Event]) -> set[int]:
 
 
 def _decided(
-    attempt: int, events: Sequence[Event], policy: RetryPolicyLike | None
+    attempt: int,
+    events: Sequence[Event],
+    policy: RetryPolicyLike | None,
+    categories: frozenset[str] = _DECIDED,
 ) -> Diagnosis | None:
-    """The cause the run loop decided for ``attempt`` (its ``attempt_end`` event names a
-    category in ``_DECIDED``), with the rank, cause and retry decision that event recorded
+    """The cause the run loop decided for ``attempt`` (its ``attempt_end`` event names one
+    of ``categories``), with the rank, cause and retry decision that event recorded
     and, for a hang, the watch's headline as evidence; None when it decided none."""
     current: object = None
     said: list[str] = []
@@ -800,12 +812,14 @@ def _decided(
             ends.append(ev)
     # With several nodes each writes its own events: a node stopped because another failed
     # says "aborted"; the cause is the other node's. A cause from the logs is the logs' word.
-    if not ends or any(e["category"] not in _DECIDED for e in ends):
+    if not ends or any(e["category"] not in categories for e in ends):
         return None
     end = min(ends, key=lambda e: e["category"] == "aborted")
     category = str(end["category"])
     rank = next((v for v in (end.get("root_rank"), end.get("rank")) if _is_int(v)), None)
-    hit = rm.signal_hit(category, _DECIDED_PRIORITY.get(category, 70))
+    hit = rm.signal_hit(
+        _SIGNAL_RULE_OF.get(category, category), _DECIDED_PRIORITY.get(category, 70)
+    )
     diag = rm.diagnosis(hit, policy, rank if isinstance(rank, int) else None, None)
     cause, retry = end.get("cause"), end.get("retryable")
     return replace(

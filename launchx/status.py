@@ -53,13 +53,20 @@ def _str(value: object) -> str | None:
 
 
 def summarise(events: Sequence[Event], *, alive: bool, now: float) -> RunState:
-    """The run's state from its events (node 0's first: it speaks for the run)."""
-    start = next((e for e in events if e.get("event") == "run_start"), {})
-    end = next((e for e in reversed(events) if e.get("event") == "run_end"), None)
+    """The run's state from its events. Node 0 speaks for the run: where its events are
+    there, the other nodes' (``events-node-K.jsonl``, each with its own clock and
+    durations) add only what their watches saw."""
+    own = [e for e in events if _int(e.get("node")) in (None, 0)]
+    spoken = own if any(e.get("event") == "run_start" for e in own) else list(events)
+    start = next((e for e in spoken if e.get("event") == "run_start"), {})
+    end = next((e for e in reversed(spoken) if e.get("event") == "run_end"), None)
+    speaks = {id(e) for e in spoken}
     attempts: dict[int, AttemptState] = {}
     watch: list[str] = []
     for e in events:
         kind = e.get("event")
+        if kind in ("attempt_start", "attempt_end") and id(e) not in speaks:
+            continue
         number = _int(e.get("attempt"))
         if kind == "attempt_start" and number is not None:
             attempts[number] = AttemptState(

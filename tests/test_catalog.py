@@ -448,6 +448,11 @@ SPECIFIC = [
     ("NCCL_BUFFSIZE", "0x400000", None),
     ("NCCL_BUFFSIZE", "67108864", None),  # 64 MiB: tuning, still
     ("NCCL_BUFFSIZE", "1099511627776", "LX122"),  # 1 TiB per channel and peer
+    ("NCCL_BUFFSIZE", "99999999999999999999999", "LX114"),  # beyond strtoll: the default
+    ("LOGLEVEL", "debug", "LX113"),  # logging.setLevel raises on it
+    ("LOGLEVEL", "", "LX112"),
+    ("LOGLEVEL", "WARNING", None),
+    ("TORCH_DISTRIBUTED_DEBUG", "", "LX112"),  # torch throws on an empty value
     ("NCCL_IB_DISABLE", "true", "LX115"),
     ("NCCL_P2P_DISABLE", "yes", "LX115"),
     ("NCCL_P2P_LEVEL", "nvl", "LX113"),

@@ -204,6 +204,45 @@ def test_an_unknown_option_is_refused_with_the_closest_known_one(
     assert "(launchx run --help); put the script's own options after" in info.value.hint
 
 
+RUN_OPTIONS = ["--nproc-per-node", "--nnodes", "--master-addr", "--master-port", "--max-retries"]
+TORCHRUN_CASES = [
+    ("--nproc_per_node=8", "launchx spells it --nproc-per-node; "),
+    ("--master_addr", "launchx spells it --master-addr; "),
+    ("--nproc", "did you mean --nproc-per-node? "),  # argparse's abbreviation
+    ("--max-restarts=3", "torchrun's --max-restarts is launchx's --max-retries N"),
+    ("--rdzv_endpoint=n0:29500", "torchrun's --rdzv-endpoint is launchx's --master-addr"),
+    ("--rdzv-id=7", "options before the script"),  # the command has no --run-id: not offered
+    ("--standalone", "torchrun's --standalone has no launchx twin: drop it (one node"),
+    ("--rdzv-backend=c10d", "torchrun's --rdzv-backend has no launchx twin: drop it"),
+    ("--rdzv-conf", "torchrun's --rdzv-conf has no launchx twin: drop it, or set"),
+    ("--redirects=3", "torchrun's --redirects has no launchx twin: drop it"),
+    ("--tee=3", "torchrun's --tee has no launchx twin: drop it"),
+    ("--n", "options before the script"),  # too short to name one option
+]
+
+
+@pytest.mark.parametrize(("word", "hint"), TORCHRUN_CASES)
+def test_torchruns_spellings_are_answered_with_launchxs(word: str, hint: str) -> None:
+    """Whoever replaces ``torchrun`` with ``launchx run`` types torchrun's options."""
+    with pytest.raises(LaunchxError) as info:
+        pipeline.refuse_unknown_option("run", word, RUN_OPTIONS)
+    assert info.value.hint is not None and info.value.hint.startswith(hint)
+
+
+def test_every_torchrun_spelling_is_answered() -> None:
+    named = {w.split("=")[0].replace("_", "-") for w, _ in TORCHRUN_CASES}
+    assert set(pipeline.TORCHRUN_SPELLINGS) <= named
+    with pytest.raises(LaunchxError) as info:
+        pipeline.refuse_unknown_option("run", "--rdzv-id=7", [*RUN_OPTIONS, "--run-id"])
+    assert str(info.value.hint).startswith("torchrun's --rdzv-id is launchx's --run-id ID; ")
+
+
+def test_the_cli_answers_torchruns_spelling(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text("print(1)\n")
+    err = fails_cleanly(["run", "--nproc_per_node=2", "train.py"], tmp_path)
+    assert "launchx spells it --nproc-per-node" in err
+
+
 @pytest.mark.parametrize("word", ["train.py", "-", "python", "./-x"])
 def test_a_script_is_not_an_unknown_option(word: str) -> None:
     pipeline.refuse_unknown_option("run", word, ["--dry-run"])

@@ -290,6 +290,12 @@ def test_an_nccl_only_variable_is_a_warning_on_a_gloo_run() -> None:
     gpu_host = _resolve("local", {"NCCL_BUFFSIZE": "8M"}, gpu_count=8)
     lx111 = next(f for f in gpu_host.findings if f.code == "LX111")
     assert lx111.level == "error" and "gloo" not in lx111.message
+    # a warning on an NCCL-only variable says as much, and stays a warning
+    big = _resolve("local", {"NCCL_BUFFSIZE": str(128 << 20)})
+    lx122 = next(f for f in big.findings if f.code == "LX122")
+    assert lx122.level == "warning" and "so NCCL never reads it" in lx122.message
+    eth = _resolve("ethernet", {"NCCL_BUFFSIZE": str(128 << 20)})
+    assert "gloo" not in next(f for f in eth.findings if f.code == "LX122").message
 
 
 def test_table_columns_and_level_order() -> None:
@@ -461,6 +467,36 @@ def test_profiles_lists_what_loads_under_the_name_that_loads_it(tmp_path: Path) 
     assert "'extends' cycle" in err and "nosuchbase" in err
     assert "(and 2 more problems: nprocs, retrys)" in err
     assert run_cli(["explain", "-p", "mine"], {"LAUNCHX_PROFILE_PATH": str(tmp_path)})[0] == 0
+
+
+def test_profile_files_that_no_name_reaches_are_named(tmp_path: Path) -> None:
+    """What sits in a profile directory but cannot load as the name it shows: a link to
+    nothing, a directory named x.yaml, x.yaml.yaml (whose name reads as a path), a file
+    hidden by an earlier one of its name; and a profile on a broken base says whose base."""
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    (team / "folder.yaml").mkdir()
+    (team / "double.yaml.yaml").write_text("name: double\n")
+    (team / "local.yaml").write_text("name: local\ndescription: ours\n")  # a built-in's name
+    (team / "twice.yaml").write_text("name: twice\n")
+    (team / "twice.yml").write_text("name: twice\n")
+    (team / "base.yaml").write_text("nprocs: 2\n")
+    (team / "child.yaml").write_text("extends: base\n")
+    env = {"LAUNCHX_PROFILE_PATH": str(team)}
+    code, out, err = run_cli(["profiles"], env, cwd=tmp_path)
+    assert code == 2 and "Traceback" not in err
+    assert f"(hides {team / 'local.yaml'})" in out and f"(hides {team / 'twice.yml'})" in out
+    assert f"[$LAUNCHX_PROFILE_PATH {team}]" in out  # which directory of the path
+    assert f"{team / 'gone.yaml'} is a broken link, not a profile file" in err
+    assert f"{team / 'folder.yaml'} is a directory, not a profile file" in err
+    assert "its name ends in .yaml.yaml" in err and "rename it double.yaml" in err
+    assert "chain is broken: profile:child -> 'base': " in err
+    assert f"{team / 'base.yaml'}: unknown key 'nprocs'" in err
+    code, _, err = run_cli(["explain", "-p", "gone"], env, cwd=tmp_path)
+    assert code == 2 and "did you mean" not in err and "is a broken link" in err
+    code, _, err = run_cli(["explain", "-p", str(team) + "/"], env, cwd=tmp_path)
+    assert code == 2 and "is a directory" in err and "LAUNCHX_PROFILE_PATH" in err
 
 
 def test_profiles_show_names_each_values_source() -> None:

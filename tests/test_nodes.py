@@ -421,3 +421,32 @@ def test_node_zero_says_which_nodes_it_still_waits_for() -> None:
         assert len(waiting()) == 1
     finally:
         n0.close()
+
+
+def test_a_node_says_it_still_waits_for_node_zero_until_it_connects() -> None:
+    """Node 1 started before node 0 (or pointed at the wrong address) says so instead of
+    printing nothing; once node 0 listens, it says no more."""
+    clock = SetClock()
+    port = free_port()
+    n1 = node(1, 2, port, clock=clock)
+    lines: list[str] = n1.console.lines  # type: ignore[attr-defined]
+
+    def waiting() -> list[str]:
+        return [line for line in lines if "waiting for node 0" in line]
+
+    try:
+        assert waiting() == []
+        clock.now = 15.0
+        assert until(lambda: len(waiting()) == 1)
+        assert waiting()[0].startswith("launchx: waiting for node 0 (15 s)")
+        assert f"not listening at 127.0.0.1:{port}" in waiting()[0]
+        n0 = node(0, 2, port)
+        try:
+            assert until(lambda: n0.never_joined() == set())
+            clock.now = 400.0
+            n1._note_waiting(400.0)
+        finally:
+            n0.close()
+        assert len(waiting()) == 1
+    finally:
+        n1.close()

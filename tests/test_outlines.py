@@ -511,3 +511,34 @@ def test_a_ranks_blank_line_is_shown_blank_not_as_a_bare_header() -> None:
     assert OutLine("   ", 1).render() == "   "
     assert OutLine("step 3", 1).render() == "[r1]: step 3"
     assert OutLine("launchx: done", None).render() == "launchx: done"
+
+
+def _stack(rank: int | None, frames: int) -> list[OutLine]:
+    head = "Exception raised from delay at torch/csrc/distributed/c10d/socket.cpp:113"
+    return [OutLine(head, rank)] + [
+        OutLine(f"frame #{i}: <unknown function> + 0x{i:x} (0x7f in libtorch_cpu.so)", rank)
+        for i in range(frames)
+    ]
+
+
+def test_a_cpp_stack_on_a_terminal_shows_its_first_frames_and_counts_the_rest() -> None:
+    """torch's frame walls (dozens of lines per rank for one error) fold on a terminal; a
+    rank's stack and another's interleaved are counted apart; the rest of the output, and
+    the stack's own header, stay."""
+    screen = Screen(tty=True)
+    out = screen.lines([*_stack(0, 10), *_stack(None, 2)])
+    out += screen.lines([OutLine("<omitting python frames>", 0), OutLine("after", 0)])
+    assert out.count("[r0]: frame #") == 3 and "frame #3" not in out
+    assert "[r0]:   ... 8 more C++ frames (every one is in the log)\n[r0]: after\n" in out
+    assert out.count("\nframe #") + out.startswith("frame #") == 2  # the launcher's: 2 of 2
+    assert "more C++ frames" not in out.replace("[r0]:   ... 8 more", "")
+    # a stack that ends the output is counted when the screen ends
+    screen.lines(_stack(1, 5))
+    assert screen.end() == "[r1]:   ... 2 more C++ frames (every one is in the log)\n"
+
+
+def test_off_a_terminal_every_cpp_frame_is_kept() -> None:
+    """A console that is no terminal is a file someone will diagnose: nothing folds."""
+    screen = Screen(tty=False)
+    out = screen.lines(_stack(0, 10))
+    assert out.count("frame #") == 10 and screen.end() == ""

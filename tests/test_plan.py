@@ -10,9 +10,10 @@ from conftest import plan_once
 
 from launchx import detect, profiles
 from launchx.errors import ConfigError
-from launchx.facts import HostFacts, PortHolder
+from launchx.facts import HostFacts, Interface, PortHolder
 from launchx.plan import (
     Target,
+    assess,
     decide_launcher,
     decide_port,
     decide_run,
@@ -477,7 +478,10 @@ def test_run_id_of_a_lone_run_is_drawn_at_launch() -> None:
     assert shared_run_id(resolved("local", {}), "mine") == "mine"
 
 
-@pytest.mark.parametrize("bad", ["../../x", "/home/me/run", "a/b", "..", ".hidden", "x" * 129])
+@pytest.mark.parametrize(
+    "bad",
+    ["../../x", "/home/me/run", "a/b", "..", ".hidden", "x" * 129, ""],  # "": $UNSET
+)
 def test_a_run_id_that_is_not_one_plain_name_is_refused(bad: str) -> None:
     """The run id names the default log directory, whose old runs launchx prunes: a path
     there once made it delete the user's own directories."""
@@ -633,3 +637,34 @@ def test_an_inner_launcher_is_allowed_once_or_by_the_profile() -> None:
     assert "LX213" not in {f.code for f in decide_run(allowed, target=INNER).findings}
     plain = Target("train.py", ("--lr", "1"))
     assert "LX213" not in {f.code for f in decide_run(resolved("local"), target=plain).findings}
+
+
+@pytest.mark.parametrize(
+    ("environ", "flags", "host_ips", "refused"),
+    [
+        ({"MASTER_ADDR": "10.9.9.9"}, {}, {}, True),  # stale, from the shell
+        ({}, {"master_addr": "10.9.9.9"}, {}, True),
+        ({"MASTER_ADDR": "10.0.0.5"}, {}, {}, False),  # this host's own address
+        ({"MASTER_ADDR": "me"}, {}, {"me": "10.0.0.5"}, False),
+        ({"MASTER_ADDR": "far"}, {}, {"far": "10.9.9.9"}, True),
+        ({"MASTER_ADDR": "unresolved-name"}, {}, {}, False),  # cannot tell: nothing said
+        ({"MASTER_ADDR": "localhost"}, {}, {}, False),
+        ({"MASTER_ADDR": "10.9.9.9"}, {"nnodes": "2", "node_rank": "1"}, {}, False),
+    ],
+)
+def test_one_node_with_a_master_address_elsewhere_is_refused(
+    environ: dict[str, str], flags: dict[str, str], host_ips: dict[str, str], refused: bool
+) -> None:
+    """A stale MASTER_ADDR turned a one-node run into a 15-minute wait: torchrun's agent
+    dials the store it serves at an address that is not its own."""
+    interfaces = (
+        Interface("lo", True, ("127.0.0.1",), "loopback"),
+        Interface("eth0", True, ("10.0.0.5",)),
+    )
+    res = resolved("local", environ, flags=flags, interfaces=interfaces, host_ips=host_ips)
+    _decision, found = assess(res)
+    lx214 = [f for f in found if f.code == "LX214"]
+    assert bool(lx214) is refused
+    if refused:
+        assert lx214[0].level == "warning" and "not an address of this host" in lx214[0].message
+        assert ("unset MASTER_ADDR" in lx214[0].fix) is ("MASTER_ADDR" in environ)

@@ -150,10 +150,18 @@ def test_an_empty_environment_variable_hiding_the_profile_is_named() -> None:
 def test_a_catalog_name_in_the_wrong_case_is_shown_and_named() -> None:
     """``nccl_debug=INFO`` is read by nothing; explain used to hide it (it shows only the
     distributed names unless --all), so the one mistake it can name went unsaid."""
-    res = run("ethernet", plain_facts({"nccl_debug": "INFO", "home_dir": "/x"}))
+    environ = {"nccl_debug": "INFO", "home_dir": "/x", "nccl_algo": "ring", "nccl_buffsize": "8M"}
+    res = run("ethernet", plain_facts(environ))
     assert "nccl_debug" in res.env and "home_dir" not in res.env
-    (lx106,) = [f for f in res.findings if f.code == "LX106"]
-    assert lx106.var == "nccl_debug" and lx106.fix == "NCCL_DEBUG=INFO"
+    lx106 = {f.var: f for f in res.findings if f.code == "LX106"}
+    assert set(lx106) == {"nccl_debug", "nccl_algo", "nccl_buffsize"}
+    assert lx106["nccl_algo"].fix == "NCCL_ALGO=ring"
+    # the profile sets NCCL_DEBUG: that is what NCCL sees, so this one is only noise
+    assert "sees NCCL_DEBUG=WARN and never this one" in lx106["nccl_debug"].message
+    assert lx106["nccl_debug"].fix == "unset nccl_debug"
+    # renamed as it stands, the value would be wrong too: the fix is the value's
+    assert "it would be wrong: sizes are plain byte counts" in lx106["nccl_buffsize"].message
+    assert lx106["nccl_buffsize"].fix == "NCCL_BUFFSIZE=8388608"
 
 
 def test_env_environment_below_set() -> None:

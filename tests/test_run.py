@@ -116,6 +116,30 @@ def test_status_without_a_directory_finds_a_run_with_its_own_log_dir(
     assert {p: p.read_bytes() for p in logs.rglob("*") if p.is_file()} == before
 
 
+def test_a_rerun_under_the_same_id_sets_the_ended_runs_logs_aside(
+    worker: Path, tmp_path: Path
+) -> None:
+    """The first run failed; the user fixed the script and ran the same command: the second
+    run's logs went into the first one's directory and diagnose reported the old failure."""
+    out, tmp, bad = tmp_path / "out", tmp_path / "tmp", tmp_path / "bad.py"
+    out.mkdir()
+    tmp.mkdir()
+    bad.write_text("raise KeyError('the old bug')\n")
+    env = {**clean_env(), "TMPDIR": str(tmp)}
+    code, text = finish(launchx(["run", "--run-id", "mine", str(bad)], env))
+    assert code == 1, text
+    runs = tmp / "launchx"
+    code, text = finish(launchx(["run", "--run-id", "mine", str(worker), str(out)], env))
+    assert code == 0, text
+    assert f"its logs are in {runs / 'mine.1'}" in text
+    assert "the old bug" in (runs / "mine.1" / "attempt-0" / "rank-0.log").read_text()
+    assert "the old bug" not in "".join(p.read_text() for p in (runs / "mine").rglob("*.log"))
+    code, text = finish(launchx(["diagnose", str(runs / "mine")], env))
+    assert code == 0 and "succeeded" in text and "KeyError" not in text, text
+    code, text = finish(launchx(["status"], env))
+    assert text.startswith("run mine (local): finished"), text
+
+
 def test_two_nodes_on_loopback_form_world_of_four(worker: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()

@@ -86,3 +86,47 @@ def test_a_cause_from_the_logs_stays_the_logs_word(tmp_path: Path) -> None:
     end = {**HANG_END, "category": "user_code_error", "cause": "KeyError"}
     p = _run(tmp_path, [end]).primary
     assert p is None or p.category != "hang"
+
+
+def _stopped_before_ranks(root: Path, rank_log: str) -> Report:
+    """A run stopped (Ctrl-C) while torchrun still waited in its rendezvous: no rank ever
+    wrote, launchx killed the waiting launcher and recorded the interrupt."""
+    attempt = root / "attempt-0"
+    attempt.mkdir(parents=True)
+    (attempt / "launcher.log").write_text("")
+    if rank_log:
+        (attempt / "rank-0.log").write_text(rank_log)
+    end = {
+        "ts": 3.0,
+        "event": "attempt_end",
+        "attempt": 0,
+        "exit_code": 137,
+        "outcome": "interrupted",
+        "category": "interrupted",
+        "retryable": False,
+        "rank": None,
+        "cause": "the run (or its ranks) received SIGINT/SIGTERM from outside.",
+    }
+    events = [{"ts": 1.0, "event": "attempt_start", "attempt": 0}, end]
+    (root / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    return logsource.diagnose_paths([str(root)], io.BytesIO())
+
+
+def test_an_interrupt_the_logs_do_not_show_is_named_from_the_events(tmp_path: Path) -> None:
+    report = _stopped_before_ranks(tmp_path, "")
+    p = report.primary
+    assert p is not None
+    assert (p.category, p.rank, p.retryable) == ("interrupted", None, False)
+    assert report.found
+    assert failure_text.render_failure(report).startswith("interrupted (LX532)")
+
+
+def test_a_failure_the_logs_show_comes_before_the_recorded_interrupt(tmp_path: Path) -> None:
+    crash = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 3, in <module>\n'
+        "    cfg['lr']\n"
+        "KeyError: 'lr'\n"
+    )
+    p = _stopped_before_ranks(tmp_path, crash).primary
+    assert p is not None and p.category == "user_code_error"

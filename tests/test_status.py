@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from launchx import cli
 from launchx.errors import LaunchxError
 from launchx.run.events import EventLog, read_events, read_run_events
-from launchx.run.rundirs import latest_file, log_dir_taken, note_latest_run, run_dir
+from launchx.run.rundirs import by_run_id, latest_file, log_dir_taken, note_latest_run, run_dir
 from launchx.status import render, summarise
 
 START = {"event": "run_start", "ts": 100.0, "run": "lx-1", "profile": "local", "pid": 4242}
@@ -30,6 +30,47 @@ def test_a_running_run_says_which_attempt_and_how_long() -> None:
     assert (run.state, run.elapsed_s) == ("running", 60.0)
     assert [(a.attempt, a.state) for a in run.attempts] == [(0, "running")]
     assert "run lx-1 (local): running, 60 s" in render(run)
+
+
+def test_node_zero_speaks_for_a_run_of_several_nodes() -> None:
+    """Each node writes its own events; node 1's file is read after node 0's, and its
+    durations and end (its own clock, its own exit) must not replace node 0's."""
+    node0 = [
+        START,
+        {"event": "attempt_start", "attempt": 0, "ts": 101.0},
+        {
+            "event": "attempt_end",
+            "attempt": 0,
+            "outcome": "failed",
+            "duration_s": 30.0,
+            "category": "hang",
+            "rank": 3,
+        },
+        {"event": "run_end", "exit_code": 1, "reason": "failed", "duration_s": 31.0},
+    ]
+    node1 = [
+        {**START, "node": 1, "pid": 99},
+        {"event": "attempt_start", "attempt": 0, "ts": 104.0, "node": 1},
+        {"event": "watch", "kind": "hang", "odd": [3], "quiet_s": 20.0, "node": 1},
+        {
+            "event": "attempt_end",
+            "attempt": 0,
+            "outcome": "failed",
+            "duration_s": 27.0,
+            "category": "aborted",
+            "node": 1,
+        },
+        {"event": "run_end", "exit_code": 143, "reason": "aborted", "duration_s": 28.0, "node": 1},
+    ]
+    run = summarise([*node0, *node1], alive=False, now=500.0)
+    assert (run.state, run.exit_code, run.elapsed_s) == ("failed", 1, 31.0)
+    assert [(a.attempt, a.duration_s, a.category, a.started) for a in run.attempts] == [
+        (0, 30.0, "hang", 101.0)
+    ]
+    assert run.watch == ("hang: rank(s) [3] made no progress for 20.0 s",)
+    # node 1's events alone (node 0's file lost): they are all there is
+    alone = summarise(node1, alive=False, now=500.0)
+    assert (alone.exit_code, alone.attempts[0].duration_s) == (143, 27.0)
 
 
 def test_a_finished_run_lists_each_attempt_and_the_watchs_words() -> None:
@@ -147,6 +188,54 @@ def test_status_reads_the_newest_run_kept_or_named(tmp_path: Path) -> None:
     latest_file(tmp).unlink()
     latest_file(tmp).write_text("not/absolute\n")
     assert run_dir(None, tmp) == kept
+
+
+def test_a_run_id_names_the_run_kept_under_the_temp_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tmp = str(tmp_path / "tmp")
+    kept = tmp_path / "tmp" / "launchx" / "my-run"
+    EventLog(kept / "events.jsonl", "my-run").record("run_start", profile="local")
+    monkeypatch.chdir(tmp_path)
+    assert by_run_id("my-run", tmp) == str(kept)
+    assert run_dir("my-run", tmp) == kept.resolve()
+    # a path, an existing name here, stdin and an id with no run stay what they were
+    for given in ("./my-run", "other-run", "-", ""):
+        assert by_run_id(given, tmp) == given
+    (tmp_path / "my-run").mkdir()
+    assert by_run_id("my-run", tmp) == "my-run"
+    env = {**clean_env(), "TMPDIR": tmp}
+    code, out, _ = run_cli(["status", "my-run"], env, cwd=tmp_path / "tmp")
+    assert code == 0 and out.startswith("run my-run (local)")
+
+
+def test_diagnose_at_a_terminal_with_no_argument_reads_the_newest_run(tmp_path: Path) -> None:
+    """Without a pipe, reading stdin would wait silently for a log that never comes."""
+    import subprocess
+    import sys
+
+    kept = tmp_path / "launchx" / "lx-7"
+    EventLog(kept / "events.jsonl", "lx-7").record("attempt_start", attempt=0)
+    EventLog(kept / "events.jsonl", "lx-7").record(
+        "attempt_end", attempt=0, exit_code=130, outcome="interrupted", category="interrupted"
+    )
+    script = (
+        "import os, pty, sys; pid, fd = pty.fork()\n"
+        "if pid == 0: os.execvp(sys.executable, [sys.executable, '-m', 'launchx', 'diagnose'])\n"
+        "out = b''\n"
+        "while True:\n"
+        "    try: chunk = os.read(fd, 4096)\n"
+        "    except OSError: break\n"
+        "    if not chunk: break\n"
+        "    out += chunk\n"
+        "sys.stdout.write(out.decode())\n"
+    )
+    env = {**clean_env(), "TMPDIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert f"reading the newest run, {kept}" in done.stdout
+    assert "interrupted (LX532)" in done.stdout
 
 
 def test_a_log_dir_is_taken_by_another_run_or_an_ended_one() -> None:

@@ -82,8 +82,8 @@ class NodeChannel:
     taken: Counter[str] = field(default_factory=Counter, init=False)
     _last_agreed: dict[str, object] | None = field(default=None, init=False)  # node 0
     _said_error: bool = field(default=False, init=False)
-    _opened_at: float | None = field(default=None, init=False)  # node 0: listening since
-    _notes_said: int = field(default=0, init=False)  # node 0: of WAITING_NOTES_S
+    _opened_at: float | None = field(default=None, init=False)  # listening, or dialling, since
+    _notes_said: int = field(default=0, init=False)  # of WAITING_NOTES_S
 
     def open(self) -> None:
         """Node 0 listens once, before its first attempt (a node reporting early waits in
@@ -101,6 +101,7 @@ class NodeChannel:
             self.link = channel.Link(
                 self.master_addr, self.port, self.run_id, self.key, self.node_rank
             )
+            self._opened_at = self.clock()
         self._thread = threading.Thread(target=self._loop, name="launchx-nodes", daemon=True)
         self._thread.start()
 
@@ -236,9 +237,11 @@ class NodeChannel:
                 if self.link is not None and not self.link.connected:
                     if self._apart_since is None:
                         self._apart_since = self.clock()
-                    if self.link.connect(self.clock() + 2.0):
+                    if self.link.connect(self.link.monotonic() + 2.0):  # (its own clock)
                         self._connected_once = True
                         self._apart_since = None
+                    else:
+                        self._guarded(self._note_waiting, self.clock())
                     continue
                 messages = (
                     self.hub.messages(_TICK_S)
@@ -260,8 +263,9 @@ class NodeChannel:
                 return
 
     def _note_waiting(self, now: float) -> None:
-        """Node 0 names the nodes whose launchx has not connected yet, a few times: a node
-        not started (or started with other options) otherwise looks like a hang."""
+        """Name, a few times, the launchx that has not connected yet: node 0 the nodes that
+        never came, the others node 0 when it was never reached. A node not started (or
+        started with other options) otherwise looks like a hang, from either side."""
         if self._opened_at is None or self._notes_said >= len(WAITING_NOTES_S):
             return
         waited = now - self._opened_at
@@ -271,6 +275,17 @@ class NodeChannel:
             self._notes_said < len(WAITING_NOTES_S) and waited >= WAITING_NOTES_S[self._notes_said]
         ):
             self._notes_said += 1
+        if self.hub is None:
+            if self._connected_once:
+                self._notes_said = len(WAITING_NOTES_S)
+            else:
+                self.console.write(
+                    f"launchx: waiting for node 0 ({waited:.0f} s): its launchx is not "
+                    f"listening at {self.master_addr}:{self.port}; start it there with the "
+                    "same options and --node-rank 0, or check that the master address is "
+                    "node 0's and the port is open\n"
+                )
+            return
         never = self.never_joined()
         if not never:
             self._notes_said = len(WAITING_NOTES_S)  # everyone came: nothing more to say

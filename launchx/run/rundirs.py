@@ -1,5 +1,5 @@
-"""Which run ``launchx status`` reads when it is given no directory, and whether a
-``--log-dir`` may take this run.
+"""Which run ``launchx status`` (and ``diagnose``) reads when it is given no directory or
+a run id, and whether a ``--log-dir`` may take this run.
 
 Runs without ``--log-dir`` are kept under ``<temp dir>/launchx/<run id>``; a run with one
 is named, per user, in ``<temp dir>/launchx-latest-<uid>``: one file beside the shared
@@ -59,12 +59,22 @@ def _named_run(temp_dir: str) -> Path | None:
     return named if named.is_absolute() and (named / "events.jsonl").is_file() else None
 
 
+def by_run_id(given: str, temp_dir: str) -> str:
+    """``given``, or the directory of the run with that id under the default log root when
+    ``given`` is a bare name that is no path here: ``launchx status intr1`` as a user
+    types it after ``launchx run --run-id intr1`` (an existing file or directory wins)."""
+    if not given or "/" in given or given in (".", "..", "-") or os.path.lexists(given):
+        return given
+    kept = Path(default_log_root(given, temp_dir))
+    return str(kept) if (kept / "events.jsonl").is_file() else given
+
+
 def run_dir(given: str | None, temp_dir: str) -> Path:
     """The run ``launchx status`` reads: the directory given, else the newest run, of those
     kept under the default log root and the last one started with ``--log-dir``; newest
     by what was last written."""
     if given:
-        return Path(given).expanduser().resolve()
+        return Path(by_run_id(given, temp_dir)).expanduser().resolve()
     root = Path(default_log_root(None, temp_dir)).parent
     try:
         runs = [p for p in root.iterdir() if p.is_dir()]
@@ -74,7 +84,9 @@ def run_dir(given: str | None, temp_dir: str) -> Path:
     if named is not None:
         runs.append(named)
     if not runs:
-        raise ConfigError(f"no run under {root}", "pass the run's --log-dir: launchx status DIR")
+        raise ConfigError(
+            f"no run under {root}", "pass a run's log directory (its --log-dir) or its run id"
+        )
     return max(runs, key=_last_written)
 
 

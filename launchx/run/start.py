@@ -111,6 +111,8 @@ def start(
     sup = Supervisor(forward_warnings=not decisions.inner_step)
     console = StreamConsole(terminal)
     root = Path(log_dir) if log_dir else Path(default_log_root(spec.run_id, spec.temp_dir))
+    if not log_dir and not decisions.inner_step and _keeps_the_run_record(spec):
+        _set_aside_ended(spec, root, console)
     events = _events(spec, root)
     if log_dir and not decisions.inner_step:
         note_latest_run(root, spec.temp_dir)
@@ -185,15 +187,47 @@ def start(
     return outcome.exit_code
 
 
-def _check_log_dir(spec: RunSpec, log_dir: Path) -> None:
-    """Refuse a --log-dir that holds another run's logs (node 0 decides: the other nodes
-    write beside it into the same directory once the run is under way)."""
+def _taken_by(spec: RunSpec, log_dir: Path) -> str | None:
+    """Why ``log_dir`` holds another run's logs, or an ended run of this id (``rundirs``)."""
     try:
         earlier = read_run_events(log_dir)
     except LaunchxError:
-        earlier = []  # unreadable: writing there fails soon enough, and says so
-    continuing = first_attempt(spec, _history(spec).load()) > 0
-    why = log_dir_taken(earlier, spec.run_id or "", continuing=continuing)
+        return None  # unreadable: writing there fails soon enough, and says so
+    continuing = bool(earlier) and first_attempt(spec, _history(spec).load()) > 0
+    return log_dir_taken(earlier, spec.run_id or "", continuing=continuing)
+
+
+def _keeps_the_run_record(spec: RunSpec) -> bool:
+    """The one writer of ``events.jsonl``: node 0, not a rank that runs its own launchx."""
+    launch = spec.res.facts.launch
+    if spec.decisions.launcher.launcher == "direct" and launch.rank:
+        return False
+    return spec.res.launch["node_rank"].value in ("", "0")
+
+
+def _set_aside_ended(spec: RunSpec, root: Path, console: StreamConsole) -> None:
+    """A rerun under the same id (``--run-id``, or the id several nodes derive from the
+    same address and port) would append to the ended run's logs, and ``diagnose`` would
+    then report the old failure: the old directory is renamed ``<id>.N`` and kept (and
+    pruned with the other runs). A SLURM requeue continues its run in place."""
+    if _taken_by(spec, root) is None:
+        return
+    for n in range(1, 1000):
+        aside = root.with_name(f"{root.name}.{n}")
+        if aside.exists():
+            continue
+        try:
+            os.rename(root, aside)
+        except OSError:
+            return  # another writer moved it first, or it cannot be moved: logs append
+        console.write(f"launchx: the earlier run with this id ended; its logs are in {aside}\n")
+        return
+
+
+def _check_log_dir(spec: RunSpec, log_dir: Path) -> None:
+    """Refuse a --log-dir that holds another run's logs (node 0 decides: the other nodes
+    write beside it into the same directory once the run is under way)."""
+    why = _taken_by(spec, log_dir)
     if why is not None:
         raise LaunchRefused(
             f"--log-dir {log_dir}: {why}; a second run there would write into its logs",
