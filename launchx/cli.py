@@ -455,7 +455,14 @@ def diagnose(
     paths = [rundirs.by_run_id(p, temp) for p in logs or []]
     if not paths and sys.stdin.isatty():
         # nothing piped in: the run that just failed, as `launchx status` would show it
-        newest = rundirs.run_dir(None, temp)
+        try:
+            newest = rundirs.run_dir(None, temp)
+        except LaunchxError as exc:
+            raise LaunchxError(
+                f"{exc.message}, and nothing is piped in",
+                "pass a log file, a run's log directory or run id, or pipe a log in: "
+                "launchx diagnose - < job.out",
+            ) from None
         typer.echo(f"launchx: reading the newest run, {newest}", err=True)
         paths = [str(newest)]
     report = logsource.diagnose_paths(paths or ["-"], sys.stdin.buffer)

@@ -230,12 +230,21 @@ def test_diagnose_at_a_terminal_with_no_argument_reads_the_newest_run(tmp_path: 
         "    out += chunk\n"
         "sys.stdout.write(out.decode())\n"
     )
-    env = {**clean_env(), "TMPDIR": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
-    )
-    assert f"reading the newest run, {kept}" in done.stdout
-    assert "interrupted (LX532)" in done.stdout
+
+    def at_a_terminal(tmp: Path) -> str:
+        env = {**clean_env(), "TMPDIR": str(tmp)}
+        done = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
+        )
+        return done.stdout
+
+    out = at_a_terminal(tmp_path)
+    assert f"reading the newest run, {kept}" in out
+    assert "interrupted (LX532)" in out
+    (tmp_path / "empty").mkdir()
+    out = at_a_terminal(tmp_path / "empty")
+    assert "no run under" in out and "nothing is piped in" in out and "Traceback" not in out
+    assert "launchx diagnose - < job.out" in out
 
 
 def test_a_log_dir_is_taken_by_another_run_or_an_ended_one() -> None:
