@@ -184,7 +184,8 @@ def auto_nproc(facts: HostFacts, spec: int | str) -> tuple[int, Origin]:
                     if facts.gpu_visible is not None
                     else ""
                 ),
-                "use -p local for CPU ranks (gloo) on this host, or --nproc-per-node cpu",
+                "run it on a node with GPUs (this one sees none: a login node?), or use "
+                "-p local for CPU ranks (gloo) on this host",
             )
         source = (
             Origin.auto("CUDA_VISIBLE_DEVICES")

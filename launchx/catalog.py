@@ -1036,8 +1036,19 @@ def _unknown_finding(name: str, value: str, env: Mapping[str, str]) -> list[Find
         else:
             message += f"looks for {upper}"
             fix = f"{upper}={redact(name, value)}"
-            wrong = check_value(CATALOG[upper], value)  # the value, renamed, may be wrong too
-            if wrong:
+            spec = CATALOG[upper]
+            # the value, renamed, may be wrong too: said when it would be an error there
+            # (not advice), of a variable the reader reads
+            wrong = [w for w in check_value(spec, value) if codes.level(w[0]) == "error"]
+            said = _status_finding(spec, value, HostFacts())
+            if said:  # the upper-case name is itself a myth, removed or renamed
+                message += f"; and {said[0].message}"
+                fix = (
+                    f"{spec.renamed_to}={redact(name, value)} (and unset {name})"
+                    if spec.status == "renamed"
+                    else f"unset {name}; use {spec.use_instead}"
+                )
+            elif wrong and spec.status == "ok":
                 message += f" (and as {upper} it would be wrong: {wrong[0][1]})"
                 fix = wrong[0][2]
         return [_finding("LX106", name, message, fix)]

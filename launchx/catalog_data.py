@@ -1559,7 +1559,7 @@ TORCHRUN_ROWS: tuple[Var, ...] = (
     Var(
         name="LOGLEVEL",
         type="enum-cs",
-        default="INFO",
+        default="WARNING",  # elastic/utils/logging.py get_log_level()
         constraint="CRITICAL FATAL ERROR WARN WARNING INFO DEBUG NOTSET",
         purpose="Log level of the torchrun agent (logging.setLevel: upper-case names only)",
     ),

@@ -423,6 +423,10 @@ def status(
     from launchx.run import events, rundirs
 
     where = rundirs.run_dir(run_dir, pipeline.temp_dir())
+    try:  # node 0's own events, counted before all are read (a running run appends)
+        main = len(events.read_events(where / "events.jsonl"))
+    except OSError:
+        main = 0
     found = events.read_run_events(where)
     if not found:
         raise LaunchxError(
@@ -430,7 +434,7 @@ def status(
             "pass the --log-dir of a run, or run one first (launchx run ...)",
         )
     state = status_mod.summarise(
-        found, alive=events.pid_alive(found[0].get("pid")), now=time.time()
+        found, alive=events.pid_alive(found[0].get("pid")), now=time.time(), main=main
     )
     typer.echo(status_mod.render(state, as_json=as_json), nl=False)
 

@@ -91,6 +91,7 @@ FINDINGS: tuple[Code, ...] = (
     Code("LX212", "error", "processes per node asked for contradict the launch already in place"),
     Code("LX213", "error", "the command launchx runs per rank is itself a launcher"),
     Code("LX214", "warning", "one node, but the master address is not an address of this host"),
+    Code("LX215", "warning", "a direct launch where nothing started the ranks: one process runs"),
     Code("LX220", "error", "torch is not installed for the python that runs launchx"),
     Code("LX221", "warning", "/dev/shm is too small for NCCL and DataLoader workers"),
     Code("LX222", "error", "RDMA devices present but no port is ACTIVE/LinkUp"),

@@ -505,6 +505,12 @@ class Screen:
             above += self._fold_line(rec.rank, folded)
         return True
 
+    def _folded(self) -> list[str]:
+        """The counts of the stacks still open, closed now."""
+        lines = [ln for rank, n in self._frames.items() for ln in self._fold_line(rank, n)]
+        self._frames.clear()
+        return lines
+
     def _fold_line(self, rank: int | None, frames: int) -> list[str]:
         hidden = frames - CPP_FRAMES_SHOWN
         if hidden <= 0:
@@ -513,8 +519,11 @@ class Screen:
         return [line.render(self.template)]
 
     def say(self, text: str) -> str:
-        """launchx's own message (one or more lines), always from a fresh line."""
-        body = text if text.endswith("\n") else text + "\n"
+        """launchx's own message (one or more lines), always from a fresh line, after the
+        count of a C++ stack that ended a rank's output (not after launchx's verdict)."""
+        body = "".join(line + "\n" for line in self._folded()) + (
+            text if text.endswith("\n") else text + "\n"
+        )
         return self._redraw(self._region(), body) if self.tty else body
 
     def status(self, rows: Iterable[str], width: int = 0) -> str:
@@ -532,9 +541,7 @@ class Screen:
         before = self._region()
         live = self._live
         self._live, self._status = None, ()
-        folded = [ln for rank, n in self._frames.items() for ln in self._fold_line(rank, n)]
-        self._frames.clear()
-        tail = "".join(line + "\n" for line in folded)
+        tail = "".join(line + "\n" for line in self._folded())
         if not before:
             return tail
         return self._erase(before) + tail + (self._fit(live) + "\n" if live is not None else "")

@@ -155,6 +155,26 @@ TORCHRUN_SPELLINGS: Mapping[str, str] = MappingProxyType(
         "--rdzv-conf": "drop it, or set timeouts.rdzv_timeout_s (--set)",
         "--redirects": "drop it (launchx keeps every rank's output: --log-dir)",
         "--tee": "drop it (launchx keeps every rank's output: --log-dir)",
+        "--local-ranks-filter": "drop it (launchx shows rank 0's output and every error)",
+        "--logs-specs": "drop it (launchx keeps every rank's output: --log-dir)",
+        "--local-addr": "drop it (torchrun's agent binds as launchx plans it)",
+        "--role": "drop it (a label in torchrun's own logs only)",
+        "--monitor-interval": "drop it (launchx watches the ranks itself: --hang-timeout)",
+        "--start-method": "drop it (torchrun starts the script as a subprocess under launchx)",
+    }
+)
+
+
+# sbatch's own spellings, for whoever types ``launchx sbatch`` where ``sbatch`` stood.
+SBATCH_SPELLINGS: Mapping[str, str] = MappingProxyType(
+    {
+        "-N": "--nodes N",
+        "-t": "--time LIMIT",
+        "-J": "--job-name NAME",
+        "-A": "--account NAME",
+        "-q": "--qos NAME",
+        "-c": "--cpus-per-task N",
+        "--gres": "--gpus-per-node N",
     }
 )
 
@@ -176,8 +196,15 @@ def _instead(given: str, known: Sequence[str]) -> str:
         return f"torchrun's {dashed} has no launchx twin: {spelled}; "
     if spelled.split(" ", 1)[0] in known:
         return f"torchrun's {dashed} is launchx's {spelled}; "
-    close = difflib.get_close_matches(dashed, known, n=1)
-    return f"did you mean {close[0]}? " if close else ""
+    spelled = SBATCH_SPELLINGS.get(dashed if dashed.startswith("--") else given, "")
+    if spelled.split(" ", 1)[0] in known:
+        return f"sbatch's {given} is launchx's {spelled}; "
+    close = difflib.get_close_matches(dashed, known, n=1, cutoff=0.75)
+    if close:
+        return f"did you mean {close[0]}? "
+    if "--sbatch-arg" in known and given.startswith("--"):
+        return f"an sbatch option launchx does not write goes through: --sbatch-arg={given}=...; "
+    return ""
 
 
 def refuse_unknown_option(command: str, word: str, known: Sequence[str]) -> None:

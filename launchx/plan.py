@@ -168,6 +168,22 @@ def _mpi_mapping(environ: Mapping[str, str]) -> dict[str, str]:
     return mapped
 
 
+def _nothing_started(ctx: LaunchContext, nproc: int) -> tuple[Finding, ...]:
+    """``-p platform-ddp`` on a workstation: the banner said 2 processes, one ran."""
+    if ctx.kind != "none" or nproc <= 1:
+        return ()
+    return (
+        finding(
+            "LX215",
+            None,
+            "launcher direct, but nothing here started the ranks (no RANK, WORLD_SIZE or a "
+            f"platform's variables): the script runs once, as one process, not {nproc}",
+            "use a profile that starts the ranks (-p local on CPU, -p single-node on GPUs), "
+            "or run it where the platform starts them",
+        ),
+    )
+
+
 def decide_launcher(res: Resolution) -> LaunchDecision:
     """Pick torchrun, direct or srun from what launched us, or refuse what cannot work."""
     facts = res.facts
@@ -278,7 +294,7 @@ def decide_launcher(res: Resolution) -> LaunchDecision:
         return LaunchDecision("srun", "SLURM batch script: srun starts one task per node")
 
     if requested == "direct":
-        return LaunchDecision("direct", "direct launch requested")
+        return LaunchDecision("direct", "direct launch requested", _nothing_started(ctx, nproc))
     if ctx.kind == "per_node":
         return LaunchDecision(
             "torchrun", f"{ctx.describe()} gives per-node values: torchrun starts this node's ranks"

@@ -60,6 +60,23 @@ class Resume(_Strict):
     resume_arg: str | None = None
     """Appended to the script's arguments when a checkpoint exists, e.g. "--resume {path}"."""
 
+    @field_validator("resume_arg")
+    @classmethod
+    def _splits_into_words(cls, value: str | None) -> str | None:
+        """Split as a shell would (``plan.with_resume_arg``) only once a checkpoint exists:
+        an unbalanced quote must fail here, not at the first retry on the cluster."""
+        if value is not None:
+            import shlex
+
+            try:
+                shlex.split(value)
+            except ValueError as exc:
+                raise ValueError(
+                    f"cannot be split into arguments ({str(exc).lower()}): close the quote, "
+                    "e.g. '--resume {path}'"
+                ) from None
+        return value
+
 
 class Logs(_Strict):
     keep_runs: Annotated[int, Field(ge=1)] = 20

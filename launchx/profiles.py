@@ -104,12 +104,17 @@ def _no_file(path: Path) -> ProfileNotFound:
 
 def _named(directory: Path) -> list[Path]:
     """The entries of a search directory that a profile name can stand for: ``x.yaml`` and
-    ``x.yml``, not ``x.yaml.yaml`` (its name, ``x.yaml``, reads as a path)."""
+    ``x.yml``, not ``x.yaml.yaml`` (its name, ``x.yaml``, reads as a path), nor a hidden
+    file (an editor's lock, ``.#x.yaml``, a link to nothing by design)."""
     try:
         entries = sorted(directory.iterdir())
     except OSError:
         return []
-    return [p for p in entries if p.suffix in _SUFFIXES and not _looks_like_path(p.stem)]
+    return [
+        p
+        for p in entries
+        if p.suffix in _SUFFIXES and not _looks_like_path(p.stem) and not p.name.startswith(".")
+    ]
 
 
 def available_names(environ: Mapping[str, str], cwd: Path) -> list[str]:
@@ -155,7 +160,11 @@ def list_profiles(environ: Mapping[str, str], cwd: Path) -> ProfileListing:
             else:
                 first[path.stem] = (label, path)
         try:
-            doubled = [p for p in directory.iterdir() if _looks_like_path(p.stem)]
+            doubled = [
+                p
+                for p in directory.iterdir()
+                if _looks_like_path(p.stem) and not p.name.startswith(".") and p.is_file()
+            ]
         except OSError:
             doubled = []
         for path in sorted(doubled):

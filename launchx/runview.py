@@ -103,7 +103,8 @@ def analyse(
             [*dumps_by.get(a, []), *dumps_by[None]],
             policy,
             decided=_decided(a, events, policy),
-            recorded=_decided(a, events, policy, _RECORDED),
+            # (another node stopped with it says "aborted": the interrupt is the cause)
+            recorded=_decided(a, events, policy, _RECORDED | {"aborted"}),
         )
     views = tuple(_attempt_view(a, reports[a], events) for a in numbered)
     failed = [v.attempt for v in views if v.outcome != "ok" and reports[v.attempt].primary]

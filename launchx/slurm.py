@@ -141,6 +141,9 @@ _SIGNAL_NAMES = frozenset(
         "PIPE",
     }
 )
+# What launchx (execute.FORWARDED, runtime.preempt) takes as the scheduler's warning; by
+# number as Linux numbers them, which is where SLURM runs.
+_WARNING_SIGNALS = frozenset({"USR1", "USR2", "10", "12"})
 _TIME_HINT = (
     "SLURM time limits look like MINUTES, MM:SS, HH:MM:SS, D-HH, D-HH:MM or "
     "D-HH:MM:SS, e.g. --time 1-00:00:00"
@@ -316,6 +319,13 @@ def _normalise_signal(value: str, source: str) -> str:
         sig = sig.removeprefix("SIG")
         if sig not in _SIGNAL_NAMES:
             raise ConfigError(f"signal {value!r} ({source}): unknown signal {sig!r}", _SIGNAL_HINT)
+    if sig not in _WARNING_SIGNALS:
+        raise ConfigError(
+            f"signal {value!r} ({source}): launchx takes only USR1 or USR2 as the warning "
+            "before the time limit (checkpoint, then requeue); any other stops the run "
+            "without a requeue (TERM, INT, HUP: an interrupt) or launchx itself (KILL, STOP)",
+            "write --signal USR2@120 (launchx's default) or USR1@SECONDS",
+        )
     seconds = int(secs) if secs is not None else 60  # sbatch's own default
     if seconds > 0xFFFF:
         raise ConfigError(
@@ -473,7 +483,8 @@ def frozen_profile_yaml(profile: Profile, options: Slurm) -> str:
 
     Only what the profile files set is written (defaults stay defaults, so the node resolves
     them exactly as it would have), ``extends`` is dropped (already merged), ``nnodes``
-    becomes ``auto`` (the allocation, read from SLURM on the node, is the truth), and the
+    becomes ``auto`` (the allocation, read from SLURM on the node, is the truth), as does a
+    loopback ``master_addr`` (SLURM's first node then, not each node itself), and the
     ``slurm`` block carries the merged options, so ``launchx run`` decides from what was
     submitted.
     """
@@ -483,10 +494,25 @@ def frozen_profile_yaml(profile: Profile, options: Slurm) -> str:
         if getattr(options, name, None) is not None
     }
     slurm = profile.slurm.model_copy(update=updates)
-    frozen = profile.model_copy(update={"slurm": slurm, "nnodes": "auto"})
+    allocated: dict[str, object] = {"slurm": slurm, "nnodes": "auto"}
+    if _loopback(profile.master_addr):  # (``-p local``): the other nodes cannot reach it
+        allocated["master_addr"] = "auto"
+    frozen = profile.model_copy(update=allocated)
     data = frozen.model_dump(mode="json", exclude_unset=True, exclude={"extends"})
     text: str = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     return text
+
+
+def _loopback(address: str) -> bool:
+    import ipaddress
+
+    name = address.strip().strip("[]")
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 def heredoc_delimiter(body: str) -> str:

@@ -52,11 +52,19 @@ def _str(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def summarise(events: Sequence[Event], *, alive: bool, now: float) -> RunState:
+def summarise(
+    events: Sequence[Event], *, alive: bool, now: float, main: int | None = None
+) -> RunState:
     """The run's state from its events. Node 0 speaks for the run: where its events are
-    there, the other nodes' (``events-node-K.jsonl``, each with its own clock and
-    durations) add only what their watches saw."""
-    own = [e for e in events if _int(e.get("node")) in (None, 0)]
+    there, the other writers' (``events-node-K.jsonl``, ``events-rank-K.jsonl`` of ranks
+    that each run launchx, each with its own clock and durations) add only what their
+    watches saw. ``main``: how many of ``events`` come from node 0's ``events.jsonl``
+    (None: told apart by their ``node`` field)."""
+    own = (
+        list(events[:main])
+        if main is not None
+        else [e for e in events if _int(e.get("node")) in (None, 0)]
+    )
     spoken = own if any(e.get("event") == "run_start" for e in own) else list(events)
     start = next((e for e in spoken if e.get("event") == "run_start"), {})
     end = next((e for e in reversed(spoken) if e.get("event") == "run_end"), None)

@@ -217,6 +217,12 @@ TORCHRUN_CASES = [
     ("--rdzv-conf", "torchrun's --rdzv-conf has no launchx twin: drop it, or set"),
     ("--redirects=3", "torchrun's --redirects has no launchx twin: drop it"),
     ("--tee=3", "torchrun's --tee has no launchx twin: drop it"),
+    ("--local-ranks-filter=0", "torchrun's --local-ranks-filter has no launchx twin: drop it"),
+    ("--logs_specs=x", "torchrun's --logs-specs has no launchx twin: drop it"),
+    ("--local-addr=10.0.0.1", "torchrun's --local-addr has no launchx twin: drop it"),
+    ("--role=trainer", "torchrun's --role has no launchx twin: drop it"),
+    ("--monitor-interval=1", "torchrun's --monitor-interval has no launchx twin: drop it"),
+    ("--start_method=fork", "torchrun's --start-method has no launchx twin: drop it"),
     ("--n", "options before the script"),  # too short to name one option
 ]
 
@@ -235,6 +241,36 @@ def test_every_torchrun_spelling_is_answered() -> None:
     with pytest.raises(LaunchxError) as info:
         pipeline.refuse_unknown_option("run", "--rdzv-id=7", [*RUN_OPTIONS, "--run-id"])
     assert str(info.value.hint).startswith("torchrun's --rdzv-id is launchx's --run-id ID; ")
+
+
+SBATCH_OPTIONS = ["--nodes", "--time", "--job-name", "--account", "--qos", "--cpus-per-task"]
+SBATCH_OPTIONS += ["--gpus-per-node", "--ntasks-per-node", "--sbatch-arg", "-p", "--profile"]
+
+
+@pytest.mark.parametrize(
+    ("word", "hint"),
+    [
+        ("-N", "sbatch's -N is launchx's --nodes N; "),
+        ("-t", "sbatch's -t is launchx's --time LIMIT; "),
+        ("-J", "sbatch's -J is launchx's --job-name NAME; "),
+        ("-A", "sbatch's -A is launchx's --account NAME; "),
+        ("-q", "sbatch's -q is launchx's --qos NAME; "),
+        ("-c", "sbatch's -c is launchx's --cpus-per-task N; "),
+        ("--gres=gpu:8", "sbatch's --gres is launchx's --gpus-per-node N; "),
+        ("--gpus=8", "did you mean --gpus-per-node? "),  # (the one option it begins)
+        ("--ntasks=16", "did you mean --ntasks-per-node? "),
+        ("--mem=100G", "an sbatch option launchx does not write goes through: --sbatch-arg"),
+        ("--nodess", "did you mean --nodes? "),
+    ],
+)
+def test_sbatchs_spellings_are_answered_with_launchxs(word: str, hint: str) -> None:
+    with pytest.raises(LaunchxError) as info:
+        pipeline.refuse_unknown_option("sbatch", word, SBATCH_OPTIONS)
+    assert str(info.value.hint).startswith(hint)
+    # where launchx has no such option, sbatch's name is not offered
+    with pytest.raises(LaunchxError) as info:
+        pipeline.refuse_unknown_option("run", "-N", ["--nnodes"])
+    assert "sbatch's" not in str(info.value.hint)
 
 
 def test_the_cli_answers_torchruns_spelling(tmp_path: Path) -> None:
@@ -284,6 +320,24 @@ def test_a_resume_arg_without_a_checkpoint_dir_is_a_warning(tmp_path: Path) -> N
     more = [*args, "--set", "resume.checkpoint_dir=ckpt"]
     code, out, _err = run_cli(more, clean_env(), cwd=tmp_path)
     assert code == 0 and "LX309" not in out
+
+
+def test_a_checkpoint_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text("print(1)\n")
+    err = fails_cleanly(["run", "--checkpoint-dir", "train.py", "train.py"], tmp_path)
+    assert "is a file, not a directory" in err
+
+
+def test_a_resume_arg_with_an_unbalanced_quote_is_refused_before_any_run(tmp_path: Path) -> None:
+    """It is split only when a checkpoint exists: at the first retry, perhaps days in."""
+    (tmp_path / "train.py").write_text("print(1)\n")
+    bad = "--resume '{path}"
+    err = fails_cleanly(
+        ["run", "--checkpoint-dir", "ck", "--resume-arg", bad, "train.py"], tmp_path
+    )
+    assert "cannot be split into arguments (no closing quotation)" in err
+    err = fails_cleanly(["explain", "--set", f"resume.resume_arg={bad}"], tmp_path)
+    assert "close the quote" in err
 
 
 @pytest.mark.parametrize(("hang_s", "warned"), [("151", True), ("150", False), ("auto", False)])

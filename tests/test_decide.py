@@ -496,3 +496,27 @@ def test_an_interrupt_is_named_by_the_signal_the_user_sent_not_launchxs_kill() -
     assert diag is not None and diag.primary is not None
     assert record.category == "interrupted" and record.interrupted
     assert diag.primary.signal == signal.SIGINT
+
+
+FIRST_COLLECTIVE = (
+    "[rank1]:[E1205 10:00:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught "
+    "collective operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=1, "
+    "NumelOut=1, Timeout(ms)=1800000) ran for 1800013 milliseconds before timing out."
+)
+
+
+def test_a_first_collectives_timeout_is_retried_once_the_attempt_saved_a_checkpoint() -> None:
+    """LX550 reads "never got past its first steps" from the sequence number, which starts
+    again at each attempt: a checkpoint this attempt wrote disproves it."""
+    evidence = Evidence(1, 3.0, launcher_output=(FIRST_COLLECTIVE,))
+    first, report = assess(evidence, attempt=0, policy=Retry())
+    assert report is not None and report.primary is not None
+    assert report.primary.code == "LX550" and (first.retryable, first.on_progress) == (False, False)
+    # a checkpoint from before the attempt (it resumed, then failed at once): still not
+    resumed, _ = assess(evidence, attempt=1, policy=Retry(), step_before=20, step_after=20)
+    assert resumed.retryable is False
+    saved, _ = assess(evidence, attempt=0, policy=Retry(), step_before=None, step_after=30)
+    assert (saved.retryable, saved.on_progress) == (True, True)
+    never = Retry(never=("nccl_watchdog_timeout",))
+    refused, _ = assess(evidence, attempt=0, policy=never, step_after=30)
+    assert refused.retryable is False

@@ -481,6 +481,7 @@ def test_profile_files_that_no_name_reaches_are_named(tmp_path: Path) -> None:
     (team / "local.yaml").write_text("name: local\ndescription: ours\n")  # a built-in's name
     (team / "twice.yaml").write_text("name: twice\n")
     (team / "twice.yml").write_text("name: twice\n")
+    (team / ".#base.yaml").symlink_to("user@host.1234")  # an editor's lock: not a profile
     (team / "base.yaml").write_text("nprocs: 2\n")
     (team / "child.yaml").write_text("extends: base\n")
     env = {"LAUNCHX_PROFILE_PATH": str(team)}
@@ -491,7 +492,7 @@ def test_profile_files_that_no_name_reaches_are_named(tmp_path: Path) -> None:
     assert f"{team / 'gone.yaml'} is a broken link, not a profile file" in err
     assert f"{team / 'folder.yaml'} is a directory, not a profile file" in err
     assert "its name ends in .yaml.yaml" in err and "rename it double.yaml" in err
-    assert "chain is broken: profile:child -> 'base': " in err
+    assert "chain is broken: profile:child -> 'base': " in err and ".#base" not in out + err
     assert f"{team / 'base.yaml'}: unknown key 'nprocs'" in err
     code, _, err = run_cli(["explain", "-p", "gone"], env, cwd=tmp_path)
     assert code == 2 and "did you mean" not in err and "is a broken link" in err

@@ -4953,16 +4953,3 @@ def test_lightnings_sigterm_exception_is_not_the_scripts_error() -> None:
     )
     p = failures.diagnose_logs([text]).primary
     assert p is None or p.category != "user_code_error", p
-
-
-@pytest.mark.parametrize("reason", ["Connection refused", "Connection timed out"])
-def test_a_store_client_left_retrying_is_a_rendezvous_that_never_met(reason: str) -> None:
-    """The warning torch >= 2.3's TCPStore client prints on each retry (wording from
-    trl#3408's log), alone: the log ended while nothing listened at the store's address."""
-    line = (
-        "[W516 10:05:30.089703847 TCPStore.cpp:330] [c10d] TCP client failed to "
-        "connect/validate to host 10.0.0.1:29500 - retrying (try=0, timeout=1800000ms, "
-        f"delay=1045ms): {reason}\n"
-    )
-    p = failures.diagnose_logs([line]).primary
-    assert p is not None and (p.category, p.code) == ("rendezvous_timeout", "LX521")

@@ -439,7 +439,7 @@ def test_a_node_says_it_still_waits_for_node_zero_until_it_connects() -> None:
         clock.now = 15.0
         assert until(lambda: len(waiting()) == 1)
         assert waiting()[0].startswith("launchx: waiting for node 0 (15 s)")
-        assert f"not listening at 127.0.0.1:{port}" in waiting()[0]
+        assert f"does not answer at 127.0.0.1:{port} (Connection refused)" in waiting()[0]
         n0 = node(0, 2, port)
         try:
             assert until(lambda: n0.never_joined() == set())

@@ -535,6 +535,11 @@ def test_a_cpp_stack_on_a_terminal_shows_its_first_frames_and_counts_the_rest() 
     # a stack that ends the output is counted when the screen ends
     screen.lines(_stack(1, 5))
     assert screen.end() == "[r1]:   ... 2 more C++ frames (every one is in the log)\n"
+    # ... or before launchx's own words (its verdict, a retry), not in the next attempt
+    screen.lines(_stack(1, 5))
+    said = screen.say("launchx: attempt 0 failed; retrying")
+    assert said.index("... 2 more C++ frames") < said.index("launchx: attempt 0 failed")
+    assert "more C++ frames" not in screen.lines([OutLine("hello attempt 1", 1)])
 
 
 def test_off_a_terminal_every_cpp_frame_is_kept() -> None:

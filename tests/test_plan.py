@@ -652,7 +652,7 @@ def test_an_inner_launcher_is_allowed_once_or_by_the_profile() -> None:
         ({"MASTER_ADDR": "10.9.9.9"}, {"nnodes": "2", "node_rank": "1"}, {}, False),
     ],
 )
-def test_one_node_with_a_master_address_elsewhere_is_refused(
+def test_one_node_with_a_master_address_elsewhere_is_named(
     environ: dict[str, str], flags: dict[str, str], host_ips: dict[str, str], refused: bool
 ) -> None:
     """A stale MASTER_ADDR turned a one-node run into a 15-minute wait: torchrun's agent
@@ -668,3 +668,14 @@ def test_one_node_with_a_master_address_elsewhere_is_refused(
     if refused:
         assert lx214[0].level == "warning" and "not an address of this host" in lx214[0].message
         assert ("unset MASTER_ADDR" in lx214[0].fix) is ("MASTER_ADDR" in environ)
+
+
+def test_a_direct_launch_that_nothing_started_says_one_process_runs() -> None:
+    """``-p platform-ddp`` on a workstation: the banner said 2 processes, the script ran
+    once (as one process of a world of one)."""
+    _decision, found = assess(resolved("platform-ddp", cpu_count=8))
+    (lx215,) = [f for f in found if f.code == "LX215"]
+    assert lx215.level == "warning" and "runs once, as one process" in lx215.message
+    ranks = {"RANK": "0", "WORLD_SIZE": "2", "LOCAL_RANK": "0", "MASTER_ADDR": "127.0.0.1"}
+    _decision, found = assess(resolved("platform-ddp", {**ranks, "MASTER_PORT": "29777"}))
+    assert not [f for f in found if f.code == "LX215"]

@@ -224,6 +224,11 @@ def test_a_node_that_reaches_neither_port_names_both() -> None:
         f"did not answer at 127.0.0.1:{port + 1} within 1 s (Connection refused); nor did "
         f"its rendezvous port {port} (Connection refused)"
     )
+    # the node's own row says so too (it once said "reached" beside that error)
+    out = io.StringIO()
+    meet._follow(res, meet.where(res), 1.0, False, out)
+    row = next(line for line in out.getvalue().splitlines() if "rendezvous port  " in line)
+    assert "not reached (Connection refused)" in row and "LX247" not in out.getvalue()
 
 
 @pytest.mark.parametrize("stranger", ["silent", "another run"])

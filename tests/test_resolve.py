@@ -162,6 +162,16 @@ def test_a_catalog_name_in_the_wrong_case_is_shown_and_named() -> None:
     # renamed as it stands, the value would be wrong too: the fix is the value's
     assert "it would be wrong: sizes are plain byte counts" in lx106["nccl_buffsize"].message
     assert lx106["nccl_buffsize"].fix == "NCCL_BUFFSIZE=8388608"
+    # only an error folds in: advice on the value (INFO is for debugging) keeps the rename;
+    # an upper-case name that is itself a myth or renamed says so, and the fix is its fix
+    environ = {"nccl_debug": "info", "nccl_timeout": "1800", "nccl_async_error_handling": "1"}
+    lx106 = {f.var: f for f in run("local", plain_facts(environ)).findings if f.code == "LX106"}
+    assert lx106["nccl_debug"].fix == "NCCL_DEBUG=info"
+    assert "and NCCL_TIMEOUT=1800: has no effect" in lx106["nccl_timeout"].message
+    assert lx106["nccl_timeout"].fix.startswith("unset nccl_timeout; use ")
+    assert lx106["nccl_async_error_handling"].fix == (
+        "TORCH_NCCL_ASYNC_ERROR_HANDLING=1 (and unset nccl_async_error_handling)"
+    )
 
 
 def test_env_environment_below_set() -> None:

@@ -88,7 +88,7 @@ def test_a_cause_from_the_logs_stays_the_logs_word(tmp_path: Path) -> None:
     assert p is None or p.category != "hang"
 
 
-def _stopped_before_ranks(root: Path, rank_log: str) -> Report:
+def _stopped_before_ranks(root: Path, rank_log: str, node1: bool = False) -> Report:
     """A run stopped (Ctrl-C) while torchrun still waited in its rendezvous: no rank ever
     wrote, launchx killed the waiting launcher and recorded the interrupt."""
     attempt = root / "attempt-0"
@@ -109,6 +109,9 @@ def _stopped_before_ranks(root: Path, rank_log: str) -> Report:
     }
     events = [{"ts": 1.0, "event": "attempt_start", "attempt": 0}, end]
     (root / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    if node1:  # another node, stopped because node 0 was: "aborted"
+        aborted = {**end, "node": 1, "category": "aborted", "outcome": "failed"}
+        (root / "events-node-1.jsonl").write_text(json.dumps(aborted) + "\n")
     return logsource.diagnose_paths([str(root)], io.BytesIO())
 
 
@@ -119,6 +122,8 @@ def test_an_interrupt_the_logs_do_not_show_is_named_from_the_events(tmp_path: Pa
     assert (p.category, p.rank, p.retryable) == ("interrupted", None, False)
     assert report.found
     assert failure_text.render_failure(report).startswith("interrupted (LX532)")
+    two = _stopped_before_ranks(tmp_path / "two", "", node1=True).primary
+    assert two is not None and two.category == "interrupted"
 
 
 def test_a_failure_the_logs_show_comes_before_the_recorded_interrupt(tmp_path: Path) -> None:

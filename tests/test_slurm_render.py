@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -530,7 +531,7 @@ def test_sources_are_origins_worded_only_at_the_edge() -> None:
         ("SIGUSR1@30", "B:USR1@30"),
         ("usr2", "B:USR2@60"),
         ("12@5", "B:12@5"),
-        ("TERM@0", "B:TERM@0"),
+        ("10@0", "B:10@0"),
     ],
 )
 def test_signal_forms(given: str, rendered: str) -> None:
@@ -561,6 +562,10 @@ def test_time_formats_accepted(value: str) -> None:
         (dict(signal="FOO@10"), "unknown signal"),
         (dict(signal="USR2@70000"), "65535"),
         (dict(signal="65@1"), "no signal number"),
+        (dict(signal="TERM@0"), "only USR1 or USR2"),  # an interrupt: never requeued
+        (dict(signal="B:KILL@120"), "only USR1 or USR2"),  # launchx itself killed
+        (dict(signal="STOP@60"), "only USR1 or USR2"),
+        (dict(signal="15@60"), "only USR1 or USR2"),
         (dict(job_name="a\nb"), "control character"),
         (dict(output="x\ty"), "control character"),
         (dict(partition="gpu\r"), "control character"),
@@ -901,3 +906,16 @@ def test_deliver_submits_prints_the_id_and_waits_for_the_exit_code(batch: BatchR
     runner = _Runner([(0, "43\n", "")])
     assert deliver(batch, submit=True, echo=printed.append, warn=_no_warning, runner=runner) == 0
     assert printed[-1] == "43\n" and len(runner.calls) == 1
+
+
+@pytest.mark.parametrize(
+    ("given", "frozen_as"),
+    [("127.0.0.1", "auto"), ("localhost", "auto"), ("[::1]", "auto"), ("node0", "node0")],
+)
+def test_a_loopback_master_becomes_slurms_first_node(given: str, frozen_as: str) -> None:
+    """``launchx sbatch -p local --nodes 2``: every node would dial itself at 127.0.0.1 and
+    wait out the rendezvous; the allocation names the master, as it names the nodes."""
+    profile = Profile(name="local", nnodes="1", master_addr=given)
+    _, frozen = _render(Slurm(nodes=2), "local", ["train.py"], python="p", profile=profile)
+    data = yaml.safe_load(frozen)
+    assert (data["nnodes"], data["master_addr"]) == ("auto", frozen_as)

@@ -71,6 +71,11 @@ def test_node_zero_speaks_for_a_run_of_several_nodes() -> None:
     # node 1's events alone (node 0's file lost): they are all there is
     alone = summarise(node1, alive=False, now=500.0)
     assert (alone.exit_code, alone.attempts[0].duration_s) == (143, 27.0)
+    # ranks that each ran launchx (a platform's, one node: no node field): told apart by
+    # file, node 0's events.jsonl first
+    ranks = [{k: v for k, v in e.items() if k != "node"} for e in node1]
+    apart = summarise([*node0, *ranks], alive=False, now=500.0, main=len(node0))
+    assert (apart.exit_code, apart.attempts[0].duration_s) == (1, 30.0)
 
 
 def test_a_finished_run_lists_each_attempt_and_the_watchs_words() -> None:
@@ -306,3 +311,26 @@ def test_status_says_a_runs_events_it_may_not_read_are_unreadable_not_missing(
         (tmp_path / "events.jsonl").chmod(0)
         code, _, err = run_cli(["status", str(tmp_path)], clean_env(), cwd=tmp_path)
         assert code == 2 and "cannot read" in err and "Traceback" not in err
+
+
+def test_an_ended_run_is_not_moved_once_another_node_began_the_rerun_in_it(
+    tmp_path: Path,
+) -> None:
+    """Node 1 (same host, same temp dir) started the rerun first: its run_start, after node
+    0's old run_end, must neither hide that the old run ended nor be moved away with it."""
+    from launchx.run.start import _joined_since
+
+    def write(name: str, *events: dict[str, object]) -> None:
+        with (tmp_path / name).open("a") as fh:
+            fh.writelines(json.dumps({"run": "mine", **e}) + "\n" for e in events)
+
+    write("events.jsonl", {"ts": 1.0, "event": "run_start"})
+    write("events.jsonl", {"ts": 9.0, "event": "run_end", "exit_code": 1, "reason": "failed"})
+    assert _joined_since(tmp_path) is False
+    write("events-node-1.jsonl", {"ts": 1.5, "event": "run_start", "node": 1})
+    assert _joined_since(tmp_path) is False  # node 1's start of the old run
+    write("events-node-1.jsonl", {"ts": 20.0, "event": "run_start", "node": 1})
+    assert _joined_since(tmp_path) is True
+    # node 0's own file still says the old run ended, whatever the others wrote after it
+    own = read_events(tmp_path / "events.jsonl")
+    assert log_dir_taken(own, "mine", continuing=False) is not None

@@ -37,6 +37,7 @@ from launchx.failure_rules import gpu, nccl, network, processes, script, stopped
 from launchx.failure_rules.anchors import ANCHORS
 from launchx.failure_rules.model import (
     CATEGORIES,
+    DISPROVED_BY_PROGRESS,
     NEVER_RETRIED,
     RAISED_BY_THE_SCRIPT,
     RETRIED_ON_PROGRESS,
@@ -80,6 +81,7 @@ diagnosis with the rules in reverse order (``tests/test_diagnose_corpus.py``).""
 __all__ = [
     "ANCHORS",
     "CATEGORIES",
+    "DISPROVED_BY_PROGRESS",
     "EVALUATION_WORK",
     "EXCEPTION_LINE",
     "MODULE_ERROR",

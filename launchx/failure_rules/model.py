@@ -107,6 +107,13 @@ half undecided or deterministic; "a complete checkpoint after the attempt" is wh
 them apart, since a run that got that far had a working fabric. The IB rules that read a
 configuration fault from the error itself (LX563, LX567, LX569, LX558) are final."""
 
+DISPROVED_BY_PROGRESS: frozenset[str] = frozenset({"LX550"})
+"""Final rules whose reading is "the run never got past its first steps" (a collective
+among the first of its process group timed out). An attempt that wrote a complete
+checkpoint of its own did get past them (a process group that runs few collectives, a
+hang soon after a resume: its numbers start again at each attempt), so ``launchx run``
+retries it from that checkpoint, as it does any collective timeout."""
+
 NEVER_RETRIED: frozenset[str] = frozenset({"interrupted"})
 """A user's Ctrl-C or kill is an instruction, not a failure (house rule 6)."""
 

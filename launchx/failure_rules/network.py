@@ -883,10 +883,6 @@ RULES: tuple[Rule, ...] = (
             r"The client socket has failed to connect to .*errno: 11[01] - Connection "
             r"(?:refused|timed out)",
             r"The client socket has failed to connect to any network address",
-            # TCPStore's client retrying its connection (torch >= 2.3), the last line of a
-            # log cut off while it retried: nothing listened at the store's address yet
-            r"TCP client failed to connect/validate to host \S+ - retrying .*: Connection "
-            r"(?:refused|timed out)",
             r"Socket Timeout",
             # the file or TCP store's wait before torch 1.x's longer wordings, alone on the
             # exception line: a peer never wrote its key (it never started, or hung first)

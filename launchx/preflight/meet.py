@@ -709,7 +709,7 @@ def _follow(
     finally:
         knock.close()
     if isinstance(verdict, str):
-        return _alone(res, place, verdict, as_json, out)
+        return _alone(res, place, verdict, as_json, out, rendezvous=own.rendezvous)
     code, errors, warnings = verdict
     if out.isatty() and not as_json:
         said = (
@@ -743,17 +743,20 @@ def _not_joined(
     port = place.master_port
     if not rendezvous.ended:
         why += f"; no try of its rendezvous port {port} ended in time"
+        cell = "no try ended in time"
     elif rendezvous.error is not None:
         why += f"; nor did its rendezvous port {port} ({rendezvous.error})"
+        cell = f"not reached ({rendezvous.error})"
     elif not rendezvous.node0:
         why += (
             f"; something else answers on its rendezvous port {port}, not this run's node 0 "
             "(another job's rendezvous?)"
         )
-        return _alone(res, place, why, as_json, out, foreign=True)
+        cell = "something else answers"
+        return _alone(res, place, why, as_json, out, foreign=True, rendezvous=cell)
     else:
         return _alone(res, place, why, as_json, out, unreached=f"{channel_at} ({error})")
-    return _alone(res, place, why, as_json, out)
+    return _alone(res, place, why, as_json, out, rendezvous=cell)
 
 
 def _await_verdict(
@@ -819,11 +822,15 @@ def _alone(
     out: IO[str],
     unreached: str | None = None,
     foreign: bool = False,
+    rendezvous: str | None = None,
 ) -> int:
     """This node's own report, with node 0 named absent: the only report anyone gets.
     ``unreached``: node 0's channel (and why) when this run's node 0 answered on its
-    rendezvous port; ``foreign``: something else answered there."""
-    own = summarize(res, place.node, doctor.assess(res)[1], version=__version__)
+    rendezvous port; ``foreign``: something else answered there; ``rendezvous``: why this
+    node did not reach that port (None: it did)."""
+    own = summarize(
+        res, place.node, doctor.assess(res)[1], version=__version__, rendezvous=rendezvous
+    )
     rep = compare.compare(
         [own],
         expected=place.nnodes,

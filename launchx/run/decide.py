@@ -183,6 +183,13 @@ def assess(
     # repeating cause. Worth another attempt once a checkpoint lets it resume rather than
     # start over (the repeat rule stops a loop that makes no progress).
     on_progress = diag.retry_on_progress and not evidence.interrupted
+    if (
+        diag.code in fr.DISPROVED_BY_PROGRESS
+        and diag.category not in policy.never
+        and not evidence.interrupted
+    ):
+        # (its reading, no step ever done, is wrong once this attempt saved a checkpoint)
+        on_progress = step_after is not None and step_after != step_before
     retryable = not evidence.interrupted and (
         diag.retryable or (on_progress and step_after is not None)
     )

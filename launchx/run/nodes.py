@@ -279,11 +279,13 @@ class NodeChannel:
             if self._connected_once:
                 self._notes_said = len(WAITING_NOTES_S)
             else:
+                why = f" ({self.link.last_error})" if self.link and self.link.last_error else ""
                 self.console.write(
-                    f"launchx: waiting for node 0 ({waited:.0f} s): its launchx is not "
-                    f"listening at {self.master_addr}:{self.port}; start it there with the "
-                    "same options and --node-rank 0, or check that the master address is "
-                    "node 0's and the port is open\n"
+                    f"launchx: waiting for node 0 ({waited:.0f} s): its launchx does not "
+                    f"answer at {self.master_addr}:{self.port}{why}; start it there with the "
+                    "same options and --node-rank 0 (it listens once its --preflight, if "
+                    "any, is done), or check that the master address is node 0's and the "
+                    "port is open\n"
                 )
             return
         never = self.never_joined()

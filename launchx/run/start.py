@@ -30,7 +30,7 @@ from launchx.plan import (
 from launchx.resolve import Resolution
 from launchx.run import preflight, text
 from launchx.run.attempts import ProcessAttempts
-from launchx.run.events import EventLog, read_run_events
+from launchx.run.events import EventLog, read_events, read_run_events
 from launchx.run.history import JobHistory, NoHistory, history_file
 from launchx.run.loop import RunSpec, first_attempt, run_loop
 from launchx.run.nodes import NodeChannel
@@ -107,6 +107,7 @@ def start(
     )
     if log_dir and res.launch["node_rank"].value == "0" and not decisions.inner_step:
         _check_log_dir(spec, Path(log_dir))
+    _check_checkpoint_dir(spec.checkpoint_dir)
     terminal = Terminal(out or sys.stdout, show_banner=decisions.inner_step)
     sup = Supervisor(forward_warnings=not decisions.inner_step)
     console = StreamConsole(terminal)
@@ -188,13 +189,35 @@ def start(
 
 
 def _taken_by(spec: RunSpec, log_dir: Path) -> str | None:
-    """Why ``log_dir`` holds another run's logs, or an ended run of this id (``rundirs``)."""
+    """Why ``log_dir`` holds another run's logs, or an ended run of this id (``rundirs``).
+    Node 0's own events say how the earlier run ended: another writer's (a node or rank
+    already under way in the new run) come after its end and would hide it."""
     try:
-        earlier = read_run_events(log_dir)
-    except LaunchxError:
+        earlier = read_events(log_dir / "events.jsonl") or read_run_events(log_dir)
+    except FileNotFoundError:
+        try:
+            earlier = read_run_events(log_dir)
+        except LaunchxError:
+            return None
+    except (OSError, LaunchxError):
         return None  # unreadable: writing there fails soon enough, and says so
     continuing = bool(earlier) and first_attempt(spec, _history(spec).load()) > 0
     return log_dir_taken(earlier, spec.run_id or "", continuing=continuing)
+
+
+def _joined_since(log_dir: Path) -> bool:
+    """Whether another writer (a node, or a rank that runs its own launchx) has begun a run
+    here since node 0's events last said anything: its files are open in this directory."""
+    try:
+        mine = read_events(log_dir / "events.jsonl")
+        everyone = read_run_events(log_dir)
+    except (OSError, LaunchxError):
+        return True  # (unsure: leave the directory where it is)
+    last = max((float(t) for e in mine if isinstance(t := e.get("ts"), int | float)), default=0.0)
+    return any(
+        e.get("event") == "run_start" and isinstance(t := e.get("ts"), int | float) and t > last
+        for e in everyone[len(mine) :]
+    )
 
 
 def _keeps_the_run_record(spec: RunSpec) -> bool:
@@ -209,8 +232,10 @@ def _set_aside_ended(spec: RunSpec, root: Path, console: StreamConsole) -> None:
     """A rerun under the same id (``--run-id``, or the id several nodes derive from the
     same address and port) would append to the ended run's logs, and ``diagnose`` would
     then report the old failure: the old directory is renamed ``<id>.N`` and kept (and
-    pruned with the other runs). A SLURM requeue continues its run in place."""
-    if _taken_by(spec, root) is None:
+    pruned with the other runs). A SLURM requeue continues its run in place, and so does a
+    rerun that another node or rank has already begun writing into (its open files would
+    move with the directory)."""
+    if _taken_by(spec, root) is None or _joined_since(root):
         return
     for n in range(1, 1000):
         aside = root.with_name(f"{root.name}.{n}")
@@ -222,6 +247,16 @@ def _set_aside_ended(spec: RunSpec, root: Path, console: StreamConsole) -> None:
             return  # another writer moved it first, or it cannot be moved: logs append
         console.write(f"launchx: the earlier run with this id ended; its logs are in {aside}\n")
         return
+
+
+def _check_checkpoint_dir(path: str | None) -> None:
+    """A --checkpoint-dir that is a file: launchx would never find a checkpoint in it, and
+    the script's first save there would fail (hours in, perhaps)."""
+    if path and os.path.exists(path) and not os.path.isdir(path):
+        raise LaunchRefused(
+            f"--checkpoint-dir {path} is a file, not a directory",
+            "pass the directory the script saves its checkpoints in (launchx creates none)",
+        )
 
 
 def _check_log_dir(spec: RunSpec, log_dir: Path) -> None:
