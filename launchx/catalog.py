@@ -1388,7 +1388,8 @@ def _rule_socket_ifname_host(env: Mapping[str, str], facts: HostFacts) -> list[F
     matched = [i for i in facts.interfaces if wanted.selects(i.name)]
     shown = _shown("NCCL_SOCKET_IFNAME", value)
     usable = _usable_interfaces(facts)
-    fix = f"NCCL_SOCKET_IFNAME=={','.join(usable)}" if usable else "unset NCCL_SOCKET_IFNAME"
+    # (quoted: "==eth0" reads as a typo; the leading "=" is NCCL's exact match)
+    fix = f"NCCL_SOCKET_IFNAME='={','.join(usable)}'" if usable else "unset NCCL_SOCKET_IFNAME"
     if not matched:
         return [
             _finding(

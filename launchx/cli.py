@@ -313,16 +313,19 @@ def _sbatch(
         command_line=shlex.join(["launchx", *sys.argv[1:]]),
         python=sys.executable,
     )
-    raise typer.Exit(
-        sbatch.deliver(
-            request,
-            out_file=out_file,
-            submit=submit,
-            wait=wait,
-            echo=_echo,
-            warn=lambda line: typer.echo(line, err=True),
-        )
+    code = sbatch.deliver(
+        request,
+        out_file=out_file,
+        submit=submit,
+        wait=wait,
+        echo=_echo,
+        warn=lambda line: typer.echo(line, err=True),
     )
+    if out_file and not submit:
+        typer.echo(
+            f"launchx: wrote {out_file}; submit it with: sbatch {shlex.quote(out_file)}", err=True
+        )
+    raise typer.Exit(code)
 
 
 def _register_sbatch() -> None:
@@ -422,6 +425,9 @@ def status(
     from launchx import status as status_mod
     from launchx.run import events, rundirs
 
+    missing = rundirs.no_such_run(run_dir, pipeline.temp_dir()) if run_dir else None
+    if missing is not None:
+        raise missing
     where = rundirs.run_dir(run_dir, pipeline.temp_dir())
     try:  # node 0's own events, counted before all are read (a running run appends)
         main = len(events.read_events(where / "events.jsonl"))
@@ -456,6 +462,10 @@ def diagnose(
     from launchx.run import rundirs
 
     temp = pipeline.temp_dir()
+    for given in logs or []:
+        missing = rundirs.no_such_run(given, temp)
+        if missing is not None:
+            raise missing
     paths = [rundirs.by_run_id(p, temp) for p in logs or []]
     if not paths and sys.stdin.isatty():
         # nothing piped in: the run that just failed, as `launchx status` would show it

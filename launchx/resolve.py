@@ -443,6 +443,8 @@ def resolve(
     # visible: the script is not told the backend, and picks NCCL itself where CUDA is
     if backend.value == "gloo" and backend.source.kind != "auto" and not facts.gpu_count:
         env_findings = [_unread_by_gloo(f) for f in env_findings]
+    elif facts.gpu_count == 0:
+        env_findings = [_another_hosts(f) for f in env_findings]
     findings.extend(env_findings)
     settings = {
         key: _layered_setting_nested(key, profile, loaded, set_fields, overrides)
@@ -482,6 +484,20 @@ def _check_emptied(env: Mapping[str, Setting], findings: list[Finding]) -> None:
                 f"unset {name} to use the profile's value, or set the value you want",
             )
         )
+
+
+def _another_hosts(f: Finding) -> Finding:
+    """A profile for GPU nodes explained on a host with none (a login node): NCCL does not
+    run here, so a device or interface this host lacks is a warning, not a refused
+    check; ``launchx doctor`` on a GPU node (or ``--preflight``) checks it where it runs."""
+    if f.code not in catalog.HOST_CODES or f.level != "error":
+        return f
+    return replace(
+        f,
+        level="warning",
+        message=f"{f.message} (this host has no GPU, so NCCL does not run here: checked "
+        "against this host; launchx doctor on a GPU node checks it where it runs)",
+    )
 
 
 def _unread_by_gloo(f: Finding) -> Finding:

@@ -11,7 +11,6 @@ command was asked: print the script, write it to a file, submit it, wait for the
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
@@ -124,8 +123,6 @@ def deliver(
             raise LaunchxError(
                 f"cannot write {out_file}: {exc.strerror}", "pass a writable path to -o"
             ) from None
-        if not submit:
-            warn(f"launchx: wrote {out_file}; submit it with: sbatch {shlex.quote(out_file)}")
     elif not submit:
         echo(text)
     if not submit:

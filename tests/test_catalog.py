@@ -718,7 +718,7 @@ def test_prefix_trap_fix_makes_the_list_exact() -> None:
 
 def test_missing_interface_fix_names_usable_ones() -> None:
     (f,) = check_env({"NCCL_SOCKET_IFNAME": "eno1"}, HOST)
-    assert f.fix == "NCCL_SOCKET_IFNAME==eth0"
+    assert f.fix == "NCCL_SOCKET_IFNAME='=eth0'"
 
 
 def test_findings_are_sorted_errors_first() -> None:

@@ -298,6 +298,25 @@ def test_an_nccl_only_variable_is_a_warning_on_a_gloo_run() -> None:
     assert "gloo" not in next(f for f in eth.findings if f.code == "LX122").message
 
 
+def test_a_host_check_on_a_host_with_no_gpu_is_a_warning() -> None:
+    """``explain -p ib-h800`` on a login node: an interface only the GPU nodes have is not
+    this host's business, where NCCL never runs; on a GPU node it refuses the launch."""
+    from launchx.facts import Interface
+
+    nics = (
+        Interface("lo", True, ("127.0.0.1",), "loopback"),
+        Interface("eth0", True, ("10.0.0.5",)),
+    )
+    env = {"NCCL_SOCKET_IFNAME": "=ens9f0"}
+    login = _resolve("ib-h800", env, gpu_count=0, interfaces=nics)
+    lx154 = next(f for f in login.findings if f.code == "LX154")
+    assert lx154.level == "warning" and "this host has no GPU" in lx154.message
+    assert lx154.fix == "NCCL_SOCKET_IFNAME='=eth0'"
+    node = _resolve("ib-h800", env, gpu_count=8, interfaces=nics)
+    lx154 = next(f for f in node.findings if f.code == "LX154")
+    assert lx154.level == "error" and "no GPU" not in lx154.message
+
+
 def test_table_columns_and_level_order() -> None:
     res = _resolve(
         "ethernet",

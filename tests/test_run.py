@@ -131,7 +131,7 @@ def test_a_rerun_under_the_same_id_sets_the_ended_runs_logs_aside(
     runs = tmp / "launchx"
     code, text = finish(launchx(["run", "--run-id", "mine", str(worker), str(out)], env))
     assert code == 0, text
-    assert f"its logs are in {runs / 'mine.1'}" in text
+    assert f"its logs are now in {runs / 'mine.1'}" in text
     assert "the old bug" in (runs / "mine.1" / "attempt-0" / "rank-0.log").read_text()
     assert "the old bug" not in "".join(p.read_text() for p in (runs / "mine").rglob("*.log"))
     code, text = finish(launchx(["diagnose", str(runs / "mine")], env))

@@ -212,6 +212,11 @@ def test_a_run_id_names_the_run_kept_under_the_temp_dir(
     env = {**clean_env(), "TMPDIR": tmp}
     code, out, _ = run_cli(["status", "my-run"], env, cwd=tmp_path / "tmp")
     assert code == 0 and out.startswith("run my-run (local)")
+    # a typo'd id is named as one, with the ids there are (not as a missing file)
+    for command in ("status", "diagnose"):
+        code, _, err = run_cli([command, "my-rnu"], env, cwd=tmp_path / "tmp")
+        assert code == 2 and "'my-rnu' is neither a file or directory here nor the id" in err
+        assert "runs kept there, newest first: my-run" in err
 
 
 def test_diagnose_at_a_terminal_with_no_argument_reads_the_newest_run(tmp_path: Path) -> None:
@@ -334,3 +339,20 @@ def test_an_ended_run_is_not_moved_once_another_node_began_the_rerun_in_it(
     # node 0's own file still says the old run ended, whatever the others wrote after it
     own = read_events(tmp_path / "events.jsonl")
     assert log_dir_taken(own, "mine", continuing=False) is not None
+
+
+def test_a_run_whose_launchx_died_here_is_over(tmp_path: Path) -> None:
+    """SIGKILLed (or the machine rebooted) before it wrote run_end: on this host its pid is
+    gone, so a rerun sets it aside; elsewhere, or alive, nothing is said of it."""
+    from launchx.run.start import _died_here
+
+    dead = 2**22 + 12345  # above pid_max's default: no such process
+    start = {"ts": 1.0, "event": "run_start", "run": "mine", "host": "vm", "pid": dead}
+    (tmp_path / "events.jsonl").write_text(json.dumps(start) + "\n")
+    assert _died_here(tmp_path, "vm") is True
+    assert _died_here(tmp_path, "other-host") is False
+    (tmp_path / "events.jsonl").write_text(json.dumps({**start, "pid": os.getpid()}) + "\n")
+    assert _died_here(tmp_path, "vm") is False
+    ended = {"ts": 2.0, "event": "run_end", "run": "mine", "exit_code": 1}
+    (tmp_path / "events.jsonl").write_text(json.dumps(start) + "\n" + json.dumps(ended) + "\n")
+    assert _died_here(tmp_path, "vm") is False  # (it ended: log_dir_taken's case)

@@ -69,6 +69,28 @@ def by_run_id(given: str, temp_dir: str) -> str:
     return str(kept) if (kept / "events.jsonl").is_file() else given
 
 
+def no_such_run(given: str, temp_dir: str) -> ConfigError | None:
+    """The error for a bare name that is neither a path here nor a kept run's id (a typo'd
+    run id would otherwise be reported as a missing file), with the kept runs' ids."""
+    if "." in given or "/" in given or not given or os.path.lexists(given):
+        return None  # (a file's name, job.out: the reader's own message says it)
+    if by_run_id(given, temp_dir) != given:
+        return None
+    root = Path(default_log_root(None, temp_dir)).parent
+    try:
+        runs = [p for p in root.iterdir() if (p / "events.jsonl").is_file()]
+    except OSError:
+        runs = []
+    kept = [p.name for p in sorted(runs, key=_last_written, reverse=True)]
+    shown = ", ".join(kept[:6]) + (", ..." if len(kept) > 6 else "")
+    return ConfigError(
+        f"{given!r} is neither a file or directory here nor the id of a run kept under {root}",
+        f"runs kept there, newest first: {shown}"
+        if kept
+        else "pass a run's log directory (its --log-dir)",
+    )
+
+
 def run_dir(given: str | None, temp_dir: str) -> Path:
     """The run ``launchx status`` reads: the directory given, else the newest run, of those
     kept under the default log root and the last one started with ``--log-dir``; newest

@@ -205,6 +205,24 @@ def _taken_by(spec: RunSpec, log_dir: Path) -> str | None:
     return log_dir_taken(earlier, spec.run_id or "", continuing=continuing)
 
 
+def _died_here(log_dir: Path, host: str) -> bool:
+    """The earlier run's launchx, on this host, is gone without writing how it ended (it
+    was SIGKILLed, or the machine rebooted): its run is over all the same."""
+    from launchx.run.events import pid_alive
+
+    try:
+        mine = read_events(log_dir / "events.jsonl")
+    except OSError:
+        return False
+    starts = [i for i, e in enumerate(mine) if e.get("event") == "run_start"]
+    if not starts:
+        return False
+    start = mine[starts[-1]]
+    ended = any(e.get("event") == "run_end" for e in mine[starts[-1] :])
+    here = start.get("host") == host
+    return not ended and here and not pid_alive(start.get("pid"))
+
+
 def _joined_since(log_dir: Path) -> bool:
     """Whether another writer (a node, or a rank that runs its own launchx) has begun a run
     here since node 0's events last said anything: its files are open in this directory."""
@@ -235,7 +253,8 @@ def _set_aside_ended(spec: RunSpec, root: Path, console: StreamConsole) -> None:
     pruned with the other runs). A SLURM requeue continues its run in place, and so does a
     rerun that another node or rank has already begun writing into (its open files would
     move with the directory)."""
-    if _taken_by(spec, root) is None or _joined_since(root):
+    gone = _died_here(root, spec.res.facts.hostname)
+    if (_taken_by(spec, root) is None and not gone) or _joined_since(root):
         return
     for n in range(1, 1000):
         aside = root.with_name(f"{root.name}.{n}")
@@ -245,7 +264,9 @@ def _set_aside_ended(spec: RunSpec, root: Path, console: StreamConsole) -> None:
             os.rename(root, aside)
         except OSError:
             return  # another writer moved it first, or it cannot be moved: logs append
-        console.write(f"launchx: the earlier run with this id ended; its logs are in {aside}\n")
+        console.write(
+            f"launchx: the earlier run with this id is over; its logs are now in {aside}\n"
+        )
         return
 
 
