@@ -253,6 +253,8 @@ def _set_aside_ended(spec: RunSpec, root: Path, console: StreamConsole) -> None:
     pruned with the other runs). A SLURM requeue continues its run in place, and so does a
     rerun that another node or rank has already begun writing into (its open files would
     move with the directory)."""
+    if first_attempt(spec, _history(spec).load()) > 0:
+        return  # (a requeued job goes on, even where its launchx was killed before a word)
     gone = _died_here(root, spec.res.facts.hostname)
     if (_taken_by(spec, root) is None and not gone) or _joined_since(root):
         return
