@@ -212,6 +212,9 @@ def test_a_run_id_names_the_run_kept_under_the_temp_dir(
     env = {**clean_env(), "TMPDIR": tmp}
     code, out, _ = run_cli(["status", "my-run"], env, cwd=tmp_path / "tmp")
     assert code == 0 and out.startswith("run my-run (local)")
+    from launchx.run.rundirs import no_such_run
+
+    assert no_such_run("-", tmp) is None and no_such_run("job.out", tmp) is None  # (stdin)
     # a typo'd id is named as one, with the ids there are (not as a missing file)
     for command in ("status", "diagnose"):
         code, _, err = run_cli([command, "my-rnu"], env, cwd=tmp_path / "tmp")

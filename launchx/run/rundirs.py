@@ -72,7 +72,7 @@ def by_run_id(given: str, temp_dir: str) -> str:
 def no_such_run(given: str, temp_dir: str) -> ConfigError | None:
     """The error for a bare name that is neither a path here nor a kept run's id (a typo'd
     run id would otherwise be reported as a missing file), with the kept runs' ids."""
-    if "." in given or "/" in given or not given or os.path.lexists(given):
+    if given in ("", "-") or "." in given or "/" in given or os.path.lexists(given):
         return None  # (a file's name, job.out: the reader's own message says it)
     if by_run_id(given, temp_dir) != given:
         return None
