@@ -336,6 +336,9 @@ _SYNONYMS: Mapping[str, str] = MappingProxyType(
         "NONE": "OFF",
     }
 )
+_LOGGING_LEVELS: Mapping[str, str] = MappingProxyType(
+    {"0": "NOTSET", "10": "DEBUG", "20": "INFO", "30": "WARNING", "40": "ERROR", "50": "CRITICAL"}
+)
 _READER_WORDS: Mapping[str, str] = MappingProxyType({"nccl": "NCCL", "cuda": "CUDA"})
 _DEBUG_AT_LEAST_WARN = frozenset({"WARN", "INFO", "ABORT", "TRACE"})
 
@@ -358,21 +361,21 @@ def _strtoll(text: str) -> int:
 def _int_value(spec: EnvVarSpec, value: str) -> tuple[int | None, list[_Issue]]:
     """The integer the reader sees, or an issue saying what it sees instead."""
     if spec.reader == "nccl":
-        if _NCCL_CLEAN_INT.fullmatch(value):
-            number = int(value, 0)
-            if not -(2**63) <= number < 2**63:  # strtoll's ERANGE
-                return None, [
-                    (
-                        "LX114",
-                        "does not fit a 64-bit integer: NCCL ignores it and keeps its default "
-                        f"({spec.default})",
-                        f"unset {spec.name}, or write the number you meant",
-                    )
-                ]
-            return number, []
+        clean = _NCCL_CLEAN_INT.fullmatch(value)
+        reads = int(value, 0) if clean else _strtoll(value)
+        if not -(2**63) <= reads < 2**63:  # strtoll's ERANGE, whatever follows the digits
+            return None, [
+                (
+                    "LX114",
+                    "does not fit a 64-bit integer: NCCL ignores it and keeps its default "
+                    f"({spec.default})",
+                    f"unset {spec.name}, or write the number you meant",
+                )
+            ]
+        if clean:
+            return reads, []
         if spec.type == "size" and _SUFFIXED.fullmatch(value):
             return None, [_suffix_issue(spec, value)]
-        reads = _strtoll(value)
         why = "as octal" if _NCCL_OCTAL.fullmatch(value) else "with strtoll"
         return None, [
             (
@@ -548,7 +551,9 @@ def _closest(value: str, words: tuple[str, ...]) -> str:
     import difflib
 
     upper = {w.upper(): w for w in words}
-    meant = _SYNONYMS.get(value.strip().upper())
+    said = value.strip().upper()
+    # logging's own numbers (LOGLEVEL=10), which torchrun passes on as a string it rejects
+    meant = _LOGGING_LEVELS.get(said) if "NOTSET" in upper else _SYNONYMS.get(said)
     if meant in upper:
         return upper[meant]
     hit = difflib.get_close_matches(value.upper(), list(upper), n=1, cutoff=0.6)
@@ -635,6 +640,7 @@ def _check_algo_like(spec: EnvVarSpec, value: str) -> list[_Issue]:
     issues: list[_Issue] = []
     known = {w.upper() for w in spec.allowed}
     bad: list[str] = []
+    meant: dict[str, str] = {}
     fixed_entries: list[str] = []
     for index, entry in enumerate(value.split(";")):
         func, sep, lst = entry.rpartition(":")
@@ -651,17 +657,21 @@ def _check_algo_like(spec: EnvVarSpec, value: str) -> list[_Issue]:
         neg = lst.startswith("^")
         tokens = [t.strip() for t in lst.lstrip("^").split(",")]
         bad += [t for t in tokens if t.upper() not in known]
-        keep = [
-            _canonical(p, spec.allowed)
-            for t in tokens
-            for p in re.split(r"[/|\s]+", t)
-            if p.upper() in known
-        ]
+        keep: list[str] = []
+        for t in tokens:
+            guess = _meant_token(t, known)
+            if guess is not None:  # a misspelt word (Ringg) is kept as the word meant
+                meant[t] = _canonical(guess, spec.allowed)
+                keep.append(meant[t])
+            keep += [
+                _canonical(p, spec.allowed) for p in re.split(r"[/|\s]+", t) if p.upper() in known
+            ]
         fixed_entries.append(f"{func}{sep}{'^' if neg else ''}{','.join(keep)}")
     if bad:
         fixed = ";".join(fixed_entries)
         fix = f"{spec.name}={fixed}" if fixed.strip(";:^") else f"unset {spec.name}"
-        why = _algo_why(bad)
+        guesses = [repr(word) for token, word in meant.items() if token in bad]
+        why = _algo_why(bad) + (f" (did you mean {', '.join(guesses)}?)" if guesses else "")
         issues.append(
             (
                 "LX117",
@@ -671,6 +681,17 @@ def _check_algo_like(spec: EnvVarSpec, value: str) -> list[_Issue]:
             )
         )
     return issues
+
+
+def _meant_token(token: str, known: set[str]) -> str | None:
+    """The known word a misspelt token stands for (``Ringg``: ``RING``), where one is close
+    and the token is one word (``Ring/Tree`` is split on its separators instead)."""
+    import difflib
+
+    if token.upper() in known or not token or re.search(r"[/|\s]", token):
+        return None
+    hit = difflib.get_close_matches(token.upper(), sorted(known), n=1, cutoff=0.75)
+    return hit[0] if hit else None
 
 
 def _canonical(token: str, words: tuple[str, ...]) -> str:

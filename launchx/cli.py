@@ -425,22 +425,16 @@ def status(
     from launchx import status as status_mod
     from launchx.run import events, rundirs
 
-    missing = rundirs.no_such_run(run_dir, pipeline.temp_dir()) if run_dir else None
-    if missing is not None:
-        raise missing
     where = rundirs.run_dir(run_dir, pipeline.temp_dir())
-    try:  # node 0's own events, counted before all are read (a running run appends)
-        main = len(events.read_events(where / "events.jsonl"))
-    except OSError:
-        main = 0
-    found = events.read_run_events(where)
+    own, others = events.read_run_writers(where)
+    found = own + others
     if not found:
         raise LaunchxError(
             f"no launchx events in {where}",
             "pass the --log-dir of a run, or run one first (launchx run ...)",
         )
     state = status_mod.summarise(
-        found, alive=events.pid_alive(found[0].get("pid")), now=time.time(), main=main
+        found, alive=events.pid_alive(found[0].get("pid")), now=time.time(), main=len(own)
     )
     typer.echo(status_mod.render(state, as_json=as_json), nl=False)
 
@@ -462,21 +456,9 @@ def diagnose(
     from launchx.run import rundirs
 
     temp = pipeline.temp_dir()
-    for given in logs or []:
-        missing = rundirs.no_such_run(given, temp)
-        if missing is not None:
-            raise missing
     paths = [rundirs.by_run_id(p, temp) for p in logs or []]
     if not paths and sys.stdin.isatty():
-        # nothing piped in: the run that just failed, as `launchx status` would show it
-        try:
-            newest = rundirs.run_dir(None, temp)
-        except LaunchxError as exc:
-            raise LaunchxError(
-                f"{exc.message}, and nothing is piped in",
-                "pass a log file, a run's log directory or run id, or pipe a log in: "
-                "launchx diagnose - < job.out",
-            ) from None
+        newest = rundirs.unpiped_run(temp)
         typer.echo(f"launchx: reading the newest run, {newest}", err=True)
         paths = [str(newest)]
     report = logsource.diagnose_paths(paths or ["-"], sys.stdin.buffer)

@@ -449,6 +449,7 @@ SPECIFIC = [
     ("NCCL_BUFFSIZE", "67108864", None),  # 64 MiB: tuning, still
     ("NCCL_BUFFSIZE", "1099511627776", "LX122"),  # 1 TiB per channel and peer
     ("NCCL_BUFFSIZE", "99999999999999999999999", "LX114"),  # beyond strtoll: the default
+    ("NCCL_BUFFSIZE", "99999999999999999999999x", "LX114"),  # ERANGE ends strtoll there too
     ("LOGLEVEL", "debug", "LX113"),  # logging.setLevel raises on it
     ("LOGLEVEL", "", "LX112"),
     ("LOGLEVEL", "WARNING", None),
@@ -502,6 +503,16 @@ def test_fixes_say_exactly_what_to_write() -> None:
     assert fix("NCCL_BUFFSIZE", "8M", "LX111") == "NCCL_BUFFSIZE=8388608"
     assert fix("NCCL_ALGO", "Ring/Tree/CollNet", "LX117") == "NCCL_ALGO=Ring,Tree"
     assert fix("NCCL_PROTO", "LL/LL128/Simple", "LX117") == "NCCL_PROTO=LL,LL128,Simple"
+    # a misspelt word is kept as the word meant, in its place; a word near none is dropped
+    assert fix("NCCL_ALGO", "Tre,Ringg", "LX117") == "NCCL_ALGO=Tree,Ring"
+    assert fix("NCCL_ALGO", "Tree;AllReduce:Rng", "LX117") == "NCCL_ALGO=Tree;AllReduce:Ring"
+    assert fix("NCCL_PROTO", "Simpel", "LX117") == "NCCL_PROTO=Simple"
+    assert fix("NCCL_ALGO", "Foo", "LX117") == "unset NCCL_ALGO"
+    said = next(f.message for f in check_env({"NCCL_ALGO": "Tre,Ringg"}, NO_FACTS))
+    assert "does not know 'Tre', 'Ringg' (did you mean 'Tree', 'Ring'?)" in said
+    # logging's numbers, which torchrun passes to setLevel as a string it rejects
+    assert fix("LOGLEVEL", "10", "LX112").startswith("LOGLEVEL=DEBUG ")
+    assert fix("LOGLEVEL", "40", "LX112").startswith("LOGLEVEL=ERROR ")
     assert fix("NCCL_SOCKET_IFNAME", "^eth0,^docker0", "LX116") == (
         "NCCL_SOCKET_IFNAME=^eth0,docker0"
     )

@@ -396,57 +396,43 @@ def test_a_node_that_never_connected_is_not_waited_for_and_is_named() -> None:
         n0.close()
 
 
-def test_node_zero_says_which_nodes_it_still_waits_for() -> None:
+@pytest.mark.parametrize(
+    ("first", "at", "said", "why"),
+    [
+        (0, 16.0, "waiting for node(s) 1 of 2 (16 s)", "has not connected to port {port}"),
+        (1, 15.0, "waiting for node 0 (15 s)", "does not answer at 127.0.0.1:{port} (Connection"),
+    ],
+    ids=["node 0 waits for node 1", "node 1 waits for node 0"],
+)
+def test_the_first_node_says_what_it_still_waits_for_until_the_other_comes(
+    first: int, at: float, said: str, why: str
+) -> None:
+    """Node 0 names the nodes that have not connected; node 1 started before node 0 (or
+    pointed at the wrong address) says so instead of printing nothing. Once the other
+    node is there, neither says more."""
     clock = SetClock()
     port = free_port()
-    n0 = node(0, 2, port, clock=clock)
-    lines: list[str] = n0.console.lines  # type: ignore[attr-defined]
+    waiting_node = node(first, 2, port, clock=clock)
+    lines: list[str] = waiting_node.console.lines  # type: ignore[attr-defined]
 
     def waiting() -> list[str]:
-        return [line for line in lines if "waiting for node(s)" in line]
-
-    try:
-        clock.now = 16.0
-        assert until(lambda: len(waiting()) == 1)
-        assert waiting()[0].startswith("launchx: waiting for node(s) 1 of 2 (16 s)")
-        assert f"has not connected to port {port}" in waiting()[0]
-        clock.now = 20.0  # between two notes: nothing more
-        n1 = node(1, 2, port)
-        try:
-            assert until(lambda: n0.never_joined() == set())
-            clock.now = 400.0  # every node came: no more notes
-            n0._note_waiting(400.0)  # (what the channel's loop does on its next turn)
-        finally:
-            n1.close()
-        assert len(waiting()) == 1
-    finally:
-        n0.close()
-
-
-def test_a_node_says_it_still_waits_for_node_zero_until_it_connects() -> None:
-    """Node 1 started before node 0 (or pointed at the wrong address) says so instead of
-    printing nothing; once node 0 listens, it says no more."""
-    clock = SetClock()
-    port = free_port()
-    n1 = node(1, 2, port, clock=clock)
-    lines: list[str] = n1.console.lines  # type: ignore[attr-defined]
-
-    def waiting() -> list[str]:
-        return [line for line in lines if "waiting for node 0" in line]
+        return [line for line in lines if said.split(" (")[0] in line]
 
     try:
         assert waiting() == []
-        clock.now = 15.0
+        clock.now = at
         assert until(lambda: len(waiting()) == 1)
-        assert waiting()[0].startswith("launchx: waiting for node 0 (15 s)")
-        assert f"does not answer at 127.0.0.1:{port} (Connection refused)" in waiting()[0]
-        n0 = node(0, 2, port)
+        assert waiting()[0].startswith(f"launchx: {said}")
+        assert why.format(port=port) in waiting()[0]
+        clock.now = at + 4  # between two notes: nothing more
+        other = node(1 - first, 2, port)
+        zero = waiting_node if first == 0 else other
         try:
-            assert until(lambda: n0.never_joined() == set())
-            clock.now = 400.0
-            n1._note_waiting(400.0)
+            assert until(lambda: zero.never_joined() == set())
+            clock.now = 400.0  # every node came: no more notes
+            waiting_node._note_waiting(400.0)  # (what the channel's loop does on its next turn)
         finally:
-            n0.close()
+            other.close()
         assert len(waiting()) == 1
     finally:
-        n1.close()
+        waiting_node.close()

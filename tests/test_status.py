@@ -11,7 +11,7 @@ from conftest import clean_env, run_cli
 from typer.testing import CliRunner
 
 from launchx import cli
-from launchx.errors import LaunchxError
+from launchx.errors import ConfigError, LaunchxError
 from launchx.run.events import EventLog, read_events, read_run_events
 from launchx.run.rundirs import by_run_id, latest_file, log_dir_taken, note_latest_run, run_dir
 from launchx.status import render, summarise
@@ -204,17 +204,20 @@ def test_a_run_id_names_the_run_kept_under_the_temp_dir(
     monkeypatch.chdir(tmp_path)
     assert by_run_id("my-run", tmp) == str(kept)
     assert run_dir("my-run", tmp) == kept.resolve()
-    # a path, an existing name here, stdin and an id with no run stay what they were
-    for given in ("./my-run", "other-run", "-", ""):
+    # a path, an existing name here, a file's name and stdin stay what they were
+    for given in ("./my-run", "job.out", "-", ""):
         assert by_run_id(given, tmp) == given
+    with pytest.raises(ConfigError, match="'other-run' is neither a file or directory"):
+        by_run_id("other-run", tmp)
+    # a run set aside by a rerun (my-run.1) is still read by its kept name
+    aside = tmp_path / "tmp" / "launchx" / "my-run.1"
+    EventLog(aside / "events.jsonl", "my-run").record("run_start", profile="local")
+    assert by_run_id("my-run.1", tmp) == str(aside)
     (tmp_path / "my-run").mkdir()
     assert by_run_id("my-run", tmp) == "my-run"
     env = {**clean_env(), "TMPDIR": tmp}
     code, out, _ = run_cli(["status", "my-run"], env, cwd=tmp_path / "tmp")
     assert code == 0 and out.startswith("run my-run (local)")
-    from launchx.run.rundirs import no_such_run
-
-    assert no_such_run("-", tmp) is None and no_such_run("job.out", tmp) is None  # (stdin)
     # a typo'd id is named as one, with the ids there are (not as a missing file)
     for command in ("status", "diagnose"):
         code, _, err = run_cli([command, "my-rnu"], env, cwd=tmp_path / "tmp")
@@ -326,7 +329,11 @@ def test_an_ended_run_is_not_moved_once_another_node_began_the_rerun_in_it(
 ) -> None:
     """Node 1 (same host, same temp dir) started the rerun first: its run_start, after node
     0's old run_end, must neither hide that the old run ended nor be moved away with it."""
+    from launchx.run.events import read_run_writers
     from launchx.run.start import _joined_since
+
+    def joined() -> bool:
+        return _joined_since(*read_run_writers(tmp_path))
 
     def write(name: str, *events: dict[str, object]) -> None:
         with (tmp_path / name).open("a") as fh:
@@ -334,11 +341,11 @@ def test_an_ended_run_is_not_moved_once_another_node_began_the_rerun_in_it(
 
     write("events.jsonl", {"ts": 1.0, "event": "run_start"})
     write("events.jsonl", {"ts": 9.0, "event": "run_end", "exit_code": 1, "reason": "failed"})
-    assert _joined_since(tmp_path) is False
+    assert joined() is False
     write("events-node-1.jsonl", {"ts": 1.5, "event": "run_start", "node": 1})
-    assert _joined_since(tmp_path) is False  # node 1's start of the old run
+    assert joined() is False  # node 1's start of the old run
     write("events-node-1.jsonl", {"ts": 20.0, "event": "run_start", "node": 1})
-    assert _joined_since(tmp_path) is True
+    assert joined() is True
     # node 0's own file still says the old run ended, whatever the others wrote after it
     own = read_events(tmp_path / "events.jsonl")
     assert log_dir_taken(own, "mine", continuing=False) is not None
@@ -347,7 +354,10 @@ def test_an_ended_run_is_not_moved_once_another_node_began_the_rerun_in_it(
 def test_a_run_whose_launchx_died_here_is_over(tmp_path: Path) -> None:
     """SIGKILLed (or the machine rebooted) before it wrote run_end: on this host its pid is
     gone, so a rerun sets it aside; elsewhere, or alive, nothing is said of it."""
-    from launchx.run.start import _died_here
+    from launchx.run.start import _died_here as _died
+
+    def _died_here(run: Path, host: str) -> bool:
+        return _died(read_events(run / "events.jsonl"), host)
 
     dead = 2**22 + 12345  # above pid_max's default: no such process
     start = {"ts": 1.0, "event": "run_start", "run": "mine", "host": "vm", "pid": dead}

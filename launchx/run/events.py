@@ -100,22 +100,31 @@ def read_events(path: str | Path, limit: int = -1) -> list[dict[str, object]]:
 
 
 def read_run_events(run_dir: str | Path) -> list[dict[str, object]]:
-    """A run's events, node 0's (``events.jsonl``) first, then the other writers'. A
-    directory or events file this user may not open is said as such, not as a run with no
-    events."""
+    """A run's events, node 0's (``events.jsonl``) first, then the other writers'."""
+    own, others = read_run_writers(run_dir)
+    return own + others
+
+
+def read_run_writers(
+    run_dir: str | Path,
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """Node 0's events (``events.jsonl``) and the other writers' (``events-*.jsonl``), from
+    one read of each file: node 0 speaks for the run, and a running run appends, so telling
+    them apart by counting node 0's file again would race the writer. A directory or events
+    file this user may not open is said as such, not as a run with no events."""
+    root = Path(run_dir)
+    main = root / "events.jsonl"
     try:
-        return [e for path in _event_files(Path(run_dir)) for e in read_events(path)]
+        own = read_events(main) if main.is_file() else []
+        others = [
+            e for p in sorted(root.glob("events-*.jsonl")) if p.is_file() for e in read_events(p)
+        ]
     except OSError as exc:
         raise LaunchxError(
             f"cannot read the run's events: {exc.filename or run_dir}: {exc.strerror or exc}",
             "run launchx status as the user who ran it, or give it read access",
         ) from None
-
-
-def _event_files(root: Path) -> list[Path]:
-    main = root / "events.jsonl"
-    others = sorted(p for p in root.glob("events-*.jsonl"))
-    return [path for path in (main, *others) if path.is_file()]
+    return own, others
 
 
 def pid_alive(pid: object) -> bool:

@@ -60,31 +60,28 @@ def _named_run(temp_dir: str) -> Path | None:
 
 
 def by_run_id(given: str, temp_dir: str) -> str:
-    """``given``, or the directory of the run with that id under the default log root when
-    ``given`` is a bare name that is no path here: ``launchx status intr1`` as a user
-    types it after ``launchx run --run-id intr1`` (an existing file or directory wins)."""
+    """What the readers open for ``given``: the directory of the run with that id under the
+    default log root when ``given`` is a bare name that is no path here (``launchx status
+    intr1`` as a user types it after ``launchx run --run-id intr1``; an existing file or
+    directory wins), else ``given`` itself. A bare name that is neither a path nor a kept
+    run's id is refused as a typo'd run id, with the ids kept (the reader would report a
+    missing file); a name with a dot (``job.out``) or ``-`` (stdin) is left to the reader."""
     if not given or "/" in given or given in (".", "..", "-") or os.path.lexists(given):
         return given
-    kept = Path(default_log_root(given, temp_dir))
-    return str(kept) if (kept / "events.jsonl").is_file() else given
-
-
-def no_such_run(given: str, temp_dir: str) -> ConfigError | None:
-    """The error for a bare name that is neither a path here nor a kept run's id (a typo'd
-    run id would otherwise be reported as a missing file), with the kept runs' ids."""
-    if given in ("", "-") or "." in given or "/" in given or os.path.lexists(given):
-        return None  # (a file's name, job.out: the reader's own message says it)
-    if by_run_id(given, temp_dir) != given:
-        return None
-    root = Path(default_log_root(None, temp_dir)).parent
+    root = Path(default_log_root(given, temp_dir))
+    if (root / "events.jsonl").is_file():
+        return str(root)
+    if "." in given:
+        return given  # (a file's name, job.out: the reader's own message says it)
     try:
-        runs = [p for p in root.iterdir() if (p / "events.jsonl").is_file()]
+        runs = [p for p in root.parent.iterdir() if (p / "events.jsonl").is_file()]
     except OSError:
         runs = []
     kept = [p.name for p in sorted(runs, key=_last_written, reverse=True)]
     shown = ", ".join(kept[:6]) + (", ..." if len(kept) > 6 else "")
-    return ConfigError(
-        f"{given!r} is neither a file or directory here nor the id of a run kept under {root}",
+    raise ConfigError(
+        f"{given!r} is neither a file or directory here nor the id of a run kept under "
+        f"{root.parent}",
         f"runs kept there, newest first: {shown}"
         if kept
         else "pass a run's log directory (its --log-dir)",
@@ -92,9 +89,9 @@ def no_such_run(given: str, temp_dir: str) -> ConfigError | None:
 
 
 def run_dir(given: str | None, temp_dir: str) -> Path:
-    """The run ``launchx status`` reads: the directory given, else the newest run, of those
-    kept under the default log root and the last one started with ``--log-dir``; newest
-    by what was last written."""
+    """The run ``launchx status`` reads: the directory or run id given, else the newest run,
+    of those kept under the default log root and the last one started with ``--log-dir``;
+    newest by what was last written."""
     if given:
         return Path(by_run_id(given, temp_dir)).expanduser().resolve()
     root = Path(default_log_root(None, temp_dir)).parent
@@ -110,6 +107,20 @@ def run_dir(given: str | None, temp_dir: str) -> Path:
             f"no run under {root}", "pass a run's log directory (its --log-dir) or its run id"
         )
     return max(runs, key=_last_written)
+
+
+def unpiped_run(temp_dir: str) -> Path:
+    """What ``launchx diagnose`` reads at a terminal with nothing piped in and no path: the
+    run that just failed, as ``launchx status`` would show it (reading stdin would wait
+    silently for a log that never comes)."""
+    try:
+        return run_dir(None, temp_dir)
+    except ConfigError as exc:
+        raise ConfigError(
+            f"{exc.message}, and nothing is piped in",
+            "pass a log file, a run's log directory or run id, or pipe a log in: "
+            "launchx diagnose - < job.out",
+        ) from None
 
 
 def _last_written(run: Path) -> float:

@@ -30,7 +30,7 @@ from launchx.plan import (
 from launchx.resolve import Resolution
 from launchx.run import preflight, text
 from launchx.run.attempts import ProcessAttempts
-from launchx.run.events import EventLog, read_events, read_run_events
+from launchx.run.events import EventLog, read_run_writers
 from launchx.run.history import JobHistory, NoHistory, history_file
 from launchx.run.loop import RunSpec, first_attempt, run_loop
 from launchx.run.nodes import NodeChannel
@@ -188,32 +188,33 @@ def start(
     return outcome.exit_code
 
 
-def _taken_by(spec: RunSpec, log_dir: Path) -> str | None:
-    """Why ``log_dir`` holds another run's logs, or an ended run of this id (``rundirs``).
-    Node 0's own events say how the earlier run ended: another writer's (a node or rank
-    already under way in the new run) come after its end and would hide it."""
+Events = list[dict[str, object]]
+
+
+def _writers(log_dir: Path) -> tuple[Events, Events] | None:
+    """Node 0's events in ``log_dir`` and the other writers', or None where they cannot be
+    read (writing there then fails soon enough, and says so)."""
     try:
-        earlier = read_events(log_dir / "events.jsonl") or read_run_events(log_dir)
-    except FileNotFoundError:
-        try:
-            earlier = read_run_events(log_dir)
-        except LaunchxError:
-            return None
-    except (OSError, LaunchxError):
-        return None  # unreadable: writing there fails soon enough, and says so
+        return read_run_writers(log_dir)
+    except LaunchxError:
+        return None
+
+
+def _taken_by(spec: RunSpec, writers: tuple[Events, Events]) -> str | None:
+    """Why the directory of ``writers`` holds another run's logs, or an ended run of this id
+    (``rundirs``). Node 0's own events say how the earlier run ended: another writer's (a
+    node or rank already under way in the new run) come after its end and would hide it."""
+    mine, others = writers
+    earlier = mine or others
     continuing = bool(earlier) and first_attempt(spec, _history(spec).load()) > 0
     return log_dir_taken(earlier, spec.run_id or "", continuing=continuing)
 
 
-def _died_here(log_dir: Path, host: str) -> bool:
+def _died_here(mine: Events, host: str) -> bool:
     """The earlier run's launchx, on this host, is gone without writing how it ended (it
     was SIGKILLed, or the machine rebooted): its run is over all the same."""
     from launchx.run.events import pid_alive
 
-    try:
-        mine = read_events(log_dir / "events.jsonl")
-    except OSError:
-        return False
     starts = [i for i, e in enumerate(mine) if e.get("event") == "run_start"]
     if not starts:
         return False
@@ -223,18 +224,13 @@ def _died_here(log_dir: Path, host: str) -> bool:
     return not ended and here and not pid_alive(start.get("pid"))
 
 
-def _joined_since(log_dir: Path) -> bool:
+def _joined_since(mine: Events, others: Events) -> bool:
     """Whether another writer (a node, or a rank that runs its own launchx) has begun a run
     here since node 0's events last said anything: its files are open in this directory."""
-    try:
-        mine = read_events(log_dir / "events.jsonl")
-        everyone = read_run_events(log_dir)
-    except (OSError, LaunchxError):
-        return True  # (unsure: leave the directory where it is)
     last = max((float(t) for e in mine if isinstance(t := e.get("ts"), int | float)), default=0.0)
     return any(
         e.get("event") == "run_start" and isinstance(t := e.get("ts"), int | float) and t > last
-        for e in everyone[len(mine) :]
+        for e in others
     )
 
 
@@ -255,8 +251,11 @@ def _set_aside_ended(spec: RunSpec, root: Path, console: StreamConsole) -> None:
     move with the directory)."""
     if first_attempt(spec, _history(spec).load()) > 0:
         return  # (a requeued job goes on, even where its launchx was killed before a word)
-    gone = _died_here(root, spec.res.facts.hostname)
-    if (_taken_by(spec, root) is None and not gone) or _joined_since(root):
+    writers = _writers(root)
+    if writers is None:
+        return  # (unsure: leave the directory where it is)
+    gone = _died_here(writers[0], spec.res.facts.hostname)
+    if (_taken_by(spec, writers) is None and not gone) or _joined_since(*writers):
         return
     for n in range(1, 1000):
         aside = root.with_name(f"{root.name}.{n}")
@@ -285,7 +284,8 @@ def _check_checkpoint_dir(path: str | None) -> None:
 def _check_log_dir(spec: RunSpec, log_dir: Path) -> None:
     """Refuse a --log-dir that holds another run's logs (node 0 decides: the other nodes
     write beside it into the same directory once the run is under way)."""
-    why = _taken_by(spec, log_dir)
+    writers = _writers(log_dir)
+    why = _taken_by(spec, writers) if writers is not None else None
     if why is not None:
         raise LaunchRefused(
             f"--log-dir {log_dir}: {why}; a second run there would write into its logs",
