@@ -798,6 +798,7 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
         headed = not _plain_exception(raw)
         header = _traceback_header(buf, start) if headed else None
         _frames_above(sc, buf, start, line_no, header)
+        _rich_box_above(sc, buf, start, line_no)
         if header is not None:
             raw = _cut_header(raw, header)
     if sc.prelude is None and _TIMEOUT.search(raw_bytes):
@@ -975,6 +976,23 @@ _FRAME_END = re.compile(r'", line \d+, in \S+\s*$')
 _TIMEOUT = re.compile(rb"[Tt]imeout|[Tt]imed out")
 _PRELUDE_LINES = 6
 _FRAME_LOOKBACK = 40
+
+
+_RICH_BOX_END = "╰─".encode()
+
+
+def _rich_box_above(sc: _Scanner, buf: bytes, start: int, line_no: int) -> None:
+    """rich's traceback (accelerate's and transformers' scripts install it) draws the frames
+    in a box and prints the exception line right under it: the box's last line, kept, says
+    the line under it ended a traceback (a bare ``Exception: ...``, LX656) though no
+    ``File "`` frame is there."""
+    if start <= 0 or sc.truncated:
+        return
+    above = buf[_back_lines(buf, start, 1) : start - 1]
+    if above.lstrip().startswith(_RICH_BOX_END):
+        line = sc.make_line(sc.cut(_decode(above[:_MAX_LINE])), line_no - 1)
+        if line is not None:
+            sc.keep(line)
 
 
 def _frames_above(

@@ -113,7 +113,7 @@ def summarise(
         # its launchx died mid-run: nothing is running any more, and the run lasted until
         # its last word, not until now
         code, reason, state = None, None, "gone"
-        last = max((t for e in events if (t := _float(e.get("ts"))) is not None), default=None)
+        last = max((t for e in spoken if (t := _float(e.get("ts"))) is not None), default=None)
         elapsed = last - started if started is not None and last is not None else None
         attempts = {
             k: replace(a, state="unfinished") if a.state == "running" else a

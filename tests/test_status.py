@@ -136,6 +136,14 @@ def test_a_gone_runs_attempt_is_unfinished_and_its_time_stops_at_its_last_word()
     assert [(a.attempt, a.state) for a in run.attempts] == [(0, "unfinished")]
     text = render(run)
     assert "gone, last heard 30 s after it started" in text and "attempt 0: running" not in text
+    # another node's writer, on its own clock, does not stretch node 0's last word
+    mine = events(
+        {"event": "attempt_start", "attempt": 0, "ts": 101.0},
+        {"event": "watch", "kind": "straggler", "text": "rank 1 is slow", "ts": 130.0},
+    )
+    other = [{"event": "watch", "kind": "ranks_found", "node": 1, "run": "lx-1", "ts": 900.0}]
+    run = summarise([*mine, *other], alive=False, now=5000.0, main=len(mine))
+    assert (run.state, run.elapsed_s) == ("gone", 30.0)
 
 
 def test_events_round_trip_and_a_torn_line_is_skipped(tmp_path: Path) -> None:

@@ -1378,14 +1378,18 @@ RULES: tuple[Rule, ...] = (
         # the script's only where its traceback shows the raise, or a task runner reports
         # the task failed (dask's "Compute Failed"): a script prints "Exception: ..." itself
         # for errors it skips; (old torch.multiprocessing.spawn's "Exception:" with nothing
-        # after it announces the traceback below, which the launcher rules read)
+        # after it announces the traceback below, which the launcher rules read); rich's
+        # traceback (accelerate, transformers' scripts) closes its frames' box just above
         patterns=(r"^Exception: \S",),
-        context=(r"^\s*raise Exception\b", r"\bCompute Failed\b"),
+        context=(r"^\s*raise Exception\b", r"\bCompute Failed\b", r"^\s*╰─+╯\s*$"),
         cause="the training script (or a library it calls) raised a bare Exception on this "
         "rank; the other ranks' errors (connection closed, timeouts) are its consequence.",
         fix="fix the script at the traceback shown for this rank; retrying would run the "
         "same code into the same error.",
-        fixtures=("user_code_error__dask_pytorch_ddp_17_compute_failed_assertion.log",),
+        fixtures=(
+            "user_code_error__dask_pytorch_ddp_17_compute_failed_assertion.log",
+            "user_code_error__firefly_32.log",
+        ),
     ),
     Rule(
         name="fsdp_mixed_flat_params",
