@@ -20,7 +20,7 @@ from __future__ import annotations
 import signal
 import threading
 from types import FrameType
-from typing import IO
+from typing import IO, NamedTuple
 
 from launchx import pipeline, plan
 from launchx.execute import STOPPING, Supervisor, run_process
@@ -55,7 +55,15 @@ def _stop(signum: int, _frame: FrameType | None) -> None:
     raise _Stopped(signum)
 
 
-def check_here(spec: RunSpec, sink: IO[str], console: Console, events: Events) -> int:
+class Verdict(NamedTuple):
+    """How the check ended: ``code`` 0 to go on, else launchx's exit code (2: the checks
+    failed; 128 + the signal where one stopped them, as an interrupted attempt ends)."""
+
+    code: int
+    interrupted: bool = False
+
+
+def check_here(spec: RunSpec, sink: IO[str], console: Console, events: Events) -> Verdict:
     """This node's part of the check. Ctrl-C, SIGTERM or SIGHUP stop it at once (the
     check's own cleanup stops its link-test processes) and end the run with 128 + the
     signal, as an interrupted attempt would."""
@@ -83,10 +91,10 @@ def check_here(spec: RunSpec, sink: IO[str], console: Console, events: Events) -
     return _verdict(code, console, events)
 
 
-def _interrupted(code: int, console: Console, events: Events) -> int:
+def _interrupted(code: int, console: Console, events: Events) -> Verdict:
     events.record("preflight", exit_code=code, interrupted=True)
     console.write("launchx: interrupted during the preflight\n")
-    return code
+    return Verdict(code, interrupted=True)
 
 
 def check_by_srun(
@@ -96,7 +104,7 @@ def check_by_srun(
     sink: IO[str],
     console: Console,
     events: Events,
-) -> int:
+) -> Verdict:
     """Every node of the allocation, as one srun step of ``launchx doctor``."""
     argv = command(spec, request)
     _announce(spec, console)
@@ -120,14 +128,14 @@ def _announce(spec: RunSpec, console: Console) -> None:
     )
 
 
-def _verdict(code: int, console: Console, events: Events) -> int:
+def _verdict(code: int, console: Console, events: Events) -> Verdict:
     """0 to go on; else launchx's exit code: 2, the run does not start."""
     events.record("preflight", exit_code=code)
     if code == 0:
         console.write("launchx: preflight passed\n")
-        return 0
+        return Verdict(0)
     console.write(
         f"launchx: preflight failed (exit {code}): not starting; fix what it names above, "
         "or run without --preflight (profile preflight.enabled: false)\n"
     )
-    return 2
+    return Verdict(2)

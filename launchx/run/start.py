@@ -17,7 +17,7 @@ from typing import IO
 
 from launchx import agree, channel, pipeline, render
 from launchx.errors import LaunchRefused, LaunchxError
-from launchx.execute import STOPPING, Supervisor, remove_tree_quietly, supervised
+from launchx.execute import Supervisor, remove_tree_quietly, supervised
 from launchx.findings import Finding
 from launchx.plan import (
     LaunchPlan,
@@ -130,14 +130,14 @@ def start(
     started = time.monotonic()
     sink = out or sys.stdout
     if preflight.wanted(spec) and preflight.in_process(spec):
-        code = preflight.check_here(spec, sink, console, events)
-        if code:
-            return _not_started(events, code, started)
+        verdict = preflight.check_here(spec, sink, console, events)
+        if verdict.code:
+            return _not_started(events, verdict, started)
     with supervised(sup):
         if preflight.wanted(spec) and not preflight.in_process(spec):
-            code = preflight.check_by_srun(spec, request, sup, sink, console, events)
-            if code:
-                return _not_started(events, code, started)
+            verdict = preflight.check_by_srun(spec, request, sup, sink, console, events)
+            if verdict.code:
+                return _not_started(events, verdict, started)
         nodes = _nodes(spec, console)
         peers: Peers = Alone()
         try:  # the channel is open: whatever fails from here on, it is closed
@@ -294,18 +294,17 @@ def _check_log_dir(spec: RunSpec, log_dir: Path) -> None:
         )
 
 
-def _not_started(events: EventLog, code: int, started: float) -> int:
-    """The run ends at its preflight: the checks failed, or a signal stopped them (128 + a
-    stopping signal, as an interrupted attempt ends), which is no failure."""
-    stopped = code in {128 + int(sig) for sig in STOPPING}
+def _not_started(events: EventLog, verdict: preflight.Verdict, started: float) -> int:
+    """The run ends at its preflight: the checks failed, or a signal stopped them, which is
+    no failure."""
     events.record(
         "run_end",
-        exit_code=code,
-        reason="interrupted" if stopped else "preflight",
+        exit_code=verdict.code,
+        reason="interrupted" if verdict.interrupted else "preflight",
         attempts=0,
         duration_s=round(time.monotonic() - started, 1),
     )
-    return code
+    return verdict.code
 
 
 def _events(spec: RunSpec, root: Path) -> EventLog:
