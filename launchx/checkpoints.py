@@ -520,7 +520,8 @@ class ResumeHint:
             ways.append(f"--resume-arg {shlex.quote(self.resume_arg)}{when}")
         if self.code:
             ways.append(self.code)
-        return f"a {self.framework} checkpoint resumes with " + ", or ".join(ways)
+        article = "an" if self.framework[:1].lower() in "aeiou" else "a"
+        return f"{article} {self.framework} checkpoint resumes with " + ", or ".join(ways)
 
 
 _RESUME_FROM = 'os.environ.get("LAUNCHX_RESUME_FROM")'

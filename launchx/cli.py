@@ -246,6 +246,7 @@ def run(
     from launchx.run import start
 
     _unknown_option(ctx, script)
+    _json_errors(as_json and dry_run)
     request = _request(
         profile,
         sets,
@@ -377,6 +378,7 @@ def _register_sbatch() -> None:
 def doctor(
     profile: ProfileOpt = None,
     sets: SetOpt = None,
+    nproc_per_node: NprocOpt = None,
     nnodes: NnodesOpt = None,
     node_rank: NodeRankOpt = None,
     master_addr: MasterAddrOpt = None,
@@ -393,11 +395,13 @@ def doctor(
     """Check this node, or every node of a multi-node job, before it runs."""
     from launchx import doctor as doctor_mod
 
+    _json_errors(as_json)
     res = pipeline.resolve_request(
         _request(
             profile,
             sets,
             nnodes=nnodes,
+            nproc_per_node=nproc_per_node,
             node_rank=node_rank,
             master_addr=master_addr,
             master_port=master_port,
@@ -424,6 +428,8 @@ def status(
 
     from launchx import status as status_mod
     from launchx.run import events, rundirs
+
+    _json_errors(as_json)
 
     where = rundirs.run_dir(run_dir, pipeline.temp_dir())
     own, others = events.read_run_writers(where)
@@ -454,6 +460,8 @@ def diagnose(
     0 for a launchx run whose events say it succeeded)."""
     from launchx import failures, logsource
     from launchx.run import rundirs
+
+    _json_errors(as_json)
 
     temp = pipeline.temp_dir()
     paths = [rundirs.by_run_id(p, temp) for p in logs or []]
@@ -491,6 +499,16 @@ def _app_for(argv: Sequence[str]) -> typer.Typer:
 _COMMANDS = frozenset({"explain", "profiles", "run", "doctor", "diagnose", "status"})
 
 
+_JSON_ERRORS: list[bool] = [False]
+
+
+def _json_errors(wanted: bool) -> None:
+    """A command asked for ``--json`` says its refusal as JSON on stdout too: a script that
+    reads stdout gets an object naming the error, not nothing (the message stays on
+    stderr for the person)."""
+    _JSON_ERRORS[0] = wanted
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: run the app, turning launchx's own errors into one clean message.
     ``argv`` (without the program name) defaults to the command line."""
@@ -499,6 +517,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         _app_for(args)(args=args, prog_name="launchx")
     except LaunchxError as exc:
         print(exc.render(), file=sys.stderr)
+        if _JSON_ERRORS[0]:
+            print(exc.as_json())
         sys.exit(exc.exit_code)
 
 

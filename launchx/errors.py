@@ -23,6 +23,19 @@ class LaunchxError(Exception):
             text += f"\n  fix: {self.hint}"
         return text
 
+    def as_json(self) -> str:
+        """One line, schema ``launchx-error/1``: what ``--json`` prints for a refusal."""
+        import json
+
+        return json.dumps(
+            {
+                "schema": "launchx-error/1",
+                "exit_code": self.exit_code,
+                "error": self.message,
+                "fix": self.hint,
+            }
+        )
+
 
 class ConfigError(LaunchxError):
     """A profile, flag, ``--set`` or environment value that cannot be used."""

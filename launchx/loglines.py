@@ -46,10 +46,14 @@ _ANY_LEVEL = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 
 _MONTH_DAY_TIME = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
 
+_HEADING = re.compile(r"^#{1,6}[ \t]+(?=[A-Za-z_])")
 _NOISE = (
     # a Markdown quote: issue comments paste logs as "> line"; inline code: "`line`"
     re.compile(r"^>(?:[ \t]+|$)"),
     re.compile(r"^`(?!``)"),
+    # a Markdown heading an issue's author made of the error line ("### RuntimeError: x";
+    # inside bold, "**### RuntimeError: x**", _unbold takes it off)
+    _HEADING,
     # torch's rank tag with the number replaced by the reporter ("[rankx]: ValueError: ...",
     # "[rankN]:"), which names no rank
     re.compile(r"^\[rank(?:[xXnN?*]|\.\.\.)\]:\s?"),
@@ -265,7 +269,7 @@ _KUBECTL_PREFIX = re.compile(r"^\[pod/([\w.-]+)/[\w.-]+\] ")
 # anything and the next cannot match either, so one search of their alternation stands for
 # all of them (most prefixed lines carry only a rank or host prefix)
 _ANY_NOISE = re.compile("|".join(f"(?:{p.pattern})" for p in _NOISE))
-_PREFIX_STARTS = frozenset("|>`[(~^0123456789IWEFDCMSTJAON./_abcdefghijklmnopqrstuvwxyz【")
+_PREFIX_STARTS = frozenset("|>`[(~^0123456789IWEFDCMSTJAON./_abcdefghijklmnopqrstuvwxyz【#")
 # a log viewer's CSV export: the time stamp's quoted column, then the message's, its quotes
 # doubled ("\"1739588804.641441583\",\"[rank7]: TypeError: ...\"")
 _CSV_TIME = re.compile(r'^"(?:\d{9,10}(?:\.\d+)?|\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?)","')
@@ -485,6 +489,15 @@ def _lead_in(text: str) -> tuple[str, int | None] | None:
 
 
 def _unbold(text: str) -> str:
+    """``_unbold_once``, also through bold in italics ("_**RuntimeError: x**_") and to a
+    heading made bold ("**### RuntimeError: x**")."""
+    if text.startswith("_**") and text.endswith("**_"):
+        text = text[1:-1]
+    out = _unbold_once(text)
+    return _HEADING.sub("", out, count=1) if out is not text and out[:1] == "#" else out
+
+
+def _unbold_once(text: str) -> str:
     """The line without the Markdown bold an issue's reporter put around it, or around the
     exception's name ("**RuntimeError: ...**", "**ValueError**: ..."), or the italics
     ("_RuntimeError: ..._", "*ValueError*: ..."), where what they wrap reads as an

@@ -24,6 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import TypeGuard
 
 from launchx import collectives, flightrec
 from launchx import failure_rules as fr
@@ -105,6 +106,7 @@ def analyse(
             decided=_decided(a, events, policy),
             # (another node stopped with it says "aborted": the interrupt is the cause)
             recorded=_decided(a, events, policy, _RECORDED | {"aborted"}),
+            node_hosts=_node_hosts(events),
         )
     views = tuple(_attempt_view(a, reports[a], events) for a in numbered)
     failed = [v.attempt for v in views if v.outcome != "ok" and reports[v.attempt].primary]
@@ -133,6 +135,7 @@ def attempt_report(
     exits: Mapping[int, int] | None = None,
     decided: Diagnosis | None = None,
     recorded: Diagnosis | None = None,
+    node_hosts: Mapping[int, str] | None = None,
 ) -> Report:
     """The report for the logs of one attempt (every rank and node of it). ``decided``, a
     cause chosen before the logs were read (the run loop's own verdict, ``_decided``, or
@@ -141,6 +144,7 @@ def attempt_report(
     ``recorded`` (``_RECORDED``) is the cause only where the logs name none."""
     lines = [ln for s in scans for ln in s.lines]
     facts = _facts(scans, exits)
+    _event_hosts(facts, node_hosts or {})
     hits = rm.scan(lines)
     hits.extend(_version_split(scans, lines))
     stragglers = [
@@ -163,7 +167,12 @@ def attempt_report(
         # the run keeps it: `launchx run` exits with the training's own code (README).
         primary = replace(primary, exit_code=decided.exit_code, signal=decided.signal)
         findings = (primary, *findings[1:])
-    if primary is not None and primary.host is None and primary.rank is not None:
+    if primary is not None and primary.category == "interrupted" and primary.rank is not None:
+        # the stop came from outside, to every rank: the one whose words came first is no
+        # more its cause than the others (they are all "stopped" in the ranks' view)
+        primary = replace(primary, rank=None, host=None)
+        findings = (primary, *findings[1:])
+    if primary is not None and not _machine(primary.host) and primary.rank is not None:
         primary = replace(primary, host=facts.hosts.get(primary.rank))
         findings = (primary, *findings[1:])
     ranks = _rank_views(facts, hits, primary, stragglers)
@@ -178,6 +187,39 @@ def attempt_report(
 
 
 # --------------------------------------------------------------------------- facts
+
+
+# Names that name no machine: torchrun's summary says "host : localhost" where the host's
+# fully qualified name resolves to loopback (socket.getfqdn() on many VMs and containers)
+_NO_MACHINE = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+
+
+def _node_hosts(events: Sequence[Event]) -> dict[int, str]:
+    """Each node's host, as its launchx wrote it at the run's start (the last start: a rerun
+    kept in the same directory may have moved)."""
+    out: dict[int, str] = {}
+    for e in events:
+        node, host = e.get("node"), e.get("host")
+        if e.get("event") == "run_start" and isinstance(host, str) and _machine(host):
+            out[node if isinstance(node, int) else 0] = host
+    return out
+
+
+def _machine(host: str | None) -> TypeGuard[str]:
+    return host is not None and host != "" and host.lower() not in _NO_MACHINE
+
+
+def _event_hosts(facts: _Facts, node_hosts: Mapping[int, str]) -> None:
+    """The hosts a launchx run's events name (each node's ``run_start``), for the ranks the
+    logs name none for: by the rank's node, or the one node's for every rank."""
+    for rank in facts.world:
+        if rank in facts.hosts:
+            continue
+        node = facts.nodes.get(rank)
+        if node is None and len(node_hosts) == 1:
+            node = next(iter(node_hosts))
+        if node is not None and node in node_hosts:
+            facts.hosts[rank] = node_hosts[node]
 
 
 def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Facts:
@@ -197,13 +239,12 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
                 nodes[info.rank] = info.node
             if info.local_rank is not None:
                 locals_[info.rank] = info.local_rank
-            if info.host:
+            if _machine(info.host):
                 hosts.setdefault(info.rank, info.host)
         for r, h in s.hosts:
-            if r is not None:
-                hosts.setdefault(r, h)
-            elif info.rank is not None:
-                hosts.setdefault(info.rank, h)
+            rank = r if r is not None else info.rank
+            if rank is not None and _machine(h):
+                hosts.setdefault(rank, h)
         world.update(ln.rank for ln in s.lines if ln.rank is not None)
         for e in _precise_entries(s):
             entries.append(e)
@@ -212,7 +253,7 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
                 nodes.setdefault(e.rank, info.node)
             if e.exit_code is not None:
                 codes.setdefault(e.rank, e.exit_code)
-            if e.host:
+            if _machine(e.host):
                 hosts.setdefault(e.rank, e.host)
             if e.local_rank is not None:
                 locals_.setdefault(e.rank, e.local_rank)
@@ -725,7 +766,7 @@ def _rank_views(
             RankView(
                 rank=rank,
                 role=role,
-                host=facts.hosts.get(rank) or (hit.host if hit else None),
+                host=facts.hosts.get(rank) or (hit.host if hit and _machine(hit.host) else None),
                 node=facts.nodes.get(rank),
                 local_rank=facts.locals_.get(rank),
                 exit_code=code,

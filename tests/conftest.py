@@ -142,3 +142,25 @@ def poll_until(predicate: Callable[[], object], timeout_s: float, what: str) -> 
         if time.monotonic() > deadline:
             pytest.fail(f"timed out after {timeout_s} s waiting for {what}")
         time.sleep(0.05)
+
+
+def torchrun_summary(host: str = "localhost", exitcode: int = 3) -> str:
+    """torchrun's failure summary (torch 2.x) for one failed rank, rank 1 of two, as the
+    agent prints it under its ChildFailedError."""
+    return f"""torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+============================================================
+train.py FAILED
+------------------------------------------------------------
+Failures:
+  <NO_OTHER_FAILURES>
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-11-24_05:02:31
+  host      : {host}
+  rank      : 1 (local_rank: 1)
+  exitcode  : {exitcode} (pid: 2999)
+  error_file: <N/A>
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+============================================================
+"""

@@ -440,6 +440,11 @@ def test_hf_hint_text() -> None:
     )
 
 
+def test_a_hint_says_an_before_a_vowel() -> None:
+    hint = ck.resume_hint(Checkpoint("/ck/step_20", 20, "accelerate"))
+    assert hint is not None and hint.text().startswith("an accelerate checkpoint resumes with")
+
+
 # --- property: random trees never raise, answers are sane -------------------------------
 
 _NAMES = st.one_of(

@@ -369,3 +369,28 @@ def test_the_script_is_told_the_checkpoint_dir_and_a_resume_arg_may_hold_no_path
     code, out, err = run_cli([*args, "train.py"], cwd=tmp_path)
     assert code == 0, err
     assert f"export LAUNCHX_CHECKPOINT_DIR={tmp_path / 'ck'}" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["doctor", "-p", "nosuch", "--json"],
+        ["run", "--dry-run", "--json", "-p", "nosuch", "train.py"],
+        ["status", "no-such-run", "--json"],
+        ["diagnose", "--json", "/no/such/log"],
+    ],
+    ids=["doctor", "run --dry-run", "status", "diagnose"],
+)
+def test_a_refusal_under_json_is_json_on_stdout_too(args: list[str], tmp_path: Path) -> None:
+    """A script that reads --json's stdout got nothing for a refusal; the person still
+    reads the message on stderr."""
+    import json
+
+    env = {**clean_env(), "TMPDIR": str(tmp_path)}
+    code, out, err = run_cli(args, env, cwd=tmp_path)
+    doc = json.loads(out)
+    assert code == 2 and doc["schema"] == "launchx-error/1" and doc["exit_code"] == 2
+    assert doc["error"] and doc["error"] in err and "Traceback" not in err
+    # --json after the script is the script's own argument: no JSON for launchx's refusal
+    code, out, _ = run_cli(["run", "-p", "nosuch", "train.py", "--json"], env, cwd=tmp_path)
+    assert code == 2 and out == ""

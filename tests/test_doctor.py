@@ -114,6 +114,14 @@ def test_doctor_json_on_one_node_uses_the_preflight_schema() -> None:
     assert code == data["exit_code"] == text_code, err
     assert {c for c in codes if c in text} == codes
 
+    # the process count a job runs with (run's --nproc-per-node) is doctor's too
+    _, out, _ = run_cli(
+        ["doctor", "--json", "--nproc-per-node", "3", "--no-comm"],
+        clean_env(LAUNCHX_HOST_ROOT=str(HOSTS / "docker-small-shm")),
+    )
+    facts = {f["what"]: f["groups"][0]["value"] for f in json.loads(out)["facts"]}
+    assert facts["processes/node"] == "3"
+
 
 # --------------------------------------------------------------------------- the command
 

@@ -796,6 +796,12 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("_torch.OutOfMemoryError_: x", "torch.OutOfMemoryError: x", None, None),
         # a source line under a traceback frame keeps its unpacking
         ("    **kwargs,", "**kwargs,", None, None),
+        # a Markdown heading made of the error line, also inside bold in italics
+        ("### RuntimeError: x", "RuntimeError: x", None, None),
+        ("_**### RuntimeError: zip archive**_", "RuntimeError: zip archive", None, None),
+        ("**## ncclInternalError: x**", "ncclInternalError: x", None, None),
+        ("#define X 1", "#define X 1", None, None),
+        ("*** Error in `python': double free", "*** Error in `python': double free", None, None),
         # glog's header, its thread id padded to five columns or not
         ("E0605 10:48:27.885119 10136 rdma_context.cpp:203] x", "x", None, None),
         ("E0914 03:11:52.101010  2211 rdma_context.cpp:231] x", "x", None, None),

@@ -8,29 +8,15 @@ import os
 import time
 from pathlib import Path
 
+from conftest import torchrun_summary
+
 from launchx.run.output import AttemptOutput, Terminal
 from launchx.run.start import prune_runs
 
 BANNER = b"""Traceback (most recent call last):
   File "/venv/lib/python3.11/site-packages/torch/distributed/run.py", line 1032, in <module>
     main()
-torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
-============================================================
-train.py FAILED
-------------------------------------------------------------
-Failures:
-  <NO_OTHER_FAILURES>
-------------------------------------------------------------
-Root Cause (first observed failure):
-[0]:
-  time      : 2026-11-24_05:02:31
-  host      : localhost
-  rank      : 1 (local_rank: 1)
-  exitcode  : 3 (pid: 2999)
-  error_file: <N/A>
-  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
-============================================================
-"""
+""" + torchrun_summary().encode()
 
 
 def feed(out: AttemptOutput, *chunks: bytes) -> tuple[str, ...]:

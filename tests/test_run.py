@@ -140,6 +140,41 @@ def test_a_rerun_under_the_same_id_sets_the_ended_runs_logs_aside(
     assert text.startswith("run mine (local): finished"), text
 
 
+def test_a_node_on_another_host_sets_its_own_ended_logs_aside(worker: Path, tmp_path: Path) -> None:
+    """Node 1 keeps its ranks' logs in its own host's temp dir (no file system shared with
+    node 0, here: another TMPDIR): a rerun under the same id set only node 0's aside, and
+    node 1's logs of the new run went into the old run's directory."""
+    out, bad = tmp_path / "out", tmp_path / "bad.py"
+    out.mkdir()
+    bad.write_text(
+        "import os\nif os.environ['RANK'] == '2':\n    raise KeyError('the old bug')\n"
+        "import torch.distributed as dist\ndist.init_process_group('gloo')\ndist.barrier()\n"
+    )
+    tmps = [tmp_path / "host0", tmp_path / "host1"]
+
+    def pair(script: list[str]) -> list[tuple[int, str]]:
+        port = _free_port()
+        procs = []
+        for node in (1, 0):
+            tmps[node].mkdir(exist_ok=True)
+            env = {**clean_env(), "TMPDIR": str(tmps[node])}
+            args = ["run", "--nnodes", "2", "--node-rank", str(node), "--run-id", "pair"]
+            where = ["--master-addr", "127.0.0.1", "--master-port", str(port)]
+            procs.append(launchx([*args, *where, "--max-retries", "0", *script], env))
+        return [finish(p) for p in procs]
+
+    results = pair([str(bad)])
+    assert all(code != 0 for code, _ in results), results
+    (_, t1), (c0, t0) = pair([str(worker), str(out)])
+    assert c0 == 0, t0 + t1
+    kept = [tmps[node] / "launchx" for node in (0, 1)]
+    assert f"its logs are now in {kept[1] / 'pair.1'}" in t1
+    assert "the old bug" in (kept[1] / "pair.1" / "attempt-0" / "rank-2.log").read_text()
+    new_logs = "".join(p.read_text() for p in (kept[1] / "pair").rglob("*.log"))
+    assert "the old bug" not in new_logs and new_logs
+    assert (kept[0] / "pair.1").is_dir()
+
+
 def test_two_nodes_on_loopback_form_world_of_four(worker: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()

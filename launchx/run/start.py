@@ -112,7 +112,7 @@ def start(
     sup = Supervisor(forward_warnings=not decisions.inner_step)
     console = StreamConsole(terminal)
     root = Path(log_dir) if log_dir else Path(default_log_root(spec.run_id, spec.temp_dir))
-    if not log_dir and not decisions.inner_step and _keeps_the_run_record(spec):
+    if not log_dir and not decisions.inner_step and not _runs_one_rank(spec):
         _set_aside_ended(spec, root, console)
     events = _events(spec, root)
     if log_dir and not decisions.inner_step:
@@ -191,11 +191,12 @@ def start(
 Events = list[dict[str, object]]
 
 
-def _writers(log_dir: Path) -> tuple[Events, Events] | None:
-    """Node 0's events in ``log_dir`` and the other writers', or None where they cannot be
-    read (writing there then fails soon enough, and says so)."""
+def _writers(log_dir: Path, own: str = "events.jsonl") -> tuple[Events, Events] | None:
+    """The events of one writer in ``log_dir`` (node 0's unless ``own`` names another's
+    file) and the other writers', or None where they cannot be read (writing there then
+    fails soon enough, and says so)."""
     try:
-        return read_run_writers(log_dir)
+        return read_run_writers(log_dir, own)
     except LaunchxError:
         return None
 
@@ -234,12 +235,10 @@ def _joined_since(mine: Events, others: Events) -> bool:
     )
 
 
-def _keeps_the_run_record(spec: RunSpec) -> bool:
-    """The one writer of ``events.jsonl``: node 0, not a rank that runs its own launchx."""
-    launch = spec.res.facts.launch
-    if spec.decisions.launcher.launcher == "direct" and launch.rank:
-        return False
-    return spec.res.launch["node_rank"].value in ("", "0")
+def _runs_one_rank(spec: RunSpec) -> bool:
+    """A rank that runs its own launchx (a platform or MPI started it): it shares its node's
+    directory with the node's other ranks, none of which speaks for it."""
+    return spec.decisions.launcher.launcher == "direct" and bool(spec.res.facts.launch.rank)
 
 
 def _set_aside_ended(spec: RunSpec, root: Path, console: StreamConsole) -> None:
@@ -251,9 +250,12 @@ def _set_aside_ended(spec: RunSpec, root: Path, console: StreamConsole) -> None:
     move with the directory)."""
     if first_attempt(spec, _history(spec).load()) > 0:
         return  # (a requeued job goes on, even where its launchx was killed before a word)
-    writers = _writers(root)
-    if writers is None:
-        return  # (unsure: leave the directory where it is)
+    own = _record_name(spec)
+    if own != "events.jsonl" and (root / "events.jsonl").exists():
+        return  # node 0 writes here too (one file system for both): node 0 decides
+    writers = _writers(root, own)
+    if writers is None or (own != "events.jsonl" and not writers[0]):
+        return  # (unsure, or another node's directory: leave it where it is)
     gone = _died_here(writers[0], spec.res.facts.hostname)
     if (_taken_by(spec, writers) is None and not gone) or _joined_since(*writers):
         return
@@ -307,18 +309,20 @@ def _not_started(events: EventLog, verdict: preflight.Verdict, started: float) -
     return verdict.code
 
 
-def _events(spec: RunSpec, root: Path) -> EventLog:
+def _record_name(spec: RunSpec) -> str:
     """Node 0 (or the one node) writes ``events.jsonl``; other writers their own file."""
-    launch = spec.res.facts.launch
-    node_rank, nnodes = int(spec.res.launch["node_rank"].value), spec.res.nnodes
-    if spec.decisions.launcher.launcher == "direct" and launch.rank:
-        name = f"events-rank-{launch.rank}.jsonl"
-    elif nnodes > 1 and node_rank:
-        name = f"events-node-{node_rank}.jsonl"
-    else:
-        name = "events.jsonl"
-    node = node_rank if nnodes > 1 else None
-    return EventLog(root / name, spec.run_id or "", node=node)
+    node_rank = int(spec.res.launch["node_rank"].value or 0)
+    if _runs_one_rank(spec):
+        return f"events-rank-{spec.res.facts.launch.rank}.jsonl"
+    if spec.res.nnodes > 1 and node_rank:
+        return f"events-node-{node_rank}.jsonl"
+    return "events.jsonl"
+
+
+def _events(spec: RunSpec, root: Path) -> EventLog:
+    node_rank = int(spec.res.launch["node_rank"].value or 0)
+    node = node_rank if spec.res.nnodes > 1 else None
+    return EventLog(root / _record_name(spec), spec.run_id or "", node=node)
 
 
 def _watch(
