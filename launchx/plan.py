@@ -9,6 +9,7 @@ here, from the ``Resolution`` and its ``HostFacts`` alone.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import re
 import shlex
 from collections.abc import Mapping, Sequence
@@ -470,10 +471,12 @@ def master_findings(res: Resolution, decision: LaunchDecision) -> list[Finding]:
     setting = res.launch["master_addr"]
     if decision.launcher != "torchrun" or res.nnodes != 1 or not facts.interfaces:
         return []
-    address = resolve_address(facts, setting.value)
+    address = resolve_address(facts, setting.value) or _ipv6(setting.value)
     if address is None or address.is_loopback or address.is_unspecified:
         return []
-    if any(str(address) in i.addresses for i in facts.interfaces):
+    if address.is_link_local or any(
+        _same_address(address, a) for i in facts.interfaces for a in i.addresses
+    ):
         return []
     shown = setting.value + (f" ({address})" if str(address) != setting.value else "")
     return [
@@ -489,6 +492,23 @@ def master_findings(res: Resolution, decision: LaunchDecision) -> list[Finding]:
             else "pass --master-addr 127.0.0.1 (or an address of this host)",
         )
     ]
+
+
+def _ipv6(text: str) -> ipaddress.IPv6Address | None:
+    """An IPv6 master address as given (``fd00::2``, ``[fd00::2]``), which ``HostFacts``
+    does not resolve: interfaces list their IPv6 addresses too."""
+    try:
+        return ipaddress.IPv6Address(text.strip().strip("[]"))
+    except ValueError:
+        return None
+
+
+def _same_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address, shown: str) -> bool:
+    """Whether an interface's address (``fd00::2``, ``fe80::1%eth0``) is ``address``."""
+    try:
+        return ipaddress.ip_address(shown.split("%")[0].split("/")[0]) == address
+    except ValueError:
+        return False
 
 
 # Job ids an outer launcher gives every rank of one job alike (PMIx and Open MPI's ORTE):

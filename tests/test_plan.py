@@ -650,6 +650,12 @@ def test_an_inner_launcher_is_allowed_once_or_by_the_profile() -> None:
         ({"MASTER_ADDR": "unresolved-name"}, {}, {}, False),  # cannot tell: nothing said
         ({"MASTER_ADDR": "localhost"}, {}, {}, False),
         ({"MASTER_ADDR": "10.9.9.9"}, {"nnodes": "2", "node_rank": "1"}, {}, False),
+        # IPv6: this host's own (as given, or in brackets), another, loopback, link-local
+        ({"MASTER_ADDR": "fd00::2"}, {}, {}, False),
+        ({"MASTER_ADDR": "[fd00::2]"}, {}, {}, False),
+        ({"MASTER_ADDR": "fd00::99"}, {}, {}, True),
+        ({"MASTER_ADDR": "::1"}, {}, {}, False),
+        ({"MASTER_ADDR": "fe80::1"}, {}, {}, False),  # (needs its interface: not judged)
     ],
 )
 def test_one_node_with_a_master_address_elsewhere_is_named(
@@ -659,7 +665,7 @@ def test_one_node_with_a_master_address_elsewhere_is_named(
     dials the store it serves at an address that is not its own."""
     interfaces = (
         Interface("lo", True, ("127.0.0.1",), "loopback"),
-        Interface("eth0", True, ("10.0.0.5",)),
+        Interface("eth0", True, ("10.0.0.5", "fd00::2", "fe80::fc:ff:fe00:1")),
     )
     res = resolved("local", environ, flags=flags, interfaces=interfaces, host_ips=host_ips)
     _decision, found = assess(res)
