@@ -531,7 +531,8 @@ def _check_enum(spec: EnvVarSpec, value: str) -> list[_Issue]:
         (
             "LX112",
             f"not one of {', '.join(spec.allowed)}; {_ignored_by(spec)}",
-            f"{spec.name}={_closest(value, spec.allowed)} (one of {', '.join(spec.allowed)})",
+            f"{spec.name}={_closest(value, spec.allowed, spec.default)} "
+            f"(one of {', '.join(spec.allowed)})",
         )
     ]
 
@@ -546,18 +547,24 @@ def _ignored_by(spec: EnvVarSpec) -> str:
     return f"{_who(spec)} ignores or rejects it"
 
 
-def _closest(value: str, words: tuple[str, ...]) -> str:
-    """The accepted word the user most probably meant (synonyms first, then spelling)."""
+def _closest(value: str, words: tuple[str, ...], default: str = "") -> str:
+    """The accepted word the user most probably meant (synonyms first, then spelling; else
+    the reader's default, where it is one of them)."""
     import difflib
 
     upper = {w.upper(): w for w in words}
     said = value.strip().upper()
-    # logging's own numbers (LOGLEVEL=10), which torchrun passes on as a string it rejects
-    meant = _LOGGING_LEVELS.get(said) if "NOTSET" in upper else _SYNONYMS.get(said)
+    meant = _SYNONYMS.get(said)
+    if "NOTSET" in upper and said.isdigit() and (said in _LOGGING_LEVELS or int(said) >= 10):
+        # logging's own numbers (LOGLEVEL=10, which torchrun passes on as a string it
+        # rejects): the level at or below that number (15 shows what DEBUG shows)
+        meant = _LOGGING_LEVELS[max((n for n in _LOGGING_LEVELS if int(n) <= int(said)), key=int)]
     if meant in upper:
         return upper[meant]
     hit = difflib.get_close_matches(value.upper(), list(upper), n=1, cutoff=0.6)
-    return upper[hit[0]] if hit else words[0]
+    if hit:
+        return upper[hit[0]]
+    return upper.get(default.upper(), words[0])
 
 
 def _check_level(spec: EnvVarSpec, value: str) -> list[_Issue]:
@@ -666,6 +673,7 @@ def _check_algo_like(spec: EnvVarSpec, value: str) -> list[_Issue]:
             keep += [
                 _canonical(p, spec.allowed) for p in re.split(r"[/|\s]+", t) if p.upper() in known
             ]
+        keep = list(dict.fromkeys(keep))  # (Ring,Rng: one Ring)
         fixed_entries.append(f"{func}{sep}{'^' if neg else ''}{','.join(keep)}")
     if bad:
         fixed = ";".join(fixed_entries)

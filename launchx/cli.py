@@ -245,8 +245,8 @@ def run(
     """Launch training: torchrun, srun or the script itself; retry and resume."""
     from launchx.run import start
 
-    _unknown_option(ctx, script)
     _json_errors(as_json and dry_run)
+    _unknown_option(ctx, script)
     request = _request(
         profile,
         sets,
@@ -513,6 +513,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: run the app, turning launchx's own errors into one clean message.
     ``argv`` (without the program name) defaults to the command line."""
     args = list(sys.argv[1:] if argv is None else argv)
+    _json_errors(False)  # (set by the command that asks for --json)
     try:
         _app_for(args)(args=args, prog_name="launchx")
     except LaunchxError as exc:

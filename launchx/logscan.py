@@ -978,7 +978,7 @@ _PRELUDE_LINES = 6
 _FRAME_LOOKBACK = 40
 
 
-_RICH_BOX_END = "╰─".encode()
+_RICH_BOX_END = "╰─".encode()  # (the box's last line, where its frames end)
 
 
 def _rich_box_above(sc: _Scanner, buf: bytes, start: int, line_no: int) -> None:
@@ -989,10 +989,11 @@ def _rich_box_above(sc: _Scanner, buf: bytes, start: int, line_no: int) -> None:
     if start <= 0 or sc.truncated:
         return
     above = buf[_back_lines(buf, start, 1) : start - 1]
-    if above.lstrip().startswith(_RICH_BOX_END):
-        line = sc.make_line(sc.cut(_decode(above[:_MAX_LINE])), line_no - 1)
-        if line is not None:
-            sc.keep(line)
+    if _RICH_BOX_END not in above:
+        return
+    line = sc.make_line(sc.cut(_decode(above[:_MAX_LINE])), line_no - 1)
+    if line is not None and line.text.startswith("╰─"):  # (under its prefixes: [rank0]:)
+        sc.keep(line)
 
 
 def _frames_above(

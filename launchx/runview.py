@@ -106,7 +106,7 @@ def analyse(
             decided=_decided(a, events, policy),
             # (another node stopped with it says "aborted": the interrupt is the cause)
             recorded=_decided(a, events, policy, _RECORDED | {"aborted"}),
-            node_hosts=_node_hosts(events),
+            node_hosts=_node_hosts(events, a),
         )
     views = tuple(_attempt_view(a, reports[a], events) for a in numbered)
     failed = [v.attempt for v in views if v.outcome != "ok" and reports[v.attempt].primary]
@@ -194,15 +194,39 @@ def attempt_report(
 _NO_MACHINE = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
 
 
-def _node_hosts(events: Sequence[Event]) -> dict[int, str]:
-    """Each node's host, as its launchx wrote it at the run's start (the last start: a rerun
-    kept in the same directory may have moved)."""
-    out: dict[int, str] = {}
+def _node_hosts(events: Sequence[Event], attempt: int) -> dict[int, str]:
+    """Each node's host for ``attempt``, as its launchx wrote it at the start of the run
+    that ran the attempt (the last ``run_start`` of that node up to the attempt's start: a
+    SLURM requeue continues the run on other machines). Only a one-node run's host stands
+    for ranks whose node the logs do not say (key -1)."""
+    began: dict[int, float] = {}
     for e in events:
-        node, host = e.get("node"), e.get("host")
-        if e.get("event") == "run_start" and isinstance(host, str) and _machine(host):
-            out[node if isinstance(node, int) else 0] = host
+        if e.get("event") == "attempt_start" and e.get("attempt") == attempt:
+            began.setdefault(_node_of(e), _ts(e))
+    out: dict[int, str] = {}
+    one_node = False
+    for e in events:
+        host, node = e.get("host"), _node_of(e)
+        if e.get("event") != "run_start" or not isinstance(host, str) or not _machine(host):
+            continue
+        if node in began and _ts(e) > began[node]:
+            continue  # (a later run's start: another attempt's machine)
+        out[node] = host
+        if node == 0:
+            one_node = e.get("nnodes") in (1, None)
+    if one_node and 0 in out:
+        out[-1] = out[0]
     return out
+
+
+def _node_of(e: Event) -> int:
+    node = e.get("node")
+    return node if isinstance(node, int) else 0
+
+
+def _ts(e: Event) -> float:
+    ts = e.get("ts")
+    return float(ts) if isinstance(ts, int | float) else 0.0
 
 
 def _machine(host: str | None) -> TypeGuard[str]:
@@ -210,16 +234,14 @@ def _machine(host: str | None) -> TypeGuard[str]:
 
 
 def _event_hosts(facts: _Facts, node_hosts: Mapping[int, str]) -> None:
-    """The hosts a launchx run's events name (each node's ``run_start``), for the ranks the
-    logs name none for: by the rank's node, or the one node's for every rank."""
+    """The hosts a launchx run's events name (``_node_hosts``), for the ranks the logs name
+    none for: by the rank's node, or a one-node run's for every rank."""
     for rank in facts.world:
         if rank in facts.hosts:
             continue
-        node = facts.nodes.get(rank)
-        if node is None and len(node_hosts) == 1:
-            node = next(iter(node_hosts))
-        if node is not None and node in node_hosts:
-            facts.hosts[rank] = node_hosts[node]
+        host = node_hosts.get(facts.nodes.get(rank, -1))
+        if host is not None:
+            facts.hosts[rank] = host
 
 
 def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Facts:

@@ -513,6 +513,11 @@ def test_fixes_say_exactly_what_to_write() -> None:
     # logging's numbers, which torchrun passes to setLevel as a string it rejects
     assert fix("LOGLEVEL", "10", "LX112").startswith("LOGLEVEL=DEBUG ")
     assert fix("LOGLEVEL", "40", "LX112").startswith("LOGLEVEL=ERROR ")
+    assert fix("LOGLEVEL", "15", "LX112").startswith("LOGLEVEL=DEBUG ")  # (at or below)
+    assert fix("LOGLEVEL", "VERBOSE", "LX112").startswith("LOGLEVEL=INFO ")
+    assert fix("LOGLEVEL", "1", "LX112").startswith("LOGLEVEL=INFO ")
+    assert fix("LOGLEVEL", "5", "LX112").startswith("LOGLEVEL=WARNING ")  # (the default)
+    assert fix("NCCL_ALGO", "Ring,Rng", "LX117") == "NCCL_ALGO=Ring"
     assert fix("NCCL_SOCKET_IFNAME", "^eth0,^docker0", "LX116") == (
         "NCCL_SOCKET_IFNAME=^eth0,docker0"
     )

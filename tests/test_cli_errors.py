@@ -394,3 +394,28 @@ def test_a_refusal_under_json_is_json_on_stdout_too(args: list[str], tmp_path: P
     # --json after the script is the script's own argument: no JSON for launchx's refusal
     code, out, _ = run_cli(["run", "-p", "nosuch", "train.py", "--json"], env, cwd=tmp_path)
     assert code == 2 and out == ""
+
+
+def test_json_refusals_are_said_only_for_the_command_that_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One process, two commands (a test harness, an embedding tool): the second did not ask
+    for JSON; and an unknown option of `run --dry-run --json` is a refusal like the rest."""
+    import json
+
+    from launchx import cli
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    for args, wants_json in (
+        (["status", "no-such-run", "--json"], True),
+        (["explain", "-p", "nosuch"], False),
+        (["run", "--dry-run", "--json", "--bogus", "x.py"], True),
+    ):
+        with pytest.raises(SystemExit) as stop:
+            cli.main(args)
+        out = capsys.readouterr().out
+        assert stop.value.code == 2
+        if wants_json:
+            assert json.loads(out)["schema"] == "launchx-error/1", args
+        else:
+            assert out == "", args

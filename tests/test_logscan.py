@@ -220,6 +220,23 @@ def test_the_source_line_under_a_frame_is_kept_for_a_bare_exception() -> None:
     assert _primary(text).code == "LX540"
 
 
+@pytest.mark.parametrize("prefix", ["", "[rank0]: ", "0: "])
+def test_a_bare_exception_under_richs_traceback_box_is_the_scripts(prefix: str) -> None:
+    """rich draws the frames in a box (no 'File "' line): its last line, under any prefix,
+    says the bare Exception under it ended a traceback; a script's own print does not."""
+    box = (
+        "╭──────── Traceback (most recent call last) ────────╮\n"
+        "│ /w/tok.py:114 in convert                            │\n"
+        "│   fast_tokenizer = convert_slow_tokenizer(slow)     │\n"
+        "╰─────────────────────────────────────────────────────╯\n"
+        "Exception: expected value at line 1 column 1\n"
+    )
+    text = "".join(prefix + line + "\n" for line in box.splitlines())
+    assert _primary(text).code == "LX656"
+    printed = prefix + "Exception: expected value at line 1 column 1\n"
+    assert failures.diagnose_logs([printed]).primary is None or (_primary(printed).code != "LX656")
+
+
 def test_an_error_file_message_is_split_where_its_lines_were() -> None:
     """torchrun's agent logs the child's error file as JSON: the traceback is one string
     with escaped line breaks, and its exception line is the cause."""

@@ -179,3 +179,30 @@ def test_a_host_named_localhost_is_the_host_the_run_started_on(tmp_path: Path) -
         (root / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
         p = logsource.diagnose_paths([str(root)], io.BytesIO()).primary
         assert p is not None and (p.rank, p.host) == (1, expected), named
+
+
+def test_each_attempt_is_named_on_the_host_that_ran_it(tmp_path: Path) -> None:
+    """A SLURM requeue continued the run on another machine: attempt 0 was host-a's, and
+    only a one-node run's host stands for a rank whose node the logs do not say."""
+    for attempt in (0, 1):
+        logs = tmp_path / f"attempt-{attempt}"
+        logs.mkdir()
+        (logs / "launcher.log").write_text(torchrun_summary(host="localhost", exitcode=1))
+        (logs / "rank-1.log").write_text("KeyError: 'x'\n")
+
+    def run(nnodes: int) -> list[tuple[int, str | None]]:
+        events = [
+            {"ts": 1.0, "event": "run_start", "host": "host-a", "nnodes": nnodes},
+            {"ts": 2.0, "event": "attempt_start", "attempt": 0},
+            {"ts": 3.0, "event": "attempt_end", "attempt": 0, "exit_code": 1},
+            {"ts": 4.0, "event": "run_end", "exit_code": 1, "reason": "requeued"},
+            {"ts": 5.0, "event": "run_start", "host": "host-b", "nnodes": nnodes},
+            {"ts": 6.0, "event": "attempt_start", "attempt": 1},
+            {"ts": 7.0, "event": "attempt_end", "attempt": 1, "exit_code": 1},
+        ]
+        (tmp_path / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+        report = logsource.diagnose_paths([str(tmp_path)], io.BytesIO())
+        return [(a.attempt, a.host) for a in report.attempts]
+
+    assert run(1) == [(0, "host-a"), (1, "host-b")]
+    assert run(2) == [(0, None), (1, None)]  # rank 1's node is not in the logs

@@ -217,6 +217,10 @@ def test_a_run_id_names_the_run_kept_under_the_temp_dir(
         assert by_run_id(given, tmp) == given
     with pytest.raises(ConfigError, match="'other-run' is neither a file or directory"):
         by_run_id("other-run", tmp)
+    # node 1's run on a host of its own (only its record there) is a kept run too
+    node1 = tmp_path / "tmp" / "launchx" / "pair"
+    EventLog(node1 / "events-node-1.jsonl", "pair", node=1).record("run_start")
+    assert by_run_id("pair", tmp) == str(node1)
     # a run set aside by a rerun (my-run.1) is still read by its kept name
     aside = tmp_path / "tmp" / "launchx" / "my-run.1"
     EventLog(aside / "events.jsonl", "my-run").record("run_start", profile="local")

@@ -105,6 +105,17 @@ def read_run_events(run_dir: str | Path) -> list[dict[str, object]]:
     return own + others
 
 
+def has_events(run_dir: Path) -> bool:
+    """Whether ``run_dir`` is a launchx run's: node 0's ``events.jsonl``, or only another
+    writer's (node K on a host that node 0 does not share a file system with)."""
+    try:
+        return (run_dir / "events.jsonl").is_file() or any(
+            p.is_file() for p in run_dir.glob("events-*.jsonl")
+        )
+    except OSError:
+        return False
+
+
 def read_run_writers(
     run_dir: str | Path, own: str = "events.jsonl"
 ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:

@@ -62,6 +62,10 @@ class Verdict(NamedTuple):
     code: int
     interrupted: bool = False
 
+    def __bool__(self) -> bool:
+        """True when the run may go on (a tuple of two is always true otherwise)."""
+        return self.code == 0
+
 
 def check_here(spec: RunSpec, sink: IO[str], console: Console, events: Events) -> Verdict:
     """This node's part of the check. Ctrl-C, SIGTERM or SIGHUP stop it at once (the

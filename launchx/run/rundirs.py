@@ -17,6 +17,7 @@ from pathlib import Path
 
 from launchx.errors import ConfigError
 from launchx.plan import default_log_root
+from launchx.run.events import has_events
 
 
 def latest_file(temp_dir: str) -> Path:
@@ -56,7 +57,7 @@ def _named_run(temp_dir: str) -> Path | None:
         named = Path(path.read_text().strip())
     except (OSError, ValueError):
         return None
-    return named if named.is_absolute() and (named / "events.jsonl").is_file() else None
+    return named if named.is_absolute() and has_events(named) else None
 
 
 def by_run_id(given: str, temp_dir: str) -> str:
@@ -69,12 +70,12 @@ def by_run_id(given: str, temp_dir: str) -> str:
     if not given or "/" in given or given in (".", "..", "-") or os.path.lexists(given):
         return given
     root = Path(default_log_root(given, temp_dir))
-    if (root / "events.jsonl").is_file():
+    if has_events(root):
         return str(root)
     if "." in given:
         return given  # (a file's name, job.out: the reader's own message says it)
     try:
-        runs = [p for p in root.parent.iterdir() if (p / "events.jsonl").is_file()]
+        runs = [p for p in root.parent.iterdir() if has_events(p)]
     except OSError:
         runs = []
     kept = [p.name for p in sorted(runs, key=_last_written, reverse=True)]

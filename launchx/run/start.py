@@ -30,7 +30,7 @@ from launchx.plan import (
 from launchx.resolve import Resolution
 from launchx.run import preflight, text
 from launchx.run.attempts import ProcessAttempts
-from launchx.run.events import EventLog, read_run_writers
+from launchx.run.events import EventLog, has_events, read_run_writers
 from launchx.run.history import JobHistory, NoHistory, history_file
 from launchx.run.loop import RunSpec, first_attempt, run_loop
 from launchx.run.nodes import NodeChannel
@@ -245,17 +245,21 @@ def _set_aside_ended(spec: RunSpec, root: Path, console: StreamConsole) -> None:
     """A rerun under the same id (``--run-id``, or the id several nodes derive from the
     same address and port) would append to the ended run's logs, and ``diagnose`` would
     then report the old failure: the old directory is renamed ``<id>.N`` and kept (and
-    pruned with the other runs). A SLURM requeue continues its run in place, and so does a
-    rerun that another node or rank has already begun writing into (its open files would
-    move with the directory)."""
+    pruned with the other runs). Node 0 decides for the directory it writes ``events.jsonl``
+    in; a node K on a host of its own does so for its ranks' logs there. A SLURM requeue
+    continues its run in place, and so does a rerun that another node or rank has already
+    begun writing into (its open files would move with the directory)."""
     if first_attempt(spec, _history(spec).load()) > 0:
         return  # (a requeued job goes on, even where its launchx was killed before a word)
     own = _record_name(spec)
-    if own != "events.jsonl" and (root / "events.jsonl").exists():
-        return  # node 0 writes here too (one file system for both): node 0 decides
     writers = _writers(root, own)
-    if writers is None or (own != "events.jsonl" and not writers[0]):
-        return  # (unsure, or another node's directory: leave it where it is)
+    if writers is None:
+        return  # (unsure: leave the directory where it is)
+    if own != "events.jsonl" and (not writers[0] or writers[1]):
+        # node K moves only a directory that holds its own record alone (node 0 on another
+        # host, no file system shared): where node 0 or another node writes too, moving it
+        # could take their open files along, and node 0 decides for a shared one
+        return
     gone = _died_here(writers[0], spec.res.facts.hostname)
     if (_taken_by(spec, writers) is None and not gone) or _joined_since(*writers):
         return
@@ -413,11 +417,7 @@ def prune_runs(root: Path, *, keep: int, current: str) -> None:
     logs are the evidence for ``launchx diagnose`` and ``launchx status`` after a run.
     Only launchx's runs go (a directory with its events): nothing else there is ours."""
     try:
-        runs = [
-            p
-            for p in root.iterdir()
-            if p.name != current and p.is_dir() and (p / "events.jsonl").is_file()
-        ]
+        runs = [p for p in root.iterdir() if p.name != current and p.is_dir() and has_events(p)]
         runs.sort(key=lambda p: p.stat().st_mtime, reverse=True)
     except OSError:
         return
