@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -96,7 +97,7 @@ CODES: Mapping[str, Level] = MappingProxyType(
     {code: level for code, level in codes.LEVELS.items() if code.startswith("LX1")}
 )
 HOST_CODES: frozenset[str] = frozenset(
-    {"LX150", "LX151", "LX152", "LX153", "LX154", "LX155", "LX156"}
+    {"LX150", "LX151", "LX152", "LX153", "LX154", "LX155", "LX156", "LX157"}
 )
 
 # --- building the catalog from the data rows --------------------------------------------------
@@ -802,7 +803,7 @@ def _check_path_template(spec: EnvVarSpec, value: str) -> list[_Issue]:
             (
                 "LX125",
                 "without %p every process opens and truncates the same file",
-                f"{spec.name}={value}.%h.%p",
+                f"{spec.name}={shlex.quote(value + '.%h.%p')}",  # (a path with spaces)
             )
         )
     return issues
@@ -1444,6 +1445,43 @@ def _rule_socket_ifname_host(env: Mapping[str, str], facts: HostFacts) -> list[F
     ]
 
 
+def _rule_gloo_ifname_host(env: Mapping[str, str], facts: HostFacts) -> list[Finding]:
+    """torch's gloo backend (ProcessGroupGloo::Options::create_default) splits the value on
+    ',' and opens each name as given, exactly: no NCCL '^'/'=' syntax, no prefixes. A name
+    this host lacks, or one without an address, fails every rank in init_process_group
+    ("Unable to find address for: ens5")."""
+    value = env.get("GLOO_SOCKET_IFNAME", "")
+    if len(value) <= 1 or not facts.interfaces:
+        return []
+    by_name = {i.name: i for i in facts.interfaces}
+    addresses_known = any(i.addresses for i in facts.interfaces)
+    bad = [
+        n
+        for n in value.split(",")
+        if n not in by_name or (addresses_known and not by_name[n].addresses)
+    ]
+    if not bad:
+        return []
+    usable = _usable_interfaces(facts)
+    kept = [n for n in value.split(",") if n not in bad]
+    nccl_syntax = (
+        " (gloo takes names as they are: no '^' or '=')" if "^" in value or "=" in value else ""
+    )
+    return [
+        _finding(
+            "LX157",
+            "GLOO_SOCKET_IFNAME",
+            f"{_shown('GLOO_SOCKET_IFNAME', value)} names {', '.join(map(repr, bad))}, which "
+            f"this host lacks or which has no address (interfaces: "
+            f"{', '.join(facts.interface_names)}){nccl_syntax}; gloo fails every rank in "
+            f"init_process_group (Unable to find address for: {bad[0]})",
+            f"GLOO_SOCKET_IFNAME={','.join(kept or usable[:1])}"
+            if kept or usable
+            else "unset GLOO_SOCKET_IFNAME",
+        )
+    ]
+
+
 _RULES: tuple[_Rule, ...] = (
     _rule_alias_conflict,
     _rule_ib_off_with_hca,
@@ -1455,6 +1493,7 @@ _RULES: tuple[_Rule, ...] = (
     _rule_torchrun_overrides_alias,
     _rule_ib_hca_host,
     _rule_socket_ifname_host,
+    _rule_gloo_ifname_host,
 )
 
 

@@ -76,6 +76,11 @@ FINDINGS: tuple[Code, ...] = (
     Code("LX154", "error", "NCCL_SOCKET_IFNAME matches no interface of this host"),
     Code("LX155", "error", "NCCL_SOCKET_IFNAME matches only interfaces that are down"),
     Code("LX156", "warning", "NCCL_IB_HCA selects only ports that are not ACTIVE/LinkUp"),
+    Code(
+        "LX157",
+        "error",
+        "GLOO_SOCKET_IFNAME names an interface this host lacks or that has no address",
+    ),
     # --- LX2xx: the launch (plan) and the host (doctor) ----------------------------------
     Code("LX201", "error", "torchrun asked for inside a torchrun worker"),
     Code("LX202", "error", "torchrun asked for where a platform or MPI already started the ranks"),

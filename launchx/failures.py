@@ -156,15 +156,25 @@ def _own_exit(
 
 
 def _attempt_scans(
-    error_files: Mapping[int, str], rank_logs: Mapping[int, str]
+    error_files: Mapping[int, str],
+    rank_logs: Mapping[int, str],
+    node: tuple[int | None, int | None] = (None, None),
 ) -> tuple[list[SourceScan], list[tuple[SourceScan, float | None]]]:
-    """Scans of each rank's log tail (a negative key is the launcher's own output) and of
-    each rank's error file, with the error file's time."""
+    """Scans of each rank's log tail (a negative key is the launcher's own output, on node
+    ``node[0]`` of ``node[1]`` processes each) and of each rank's error file, with the
+    error file's time."""
     logs: list[SourceScan] = []
     n = 0
+    node_rank, nproc = node
     for rank, text in sorted(rank_logs.items()):
         tail = "\n".join(text.splitlines()[-_MAX_LINES_PER_RANK:])
-        info = SourceInfo(name="", rank=rank if rank >= 0 else None, launcher=rank < 0)
+        info = SourceInfo(
+            name="",
+            rank=rank if rank >= 0 else None,
+            launcher=rank < 0,
+            node=node_rank if rank < 0 else None,
+            nproc=nproc if rank < 0 else None,
+        )
         logs.append(logscan.scan_text(tail, info, base_index=n * _SOURCE_STRIDE))
         n += 1
     files: list[tuple[SourceScan, float | None]] = []
@@ -195,6 +205,7 @@ def classify_attempt(
     interrupted: bool,
     policy: RetryPolicyLike | None,
     oom_evidence: bool | None = None,
+    node: tuple[int | None, int | None] = (None, None),
 ) -> Diagnosis:
     """Diagnose one failed attempt for the retry loop.
 
@@ -206,7 +217,7 @@ def classify_attempt(
     so; False: it did not; None: unknown). Without it only OOM text in the logs makes a
     SIGKILL an OOM; a bare SIGKILL is ``killed``.
     """
-    logs, files = _attempt_scans(error_files, rank_logs)
+    logs, files = _attempt_scans(error_files, rank_logs, node)
     ranked: list[tuple[Hit, int | None]] = []
     for scan in logs:
         root = _root_of(scan)
@@ -292,9 +303,11 @@ def attempt_report(
     interrupted: bool,
     policy: RetryPolicyLike | None,
     oom_evidence: bool | None = None,
+    node: tuple[int | None, int | None] = (None, None),
 ) -> Report:
     """``classify_attempt``'s diagnosis with the per-rank view (root, collateral, exit
-    codes, hosts) that ``failure_text.render_failure`` prints at the end of a run."""
+    codes, hosts) that ``failure_text.render_failure`` prints at the end of a run.
+    ``node``: this node's rank and processes per node, with several nodes."""
     diag = classify_attempt(
         rank_exit,
         error_files,
@@ -303,8 +316,9 @@ def attempt_report(
         interrupted=interrupted,
         policy=policy,
         oom_evidence=oom_evidence,
+        node=node,
     )
-    logs, files = _attempt_scans(error_files, rank_logs)
+    logs, files = _attempt_scans(error_files, rank_logs, node)
     scans = [*logs, *(s for s, _ts in files)]
     return runview.attempt_report(scans, policy=policy, exits=rank_exit, decided=diag)
 

@@ -151,6 +151,7 @@ class SourceInfo:
     host: str | None = None
     attempt: int | None = None
     launcher: bool = False  # torchrun's or launchx's own output, not one rank's
+    nproc: int | None = None  # processes per node, where the run loop knows it
 
 
 @dataclass(frozen=True)

@@ -72,8 +72,14 @@ def locate(
                 "name one YAML file in it, or put the directory on LAUNCHX_PROFILE_PATH and "
                 "give the profile's name",
             )
+        tried = f" ({path})" if str(path) != ref else ""
+        relative = (
+            "; a relative extends: path is read from the directory of the profile that names it"
+            if base_dir is not None and not Path(ref).expanduser().is_absolute()
+            else ""
+        )
         raise ProfileNotFound(
-            f"profile file {ref!r} does not exist",
+            f"profile file {ref!r} does not exist{tried}{relative}",
             "check the path, or give a built-in profile's name "
             f"({', '.join(available_names(environ, cwd))})",
         )

@@ -280,7 +280,9 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
             if e.local_rank is not None:
                 locals_.setdefault(e.rank, e.local_rank)
         for local, code, _line in s.first_failed:
-            rank = local if info.node is None or nproc is None else info.node * nproc + local
+            if info.node and nproc is None:
+                continue  # (node K's local rank: which global rank is not known)
+            rank = local if not info.node or nproc is None else info.node * nproc + local
             codes.setdefault(rank, code)
             if first_local is None and (info.node is None or nproc is not None):
                 first_local = rank
@@ -344,6 +346,9 @@ def _nproc(scans: Sequence[SourceScan]) -> int | None:
     """Processes per node: from torchrun's local-rank directories, else from a later node's
     summary (``rank: 2 (local_rank: 0)`` on node 1 says 2 per node), as in launchx's flat
     ``attempt-N/rank-R.log`` + ``launcher-node-K.log`` layout."""
+    known = {s.info.nproc for s in scans if s.info.nproc is not None}
+    if len(known) == 1:
+        return known.pop()
     locals_ = {s.info.local_rank for s in scans if s.info.local_rank is not None}
     if locals_:
         return max(locals_) + 1

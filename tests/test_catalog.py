@@ -518,6 +518,10 @@ def test_fixes_say_exactly_what_to_write() -> None:
     assert fix("LOGLEVEL", "1", "LX112").startswith("LOGLEVEL=INFO ")
     assert fix("LOGLEVEL", "5", "LX112").startswith("LOGLEVEL=WARNING ")  # (the default)
     assert fix("NCCL_ALGO", "Ring,Rng", "LX117") == "NCCL_ALGO=Ring"
+    assert (
+        fix("NCCL_DEBUG_FILE", "/tmp/x y/nccl", "LX125") == "NCCL_DEBUG_FILE='/tmp/x y/nccl.%h.%p'"
+    )
+    assert fix("NCCL_DEBUG_FILE", "/tmp/nccl", "LX125") == "NCCL_DEBUG_FILE=/tmp/nccl.%h.%p"
     assert fix("NCCL_SOCKET_IFNAME", "^eth0,^docker0", "LX116") == (
         "NCCL_SOCKET_IFNAME=^eth0,docker0"
     )
@@ -691,6 +695,19 @@ RULE_CASES = [
     ("ifname-down", {"NCCL_SOCKET_IFNAME": "ib"}, HOST, "LX155", "LX154"),
     ("ifname-exclude-ok", {"NCCL_SOCKET_IFNAME": "^docker,lo"}, HOST, None, "LX155"),
     ("ifname-unknown-host", {"NCCL_SOCKET_IFNAME": "eno1"}, NO_FACTS, None, "LX154"),
+    ("gloo-ifname-absent", {"GLOO_SOCKET_IFNAME": "ens5"}, HOST, "LX157", None),
+    ("gloo-ifname-one-absent", {"GLOO_SOCKET_IFNAME": "eth0,ens5"}, HOST, "LX157", None),
+    ("gloo-ifname-nccl-syntax", {"GLOO_SOCKET_IFNAME": "=eth0"}, HOST, "LX157", None),
+    ("gloo-ifname-prefix", {"GLOO_SOCKET_IFNAME": "eth"}, HOST, "LX157", None),  # exact only
+    (
+        "gloo-ifname-no-address",
+        {"GLOO_SOCKET_IFNAME": "ifb0"},
+        HostFacts(interfaces=(iface("eth0"), iface("ifb0", up=False, addr=None))),
+        "LX157",
+        None,
+    ),
+    ("gloo-ifname-ok", {"GLOO_SOCKET_IFNAME": "eth0,lo"}, HOST, None, "LX157"),
+    ("gloo-ifname-unknown-host", {"GLOO_SOCKET_IFNAME": "ens5"}, NO_FACTS, None, "LX157"),
     ("launch-blocking", {"CUDA_LAUNCH_BLOCKING": "1"}, NO_FACTS, "LX142", None),
     ("launch-blocking-off", {"CUDA_LAUNCH_BLOCKING": "0"}, NO_FACTS, None, "LX142"),
     ("debug-info", {"NCCL_DEBUG": "INFO"}, NO_FACTS, "LX140", None),

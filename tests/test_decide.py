@@ -520,3 +520,22 @@ def test_a_first_collectives_timeout_is_retried_once_the_attempt_saved_a_checkpo
     never = Retry(never=("nccl_watchdog_timeout",))
     refused, _ = assess(evidence, attempt=0, policy=never, step_after=30)
     assert refused.retryable is False
+
+
+def test_node_ks_report_names_its_own_ranks_not_its_local_ranks() -> None:
+    """Node 1's torchrun says "failed (exitcode: -9) local_rank: 0": that is rank 2, not
+    rank 0 (node 0's), which its end-of-run report listed as collateral with rank 2's
+    exit code."""
+    run = Path(__file__).parent / "fixtures" / "runs" / "two_nodes_sigkill" / "node-1"
+    # (launchx's torchrun writes each rank's output to its own file, not tee'd beside its own)
+    lines = (run / "launcher.log").read_text().splitlines()
+    launcher = tuple(ln for ln in lines if not ln.startswith("[default"))
+    ranks = {
+        2 + local: (run / "none_3mak_v4b" / "attempt_0" / str(local) / "stderr.log").read_text()
+        for local in (0, 1)
+    }
+    evidence = Evidence(1, 3.0, launcher_output=launcher, rank_logs=ranks, node=1, nproc_per_node=2)
+    _record, report = assess(evidence, attempt=0, policy=Retry())
+    assert report is not None and report.primary is not None
+    assert (report.primary.category, report.primary.rank) == ("killed", 2)
+    assert {r.rank for r in report.ranks} == {2, 3}

@@ -13,7 +13,7 @@ import yaml
 from conftest import run_cli
 
 from launchx import catalog, profiles
-from launchx.errors import ConfigError, ProfileNotFound
+from launchx.errors import ConfigError, LaunchxError, ProfileNotFound
 from launchx.facts import HostFacts
 from launchx.origin import Origin
 from launchx.profile_model import Profile
@@ -100,6 +100,12 @@ def test_user_profile_by_path_and_relative_extends(tmp_path: Path) -> None:
     assert loaded.label == Origin.profile("team/mine.yaml")
     assert loaded.profile.nnodes == 2 and loaded.profile.env == {"NCCL_DEBUG": "WARN"}
     assert loaded.origins["env.NCCL_DEBUG"] == Origin.profile("./base.yaml")
+    # a path written relative to the working directory names the file it was looked for
+    write(tmp_path / "team" / "lost.yaml", "name: lost\nextends: ./team/base.yaml\n")
+    with pytest.raises(LaunchxError) as info:
+        profiles.load("team/lost.yaml", {}, tmp_path)
+    assert f"does not exist ({tmp_path / 'team' / 'team' / 'base.yaml'})" in info.value.message
+    assert "read from the directory of the profile that names it" in info.value.message
 
 
 def test_search_order_builtin_then_cwd_then_path_then_config(tmp_path: Path) -> None:

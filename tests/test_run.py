@@ -175,6 +175,32 @@ def test_a_node_on_another_host_sets_its_own_ended_logs_aside(worker: Path, tmp_
     assert (kept[0] / "pair.1").is_dir()
 
 
+def test_a_node_stopped_before_node_0_came_does_not_wait_for_it(tmp_path: Path) -> None:
+    """Node 1 started, node 0 never did, the user stopped node 1: it used to wait 5 s more
+    for node 0's word on the outcome, from a launchx that was never there."""
+    import time
+
+    script = tmp_path / "ok.py"
+    script.write_text("print('ok')\n")
+    logs = tmp_path / "logs"
+    args = ["run", "--nnodes", "2", "--node-rank", "1", "--master-addr", "127.0.0.1"]
+    node1 = launchx(
+        [*args, "--master-port", str(_free_port()), "--log-dir", str(logs), str(script)]
+    )
+    deadline = time.monotonic() + 60
+    while (
+        not (logs / "events-node-1.jsonl").is_file()
+        or "attempt_start" not in (logs / "events-node-1.jsonl").read_text()
+    ):
+        assert time.monotonic() < deadline and node1.poll() is None
+        time.sleep(0.1)
+    node1.send_signal(signal.SIGTERM)
+    code, text = finish(node1)
+    assert code == 143, text
+    assert "node 0's launchx never connected; this node decides alone" in text
+    assert "did not answer" not in text
+
+
 def test_two_nodes_on_loopback_form_world_of_four(worker: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()

@@ -145,6 +145,8 @@ class ProcessAttempts:
             aborted=aborted[0]
             if aborted and (watching is None or watching.found is None)
             else None,
+            node=plan.node_rank if plan.nnodes > 1 else None,
+            nproc_per_node=plan.nproc_per_node,
         )
 
 

@@ -118,6 +118,10 @@ class Evidence:
     started_at: tuple[int, str] | None = None
     # Another node failed first and launchx stopped this node's ranks (why, in words).
     aborted: str | None = None
+    # This node's rank and its processes, with several nodes: torchrun's own lines name a
+    # local rank ("failed (exitcode: -9) local_rank: 1"), which is node * nproc + 1.
+    node: int | None = None
+    nproc_per_node: int | None = None
 
     @property
     def interrupted(self) -> bool:
@@ -256,6 +260,7 @@ def _from_logs(evidence: Evidence, policy: Retry) -> failures.Report:
         interrupted=evidence.interrupted,
         policy=policy,
         oom_evidence=oom,
+        node=(evidence.node, evidence.nproc_per_node),
     )
     primary = report.primary
     if evidence.stop_signal is not None and primary is not None and primary.rank is None:

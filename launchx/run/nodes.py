@@ -185,6 +185,11 @@ class NodeChannel:
             self.sleep(0.05)
         return None
 
+    @property
+    def reached_node_0(self) -> bool:
+        """A node K's channel has been connected to node 0 at least once in this run."""
+        return self._connected_once
+
     def never_joined(self) -> set[int]:
         """Node 0: the nodes whose launchx never connected to the channel in this run."""
         if self.hub is None:

@@ -43,6 +43,13 @@ class NodePeers:
     def agree(self, plan: LaunchPlan, record: AttemptRecord, stopping: bool) -> AttemptRecord:
         own = agree.Outcome.of(record, plan.node_rank)
         brief = stopping or record.interrupted or record.category == "rendezvous_timeout"
+        if brief and plan.node_rank != 0 and not self.nodes.reached_node_0:
+            # node 0's launchx never came: nobody to tell, and waiting for it only delays
+            # the stop (node 0 names this node as one that never joined, if it comes)
+            self.console.write(
+                "launchx: node 0's launchx never connected; this node decides alone\n"
+            )
+            return record
         wait_s = BRIEF_WAIT_S if brief else self.pg_timeout_s + plan.grace_period_s + 60.0
         answer = self.nodes.agree(record.attempt, own, wait_s)
         if answer is None:
