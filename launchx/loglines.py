@@ -46,7 +46,9 @@ _ANY_LEVEL = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 
 _MONTH_DAY_TIME = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
 
-_HEADING = re.compile(r"^#{1,6}[ \t]+(?=[A-Za-z_])")
+# (two to six marks: one is also a Python or shell comment, "# ValueError: ..." quoted in
+# code a reporter pasted, which must not read as the error)
+_HEADING = re.compile(r"^#{2,6}[ \t]+(?=[A-Za-z_])")
 _NOISE = (
     # a Markdown quote: issue comments paste logs as "> line"; inline code: "`line`"
     re.compile(r"^>(?:[ \t]+|$)"),
