@@ -358,6 +358,14 @@ def test_an_ended_run_is_not_moved_once_another_node_began_the_rerun_in_it(
     assert joined() is False  # node 1's start of the old run
     write("events-node-1.jsonl", {"ts": 20.0, "event": "run_start", "node": 1})
     assert joined() is True
+    # this host was node 1 last time (node 0 never wrote here): its ended run has nothing
+    # open, so node 0 of the rerun sets it aside; a run node 1 began since has
+    node1 = [
+        {"ts": 1.0, "event": "run_start", "node": 1},
+        {"ts": 9.0, "event": "run_end", "node": 1, "exit_code": 1},
+    ]
+    assert _joined_since([], node1) is False
+    assert _joined_since([], [*node1, {"ts": 20.0, "event": "run_start", "node": 1}]) is True
     # node 0's own file still says the old run ended, whatever the others wrote after it
     own = read_events(tmp_path / "events.jsonl")
     assert log_dir_taken(own, "mine", continuing=False) is not None

@@ -227,12 +227,24 @@ def _died_here(mine: Events, host: str) -> bool:
 
 def _joined_since(mine: Events, others: Events) -> bool:
     """Whether another writer (a node, or a rank that runs its own launchx) has begun a run
-    here since node 0's events last said anything: its files are open in this directory."""
+    here since node 0's events last said anything: its files are open in this directory.
+    Where node 0 never wrote here (this host was another node's last time), a writer whose
+    run here ended has nothing open."""
     last = max((float(t) for e in mine if isinstance(t := e.get("ts"), int | float)), default=0.0)
-    return any(
-        e.get("event") == "run_start" and isinstance(t := e.get("ts"), int | float) and t > last
-        for e in others
-    )
+    for i, e in enumerate(others):
+        t = e.get("ts")
+        if e.get("event") != "run_start" or not isinstance(t, int | float) or t <= last:
+            continue
+        ended = any(
+            later.get("event") == "run_end"
+            and later.get("node") == e.get("node")
+            and isinstance(u := later.get("ts"), int | float)
+            and u >= t
+            for later in others[i + 1 :]
+        )
+        if mine or not ended:
+            return True
+    return False
 
 
 def _runs_one_rank(spec: RunSpec) -> bool:
