@@ -1485,7 +1485,8 @@ RULES: tuple[Rule, ...] = (
         "built, on every start.",
         fix="list the interfaces with `ip -br addr` and set GLOO_SOCKET_IFNAME (and "
         "NCCL_SOCKET_IFNAME) to one that exists on every node with the address the nodes "
-        "reach each other by, or unset it to let gloo use the host name's address.",
+        "reach each other by, or unset it to let gloo use the host name's address "
+        "(`launchx explain` names such a GLOO_SOCKET_IFNAME before a run: LX157).",
         fixtures=("nccl_config_error__yolox_119.log", "nccl_config_error__yolox_432.log"),
     ),
     Rule(
