@@ -122,6 +122,7 @@ class Report:
     stragglers: tuple[Straggler, ...] = ()
     notes: tuple[str, ...] = ()  # what else the reader should know (versions differ, ...)
     sources: int = 0  # log files read
+    running: str | None = None  # the run has not ended: its launchx is alive (in words)
 
     @property
     def found(self) -> bool:

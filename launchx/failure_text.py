@@ -36,6 +36,12 @@ def render_failure(what: Diagnosis | Report) -> str:
     p = report.primary
     if report.succeeded:
         return _succeeded(report)
+    if p is None and report.running:
+        return (
+            f"running: {report.running}; nothing has failed so far\n"
+            "  (launchx status follows it; launchx diagnose names the cause once it fails)\n"
+            + _notes(report)
+        )
     if p is None:
         return (
             f"unknown ({fr.UNKNOWN_CODE}): {fr.UNKNOWN_CAUSE}\n  fix: {fr.UNKNOWN_FIX}\n"
@@ -202,6 +208,7 @@ def render_json(report: Report) -> str:
     p = report.primary
     doc: dict[str, object] = {
         "succeeded": report.succeeded,
+        "running": report.running,
         "primary": _as_dict(p) if p else None,
         "findings": [_as_dict(d) for d in report.findings],
         "first_failure": (

@@ -337,9 +337,18 @@ def clean(raw: str) -> str:
     """``raw`` as it was printed: without a terminal's codes or a web page's escapes, which
     stand inside the words the rules read."""
     text = ANSI.sub("", raw) if "\x1b" in raw else raw
+    if "\x00" in text:  # (NUL padding a truncated log left: logsource._NUL_PADDING)
+        text = text.replace("\x00", "")
     if "&" in text:
         text = _ENTITY.sub(lambda m: ENTITIES[m.group()], text)
     return text
+
+
+def _rank_host(prefix: str) -> str | None:
+    """The host a line's prefix names for its rank: not slurmstepd's, which names the node
+    its message is about ("slurmstepd-node07: error: *** JOB 80 ON node07 CANCELLED"), the
+    batch step's node rather than a rank's host."""
+    return None if prefix.startswith("slurmstepd-") else prefix
 
 
 def strip(raw: str) -> Stripped:
@@ -393,7 +402,7 @@ def strip(raw: str) -> Stripped:
                 or _COMPOSE_PREFIX.match(stripped)
                 or _KUBECTL_PREFIX.match(stripped)
             ):
-                host = h.group(1)
+                host = _rank_host(h.group(1))
                 stripped = stripped[h.end() :]
         text = stripped
         if text == before:

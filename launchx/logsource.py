@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO, cast
@@ -183,9 +183,22 @@ def _text_stdin(stdin: BinaryIO) -> BinaryIO:
     return cast(BinaryIO, _HeadThen(head, stdin))
 
 
+# A run of NUL bytes in a text log is padding, not data: what logrotate's copytruncate, or a
+# node that crashed while its log on a network file system was being extended, leaves
+# behind. Single NULs among other bytes are a binary file's.
+_NUL_PADDING = re.compile(rb"\x00{16,}")
+# bytes a text log does not hold (tabs, line ends, a terminal's ESC, BS and BEL aside)
+_CONTROL = re.compile(rb"[\x01-\x06\x0e-\x1a\x1c-\x1f\x7f]")
+
+
 def _binary(head: bytes) -> bool:
-    if b"\x00" in head:
-        return True
+    text_part = _NUL_PADDING.sub(b"", head)
+    if b"\x00" in text_part or (head and not text_part.strip()):
+        return True  # (scattered NULs, or nothing but NULs: /dev/zero, a zeroed file)
+    controls = len(_CONTROL.findall(text_part))
+    if controls >= 3 and controls > len(text_part) // 50:
+        return True  # (a binary header that the padding hid: "\x7fELF\x02\x01...")
+    head = text_part
     text = head.decode("utf-8", errors="replace")
     bad = text.count("\ufffd")
     return bad > 16 and bad > len(text) // 20
@@ -439,11 +452,30 @@ def diagnose_paths(
     ]
     events = [ev for p in found.events for ev in read_events(p)]
     report = runview.analyse(scans, dumps=dumps, events=events, policy=policy)
+    report = replace(report, running=_still_running(events))
     if found.skipped:
         shown = ", ".join(found.skipped[:3]) + (" ..." if len(found.skipped) > 3 else "")
         note = f"skipped {len(found.skipped)} binary or unreadable file(s): {shown}"
         report = replace(report, notes=(*report.notes, note))
     return report
+
+
+def _still_running(events: Sequence[Mapping[str, object]]) -> str | None:
+    """How the run stands when node 0's launchx started it and has not ended it and is
+    alive on this host: then no failure is the answer yet (``launchx status`` says more)."""
+    from launchx.run.events import pid_alive
+
+    own = [e for e in events if e.get("node") in (None, 0)]
+    starts = [i for i, e in enumerate(own) if e.get("event") == "run_start"]
+    if not starts:
+        return None
+    since = own[starts[-1] :]
+    start = since[0]
+    if any(e.get("event") == "run_end" for e in since) or not pid_alive(start.get("pid")):
+        return None
+    attempts = [e.get("attempt") for e in since if e.get("event") == "attempt_start"]
+    at = f"attempt {attempts[-1]}" if attempts else "its preflight or first attempt"
+    return f"{at} has not ended, and its launchx (pid {start.get('pid')}) is alive"
 
 
 def _rel(path: Path, roots: Sequence[str]) -> str:

@@ -53,7 +53,8 @@ _DECIDED_PRIORITY = {"aborted": 20}  # a symptom of another node's failure; else
 # Categories the run loop records that the logs may not show (a stop before any rank
 # started prints nothing): the cause only when the logs name none.
 _RECORDED = frozenset({"interrupted"})
-_SIGNAL_RULE_OF = {"interrupted": "sigterm_all"}  # the exit-code rule that names a category
+# the signal rule that names a category the run loop recorded
+_SIGNAL_RULE_OF = {"interrupted": "sigterm_all", "preempted": "scheduler_warning"}
 # The exception an NCCL call's return code becomes on its rank ("[rank10]: ... unhandled
 # system error"). NCCL's own WARN lines name the device, not the rank, so when they hold the
 # cause, these say whose call it was.
@@ -860,6 +861,14 @@ def _event_attempts(events: Iterable[Event]) -> set[int]:
     return out
 
 
+def _decided_by_the_loop(end: Event, categories: frozenset[str]) -> bool:
+    """An ``attempt_end`` whose category the run loop chose itself: one of ``categories``,
+    or ``preempted`` without a cause (the scheduler's warning came, and the loop stopped
+    the attempt there; a preemption the logs showed records the logs' cause)."""
+    category = end["category"]
+    return category in categories or (category == "preempted" and not end.get("cause"))
+
+
 def _decided(
     attempt: int,
     events: Sequence[Event],
@@ -881,7 +890,7 @@ def _decided(
             ends.append(ev)
     # With several nodes each writes its own events: a node stopped because another failed
     # says "aborted"; the cause is the other node's. A cause from the logs is the logs' word.
-    if not ends or any(e["category"] not in categories for e in ends):
+    if not ends or any(not _decided_by_the_loop(e, categories) for e in ends):
         return None
     end = min(ends, key=lambda e: e["category"] == "aborted")
     category = str(end["category"])

@@ -819,6 +819,12 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         ("**## ncclInternalError: x**", "ncclInternalError: x", None, None),
         ("#define X 1", "#define X 1", None, None),
         ("# ValueError: a comment", "# ValueError: a comment", None, None),
+        (
+            "slurmstepd-lxnode1: error: *** JOB 80 ON lxnode1 CANCELLED AT 2026-12-06T04:01:02",
+            "error: *** JOB 80 ON lxnode1 CANCELLED AT 2026-12-06T04:01:02",
+            None,
+            None,
+        ),
         ("*** Error in `python': double free", "*** Error in `python': double free", None, None),
         # glog's header, its thread id padded to five columns or not
         ("E0605 10:48:27.885119 10136 rdma_context.cpp:203] x", "x", None, None),

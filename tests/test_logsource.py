@@ -132,6 +132,17 @@ def test_a_binary_file_named_on_the_command_line(tmp_path: Path) -> None:
     assert exc.value.hint
 
 
+def test_a_text_log_with_nul_padding_is_read(tmp_path: Path) -> None:
+    """logrotate's copytruncate, or a node that crashed while its log on a network file
+    system grew, leaves runs of NUL bytes in a text log: padding, not a binary file."""
+    text = b"[rank1]: KeyError: 'missing'\n"
+    for name, data in (("front.log", bytes(4096) + text), ("back.log", text + bytes(4096))):
+        (tmp_path / name).write_bytes(data)
+        report = logsource.diagnose_paths([str(tmp_path / name)], io.BytesIO())
+        assert report.primary is not None and report.primary.category == "user_code_error"
+        assert report.primary.rank == 1
+
+
 def test_an_empty_directory_and_one_with_only_binaries(tmp_path: Path) -> None:
     with pytest.raises(LaunchxError, match="no log files under"):
         logsource.discover([str(tmp_path)])

@@ -4,6 +4,7 @@ attempt is given, what it says, when it stops. (The rules themselves: test_decid
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 from pathlib import Path
@@ -142,6 +143,11 @@ def test_a_clean_run_ends_with_one_line() -> None:
     assert outcome.exit_code == 0
     assert text.summary(outcome.records, outcome.reason, 12.34) == (
         "launchx: finished in 12.3 s (1 attempt)\n"
+    )
+    # a requeued SLURM job's launchx ran attempt 1 only: the run made two
+    requeued = [dataclasses.replace(outcome.records[0], attempt=1)]
+    assert text.summary(requeued, outcome.reason, 24.0) == (
+        "launchx: finished in 24.0 s (2 attempts, 1 before a requeue)\n"
     )
 
 

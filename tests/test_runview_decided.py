@@ -206,3 +206,60 @@ def test_each_attempt_is_named_on_the_host_that_ran_it(tmp_path: Path) -> None:
 
     assert run(1) == [(0, "host-a"), (1, "host-b")]
     assert run(2) == [(0, None), (1, None)]  # rank 1's node is not in the logs
+
+
+def test_an_attempt_the_schedulers_warning_stopped_is_preempted(tmp_path: Path) -> None:
+    """SLURM's warning (USR2 before the time limit, a requeue) stopped attempt 0: the ranks
+    exited 1 with nothing the rules know, and the diagnosis said "unknown" (exit 1) of a job
+    that was requeued and finished. A preemption the logs showed keeps the logs' cause."""
+    for attempt in (0, 1):
+        (tmp_path / f"attempt-{attempt}").mkdir()
+        (tmp_path / f"attempt-{attempt}" / "rank-1.log").write_text("step 116\n")
+    warned = {
+        "ts": 3.0,
+        "event": "attempt_end",
+        "attempt": 0,
+        "exit_code": 1,
+        "outcome": "preempted",
+        "category": "preempted",
+        "retryable": False,
+        "rank": None,
+        "cause": None,
+    }
+    events = [
+        {"ts": 1.0, "event": "attempt_start", "attempt": 0},
+        warned,
+        {"ts": 4.0, "event": "attempt_start", "attempt": 1},
+        {"ts": 5.0, "event": "attempt_end", "attempt": 1, "exit_code": 0, "outcome": "ok"},
+    ]
+    (tmp_path / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    report = logsource.diagnose_paths([str(tmp_path)], io.BytesIO())
+    p = report.primary
+    assert p is not None and (p.category, p.code) == ("preempted", "LX825") and report.found
+    shown = {**warned, "cause": "the job was preempted (slurmstepd: DUE TO PREEMPTION)"}
+    (tmp_path / "events.jsonl").write_text(
+        "".join(json.dumps(e) + "\n" for e in [events[0], shown, *events[2:]])
+    )
+    p = logsource.diagnose_paths([str(tmp_path)], io.BytesIO()).primary
+    assert p is None or p.code != "LX825"
+
+
+def test_a_run_still_running_is_said_to_be_running(tmp_path: Path) -> None:
+    """Its launchx is alive and wrote no run_end: no failure is the answer yet, not an
+    "unknown" failure (exit 1 all the same: no cause found)."""
+    import os
+
+    (tmp_path / "attempt-0").mkdir()
+    (tmp_path / "attempt-0" / "rank-0.log").write_text("step 3\n")
+    dead = 2**22 + 12345  # above pid_max's default: no such process
+    for pid, running in ((os.getpid(), True), (dead, False)):
+        events = [
+            {"ts": 1.0, "event": "run_start", "pid": pid, "host": "vm"},
+            {"ts": 2.0, "event": "attempt_start", "attempt": 0},
+        ]
+        (tmp_path / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+        report = logsource.diagnose_paths([str(tmp_path)], io.BytesIO())
+        assert report.primary is None and bool(report.running) is running
+        text = failure_text.render_failure(report)
+        assert text.startswith("running: attempt 0 has not ended") is running
+        assert json.loads(failure_text.render_json(report))["running"] == report.running

@@ -110,6 +110,17 @@ SIGNAL_RULES: dict[str, SignalRule] = {
             "stops that).",
         ),
         SignalRule(
+            "scheduler_warning",
+            "preempted",
+            "LX825",
+            "the scheduler's warning signal came (SLURM's --signal before the time limit, or "
+            "a preemption or requeue: scancel --signal=USR1/USR2), and launchx stopped the "
+            "attempt there: the ranks' own exits are that stop's, not a fault.",
+            "nothing to fix: a job submitted with --requeue goes on from its newest complete "
+            "checkpoint; ask for more --time, or checkpoint more often, if too much work was "
+            "lost since the last one.",
+        ),
+        SignalRule(
             "launcher_died",
             "launcher_died",
             "LX539",

@@ -108,7 +108,12 @@ def summary(records: Sequence[AttemptRecord], reason: str, elapsed_s: float = 0.
     """What ends the run: one line when it went through in one clean attempt; otherwise
     one row per attempt, then why the run ended (how long, when it finished)."""
     ok = bool(records) and records[-1].succeeded and reason == "finished"
-    attempts = f"{len(records)} attempt{'s' if len(records) != 1 else ''}"
+    # attempts number on across a SLURM requeue: the run's count, not this launchx's
+    total = max(len(records), records[-1].attempt + 1) if records else 0
+    earlier = total - len(records)
+    attempts = f"{total} attempt{'s' if total != 1 else ''}" + (
+        f", {earlier} before a requeue" if earlier else ""
+    )
     last = f"launchx: finished in {elapsed_s:.1f} s ({attempts})" if ok else f"launchx: {reason}"
     if ok and len(records) == 1:
         return last + "\n"
