@@ -345,16 +345,38 @@ def _sibling_hints(root: Path, files: Sequence[Path]) -> dict[str, tuple[int | N
     return out
 
 
+# Words of a SLURM output's name around the host (%x, %j and %N: "slurm-78-gpu-node-07.out")
+# that are no part of it
+_NOT_HOST = frozenset({"slurm", "job", "log", "logs", "out", "err", "output", "stdout", "stderr"})
+
+
 def _host_token(fields: Sequence[str], i: int) -> str:
-    """The host-name part of a file name around its varying field (``node`` + ``07``)."""
+    """The host-name part of a file name around its varying field (``node`` + ``07``): the
+    '-'-joined words around it (``gpu-node-07``), short of a number alone (a job id, as
+    in ``slurm-78-lxnode2``) or a word such as ``slurm``."""
     text = "".join(fields)
-    start = sum(len(f) for f in fields[:i])
-    end = start + len(fields[i])
-    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "-"):
-        start -= 1
-    while end < len(text) and (text[end].isalnum() or text[end] == "-"):
-        end += 1
-    return text[start:end]
+    at = sum(len(f) for f in fields[:i])
+    words = re.split(r"[^A-Za-z0-9-]", text)
+    offset = 0
+    for word in words:
+        if offset <= at < offset + len(word) + 1:
+            break
+        offset += len(word) + 1
+    parts = word.split("-")
+    k, pos = 0, offset
+    while k < len(parts) - 1 and pos + len(parts[k]) < at:
+        pos += len(parts[k]) + 1
+        k += 1
+
+    def host_part(part: str) -> bool:
+        return bool(part) and not part.isdigit() and part.lower() not in _NOT_HOST
+
+    lo, hi = k, k
+    while lo > 0 and host_part(parts[lo - 1]):
+        lo -= 1
+    while hi < len(parts) - 1 and host_part(parts[hi + 1]):
+        hi += 1
+    return "-".join(parts[lo : hi + 1])
 
 
 # --------------------------------------------------------------------------- reading

@@ -74,6 +74,15 @@ def test_slurm_task_and_host_outputs(tmp_path: Path) -> None:
     assert by_name["tasks/train-812-2.out"] == (2, None)
     assert by_name["nodes/train-812.gpu-a07.out"] == (None, "gpu-a07")
     assert by_name["nodes/train-812.gpu-a11.out"] == (None, "gpu-a11")
+    # %x-%j-%N with '-' around the host: the job id and "slurm" are not part of it
+    for host in ("lxnode1", "lxnode2"):
+        _write(tmp_path, f"dash/slurm-78-{host}.out")
+    for host in ("gpu-node-07", "gpu-node-11"):
+        _write(tmp_path, f"long/job-1234-{host}.log")
+    found = logsource.discover([str(tmp_path)])
+    by_name = {lf.info.name: (lf.info.rank, lf.info.host) for lf in found.logs}
+    assert by_name["dash/slurm-78-lxnode2.out"] == (None, "lxnode2")
+    assert by_name["long/job-1234-gpu-node-07.log"] == (None, "gpu-node-07")
 
 
 def test_dumps_are_found_by_content_binary_files_skipped(tmp_path: Path) -> None:
