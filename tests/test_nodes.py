@@ -428,7 +428,9 @@ def test_the_first_node_says_what_it_still_waits_for_until_the_other_comes(
         other = node(1 - first, 2, port)
         zero = waiting_node if first == 0 else other
         try:
+            # (both ends: node 0 saw node 1 join, and node 1 saw its link to node 0 up)
             assert until(lambda: zero.never_joined() == set())
+            assert until(lambda: first == 0 or waiting_node.reached_node_0)
             clock.now = 400.0  # every node came: no more notes
             waiting_node._note_waiting(400.0)  # (what the channel's loop does on its next turn)
         finally:
