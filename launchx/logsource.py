@@ -485,16 +485,13 @@ def diagnose_paths(
 def _still_running(events: Sequence[Mapping[str, object]]) -> str | None:
     """How the run stands when node 0's launchx started it and has not ended it and is
     alive on this host: then no failure is the answer yet (``launchx status`` says more)."""
-    from launchx.run.events import pid_alive
+    from launchx.run.events import open_run, pid_alive
 
-    own = [e for e in events if e.get("node") in (None, 0)]
-    starts = [i for i, e in enumerate(own) if e.get("event") == "run_start"]
-    if not starts:
+    own = [dict(e) for e in events if e.get("node") in (None, 0)]
+    start = open_run(own)
+    if start is None or not pid_alive(start.get("pid")):
         return None
-    since = own[starts[-1] :]
-    start = since[0]
-    if any(e.get("event") == "run_end" for e in since) or not pid_alive(start.get("pid")):
-        return None
+    since = own[next(i for i, e in enumerate(own) if e is start) :]
     attempts = [e.get("attempt") for e in since if e.get("event") == "attempt_start"]
     at = f"attempt {attempts[-1]}" if attempts else "its preflight or first attempt"
     return f"{at} has not ended, and its launchx (pid {start.get('pid')}) is alive"

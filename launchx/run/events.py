@@ -140,6 +140,16 @@ def read_run_writers(
     return mine, others
 
 
+def open_run(events: list[dict[str, object]]) -> dict[str, object] | None:
+    """The last ``run_start`` of one writer's events when no ``run_end`` follows it: a run
+    its launchx has not ended (still running, or gone without a word, as ``pid_alive`` on
+    its host tells)."""
+    starts = [i for i, e in enumerate(events) if e.get("event") == "run_start"]
+    if not starts or any(e.get("event") == "run_end" for e in events[starts[-1] :]):
+        return None
+    return events[starts[-1]]
+
+
 def pid_alive(pid: object) -> bool:
     if not isinstance(pid, int) or pid <= 0:
         return False

@@ -214,15 +214,10 @@ def _taken_by(spec: RunSpec, writers: tuple[Events, Events]) -> str | None:
 def _died_here(mine: Events, host: str) -> bool:
     """The earlier run's launchx, on this host, is gone without writing how it ended (it
     was SIGKILLed, or the machine rebooted): its run is over all the same."""
-    from launchx.run.events import pid_alive
+    from launchx.run.events import open_run, pid_alive
 
-    starts = [i for i, e in enumerate(mine) if e.get("event") == "run_start"]
-    if not starts:
-        return False
-    start = mine[starts[-1]]
-    ended = any(e.get("event") == "run_end" for e in mine[starts[-1] :])
-    here = start.get("host") == host
-    return not ended and here and not pid_alive(start.get("pid"))
+    start = open_run(mine)
+    return start is not None and start.get("host") == host and not pid_alive(start.get("pid"))
 
 
 def _joined_since(mine: Events, others: Events) -> bool:
