@@ -945,6 +945,19 @@ _EMPTY_REJECTED = frozenset({"TORCH_DISTRIBUTED_DEBUG", "LOGLEVEL"})
 
 def _ib_timeout_note(spec: EnvVarSpec, value: str) -> list[_Issue]:
     number, issues = _int_value(spec, value)
+    if number is None and issues and issues[0][0] == "LX110":
+        number = _strtoll(value)  # what NCCL reads all the same ("abc" is 0)
+    if number is not None and (number == 0 or number >= 32):
+        # (env-vars.md: 0 or >= 32 turns the verbs timeout off)
+        return [
+            (
+                "LX120",
+                f"is read as {number}, which turns the IB transport's timeout off: a dead "
+                "link or peer is never reported by it, and a collective on it hangs until "
+                "the process-group timeout",
+                "NCCL_IB_TIMEOUT=20 (the default since NCCL 2.23, about 30 s in total) or up to 23",
+            )
+        ]
     if issues or number is None or not 24 <= number <= 31:
         return []
     minutes = 4.096e-6 * 2**number / 60
@@ -1271,7 +1284,7 @@ def _rule_blocking_wait(env: Mapping[str, str], facts: HostFacts) -> list[Findin
             "LX135",
             moot[0],
             f"{shown}: with blocking wait "
-            "torch (2.14) creates no watchdog thread: a timeout raises in work.wait() "
+            "torch (as of 2.14.1) creates no watchdog thread: a timeout raises in work.wait() "
             "instead, and these settings take no effect",
             "unset TORCH_NCCL_BLOCKING_WAIT to keep the watchdog, or drop these",
         )

@@ -187,8 +187,9 @@ NCCL_ROWS: tuple[Var, ...] = (
         name="NCCL_IB_TIMEOUT",
         type="int",
         default="20",
-        constraint="0..31",
-        purpose="IB local-ack timeout exponent: 4.096 us x 2^value per retry",
+        constraint="0..",
+        purpose="IB local-ack timeout exponent: 4.096 us x 2^value per retry; 0 or 32 and "
+        "above: no timeout",
     ),
     Var(
         name="NCCL_IB_RETRY_CNT",

@@ -7,6 +7,7 @@ never import torch (``launchx explain`` should feel instant).
 
 from __future__ import annotations
 
+import itertools
 import shlex
 import sys
 from collections.abc import Sequence
@@ -106,6 +107,7 @@ def explain(
     """Print the resolved environment, where every value came from, and what is wrong."""
     if fmt not in ("table", "env", "json"):
         raise LaunchxError(f"unknown --format {fmt!r}", "use table, env or json")
+    _json_errors(fmt == "json")
     res = pipeline.resolve_request(
         _request(
             profile,
@@ -281,7 +283,14 @@ def _sbatch(
     script_args: Annotated[
         list[str] | None, typer.Argument(help="Arguments for the script, passed verbatim.")
     ] = None,
-    profile: ProfileOpt = None,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            "-p",
+            "--profile",
+            help="Profile name or YAML path (default: LAUNCHX_DEFAULT_PROFILE, else slurm).",
+        ),
+    ] = None,
     sets: SetOpt = None,
     nproc_per_node: NprocOpt = None,
     checkpoint_dir: Annotated[str | None, typer.Option("--checkpoint-dir")] = None,
@@ -297,12 +306,14 @@ def _sbatch(
     **slurm_options: object,
 ) -> None:
     """Render (and submit) a SLURM batch script that runs `launchx run` on the nodes."""
+    import os
+
     from launchx import sbatch
 
     _unknown_option(ctx, script)
     request = sbatch.BatchRequest(
         run=_request(
-            profile,
+            profile or os.environ.get("LAUNCHX_DEFAULT_PROFILE") or None,
             sets,
             nproc_per_node=nproc_per_node,
             retry__max_retries=max_retries,
@@ -424,6 +435,7 @@ def status(
     as_json: Annotated[bool, typer.Option("--json", help="Print the state as JSON.")] = False,
 ) -> None:
     """What a run is doing now, or how it ended (from its events.jsonl)."""
+    import socket
     import time
 
     from launchx import status as status_mod
@@ -439,8 +451,12 @@ def status(
             f"no launchx events in {where}",
             "pass the --log-dir of a run, or run one first (launchx run ...)",
         )
+    start = events.open_run([dict(e) for e in own or others]) or {}
     state = status_mod.summarise(
-        found, alive=events.pid_alive(found[0].get("pid")), now=time.time(), main=len(own)
+        found,
+        alive=events.launchx_alive(start, socket.gethostname()),
+        now=time.time(),
+        main=len(own),
     )
     typer.echo(status_mod.render(state, as_json=as_json), nl=False)
 
@@ -515,12 +531,66 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     _json_errors(False)  # (set by the command that asks for --json)
     try:
+        if _asks_json(args):
+            sys.exit(_run_for_json(args))
         _app_for(args)(args=args, prog_name="launchx")
     except LaunchxError as exc:
         print(exc.render(), file=sys.stderr)
         if _JSON_ERRORS[0]:
             print(exc.as_json())
         sys.exit(exc.exit_code)
+
+
+def _asks_json(args: Sequence[str]) -> bool:
+    """``--json`` or ``--format json`` on the command line, looked for before click parses
+    it: a usage error (an unknown option, a bad number) stops the parse before the command
+    can say that it was asked for JSON."""
+    return (
+        "--json" in args
+        or "--format=json" in args
+        or any(a == "--format" and b == "json" for a, b in itertools.pairwise(args))
+    )
+
+
+def _run_for_json(args: list[str]) -> int:
+    """The app, for a command line that asks for JSON: click's usage errors are said as
+    JSON on stdout too (``LaunchxError.as_json``), besides click's own words on stderr."""
+    try:
+        code = _app_for(args)(args=args, prog_name="launchx", standalone_mode=False)
+    except _click_errors() as exc:
+        exc.show()
+        ctx = getattr(exc, "ctx", None)
+        command = ctx.command_path if ctx is not None else "launchx"
+        if command == "launchx" and args and args[0] in _COMMANDS | {"sbatch"}:
+            command = f"launchx {args[0]}"
+        hint = f"see {command} --help"
+        said = LaunchxError(exc.format_message(), hint)
+        said.exit_code = exc.exit_code
+        print(said.as_json())
+        return int(exc.exit_code)
+    except typer.Abort:
+        print("Aborted!", file=sys.stderr)
+        return 1
+    return code if isinstance(code, int) else 0
+
+
+def _click_errors() -> tuple[type[Any], ...]:
+    """click's usage errors as the typer in use raises them: typer 0.12-0.2x raise click's
+    own, later ones those of the click they carry inside (``typer._click``)."""
+    found: list[type[Any]] = []
+    try:
+        from typer._click.exceptions import ClickException
+
+        found.append(ClickException)
+    except ImportError:
+        pass
+    try:
+        import click
+
+        found.append(click.ClickException)
+    except ImportError:
+        pass
+    return tuple(found)
 
 
 def version_callback(value: bool) -> None:

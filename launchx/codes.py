@@ -51,7 +51,11 @@ FINDINGS: tuple[Code, ...] = (
     Code("LX117", "error", "NCCL_ALGO/NCCL_PROTO token NCCL does not know"),
     Code("LX118", "error", "placeholder left in the value (<your_interface>)"),
     Code("LX119", "error", "path unusable as written (~ is not expanded; absolute path required)"),
-    Code("LX120", "warning", "NCCL_IB_TIMEOUT >= 24: minutes per retry, not seconds"),
+    Code(
+        "LX120",
+        "warning",
+        "NCCL_IB_TIMEOUT >= 24: minutes per retry, not seconds; 0 or >= 32: no timeout at all",
+    ),
     Code("LX121", "warning", "legacy integer topology level (its meaning changed across NCCL)"),
     Code("LX122", "warning", "accepted value that is deprecated or dangerous"),
     Code("LX123", "error", "value the reader ignores (single-character NCCL_SOCKET_IFNAME)"),

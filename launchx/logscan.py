@@ -232,6 +232,7 @@ class _Scanner:
     spawned: tuple[int, int] | None = None  # (process, line) of spawn's "-- Process N"
     framed_to: int = 0  # the last line the frame look-back above an exception has read
     header: re.Pattern[str] | None = None  # a logger's header the traceback frames show
+    quoting: bool = False  # inside launchx's own report of a failure (_own_report)
 
     def cut(self, raw: str) -> str:
         """``raw`` without the header the log's tracebacks show on every line, learnt from
@@ -736,6 +737,9 @@ def _process(
         counted = start
         end = buf.find(b"\n", start)
         end = len(buf) if end == -1 else end
+        if not sc.block.open and _own_report(sc, buf, start):
+            resume = end + 1
+            continue
         if sc.block.open or any(a in low[start:end] for a in _BLOCK_ANCHORS):
             resume = _summary(sc, buf, (resume, start, limit), line_at)
             line_at += buf.count(b"\n", start, resume)
@@ -744,6 +748,22 @@ def _process(
         _candidate(sc, buf, start, end, cands[start], line_at)
         resume = end + 1
     return max(resume, hi)
+
+
+# launchx run's report of a failed attempt in its own console output (a SLURM job's .out
+# file): a ``launchx: failure:`` line, then the cause, fix, evidence and ranks, indented.
+# The evidence it quotes is in the log already, above it; read twice it would be cited twice.
+_OWN_FAILURE = re.compile(rb"(?:\d+: )?launchx: failure: ")
+_OWN_INDENTED = re.compile(rb"(?:\d+: )?  ")
+
+
+def _own_report(sc: _Scanner, buf: bytes, start: int) -> bool:
+    """Whether the line at ``start`` is inside launchx's report of a failure (not its
+    headline, which rules read: it names a hang launchx found)."""
+    if sc.quoting and _OWN_INDENTED.match(buf, start):
+        return True
+    sc.quoting = _OWN_FAILURE.match(buf, start) is not None
+    return False
 
 
 def _summary(sc: _Scanner, buf: bytes, span: tuple[int, int, int], line_no: int) -> int:
@@ -762,7 +782,7 @@ def _summary(sc: _Scanner, buf: bytes, span: tuple[int, int, int], line_no: int)
         end = buf.find(b"\n", pos)
         end = len(buf) if end == -1 else end
         raw = sc.cut(_raw_at(buf, pos, end, pos))
-        if pos >= floor:
+        if pos >= floor and not _own_report(sc, buf, pos):
             sc.summary_line(raw, no, (buf, pos, end))
         else:
             body = ll.strip(raw).body

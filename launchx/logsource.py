@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -485,11 +486,12 @@ def diagnose_paths(
 def _still_running(events: Sequence[Mapping[str, object]]) -> str | None:
     """How the run stands when node 0's launchx started it and has not ended it and is
     alive on this host: then no failure is the answer yet (``launchx status`` says more)."""
-    from launchx.run.events import open_run, pid_alive
+    from launchx.run.events import launchx_alive, open_run
 
     own = [dict(e) for e in events if e.get("node") in (None, 0)]
     start = open_run(own)
-    if start is None or not pid_alive(start.get("pid")):
+    # (on another host, what the logs hold so far is diagnosed: launchx status says more)
+    if start is None or not launchx_alive(start, socket.gethostname()):
         return None
     since = own[next(i for i, e in enumerate(own) if e is start) :]
     attempts = [e.get("attempt") for e in since if e.get("event") == "attempt_start"]

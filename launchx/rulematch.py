@@ -415,6 +415,38 @@ def signal_of(code: int | None) -> int | None:
     return None
 
 
+# A fix names what to type; where its command needs a value the evidence holds (the port
+# that was taken, the SLURM job), the value goes in, so the command works when pasted:
+# ``<port>`` left in ``ss -ltnp | grep <port>`` is a redirect from a file named "port".
+_FILLS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "<port>",
+        re.compile(
+            r"\bport(?::| =| is|:? `)?\s*(\d{2,5})\b"
+            r"|\[[\w.:-]*\]:(\d{2,5})\b|\b(?:\d{1,3}\.){3}\d{1,3}:(\d{2,5})\b",
+            re.I,
+        ),
+    ),
+    ("<job>", re.compile(r"\bStepId=(\d+)|\b(?:JOB|STEP) (\d+)(?:\.\w+)? ON \S+ CANCELLED")),
+)
+
+
+def filled(fix: str, lines: Iterable[LogLine]) -> str:
+    """``fix`` with each placeholder of ``_FILLS`` it holds replaced by the first value the
+    evidence ``lines`` give for it (left as it is where they give none)."""
+    if "<" not in fix:
+        return fix
+    texts = [ln.text for ln in lines]
+    for holder, pattern in _FILLS:
+        if holder not in fix:
+            continue
+        for text in texts:
+            if m := pattern.search(text):
+                fix = fix.replace(holder, next(g for g in m.groups() if g))
+                break
+    return fix
+
+
 def diagnosis(
     hit: Hit, policy: RetryPolicyLike | None, rank: int | None, exit_code: int | None
 ) -> Diagnosis:
@@ -425,7 +457,7 @@ def diagnosis(
         retryable=retryable(cat, hit.rule, policy),
         retry_on_progress=retry_on_progress(cat, hit.rule, policy),
         cause=hit.rule.cause,
-        fix=hit.rule.fix,
+        fix=filled(hit.rule.fix, hit.lines),
         evidence=ev,
         rank=rank,
         code=hit.rule.code,

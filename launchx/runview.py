@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TypeGuard
 
-from launchx import collectives, flightrec
+from launchx import collectives, flightrec, ownsummary
 from launchx import failure_rules as fr
 from launchx import rulematch as rm
 from launchx.diagnosis import (
@@ -96,7 +96,10 @@ def analyse(
         a for a in {*by_attempt, *dumps_by, *_event_attempts(events)} if a is not None
     )
     if not numbered or (len(numbered) < 2 and not events):  # one attempt: nothing to compare
-        return attempt_report(scans, [d for _a, d in dumps], policy)
+        report = attempt_report(scans, [d for _a, d in dumps], policy)
+        # a console log of launchx run (a SLURM job's .out) ends in its own summary
+        views = () if events else ownsummary.attempts([t.text for t in s.tail] for s in scans)
+        return _with_attempts(report, views) if views else report
     reports: dict[int, Report] = {}
     for a in numbered:
         shared = by_attempt[None] if a == numbered[-1] else []
@@ -112,15 +115,23 @@ def analyse(
     views = tuple(_attempt_view(a, reports[a], events) for a in numbered)
     failed = [v.attempt for v in views if v.outcome != "ok" and reports[v.attempt].primary]
     chosen = reports[failed[-1]] if failed else reports[numbered[-1]]
-    notes = list(chosen.notes)
+    return _with_attempts(
+        replace(chosen, sources=sum(r.sources for r in reports.values())), views, bool(failed)
+    )
+
+
+def _with_attempts(
+    report: Report, views: tuple[AttemptView, ...], failed: bool | None = None
+) -> Report:
+    """``report`` (the failed attempt's, when one did) as the run's: its attempts, and
+    no cause at all when they all finished. ``failed``: an attempt failed with a cause
+    (default: an attempt was not ok, and the report has a cause)."""
+    if failed is None:
+        failed = report.primary is not None and any(v.outcome != "ok" for v in views)
+    notes = list(report.notes)
     if failed and views[-1].outcome == "ok":
         notes.append(f"attempt {views[-1].attempt} succeeded after this failure.")
-    report = replace(
-        chosen,
-        attempts=views,
-        notes=tuple(notes),
-        sources=sum(r.sources for r in reports.values()),
-    )
+    report = replace(report, attempts=views, notes=tuple(notes))
     if report.succeeded:
         # what the logs of a run that finished match (a warning, a retried collective) did
         # not stop it: kept as findings, never as a cause, nor as ranks to blame
@@ -143,6 +154,7 @@ def attempt_report(
     ``failures.classify_attempt``'s choice from exit codes and error files), comes before
     what the logs say, and is then explained further like any cause (``_explained``);
     ``recorded`` (``_RECORDED``) is the cause only where the logs name none."""
+    scans = _without_foreign_locals(scans)
     lines = [ln for s in scans for ln in s.lines]
     facts = _facts(scans, exits)
     _event_hosts(facts, node_hosts or {})
@@ -281,11 +293,11 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
             if e.local_rank is not None:
                 locals_.setdefault(e.rank, e.local_rank)
         for local, code, _line in s.first_failed:
-            if info.node and nproc is None:
-                continue  # (node K's local rank: which global rank is not known)
-            rank = local if not info.node or nproc is None else info.node * nproc + local
+            rank = _global_rank(local, code, s, nproc)
+            if rank is None:
+                continue
             codes.setdefault(rank, code)
-            if first_local is None and (info.node is None or nproc is not None):
+            if first_local is None:
                 first_local = rank
     first_local = _mpi_first(scans, codes) if first_local is None and not entries else first_local
     entries = entries or _srun_tasks(scans, codes, hosts)
@@ -293,6 +305,53 @@ def _facts(scans: Sequence[SourceScan], exits: Mapping[int, int] | None) -> _Fac
     world.update(codes)
     root = _root_entry(entries)
     return _Facts(codes, hosts, nodes, locals_, world, root, first_local)
+
+
+def _without_foreign_locals(scans: Sequence[SourceScan]) -> Sequence[SourceScan]:
+    """The sources, less the rank a torchrun's "failed (exitcode: N) local_rank: L" line was
+    read as where L is not a rank of its own file but one another file shows: the files of
+    a job's nodes (one per host, no summary), where node 1's local rank 1 is rank 3, not the
+    rank 1 node 0's file holds. That line then names no rank (none is invented); a lone
+    file keeps it (a paste that shows only rank 3's traceback before "local_rank: 1" is one
+    node's, whose rank 1 failed first)."""
+    if len(scans) < 2:
+        return scans
+    named = [{ln.rank for ln in s.lines if ln.rank is not None and not ln.in_root} for s in scans]
+    out = list(scans)
+    for i, s in enumerate(scans):
+        if s.entries or s.info.node is not None or s.info.rank is not None:
+            continue
+        elsewhere = set().union(*(n for j, n in enumerate(named) if j != i))
+        foreign = {L for L, _c, _ln in s.first_failed if L not in named[i] and L in elsewhere}
+        if foreign:
+            out[i] = replace(
+                s,
+                lines=tuple(
+                    replace(ln, rank=None) if ln.in_root and ln.rank in foreign else ln
+                    for ln in s.lines
+                ),
+                first_failed=tuple(f for f in s.first_failed if f[0] not in foreign),
+            )
+    return out
+
+
+def _global_rank(local: int, code: int, scan: SourceScan, nproc: int | None) -> int | None:
+    """The global rank of the local rank torchrun's "failed (exitcode: N) local_rank: L" line
+    names; None where the log does not tell (a rank is never invented). The summary beside
+    it says (``rank: 9 (local_rank: 1)``), or the node's number and its processes per node;
+    else local and global ranks agree, as on one node (``_without_foreign_locals`` has
+    taken away the local ranks that another node's file shows to be its own)."""
+    same = [e for e in scan.entries if e.local_rank == local]
+    if len({e.rank for e in same}) > 1:
+        same = [e for e in same if e.exit_code == code]
+    if same and len({e.rank for e in same}) == 1:
+        return same[0].rank
+    node = scan.info.node
+    if node:
+        return node * nproc + local if nproc is not None else None
+    if any(e.local_rank is not None and e.rank != e.local_rank for e in scan.entries):
+        return None  # (the summary's ranks are another node's, and this one is not among them)
+    return local
 
 
 def _mpi_first(scans: Sequence[SourceScan], codes: dict[int, int]) -> int | None:

@@ -132,4 +132,4 @@ def deliver(
         submit_job, wait_for = partial(submit_job, runner=runner), partial(wait_for, runner=runner)
     job_id = submit_job(text, workdir=Path.cwd())
     echo(job_id + "\n")
-    return wait_for(job_id, poll_s=1.0) if wait else 0
+    return wait_for(job_id, poll_s=1.0, say=warn) if wait else 0

@@ -96,7 +96,7 @@ _MANAGED = {
     "-o": "--output",
     "--signal": "--signal",
     "--requeue": "--requeue",
-    "--no-requeue": "--requeue",
+    "--no-requeue": "--no-requeue",
     "--open-mode": "(always append)",
     "--parsable": "(used by --submit)",
     "--wrap": "(the script is the job)",
@@ -414,10 +414,20 @@ def _check_sbatch_arg(arg: str, source: str) -> None:
         )
 
 
+_LONG_ARG = re.compile(r"(?P<name>--[^=\s]+)(?:[=\s]\s*(?P<value>.*))?$", re.S)
+
+
+def _arg_parts(arg: str) -> tuple[str, str | None]:
+    """An sbatch option as its name and value: ``--mem=10G``, ``--mem 10G`` (one
+    --sbatch-arg, as typed after sbatch), ``-w node1``, ``-wnode1``; no value: None."""
+    if m := _LONG_ARG.match(arg):
+        return m["name"], m["value"]
+    rest = arg[2:].lstrip()
+    return arg[:2], (rest or None)
+
+
 def _arg_name(arg: str) -> str:
-    if arg.startswith("--"):
-        return arg.split("=", 1)[0]
-    return arg[:2]
+    return _arg_parts(arg)[0]
 
 
 # --------------------------------------------------------------------------- rendering
@@ -451,11 +461,14 @@ def sbatch_lines(opts: Slurm) -> list[str]:
         for opt, value in pairs
     ]
     for arg in opts.sbatch_args:
-        name, eq, value = arg.partition("=")
-        quoted = (
-            f"{name}={shlex.quote(value)}" if arg.startswith("--") and eq else (shlex.quote(arg))
-        )
-        lines.append(f"#SBATCH {quoted}")
+        # sbatch splits a directive into words as a shell would: the value is one word
+        name, value = _arg_parts(arg)
+        if value is None:
+            lines.append(f"#SBATCH {shlex.quote(name)}")
+        elif name.startswith("--"):
+            lines.append(f"#SBATCH {name}={shlex.quote(value)}")
+        else:
+            lines.append(f"#SBATCH {name} {shlex.quote(value)}")
     return sorted(lines)
 
 

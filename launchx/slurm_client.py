@@ -222,6 +222,46 @@ def job_exit_code(record: Mapping[str, str]) -> int | None:
     return code
 
 
+# Reasons a pending job gives that no amount of waiting clears: the request or the
+# cluster's configuration must change (slurm.schedmd.com/job_reason_codes.html).
+# ``sbatch --wait`` waits on such a job without a word; saying so is the point of the line.
+_NEVER_STARTS = {
+    "BadConstraints": "the job's constraints cannot be satisfied",
+    "PartitionConfig": "the job asks for more than its partition is configured to give",
+    "PartitionNodeLimit": "the node count is outside the partition's limits (or its nodes "
+    "are down or drained)",
+    "PartitionTimeLimit": "the time limit is longer than the partition allows",
+    "PartitionDown": "the partition is down",
+    "PartitionInactive": "the partition is inactive",
+    "InvalidAccount": "the job's account is invalid",
+    "InvalidQOS": "the job's QOS is invalid",
+    "AccountNotAllowed": "the partition does not allow the job's account",
+    "DependencyNeverSatisfied": "a job it depends on can no longer satisfy the dependency",
+    "JobHeldUser": "the job is held (scontrol release {job} lets it start)",
+    "JobHeldAdmin": "an administrator holds the job",
+}
+
+
+def _progress(job_id: str, record: Mapping[str, str]) -> str | None:
+    """What a person waiting on the job should hear about this state: pending and why
+    (and whether it can ever start), running and where; None for the other states."""
+    state = record.get("JobState", "")
+    if state == "PENDING":
+        reason = record.get("Reason", "None").split(",")[0]
+        never = _NEVER_STARTS.get(reason)
+        if never is not None:
+            return (
+                f"launchx: job {job_id} is pending ({reason}): {never.format(job=job_id)}; it "
+                f"will not start until that changes: scancel {job_id}, fix the request, and "
+                "submit again"
+            )
+        why = f" ({reason})" if reason not in ("None", "") else ""
+        return f"launchx: job {job_id} is pending{why}; waiting for it to start"
+    if state == "RUNNING":
+        return f"launchx: job {job_id} is running on {record.get('NodeList', '?')}"
+    return None
+
+
 def wait_for_job(
     job_id: str,
     *,
@@ -230,14 +270,18 @@ def wait_for_job(
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
     runner: Runner = _run,
+    say: Callable[[str], None] | None = None,
 ) -> int:
-    """Poll ``scontrol show job`` until the job ends; return its exit code.
+    """Poll ``scontrol show job`` until the job ends; return its exit code. ``say`` hears
+    each change of state (and of a pending job's reason), so a job that cannot start is
+    not waited on in silence.
 
     There is no ``sacct`` without accounting, so the job must be seen finished before
     slurmctld forgets it (``MinJobAge``, 300 s by default): keep ``poll_s`` well below that.
     Raises ``SubmitError`` on timeout or when the job vanishes unseen.
     """
     deadline = None if timeout_s is None else clock() + timeout_s
+    said: str | None = None
     while True:
         proc = runner(["scontrol", "show", "job", "-o", job_id], None, None)
         if proc.returncode != 0:
@@ -247,9 +291,14 @@ def wait_for_job(
                 "the job finished more than MinJobAge ago, or the id is wrong; "
                 "read its output file for the result",
             )
-        code = job_exit_code(parse_job_record(proc.stdout))
+        record = parse_job_record(proc.stdout)
+        code = job_exit_code(record)
         if code is not None:
             return code
+        line = _progress(job_id, record)
+        if say is not None and line is not None and line != said:
+            say(line)
+            said = line
         if deadline is not None and clock() >= deadline:
             raise SubmitError(
                 f"job {job_id} still not finished after {timeout_s:g} s",

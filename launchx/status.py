@@ -38,6 +38,10 @@ class RunState:
     attempts: tuple[AttemptState, ...]
     watch: tuple[str, ...] = field(default=())  # the watch's latest words (straggler, hang)
     log_dir: str | None = None
+    # running, as far as its events say, on this host: its launchx could not be checked from
+    # here (a compute node's run seen from a login node); when it last wrote an event
+    elsewhere: str | None = None
+    last_heard_s: float | None = None
 
 
 def _int(value: object) -> int | None:
@@ -53,9 +57,11 @@ def _str(value: object) -> str | None:
 
 
 def summarise(
-    events: Sequence[Event], *, alive: bool, now: float, main: int | None = None
+    events: Sequence[Event], *, alive: bool | None, now: float, main: int | None = None
 ) -> RunState:
-    """The run's state from its events. Node 0 speaks for the run: where its events are
+    """The run's state from its events. ``alive``: whether the launchx that started the run
+    lives (``events.launchx_alive``; None when it ran on another host, which is then named
+    instead of a guess). Node 0 speaks for the run: where its events are
     there, the other writers' (``events-node-K.jsonl``, ``events-rank-K.jsonl`` of ranks
     that each run launchx, each with its own clock and durations) add only what their
     watches saw. ``main``: how many of ``events`` come from node 0's ``events.jsonl``
@@ -99,6 +105,8 @@ def summarise(
             words = _str(e.get("text")) or _str(e.get("reason")) or str(e.get("kind"))
             watch.append(words.strip().splitlines()[0])
     started = _float(start.get("ts"))
+    last = max((t for e in spoken if (t := _float(e.get("ts"))) is not None), default=None)
+    elsewhere = None
     if end is not None:
         code = _int(end.get("exit_code"))
         reason = _str(end.get("reason"))
@@ -106,14 +114,15 @@ def summarise(
             "finished" if code == 0 else ("interrupted" if reason == "interrupted" else "failed")
         )
         elapsed = _float(end.get("duration_s"))
-    elif alive:
+    elif alive is not False:
         code, reason, state = None, None, "running"
         elapsed = now - started if started is not None else None
+        if alive is None:
+            elsewhere = _str(start.get("host")) or "an unnamed host"
     else:
         # its launchx died mid-run: nothing is running any more, and the run lasted until
         # its last word, not until now
         code, reason, state = None, None, "gone"
-        last = max((t for e in spoken if (t := _float(e.get("ts"))) is not None), default=None)
         elapsed = last - started if started is not None and last is not None else None
         attempts = {
             k: replace(a, state="unfinished") if a.state == "running" else a
@@ -130,6 +139,8 @@ def summarise(
         attempts=tuple(attempts[k] for k in sorted(attempts)),
         watch=tuple(watch[-3:]),
         log_dir=_str(start.get("log_dir")),
+        elsewhere=elsewhere,
+        last_heard_s=now - last if elsewhere is not None and last is not None else None,
     )
 
 
@@ -145,6 +156,12 @@ def render(run: RunState, *, as_json: bool = False) -> str:
         head += f", {code}" + (f": {run.reason}" if run.reason else "")
     if run.state == "gone":
         head += " (its launchx is no longer running and never wrote how the run ended)"
+    if run.elsewhere is not None:
+        heard = f"; last heard {run.last_heard_s:.0f} s ago" if run.last_heard_s is not None else ""
+        head += (
+            f" (its launchx runs on {run.elsewhere}, which this host cannot check: the run "
+            f"has not ended as far as its events say{heard})"
+        )
     lines = [head]
     for a in run.attempts:
         row = f"  attempt {a.attempt}: {a.state}"

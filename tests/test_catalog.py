@@ -279,8 +279,13 @@ def valid_value(spec: EnvVarSpec) -> str:
 
 
 # The old async-handling name with any value but 1 is overridden by torchrun's injected default.
-# NCCL_DEBUG_FILE alone is not written without NCCL_DEBUG >= WARN.
-ALSO_EXPECTED = {"NCCL_ASYNC_ERROR_HANDLING": {"LX136"}, "NCCL_DEBUG_FILE": {"LX133"}}
+# NCCL_DEBUG_FILE alone is not written without NCCL_DEBUG >= WARN. NCCL_IB_TIMEOUT's least
+# value, 0, turns the timeout off.
+ALSO_EXPECTED = {
+    "NCCL_ASYNC_ERROR_HANDLING": {"LX136"},
+    "NCCL_DEBUG_FILE": {"LX133"},
+    "NCCL_IB_TIMEOUT": {"LX120"},
+}
 STATUS_CODE = {"myth": "LX101", "renamed": "LX102", "removed": "LX103", "deprecated": "LX104"}
 
 
@@ -438,7 +443,9 @@ SPECIFIC = [
     ("NCCL_DEBUG", "VERBOSE", "LX112"),
     ("NCCL_DEBUG", "ERROR", "LX112"),
     ("NCCL_DEBUG", "info", None),
-    ("NCCL_IB_TIMEOUT", "32", "LX114"),
+    ("NCCL_IB_TIMEOUT", "32", "LX120"),  # 0 or 32 and above: no timeout (env-vars.md)
+    ("NCCL_IB_TIMEOUT", "0", "LX120"),
+    ("NCCL_IB_TIMEOUT", "-1", "LX114"),
     ("NCCL_IB_TIMEOUT", "24", "LX120"),
     ("NCCL_IB_TIMEOUT", "23", None),
     ("NCCL_IB_RETRY_CNT", "10", "LX114"),
@@ -540,8 +547,10 @@ def test_fixes_say_exactly_what_to_write() -> None:
 
 
 def test_nccl_number_parsing_messages_say_what_nccl_reads() -> None:
-    (f,) = check_env({"NCCL_IB_TIMEOUT": "abc"}, NO_FACTS)
+    f, off = check_env({"NCCL_IB_TIMEOUT": "abc"}, NO_FACTS)
     assert "read as 0" in f.message
+    # and 0 is no timeout at all: said as well
+    assert off.code == "LX120" and "turns the IB transport's timeout off" in off.message
     (g,) = check_env({"NCCL_IB_TIMEOUT": "010"}, NO_FACTS)
     assert "octal" in g.message and "read as 8" in g.message
     (h,) = check_env({"NCCL_BUFFSIZE": "8M"}, NO_FACTS)

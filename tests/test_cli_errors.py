@@ -396,6 +396,30 @@ def test_a_refusal_under_json_is_json_on_stdout_too(args: list[str], tmp_path: P
     assert code == 2 and out == ""
 
 
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["doctor", "--join-timeout", "abc", "--json"], "Invalid value for '--join-timeout'"),
+        (["status", "--json", "a", "b"], "unexpected extra argument"),
+        (["diagnose", "--json", "--bogus", "x"], "No such option: --bogus"),
+        (["explain", "--format", "json", "--nnodes"], "requires an argument"),
+        (["explain", "--format=json", "--set", "FOO"], "malformed --set 'FOO'"),
+    ],
+)
+def test_a_usage_error_under_json_is_json_on_stdout_too(
+    args: list[str], words: str, tmp_path: Path
+) -> None:
+    """click refuses these before the command runs (and can say it was asked for JSON):
+    a script reading stdout still gets one object naming the error."""
+    import json
+
+    code, out, err = run_cli(args, {**clean_env(), "TMPDIR": str(tmp_path)}, cwd=tmp_path)
+    doc = json.loads(out)
+    assert code == 2 and doc["schema"] == "launchx-error/1" and doc["exit_code"] == 2
+    assert words in doc["error"] and words in err and "Traceback" not in err
+    assert doc["fix"] == f"see launchx {args[0]} --help" or doc["fix"].startswith("write e.g.")
+
+
 def test_json_refusals_are_said_only_for_the_command_that_asked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -4953,3 +4953,35 @@ def test_lightnings_sigterm_exception_is_not_the_scripts_error() -> None:
     )
     p = failures.diagnose_logs([text]).primary
     assert p is None or p.category != "user_code_error", p
+
+
+@pytest.mark.parametrize(
+    ("text", "fix"),
+    [
+        (
+            "RuntimeError: The server socket has failed to listen on any local network address."
+            " port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE",
+            "`ss -ltnp | grep 29500`",
+        ),
+        (
+            "[W socket.cpp:601] [c10d] The server socket has failed to bind to [::]:29400 "
+            "(errno: 98 - Address already in use).",
+            "`ss -ltnp | grep 29400`",
+        ),
+        ("OSError: [Errno 98] Address already in use", "`ss -ltnp | grep <port>`"),  # none said
+        (
+            "slurmstepd: error: Detected 1 oom_kill event in StepId=5151.0. Some of the step "
+            "tasks have been OOM Killed.",
+            "`sacct -j 5151 -o JobID,State,MaxRSS`",
+        ),
+        (
+            "slurmstepd: error: *** STEP 4242.0 ON node1 CANCELLED AT 2024-01-01T00:00:00 ***",
+            "`sacct -j 4242 -o JobID,State,Reason`",
+        ),
+    ],
+)
+def test_a_fix_command_gets_the_value_its_evidence_holds(text: str, fix: str) -> None:
+    """A placeholder left in a command breaks it when pasted (``grep <port>`` redirects
+    from a file named "port"): the port or job the log names goes in instead."""
+    p = failures.diagnose_logs([text + "\n"]).primary
+    assert p is not None and fix in p.fix, p.fix

@@ -27,6 +27,7 @@ PURE = {
     "codes",
     "collectives",  # NCCL watchdog sequence numbers: who fell behind
     "diagnosis",
+    "ownsummary",  # launchx's own end-of-run summary, read back from a console log
     "errors",
     "facts",
     "failure_rules.__init__",  # the rules, one module per topic of failure

@@ -751,3 +751,52 @@ def test_the_one_rank_a_log_names_failed_when_its_error_line_lost_the_prefix() -
     )
     p = failures.diagnose_logs([assert_line + wrapped]).primary
     assert p is not None and p.rank is None, p
+
+
+AGENT_FAILED = (
+    "E1206 10:01:09.800000 4242 torch/distributed/elastic/multiprocessing/api.py:869] "
+    "failed (exitcode: {code}) local_rank: {local} (pid: 4251) of binary: /usr/bin/python3\n"
+)
+
+
+def test_torchruns_local_rank_is_never_made_a_global_rank_the_log_lacks(tmp_path: Path) -> None:
+    """torchrun's "failed (exitcode: N) local_rank: L" line names a local rank. Its summary
+    beside it gives the global one; the file of a later node (ranks 2-3 on two per node)
+    names ranks above it: local rank 1 there is not rank 1."""
+    summary = (
+        "Root Cause (first observed failure):\n[0]:\n  time      : 2024-12-06_10:01:09\n"
+        "  host      : gpu-node-07\n  rank      : 9 (local_rank: 1)\n"
+        "  exitcode  : -9 (pid: 4251)\n  error_file: <N/A>\n"
+        "  traceback : Signal 9 (SIGKILL) received by PID 4251\n" + "=" * 60 + "\n"
+    )
+    _write(tmp_path, "one/node1.log", AGENT_FAILED.format(code=-9, local=1) + summary)
+    report = _diagnose(tmp_path / "one")
+    assert report.primary is not None and report.primary.rank == 9
+    assert [(r.rank, r.role) for r in report.ranks] == [(9, "root")]
+    _write(
+        tmp_path,
+        "two/train-a01.log",
+        "[rank0]: RuntimeError: NCCL communicator was aborted on rank 0.\n"
+        "[rank1]: RuntimeError: NCCL communicator was aborted on rank 1.\n"
+        + AGENT_FAILED.format(code=1, local=0),
+    )
+    _write(
+        tmp_path,
+        "two/train-a02.log",
+        "[rank3]: Traceback (most recent call last):\n"
+        '[rank3]:   File "/workspace/train.py", line 140, in <module>\n'
+        "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB.\n"
+        + AGENT_FAILED.format(code=1, local=1),
+    )
+    report = _diagnose(tmp_path / "two")
+    assert report.primary is not None and (report.primary.category, report.primary.rank) == (
+        "cuda_oom",
+        3,
+    )
+    exits = {r.rank: r.exit_code for r in report.ranks}
+    assert exits.get(1) is None and exits[0] == 1, report.ranks  # a02's local rank 1 is not 1
+    # a lone file is one node's, whatever ranks its lines show: local rank 1 is rank 1
+    for shown in ("[rank0]: step 3\n", "[rank3]: step 3\n"):
+        _write(tmp_path, "three/x.log", shown + AGENT_FAILED.format(code=-9, local=1))
+        report = _diagnose(tmp_path / "three")
+        assert report.primary is not None and report.primary.rank == 1

@@ -248,13 +248,20 @@ def test_a_run_still_running_is_said_to_be_running(tmp_path: Path) -> None:
     """Its launchx is alive and wrote no run_end: no failure is the answer yet, not an
     "unknown" failure (exit 1 all the same: no cause found)."""
     import os
+    import socket
 
     (tmp_path / "attempt-0").mkdir()
     (tmp_path / "attempt-0" / "rank-0.log").write_text("step 3\n")
     dead = 2**22 + 12345  # above pid_max's default: no such process
-    for pid, running in ((os.getpid(), True), (dead, False)):
+    here = socket.gethostname()
+    # (a pid on another host says nothing here: what its logs hold so far is diagnosed)
+    for pid, host, running in (
+        (os.getpid(), here, True),
+        (dead, here, False),
+        (os.getpid(), "gpu-node-7", False),
+    ):
         events = [
-            {"ts": 1.0, "event": "run_start", "pid": pid, "host": "vm"},
+            {"ts": 1.0, "event": "run_start", "pid": pid, "host": host},
             {"ts": 2.0, "event": "attempt_start", "attempt": 0},
         ]
         (tmp_path / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))

@@ -19,6 +19,18 @@ def test_sources_of_each_option_are_named(tmp_path: Path) -> None:
     assert "#SBATCH --nodes=2" in out and "#SBATCH --open-mode=append" in out
 
 
+def test_the_default_profile_is_the_variables_else_slurm(tmp_path: Path) -> None:
+    code, out, err = run_cli(["sbatch", "train.py"], clean_env(), cwd=tmp_path)
+    assert code == 0 and "(profile slurm, mode per_node)" in out, err
+    env = clean_env(LAUNCHX_DEFAULT_PROFILE="ethernet")
+    code, out, err = run_cli(["sbatch", "train.py"], env, cwd=tmp_path)
+    assert code == 0 and "(profile ethernet, mode per_node)" in out, err
+    code, out, err = run_cli(["sbatch", "-p", "slurm", "train.py"], env, cwd=tmp_path)
+    assert code == 0 and "(profile slurm, mode per_node)" in out, err
+    code, out, _ = run_cli(["sbatch", "--help"], clean_env(), cwd=tmp_path)
+    assert "(default: LAUNCHX_DEFAULT_PROFILE, else slurm)" in " ".join(out.split())
+
+
 def test_set_slurm_fields_reach_the_sbatch_lines(tmp_path: Path) -> None:
     args = ["sbatch", "-p", "slurm", "--set", "slurm.time=1:00:00", "--set", "slurm.nodes=3"]
     code, out, err = run_cli([*args, "--nodes", "2", "train.py"], cwd=tmp_path)

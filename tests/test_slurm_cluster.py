@@ -339,5 +339,12 @@ def test_wait_times_out_on_a_held_job(
         ["t.py"],
     )
     job_id = slurm_jobs.track(submit(text, workdir=tmp_path))
+    said: list[str] = []
     with pytest.raises(SubmitError, match="still not finished"):
-        wait_for_job(job_id, poll_s=0.1, timeout_s=0.5)
+        wait_for_job(job_id, poll_s=0.1, timeout_s=0.5, say=said.append)
+    # slurmctld's own reason for the wait, said once, with the way out
+    assert said == [
+        f"launchx: job {job_id} is pending (JobHeldUser): the job is held (scontrol release "
+        f"{job_id} lets it start); it will not start until that changes: scancel {job_id}, "
+        "fix the request, and submit again"
+    ], said

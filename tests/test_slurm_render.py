@@ -24,6 +24,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from launchx import slurm_client
 from launchx.errors import ConfigError, LaunchxError, SubmitError
 from launchx.hostlist import compress
 from launchx.origin import DEFAULT, SET, Origin
@@ -335,6 +336,15 @@ def test_sbatch_arg_values_quoted() -> None:
     opts, _ = merge_options(Slurm(), dict(sbatch_args=("--comment=a b; c", "--exclusive")))
     lines = sbatch_lines(opts)
     assert "#SBATCH --comment='a b; c'" in lines and "#SBATCH --exclusive" in lines
+    # an option and its value in one --sbatch-arg, as typed after sbatch: sbatch reads the
+    # directive as shell words, so the value is one word beside the option, never quoted
+    # with it ('--mem 10G' is no option)
+    opts, _ = merge_options(
+        Slurm(), dict(sbatch_args=("--mem 10G", "-w node1", "-xnode2", "--comment a b"))
+    )
+    lines = sbatch_lines(opts)
+    for line in ("--mem=10G", "-w node1", "-x node2", "--comment='a b'"):
+        assert f"#SBATCH {line}" in lines, lines
 
 
 # ------------------------------------------------------------------------ precedence
@@ -572,6 +582,8 @@ def test_time_formats_accepted(value: str) -> None:
         (dict(sbatch_args=("--nodes=3",)), "writes itself"),
         (dict(sbatch_args=("-N3",)), "writes itself"),
         (dict(sbatch_args=("--no-requeue",)), "writes itself"),
+        (dict(sbatch_args=("--nodes 3",)), "writes itself"),
+        (dict(sbatch_args=("-t 10",)), "writes itself"),
         (dict(sbatch_args=("--open-mode=truncate",)), "writes itself"),
         (dict(sbatch_args=("constraint=x",)), "not an option"),
         (dict(sbatch_args=("--comment=a\nb",)), "control character"),
@@ -692,6 +704,45 @@ def test_wait_polls_until_the_end() -> None:
     assert wait_for_job("7", poll_s=0.5, sleep=slept.append, runner=runner) == 4
     assert slept == [0.5, 0.5]
     assert runner.calls[0][0] == ["scontrol", "show", "job", "-o", "7"]
+
+
+def test_wait_says_each_change_of_state_once() -> None:
+    def job(state: str, reason: str = "None", nodes: str = "(null)") -> tuple[int, str, str]:
+        line = f"JobId=7 JobState={state} Reason={reason} ExitCode=0:0 NodeList={nodes}\n"
+        return 0, line, ""
+
+    runner = _Runner(
+        [
+            job("PENDING"),
+            job("PENDING", "Priority"),
+            job("PENDING", "Priority"),
+            job("PENDING", "ReqNodeNotAvail,_UnavailableNodes:n[3-4]"),
+            job("PENDING", "PartitionTimeLimit"),
+            job("RUNNING", nodes="n[1-2]"),
+            job("RUNNING", nodes="n[1-2]"),
+            job("COMPLETED"),
+        ]
+    )
+    said: list[str] = []
+    assert wait_for_job("7", sleep=lambda s: None, runner=runner, say=said.append) == 0
+    assert said == [
+        "launchx: job 7 is pending; waiting for it to start",
+        "launchx: job 7 is pending (Priority); waiting for it to start",
+        "launchx: job 7 is pending (ReqNodeNotAvail); waiting for it to start",
+        "launchx: job 7 is pending (PartitionTimeLimit): the time limit is longer than the "
+        "partition allows; it will not start until that changes: scancel 7, fix the "
+        "request, and submit again",
+        "launchx: job 7 is running on n[1-2]",
+    ]
+
+
+@pytest.mark.parametrize("reason", sorted(slurm_client._NEVER_STARTS))
+def test_a_reason_no_wait_clears_is_named_as_one(reason: str) -> None:
+    line = slurm_client._progress("7", {"JobState": "PENDING", "Reason": reason})
+    assert line is not None and f"pending ({reason}): " in line and "{" not in line
+    assert line.endswith(
+        "it will not start until that changes: scancel 7, fix the request, and submit again"
+    )
 
 
 def test_wait_times_out_on_its_clock() -> None:

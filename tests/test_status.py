@@ -389,3 +389,28 @@ def test_a_run_whose_launchx_died_here_is_over(tmp_path: Path) -> None:
     ended = {"ts": 2.0, "event": "run_end", "run": "mine", "exit_code": 1}
     (tmp_path / "events.jsonl").write_text(json.dumps(start) + "\n" + json.dumps(ended) + "\n")
     assert _died_here(tmp_path, "vm") is False  # (it ended: log_dir_taken's case)
+
+
+def test_a_run_started_on_another_host_is_not_called_gone(tmp_path: Path) -> None:
+    """Seen from a login node through a shared file system, a compute node's launchx pid
+    means nothing: the run is running as far as its events say, and the host is named."""
+    from launchx.run.events import launchx_alive
+
+    away = {**START, "host": "gpu-node-7"}
+    assert launchx_alive(away, "login-1") is None
+    assert launchx_alive({**START, "host": "login-1", "pid": os.getpid()}, "login-1") is True
+    assert launchx_alive({**START, "pid": 2**22 + 12345}, "login-1") is False  # no host said
+    run = summarise(
+        [away, {"event": "attempt_start", "attempt": 0, "ts": 101.0}], alive=None, now=400.0
+    )
+    assert run.state == "running" and run.elsewhere == "gpu-node-7"
+    assert run.last_heard_s == 299.0
+    assert "its launchx runs on gpu-node-7, which this host cannot check" in render(run)
+    assert "last heard 299 s ago" in render(run)
+    # through the CLI: the same words, from the run's own events
+    EventLog(tmp_path / "events.jsonl", "lx-3").record(
+        "run_start", profile="slurm", pid=4242, host="gpu-node-7"
+    )
+    code, out, _ = run_cli(["status", str(tmp_path)], clean_env(), cwd=tmp_path)
+    assert code == 0 and out.startswith("run lx-3 (slurm): running"), out
+    assert "runs on gpu-node-7" in out

@@ -150,6 +150,16 @@ def open_run(events: list[dict[str, object]]) -> dict[str, object] | None:
     return events[starts[-1]]
 
 
+def launchx_alive(start: Mapping[str, object], host: str) -> bool | None:
+    """Whether the launchx that wrote ``start`` (its ``run_start``) still runs, asked on
+    ``host``; None when it ran on another host (a compute node, seen from a login node
+    through a shared file system): its pid means nothing here."""
+    recorded = start.get("host")
+    if isinstance(recorded, str) and recorded != host:
+        return None
+    return pid_alive(start.get("pid"))
+
+
 def pid_alive(pid: object) -> bool:
     if not isinstance(pid, int) or pid <= 0:
         return False
