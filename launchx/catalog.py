@@ -216,7 +216,10 @@ def is_secret(name: str) -> bool:
     upper = name.upper()
     if upper in _NOT_SECRET:
         return False
-    return upper in _SECRET_NAMES or any(part in upper for part in data.SECRET_NAME_PARTS)
+    if upper in _SECRET_NAMES or any(part in upper for part in data.SECRET_NAME_PARTS):
+        return True
+    # words too short to look for inside a name ("PAT" is in PATH): whole words only
+    return any(word in data.SECRET_NAME_WORDS for word in upper.split("_"))
 
 
 def redact(name: str, value: str) -> str:

@@ -2673,6 +2673,9 @@ SECRET_NAME_PARTS: tuple[str, ...] = (
     "AUTH_KEY",
     "SESSION_KEY",
 )
+# Words that name a secret only as a whole word of the name (GITHUB_PAT, SMTP_PASS; not
+# PATH, PASSTHROUGH): a personal access token, a password.
+SECRET_NAME_WORDS: tuple[str, ...] = ("PAT", "PASS")
 SECRET_NAMES: tuple[str, ...] = (
     "AWS_SECRET_ACCESS_KEY",
     "AWS_SESSION_TOKEN",

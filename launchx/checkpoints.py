@@ -26,6 +26,11 @@ Only the entries directly inside the given directory are candidates. Layouts, by
     ``iter_<N>/`` next to ``latest_checkpointed_iteration.txt``, same reasoning.
 ``lightning``
     ``*.ckpt`` with ``step=<N>`` in the name (``epoch=2-step=300.ckpt``, ``…-v1.ckpt``).
+``lightning-metric``
+    ``*.ckpt`` named by Lightning's filename template from metrics, without ``step=``
+    (``epoch=0-val_loss=0.24.ckpt``): the digits after ``val_loss=`` are no step, and a
+    ModelCheckpoint that monitors a metric keeps the best files, not the newest. Its step
+    is unknown: it ranks at step 0 (a lower bound), the newest written first among them.
 ``lightning-last``
     ``last.ckpt`` / ``last-v<K>.ckpt``. Its step is not in its name. Lightning rewrites it on
     every save trigger, after the step-named files, so it is never older than them: it
@@ -37,7 +42,8 @@ Only the entries directly inside the given directory are candidates. Layouts, by
     place last.
 ``accelerate``
     A step-named directory written by ``Accelerator.save_state`` (its automatic naming is
-    ``checkpoint_<i>``, where ``i`` counts saves, not steps): recognised by its RNG files
+    ``checkpoint_<i>``, where ``i`` counts saves, not steps, in the project directory's
+    ``checkpoints/``, where they are found too): recognised by its RNG files
     ``random_states_<rank>.pkl``, which ``save_state`` writes after the weights, optimizer,
     scheduler and sampler, so it is complete once rank 0's ``random_states_0.pkl`` is whole.
 ``nanogpt``
@@ -81,6 +87,7 @@ Layout = Literal[
     "accelerate",
     "lightning-last",
     "lightning",
+    "lightning-metric",
     "nanogpt",
     "generic",
 ]
@@ -90,6 +97,7 @@ Layout = Literal[
 LAYOUT_PRIORITY: tuple[Layout, ...] = (
     "generic",
     "nanogpt",
+    "lightning-metric",
     "lightning",
     "lightning-last",
     "accelerate",
@@ -109,6 +117,7 @@ DCP_MARKERS = (".metadata", "__0.metadata")
 ACCELERATE_RNG = re.compile(r"random_states_[0-9]{1,9}\.pkl")
 ACCELERATE_MARKER = "random_states_0.pkl"
 NANOGPT_NAME = "ckpt.pt"
+_ACCELERATE_SUBDIR = "checkpoints"
 
 # A step needs at most 18 digits; longer runs of digits are not steps (and int() refuses
 # strings past 4300 digits, which a hostile name could contain).
@@ -120,6 +129,11 @@ _DEEPSPEED_NAME = re.compile(r"global_step([0-9]{1,18})")
 _MEGATRON_NAME = re.compile(r"iter_([0-9]{1,18})")
 _LIGHTNING_STEP = re.compile(r"(?:^|[-_])step=([0-9]{1,18})(?=[-_.]|\Z)")
 _LIGHTNING_LAST = re.compile(r"last(?:-v[0-9]{1,9})?\.ckpt")
+# a name Lightning's filename template wrote from metrics: "epoch=0-val_loss=0.24"
+_LIGHTNING_KEYED = re.compile(r"(?:^|[-_])[A-Za-z_][\w./]*=")
+# Layouts whose step is not in their name (a lower bound): their being written again says
+# nothing about which step the attempt trained through.
+STEPLESS: frozenset[Layout] = frozenset({"nanogpt", "lightning-metric", "lightning-last"})
 
 _CHECKPOINT_EXTENSIONS = frozenset(
     [
@@ -193,7 +207,10 @@ def is_partial_name(name: str) -> bool:
 
 
 def list_complete(directory: str | os.PathLike[str]) -> list[Checkpoint]:
-    """Every complete checkpoint directly inside ``directory``, oldest first.
+    """Every complete checkpoint directly inside ``directory``, oldest first; and those of
+    accelerate in its ``checkpoints/`` (``ProjectConfiguration(automatic_checkpoint_naming=
+    True)`` saves to ``<project_dir>/checkpoints/checkpoint_<i>``, and the project
+    directory is what a user passes).
 
     Never raises for a missing, unreadable or strange directory: it returns ``[]``,
     because "nothing to resume from" is the safe answer for the caller.
@@ -204,6 +221,11 @@ def list_complete(directory: str | os.PathLike[str]) -> list[Checkpoint]:
     except OSError:
         return []
     found = _classify_all(root, names)
+    if _ACCELERATE_SUBDIR in names and _kind(root / _ACCELERATE_SUBDIR) == "dir":
+        sub = root / _ACCELERATE_SUBDIR
+        with contextlib.suppress(OSError):
+            inner = _classify_all(sub, sorted(_list_names(sub)))
+            found.extend(c for c in inner if c.layout == "accelerate")
     return sorted(found, key=_rank)
 
 
@@ -229,8 +251,17 @@ def latest_complete(directory: str | os.PathLike[str]) -> Checkpoint | None:
     return found[-1] if found else None
 
 
-def _rank(ckpt: Checkpoint) -> tuple[int, int, str]:
-    return (ckpt.step, LAYOUT_PRIORITY.index(ckpt.layout), os.path.basename(ckpt.path))
+def _rank(ckpt: Checkpoint) -> tuple[int, int, float, str]:
+    # metric-named files have no step: the one written last is the newest
+    written = _mtime(ckpt.path) if ckpt.layout == "lightning-metric" else 0.0
+    return (ckpt.step, LAYOUT_PRIORITY.index(ckpt.layout), written, os.path.basename(ckpt.path))
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return 0.0
 
 
 def _list_names(root: Path) -> Iterator[str]:
@@ -309,6 +340,8 @@ def _classify_other_file(path: Path, name: str) -> Checkpoint | None:
         step = _step_of(_LIGHTNING_STEP.search(name[: -len(".ckpt")]))
         if step is not None:
             return Checkpoint(_abs(path), step, "lightning")
+        if _LIGHTNING_KEYED.search(name[: -len(".ckpt")]):
+            return Checkpoint(_abs(path), 0, "lightning-metric")
     stem = _strip_checkpoint_extensions(name)
     if stem is None:
         return None
@@ -537,6 +570,13 @@ _HINTS: dict[Layout, ResumeHint] = {
     ),
     "lightning": ResumeHint(
         "lightning",
+        "Lightning",
+        "--ckpt_path {path}",
+        "with LightningCLI: fit --ckpt_path",
+        f"trainer.fit(model, ckpt_path={_RESUME_FROM})",
+    ),
+    "lightning-metric": ResumeHint(
+        "lightning-metric",
         "Lightning",
         "--ckpt_path {path}",
         "with LightningCLI: fit --ckpt_path",

@@ -306,14 +306,12 @@ def _sbatch(
     **slurm_options: object,
 ) -> None:
     """Render (and submit) a SLURM batch script that runs `launchx run` on the nodes."""
-    import os
-
     from launchx import sbatch
 
     _unknown_option(ctx, script)
     request = sbatch.BatchRequest(
         run=_request(
-            profile or os.environ.get("LAUNCHX_DEFAULT_PROFILE") or None,
+            profile,
             sets,
             nproc_per_node=nproc_per_node,
             retry__max_retries=max_retries,
@@ -435,6 +433,7 @@ def status(
     as_json: Annotated[bool, typer.Option("--json", help="Print the state as JSON.")] = False,
 ) -> None:
     """What a run is doing now, or how it ended (from its events.jsonl)."""
+    import dataclasses
     import socket
     import time
 
@@ -458,6 +457,8 @@ def status(
         now=time.time(),
         main=len(own),
     )
+    # the logs are where they were read, wherever the run wrote them (copied off a cluster)
+    state = dataclasses.replace(state, log_dir=str(where))
     typer.echo(status_mod.render(state, as_json=as_json), nl=False)
 
 

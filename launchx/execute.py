@@ -65,6 +65,9 @@ class Supervisor:
     # launchx itself stops the current attempt (the hang watch): the ranks get the grace a
     # stop gives, but it is no interrupt, and the run goes on.
     abort_at: float | None = None
+    # The child is torchrun, which passes a stopping signal on to its ranks itself: it alone
+    # gets it (``stop_launcher``).
+    launcher_forwards: bool = False
 
     def abort(self) -> None:
         if self.abort_at is None:
@@ -97,7 +100,7 @@ class Supervisor:
             return
         if signum in STOPPING:
             if self.srun_job is None:
-                signal_tree(child.pid, signum)
+                stop_launcher(child.pid, signum, self.launcher_forwards)
         elif self.forward_warnings:
             with suppress(ProcessLookupError, PermissionError):
                 os.killpg(child.pid, signum)
@@ -159,6 +162,21 @@ def signal_tree(pid: int, signum: int) -> None:
         if group is None or groups.get(target) != group:
             with suppress(ProcessLookupError, PermissionError):
                 os.kill(target, signum)
+
+
+def stop_launcher(pid: int, signum: int, forwards: bool) -> None:
+    """A stopping signal for the run: to torchrun alone where it ``forwards`` it (it sends
+    the signal it received to its ranks, in their own sessions, and waits for them), as a
+    torchrun started by hand gets it; a rank given it twice, by launchx and again by
+    torchrun, takes a second KeyboardInterrupt inside the handler that saves its state.
+    Anything else (the script itself, a launcher that does not pass signals on) gets it in
+    every process below it. Whatever still runs when the grace ends is SIGKILLed, tree
+    and all."""
+    if forwards:
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signum)
+        return
+    signal_tree(pid, signum)
 
 
 def _terminate_with_launchx() -> None:
@@ -258,6 +276,17 @@ def _deliver_stop(child: subprocess.Popen[bytes], signum: int, step: _SrunStep |
     if step is not None and step.signal(signum):
         return
     signal_tree(child.pid, signum)
+
+
+def _stop(
+    child: subprocess.Popen[bytes], signum: int, step: _SrunStep | None, sup: Supervisor
+) -> None:
+    """A stop of the whole attempt: the step's tasks under srun, else torchrun (which passes
+    it on) or the tree (``stop_launcher``)."""
+    if step is not None:
+        _deliver_stop(child, signum, step)
+    else:
+        stop_launcher(child.pid, signum, sup.launcher_forwards)
 
 
 def _abort(child: subprocess.Popen[bytes], step: _SrunStep | None, ranks_below: bool) -> None:
@@ -373,6 +402,7 @@ def run_process(
         return ProcessResult(127, False, 0.0, (*output.close(), msg))
     step = _SrunStep(srun_job, child.pid) if srun_job is not None else None
     sup.srun_job = srun_job
+    sup.launcher_forwards = ranks_below and srun_job is None
     sup.child = child
     assert child.stdout is not None
     before = set(descendants(os.getpid())) - {child.pid}
@@ -381,7 +411,7 @@ def run_process(
     stop_sent = sup.stopping
     abort_sent = False
     if stop_sent:  # a signal arrived between attempts: pass it on at once
-        signal_tree(child.pid, sup.stop_signal or signal.SIGTERM)
+        _stop(child, sup.stop_signal or signal.SIGTERM, step, sup)
     elif sup.warned_at is not None and sup.forward_warnings and sup.warnings:
         with suppress(ProcessLookupError, PermissionError):  # a warning while it started
             os.killpg(child.pid, sup.warnings[-1])
@@ -413,7 +443,7 @@ def run_process(
                     f"launchx: the ranks still run {grace_s:g} s after the scheduler's warning "
                     f"signal; stopping them (SIGTERM, SIGKILL after {grace_s:g} s more)\n",
                 )
-                _deliver_stop(child, signal.SIGTERM, step)
+                _stop(child, signal.SIGTERM, step, sup)
             if sup.abort_at is not None and not abort_sent and not sup.stopping:
                 abort_sent = True
                 _abort(child, step, ranks_below)
@@ -438,6 +468,7 @@ def run_process(
             child.wait()
         sup.child = None
         sup.srun_job = None
+        sup.launcher_forwards = False
         reap_orphans(before)
         pump.join(timeout=5)
     exit_code = 128 - code if code < 0 else code

@@ -112,6 +112,12 @@ def _load_requested(ref: str | None, environ: Mapping[str, str]) -> LoadedProfil
         ) from None
 
 
+def profile_or_default(ref: str | None, fallback: str) -> str:
+    """``-p``, else ``LAUNCHX_DEFAULT_PROFILE`` (empty counts as unset), else ``fallback``:
+    the default of a command whose own default is not ``local`` (sbatch's is ``slurm``)."""
+    return ref or environment().get("LAUNCHX_DEFAULT_PROFILE") or fallback
+
+
 def temp_dir() -> str:
     """Where launchx keeps logs without --log-dir (``TMPDIR``, as ``tempfile`` reads it)."""
     return tempfile.gettempdir()

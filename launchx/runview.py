@@ -115,9 +115,23 @@ def analyse(
     views = tuple(_attempt_view(a, reports[a], events) for a in numbered)
     failed = [v.attempt for v in views if v.outcome != "ok" and reports[v.attempt].primary]
     chosen = reports[failed[-1]] if failed else reports[numbered[-1]]
+    if (why := _why_it_ended(events)) is not None:
+        chosen = replace(chosen, notes=(*chosen.notes, why))
     return _with_attempts(
         replace(chosen, sources=sum(r.sources for r in reports.values())), views, bool(failed)
     )
+
+
+def _why_it_ended(events: Sequence[Event]) -> str | None:
+    """Node 0's last word on why the run stopped where it is no finish: a failure called
+    retryable still ends the run when it repeats, and the attempts alone do not say so."""
+    end = next(
+        (e for e in reversed(events) if e.get("event") == "run_end" and _node_of(e) == 0), None
+    )
+    reason = end.get("reason") if end is not None else None
+    if not isinstance(reason, str) or not reason or reason.startswith(("finished", "interrupted")):
+        return None
+    return f"launchx stopped the run: {reason}"
 
 
 def _with_attempts(

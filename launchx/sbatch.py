@@ -36,7 +36,7 @@ class BatchRequest:
 
 def script_text(req: BatchRequest) -> str:
     """The batch script, resolved and validated (raises ``ConfigError`` naming the value)."""
-    profile_ref = req.run.profile or "slurm"
+    profile_ref = pipeline.profile_or_default(req.run.profile, "slurm")
     run = replace(req.run, profile=profile_ref)
     res = pipeline.resolve_request(run)
     loaded = pipeline.load_profile(profile_ref)

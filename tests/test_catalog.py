@@ -825,6 +825,8 @@ def test_unknown_names() -> None:
         "GOOGLE_CREDENTIALS",
         "Some_Secret_Value",
         "HUGGING_FACE_HUB_TOKEN",
+        "GITHUB_PAT",
+        "SMTP_PASS",
     ],
 )
 def test_secret_names(name: str) -> None:
@@ -832,7 +834,9 @@ def test_secret_names(name: str) -> None:
     assert redact(name, "hunter2") == "***"
 
 
-@pytest.mark.parametrize("name", ["NCCL_DEBUG", "TOKENIZERS_PARALLELISM", "PATH", "HOME"])
+@pytest.mark.parametrize(
+    "name", ["NCCL_DEBUG", "TOKENIZERS_PARALLELISM", "PATH", "HOME", "PYTHONPATH", "PASSTHROUGH"]
+)
 def test_non_secret_names(name: str) -> None:
     assert not is_secret(name)
     assert redact(name, "value") == "value"

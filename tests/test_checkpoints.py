@@ -308,9 +308,25 @@ def test_equal_steps_follow_layout_priority(tmp_path: Path) -> None:
     put_file(tmp_path / "last.ckpt")
     put_file(tmp_path / "epoch=0-step=300.ckpt")
     put_file(tmp_path / "model_300.bin")
-    # nanoGPT's ckpt.pt has no step in its name: it ranks at 0 and cannot tie here
-    expected = [layout for layout in ck.LAYOUT_PRIORITY if layout != "nanogpt"]
+    # nanoGPT's ckpt.pt and metric-named .ckpt have no step in their names: they rank at 0
+    # and cannot tie here
+    expected = [lay for lay in ck.LAYOUT_PRIORITY if lay not in ("nanogpt", "lightning-metric")]
     assert [c.layout for c in list_complete(tmp_path)] == expected
+
+
+def test_lightning_files_named_from_metrics_have_no_step(tmp_path: Path) -> None:
+    """``ModelCheckpoint(filename="{epoch}-{val_loss:.2f}")``: the digits after val_loss=
+    are no step (read as one, the oldest file, with the highest loss, won). Without a step
+    the one written last is the newest; last.ckpt, rewritten at every save, beats them."""
+    for i, loss in enumerate(("0.24", "0.17", "0.05")):
+        path = tmp_path / f"epoch=0-train_loss={loss}.ckpt"
+        put_file(path)
+        os.utime(path, (1000 + i, 1000 + i))
+    assert chosen(tmp_path) == ("epoch=0-train_loss=0.05.ckpt", 0, "lightning-metric")
+    put_file(tmp_path / "last.ckpt")
+    assert chosen(tmp_path) == ("last.ckpt", 0, "lightning-last")
+    hint = ck.resume_hint(list_complete(tmp_path)[-1])
+    assert hint is not None and hint.framework == "Lightning"
 
 
 # --- accelerate, nanoGPT, half-written zips ---------------------------------------------
@@ -324,6 +340,20 @@ def test_accelerate_save_state_directory(tmp_path: Path) -> None:
     assert chosen(tmp_path) == ("checkpoint_0", 0, "accelerate")
     put_file(tmp_path / "checkpoint_1" / "random_states_0.pkl")
     assert chosen(tmp_path) == ("checkpoint_1", 1, "accelerate")
+
+
+def test_accelerates_automatic_naming_is_found_under_the_project_directory(
+    tmp_path: Path,
+) -> None:
+    """``ProjectConfiguration(project_dir, automatic_checkpoint_naming=True)`` saves to
+    ``project_dir/checkpoints/checkpoint_<i>``; the project directory is what users pass.
+    Only accelerate's own layout is looked for there: any other checkpoints/ is not."""
+    put_dir(tmp_path / "checkpoints" / "checkpoint_0", "model.safetensors", "random_states_0.pkl")
+    put_dir(tmp_path / "checkpoints" / "checkpoint_1", "model.safetensors", "random_states_0.pkl")
+    assert chosen(tmp_path) == ("checkpoint_1", 1, "accelerate")
+    other = tmp_path / "other"
+    put_file(other / "checkpoints" / "step_300.pt")
+    assert chosen(other) is None
 
 
 def test_a_step_directory_without_accelerates_files_is_generic(tmp_path: Path) -> None:

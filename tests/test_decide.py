@@ -539,3 +539,15 @@ def test_node_ks_report_names_its_own_ranks_not_its_local_ranks() -> None:
     assert report is not None and report.primary is not None
     assert (report.primary.category, report.primary.rank) == ("killed", 2)
     assert {r.rank for r in report.ranks} == {2, 3}
+
+
+@pytest.mark.parametrize("layout", ["nanogpt", "lightning-last", "lightning-metric"])
+def test_a_checkpoint_whose_step_is_not_in_its_name_is_no_evidence_of_a_restart(
+    layout: str,
+) -> None:
+    """nanoGPT's ckpt.pt, Lightning's last.ckpt and metric-named files are rewritten at
+    every save, whatever step the run has reached: their step is a lower bound, so their
+    being written again does not mean the attempt trained from the start."""
+    offered = Checkpoint("/ck/last.ckpt", 0, layout)  # type: ignore[arg-type]
+    again = {offered.path: (offered, 9.0)}
+    assert rewritten({offered.path: (offered, 1.0)}, again, offered) is None

@@ -328,6 +328,6 @@ def test_the_failure_header_says_how_launchx_goes_on() -> None:
 
     assert head("aborted", False).endswith("(another node failed first)")
     assert head("hang", True) == "launchx: failure: hang on rank 1 (transient)"
-    assert head("hang", True, True).endswith("(retried from the checkpoint)")
+    assert head("hang", True, True).endswith("(retryable from a checkpoint)")
     assert head("hang", False, True).endswith("(not retried)")  # no checkpoint to retry from
     assert head("launcher_died", False).endswith("(not retried)")

@@ -258,7 +258,7 @@ def test_collective_timeout_is_retried_and_resumes_from_last_checkpoint(
 ) -> None:
     code, text, tmp = collective_timeout.code, collective_timeout.text, collective_timeout.tmp
     assert code == 0, text
-    failure = r"^launchx: failure: collective_timeout\b.*\(retried from the checkpoint\)$"
+    failure = r"^launchx: failure: collective_timeout\b.*\(retryable from a checkpoint\)$"
     assert re.search(failure, text, re.M), text
     assert "launchx: collective_timeout: retrying from the checkpoint; attempt 1 in 0.0s" in text
     step20 = tmp / "ck" / "step_00000020.pt"
@@ -629,7 +629,7 @@ def test_a_rank_dying_on_node_one_makes_both_nodes_retry_together(tmp_path: Path
     (c0, t0), (c1, t1) = two_nodes(tmp_path, crash)
     assert (c0, c1) == (0, 0), f"node 0:\n{t0}\n\nnode 1:\n{t1}"
     assert "crashing rank 1 at step 8 kind=nic" in t1
-    assert "launchx: the nodes agree: ib_error seen by node 1 (retried from the checkpoint)" in t0
+    assert "launchx: the nodes agree: ib_error seen by node 1 (retryable from a checkpoint)" in t0
     step5 = str(ck / "step_00000005.pt")
     for text in (t0, t1):
         rows = summary_rows(text)

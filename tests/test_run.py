@@ -29,6 +29,18 @@ if mode == "sleep":
     if len(sys.argv) > 3 and sys.argv[3] == "ignore-term":
         import signal
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if len(sys.argv) > 3 and sys.argv[3] == "count-int":
+        # a script that saves its state on the first Ctrl-C: each SIGINT it gets is a line
+        import signal
+        def count(signum, frame):
+            with open(os.path.join(out, f"sigint.{os.environ['RANK']}"), "a") as fh:
+                fh.write("x")
+        signal.signal(signal.SIGINT, count)
+        for _ in range(100):
+            time.sleep(0.1)
+            if os.path.exists(os.path.join(out, f"sigint.{os.environ['RANK']}")):
+                time.sleep(1.0)  # (time for a second one to arrive)
+                sys.exit(0)
     time.sleep(600)
 dist.init_process_group("gloo")
 t = torch.tensor([float(dist.get_rank() + 1)])
@@ -326,6 +338,23 @@ def test_sigterm_stops_every_rank_within_grace(
     for pid in pids:
         assert not _alive(pid), f"rank pid {pid} survived launchx"
     assert "interrupted" in text
+
+
+def test_ctrl_c_reaches_each_rank_once(worker: Path, tmp_path: Path) -> None:
+    """torchrun passes the signal it gets on to its ranks: launchx gives it to torchrun
+    alone, as a terminal gives it to a torchrun started by hand; a second one, from launchx
+    as well, cut short the handler of a script that saves its state on the first."""
+    out = tmp_path / "out"
+    out.mkdir()
+    proc = launchx(["run", "--grace-period", "10", str(worker), str(out), "sleep", "count-int"])
+    _wait_for_pids(out, 2, proc)
+    proc.send_signal(signal.SIGINT)
+    code, text = finish(proc, timeout=60)
+    assert code == 130, text
+    assert {p.name: p.read_text() for p in out.glob("sigint.*")} == {
+        "sigint.0": "x",
+        "sigint.1": "x",
+    }, text
 
 
 def test_dry_run_prints_the_exact_plan(tmp_path: Path) -> None:

@@ -800,3 +800,26 @@ def test_torchruns_local_rank_is_never_made_a_global_rank_the_log_lacks(tmp_path
         _write(tmp_path, "three/x.log", shown + AGENT_FAILED.format(code=-9, local=1))
         report = _diagnose(tmp_path / "three")
         assert report.primary is not None and report.primary.rank == 1
+
+
+def test_why_launchx_stopped_a_retryable_failure_is_said(tmp_path: Path) -> None:
+    """Both attempts were killed (retryable from a checkpoint) and the run stopped: the
+    repeat rule's words from run_end say why, which the attempts alone do not."""
+    for a in (0, 1):
+        _write(tmp_path, f"attempt-{a}/launcher.log", AGENT_FAILED.format(code=-9, local=1))
+    why = "the same killed failure twice in a row with no checkpoint progress in between"
+    _write(
+        tmp_path,
+        "events.jsonl",
+        '{"ts": 1, "event": "attempt_end", "attempt": 0, "exit_code": -9}\n'
+        '{"ts": 2, "event": "attempt_end", "attempt": 1, "exit_code": -9}\n'
+        f'{{"ts": 3, "event": "run_end", "exit_code": 137, "reason": "{why}"}}\n',
+    )
+    report = _diagnose(tmp_path)
+    assert report.primary is not None and report.primary.category == "killed"
+    assert f"launchx stopped the run: {why}" in report.notes
+    assert f"note: launchx stopped the run: {why}" in failure_text.render_failure(report)
+    # a run that finished, or that a person interrupted, needs no such note
+    for reason in ("finished", "interrupted by the user: never retried"):
+        _write(tmp_path, "events.jsonl", f'{{"ts": 3, "event": "run_end", "reason": "{reason}"}}\n')
+        assert not any("stopped the run" in n for n in _diagnose(tmp_path).notes)

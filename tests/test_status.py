@@ -414,3 +414,17 @@ def test_a_run_started_on_another_host_is_not_called_gone(tmp_path: Path) -> Non
     code, out, _ = run_cli(["status", str(tmp_path)], clean_env(), cwd=tmp_path)
     assert code == 0 and out.startswith("run lx-3 (slurm): running"), out
     assert "runs on gpu-node-7" in out
+
+
+def test_status_of_an_events_file_reads_its_run(tmp_path: Path) -> None:
+    EventLog(tmp_path / "run" / "events.jsonl", "lx-8").record("run_start", profile="local")
+    code, out, err = run_cli(
+        ["status", str(tmp_path / "run" / "events.jsonl")], clean_env(), cwd=tmp_path
+    )
+    assert code == 0 and out.startswith("run lx-8 (local)"), err
+    # copied elsewhere (off a cluster): the logs are where they were read
+    import shutil
+
+    shutil.copytree(tmp_path / "run", tmp_path / "copied")
+    code, out, err = run_cli(["status", str(tmp_path / "copied")], clean_env(), cwd=tmp_path)
+    assert code == 0 and f"logs: {tmp_path / 'copied'}" in out, out

@@ -1897,7 +1897,7 @@ RULES: tuple[Rule, ...] = (
         ),
         cause="an NCCL collective did not finish within the process-group timeout (10 min by "
         "default since torch 2.2, 30 min before) and the watchdog aborted the process (under "
-        "NCCL_BLOCKING_WAIT the waiting call raised instead): one rank was slow, stuck or "
+        "TORCH_NCCL_BLOCKING_WAIT the waiting call raised instead): one rank was slow, stuck or "
         "dead, or ranks issued different collectives.",
         fix=PG_TIMEOUT_FIX,
         fixtures=(

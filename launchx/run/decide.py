@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from launchx import failure_rules as fr
 from launchx import failures
 from launchx import rulematch as rm
-from launchx.checkpoints import Checkpoint
+from launchx.checkpoints import STEPLESS, Checkpoint
 from launchx.profile_model import Retry
 
 
@@ -394,6 +394,8 @@ def rewritten(
     again = [
         ckpt
         for path, (ckpt, when) in after.items()
-        if ckpt.step <= offered.step and (path not in before or when > before[path][1])
+        if ckpt.step <= offered.step
+        and ckpt.layout not in STEPLESS  # (its step is a lower bound: no evidence)
+        and (path not in before or when > before[path][1])
     ]
     return min(again, key=lambda c: c.step) if again else None

@@ -79,7 +79,7 @@ class NodePeers:
         ):
             how = "not retried"
             if agreed.retryable:
-                how = "retried from the checkpoint" if agreed.on_progress else "transient"
+                how = "retryable from a checkpoint" if agreed.on_progress else "transient"
             self.console.write(
                 f"launchx: the nodes agree: {agreed.category} seen by node {agreed.node} ({how})\n"
             )

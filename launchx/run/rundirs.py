@@ -94,7 +94,9 @@ def run_dir(given: str | None, temp_dir: str) -> Path:
     of those kept under the default log root and the last one started with ``--log-dir``;
     newest by what was last written."""
     if given:
-        return Path(by_run_id(given, temp_dir)).expanduser().resolve()
+        where = Path(by_run_id(given, temp_dir)).expanduser().resolve()
+        # (an events file named itself: its run is the directory holding it)
+        return where.parent if where.is_file() and where.name.startswith("events") else where
     root = Path(default_log_root(None, temp_dir)).parent
     try:
         runs = [p for p in root.iterdir() if p.is_dir()]

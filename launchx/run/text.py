@@ -69,7 +69,8 @@ def failure(report: Report, retryable: bool, from_checkpoint: bool = False) -> s
     else:
         verdict = "not retried"
         if retryable:
-            verdict = "retried from the checkpoint" if from_checkpoint else "transient"
+            # (whether it is retried is said below it: the repeat rule may stop the run)
+            verdict = "retryable from a checkpoint" if from_checkpoint else "transient"
     head = f"launchx: failure: {primary.category}{where} ({verdict})"
     body = render_failure(report).splitlines()[1:]  # its own headline says the same
     return "\n".join([head, *body]) + "\n"

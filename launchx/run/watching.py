@@ -163,4 +163,9 @@ class Watching:
         if self.setup.status is not None:  # the attempt is over: no "running" under the report
             self.setup.status([])
         self.setup.console.write(report.text.rstrip("\n") + "\n")
+        # (a framework's SIGTERM handler may hold a rank for the whole grace: said, not silent)
+        self.setup.console.write(
+            f"launchx: stopping the ranks (SIGTERM; what still runs in "
+            f"{self.plan.grace_period_s:g} s, --grace-period, is SIGKILLed)\n"
+        )
         self.supervisor.abort()
