@@ -229,6 +229,15 @@ def redact(name: str, value: str) -> str:
     return _URL_PASSWORD.sub(r"\1***@", value)
 
 
+def legible(value: str) -> str:
+    """The value quoted where printing it bare would hide what is wrong with it: a space at
+    either end ("INFO " is no level NCCL knows, and reads as INFO on a terminal), a
+    carriage return from an env file written on Windows, a tab, or nothing at all."""
+    if value and value == value.strip() and value.isprintable():
+        return value
+    return repr(value)
+
+
 CATALOG: Mapping[str, EnvVarSpec] = MappingProxyType(_build())
 _OK_NAMES: tuple[str, ...] = tuple(
     sorted(n for n, s in CATALOG.items() if s.status in ("ok", "deprecated"))
@@ -1033,7 +1042,7 @@ def _finding(code: str, name: str | None, message: str, fix: str) -> Finding:
 
 
 def _shown(name: str, value: str) -> str:
-    return f"{name}={redact(name, value)}"
+    return f"{name}={legible(redact(name, value))}"
 
 
 def _status_finding(spec: EnvVarSpec, value: str, facts: HostFacts) -> list[Finding]:

@@ -169,6 +169,11 @@ def profiles_show(name: Annotated[str, typer.Argument(help="Profile name or path
     typer.echo(render.profile_text(loaded), nl=False)
 
 
+ModuleOpt = Annotated[bool, typer.Option("-m", "--module", help="SCRIPT is a module (python -m).")]
+NoPythonOpt = Annotated[
+    bool, typer.Option("--no-python", help="SCRIPT is an executable, not a Python file.")
+]
+
 RUN_CONTEXT = {"allow_interspersed_args": False, "ignore_unknown_options": True}
 
 
@@ -198,12 +203,8 @@ def run(
     master_addr: MasterAddrOpt = None,
     master_port: MasterPortOpt = None,
     launcher: LauncherOpt = None,
-    module: Annotated[
-        bool, typer.Option("-m", "--module", help="SCRIPT is a module (python -m).")
-    ] = False,
-    no_python: Annotated[
-        bool, typer.Option("--no-python", help="SCRIPT is an executable, not a Python file.")
-    ] = False,
+    module: ModuleOpt = False,
+    no_python: NoPythonOpt = False,
     log_dir: Annotated[
         str | None, typer.Option("--log-dir", help="Keep each attempt's and rank's logs here.")
     ] = None,
@@ -296,6 +297,8 @@ def _sbatch(
     checkpoint_dir: Annotated[str | None, typer.Option("--checkpoint-dir")] = None,
     max_retries: Annotated[int | None, typer.Option("--max-retries")] = None,
     preflight: PreflightOpt = False,
+    module: ModuleOpt = False,
+    no_python: NoPythonOpt = False,
     out_file: Annotated[
         str | None, typer.Option("-o", "--out-file", help="Write the script here.")
     ] = None,
@@ -322,6 +325,8 @@ def _sbatch(
         script_argv=(script, *(script_args or ())),
         command_line=shlex.join(["launchx", *sys.argv[1:]]),
         python=sys.executable,
+        module=module,
+        no_python=no_python,
     )
     code = sbatch.deliver(
         request,
@@ -459,6 +464,8 @@ def status(
     )
     # the logs are where they were read, wherever the run wrote them (copied off a cluster)
     state = dataclasses.replace(state, log_dir=str(where))
+    if state.run_id == "?":  # its run_start is lost (a file cut at the front): name the dir
+        state = dataclasses.replace(state, run_id=where.name)
     typer.echo(status_mod.render(state, as_json=as_json), nl=False)
 
 

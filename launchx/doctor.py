@@ -58,8 +58,9 @@ def fact_rows(facts: HostFacts) -> list[FactRow]:
     ]
 
 
-def host_checks(facts: HostFacts) -> list[Finding]:
-    """Node-level problems, independent of any profile."""
+def host_checks(facts: HostFacts, *, port_given: bool = False) -> list[Finding]:
+    """Node-level problems, independent of any profile. ``port_given``: the run names its
+    master port, so another process on torchrun's defaults is none of its business."""
     out: list[Finding] = []
     if facts.torch_version is None:
         out.append(
@@ -119,7 +120,9 @@ def host_checks(facts: HostFacts) -> list[Finding]:
                 "check `ip addr`; multi-node runs need a routable interface",
             )
         )
-    for port in TORCHRUN_PORTS:
+    # a port the user gave is the plan's to check (LX207, LX208); torchrun's defaults held by
+    # another process matter only to a run that did not choose its own
+    for port in () if port_given else TORCHRUN_PORTS:
         holder = facts.listening.get(port)
         if holder is not None:
             out.append(
@@ -153,7 +156,9 @@ def assess(res: Resolution) -> tuple[LaunchDecision, tuple[Finding, ...]]:
     from launchx import plan
 
     decision, launch_findings = plan.assess(res)
-    return decision, sort_findings([*host_checks(res.facts), *launch_findings])
+    port_given = res.launch["master_port"].value != "auto"
+    host = host_checks(res.facts, port_given=port_given)
+    return decision, sort_findings([*host, *launch_findings])
 
 
 def report(res: Resolution) -> tuple[str, int]:

@@ -39,3 +39,9 @@ def sort_findings(findings: list[Finding] | tuple[Finding, ...]) -> tuple[Findin
     """Errors first, then warnings, then info; stable within a level, duplicates dropped."""
     unique = list(dict.fromkeys(findings))
     return tuple(sorted(unique, key=lambda f: LEVELS.index(f.level)))
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """A count with its noun as a finding's sentence needs it: "1 process", "8 processes"
+    (a message reads "1 processes" at the moment it matters most, a single-GPU host)."""
+    return f"{n} {one if n == 1 else many}"

@@ -337,12 +337,14 @@ def _sibling_hints(root: Path, files: Sequence[Path]) -> dict[str, tuple[int | N
             values = [m[1][i] for m in members]
             numbers = sorted(int(v) for v in values) if all(v.isdigit() for v in values) else []
             is_task = numbers == list(range(len(numbers))) and len(numbers) == len(members)
-            for (f, fields), v in zip(members, values, strict=True):
+            tokens = [_host_token(fields, i) for _f, fields in members]
+            # a cluster numbers its nodes: names that differ only in words ("nccl.log",
+            # "train.log", "eval.log") are a run's different logs, not one per host
+            if not is_task and not all(any(c.isdigit() for c in t) for t in tokens):
+                continue
+            for (f, _fields), v, token in zip(members, values, tokens, strict=True):
                 rel = f.relative_to(root).as_posix()
-                if is_task:
-                    out[rel] = (int(v), None)
-                else:
-                    out[rel] = (None, _host_token(fields, i))
+                out[rel] = (int(v), None) if is_task else (None, token)
     return out
 
 

@@ -103,6 +103,10 @@ _BAR = re.compile(
 _RICH_BAR = re.compile(r"(?P<desc>[^━╸╺\r\n]*?)\s+[━╸╺][━╸╺ ]*\s+\d{1,12}/(?:\d{1,12}|\?)\s")
 _TRACEBACK = "Traceback (most recent call last):"
 _CHILD_FAILED = "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:"
+# torchrun's own traceback when a stopping signal reached it (launchx's Ctrl-C or SIGTERM
+# passed on, a scheduler's): thirty lines of its agent's frames that say only "got signal",
+# which launchx says itself in a line ("interrupted by SIGINT")
+_SIGNAL_EXCEPTION = "torch.distributed.elastic.multiprocessing.api.SignalException: "
 _BORDER = re.compile(r"={20,}")
 _TRACEBACK_BODY = re.compile(
     r"\s|During handling of the above exception|The above exception was the direct cause"
@@ -347,6 +351,8 @@ class OutputSplitter:
         if state == "traceback":
             if text.startswith(_CHILD_FAILED):
                 source.banner_state, source.borders = "table", 0
+            elif text.startswith(_SIGNAL_EXCEPTION):
+                self._release_held(source, out, banner=True)
             elif not _TRACEBACK_BODY.match(text) and text != _TRACEBACK:
                 # The traceback ended with another exception: not the banner. An agent
                 # traceback of torchrun itself still belongs to the console.

@@ -72,15 +72,19 @@ def gather_facts(
     )
 
 
-def probe_target(script: str, facts: HostFacts, *, module: bool, no_python: bool) -> TargetFacts:
+def probe_target(
+    script: str, facts: HostFacts | None, *, module: bool, no_python: bool
+) -> TargetFacts:
     """Whether what ``launchx run`` starts exists here (relative to this directory, on the
-    PATH of the environment the facts were gathered from: read once, not again)."""
+    PATH of the environment the facts were gathered from: read once, not again; without
+    facts, as ``launchx sbatch`` asks before it gathers any, this process's)."""
+    environ = facts.environ if facts is not None else environment()
     return detect.probe_target(
         script,
         module=module,
         no_python=no_python,
         cwd=str(Path.cwd()),
-        path_var=facts.environ.get("PATH", ""),
+        path_var=environ.get("PATH", ""),
     )
 
 

@@ -19,7 +19,7 @@ from typing import Literal
 
 from launchx.errors import ConfigError
 from launchx.facts import HostFacts, LaunchContext, TargetFacts
-from launchx.findings import Finding, finding, sort_findings
+from launchx.findings import Finding, counted, finding, sort_findings
 from launchx.inner_launcher import find_inner_launcher
 from launchx.origin import ENV, FREE_PORT, MAPPED, UNRESOLVED, Origin
 from launchx.resolve import HANG_SHARE_OF_PG, Resolution
@@ -233,7 +233,8 @@ def decide_launcher(res: Resolution) -> LaunchDecision:
                     "LX202",
                     "RANK",
                     f"{ctx.name or 'a platform'} already started one process per rank "
-                    f"(this is {_rank_words(ctx)}); torchrun here would start {nproc} processes "
+                    f"(this is {_rank_words(ctx)}); torchrun here would start "
+                    f"{counted(nproc, 'process', 'processes')} "
                     "for every one of them",
                     "use --profile platform-ddp (or --launcher direct) to run the script directly",
                 )
@@ -319,7 +320,8 @@ def _contradicts_launch_in_place(res: Resolution) -> list[Finding]:
         finding(
             "LX212",
             "nproc_per_node",
-            f"{setting.value} processes per node asked for ({setting.source}), but "
+            f"{counted(int(setting.value), 'process', 'processes')} per node asked for "
+            f"({setting.source}), but "
             f"{ctx.name or ctx.kind} already started {started} on this node "
             f"(LOCAL_WORLD_SIZE={started}; this is {_rank_words(ctx)})",
             f"drop --nproc-per-node (launchx runs the script directly as one of the {started}), "
@@ -342,7 +344,8 @@ def _per_task_srun_findings(res: Resolution, nproc: int) -> list[Finding]:
         finding(
             "LX210",
             "nproc_per_node",
-            f"{nproc} processes per node ({setting.source}) but this allocation has "
+            f"{counted(nproc, 'process', 'processes')} per node ({setting.source}) but this "
+            "allocation has "
             f"{slurm.ntasks_per_node} tasks per node (SLURM_TASKS_PER_NODE); in mode per_task "
             "each task is one process, and srun would start the allocation's count instead",
             f"use --nproc-per-node {slurm.ntasks_per_node} (or auto), or submit the job with "
@@ -376,7 +379,8 @@ def gpu_findings(res: Resolution) -> list[Finding]:
             finding(
                 "LX205",
                 "nproc_per_node",
-                f"{nproc} processes per node but only {facts.gpu_count} GPU(s) are visible "
+                f"{counted(nproc, 'process', 'processes')} per node but only "
+                f"{counted(facts.gpu_count, 'GPU is', 'GPUs are')} visible "
                 f"(from {res.launch['nproc_per_node'].source})",
                 f"use --nproc-per-node {facts.gpu_count} or fewer, or check CUDA_VISIBLE_DEVICES"
                 if facts.gpu_count

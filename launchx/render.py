@@ -27,6 +27,11 @@ def _shown(name: str, value: str | None) -> str:
     return catalog.redact(name, value)
 
 
+def _legible(name: str, value: str | None) -> str:
+    """A table's cell, where a value's edges are invisible (JSON and shell lines quote)."""
+    return _shown(name, value) if value is None else catalog.legible(_shown(name, value))
+
+
 # A secret shorter than this is only hidden where its own variable is printed: scrubbing "1"
 # or "ab" out of every message would mangle them without hiding anything worth hiding.
 _MIN_SCRUB = 4
@@ -244,7 +249,7 @@ def explain_table(
         note = _history(name, s) or (spec.purpose if spec else "")
         if spec is not None and spec.reader == "launchx" and note != spec.purpose:
             note = f"{spec.purpose}; {note}"  # who reads launchx's own contract matters
-        env_rows.append((name, _shown(name, s.value), str(s.source), note))
+        env_rows.append((name, _legible(name, s.value), str(s.source), note))
     for name in res.removed:
         env_rows.append((name, "(removed)", "launchx", "renamed: launchx passes the new name"))
     out.append(text_table(("variable", "value", "source", "note"), env_rows, width))

@@ -10,14 +10,13 @@ command was asked: print the script, write it to a file, submit it, wait for the
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from launchx import __version__, detect, pipeline, plan, slurm
+from launchx import __version__, pipeline, plan, slurm
 from launchx.errors import LaunchxError
 from launchx.findings import Finding
 
@@ -32,6 +31,8 @@ class BatchRequest:
     script_argv: tuple[str, ...]  # the training command, verbatim
     command_line: str  # what the user typed, for the script's header
     python: str  # the interpreter with launchx installed on the compute nodes
+    module: bool = False  # script_argv[0] is a module (launchx run -m)
+    no_python: bool = False  # script_argv[0] is an executable (launchx run --no-python)
 
 
 def script_text(req: BatchRequest) -> str:
@@ -54,6 +55,8 @@ def script_text(req: BatchRequest) -> str:
     )
     # The batch script's `launchx run` gets the same options (its profile is frozen).
     run_args = pipeline.relaunch_args(replace(run, profile=None), None, skip=())
+    run_args += ("-m",) if req.module else ()
+    run_args += ("--no-python",) if req.no_python else ()
     return slurm.render_sbatch(
         options=options,
         profile_name=loaded.profile.name,
@@ -69,8 +72,8 @@ def script_text(req: BatchRequest) -> str:
 
 def _missing_target(req: BatchRequest) -> Finding | None:
     """LX211 for a script the job, started from this directory, would not find."""
-    here = detect.probe_target(
-        req.script_argv[0], module=False, no_python=False, cwd=os.getcwd(), path_var=""
+    here = pipeline.probe_target(
+        req.script_argv[0], None, module=req.module, no_python=req.no_python
     )
     missing = plan.target_findings(here)
     return missing[0] if missing else None

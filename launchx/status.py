@@ -150,7 +150,8 @@ def render(run: RunState, *, as_json: bool = False) -> str:
     elapsed = f", {run.elapsed_s:.0f} s" if run.elapsed_s is not None else ""
     if run.state == "gone" and run.elapsed_s is not None:
         elapsed = f", last heard {run.elapsed_s:.0f} s after it started"
-    head = f"run {run.run_id} ({run.profile or '?'}): {run.state}{elapsed}"
+    profile = run.profile or "profile not recorded"
+    head = f"run {run.run_id} ({profile}): {run.state}{elapsed}"
     if run.state in ("finished", "failed", "interrupted"):
         code = f"exit {run.exit_code}" if run.exit_code is not None else "exit code not recorded"
         head += f", {code}" + (f": {run.reason}" if run.reason else "")

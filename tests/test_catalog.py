@@ -1009,3 +1009,20 @@ def test_secret_values_are_redacted(name: str, secret: str) -> None:
     marker = f"S3CR3T{secret}"
     found = check_env({key: marker, name + "_PASSWORD": marker}, NO_FACTS)
     assert all(marker not in f.message + f.fix for f in found)
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [("INFO ", "'INFO '"), ("INFO\r", "'INFO\\r'"), ("\tWARN", "'\\tWARN'")],
+)
+def test_a_value_whose_edges_are_the_fault_is_shown_quoted(value: str, shown: str) -> None:
+    (f,) = [f for f in check_env({"NCCL_DEBUG": value}, NO_FACTS) if f.code == "LX112"]
+    assert f.message.startswith(f"NCCL_DEBUG={shown}: ")
+    assert f.fix.startswith("NCCL_DEBUG=")
+
+
+def test_an_ordinary_value_is_shown_bare() -> None:
+    assert catalog.legible("=mlx5_0:1,mlx5_1") == "=mlx5_0:1,mlx5_1"
+    assert catalog.legible("") == "''"
+    (f,) = [f for f in check_env({"NCCL_DEBUG": "LOUD"}, NO_FACTS) if f.code == "LX112"]
+    assert f.message.startswith("NCCL_DEBUG=LOUD: ")

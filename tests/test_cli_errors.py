@@ -326,6 +326,9 @@ def test_a_checkpoint_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text("print(1)\n")
     err = fails_cleanly(["run", "--checkpoint-dir", "train.py", "train.py"], tmp_path)
     assert "is a file, not a directory" in err
+    # the dry run shows what the run would do, so it refuses what the run refuses
+    err = fails_cleanly(["run", "--dry-run", "--checkpoint-dir", "train.py", "train.py"], tmp_path)
+    assert "is a file, not a directory" in err
 
 
 def test_a_resume_arg_with_an_unbalanced_quote_is_refused_before_any_run(tmp_path: Path) -> None:

@@ -72,6 +72,8 @@ def test_lx225_torchrun_default_port_held_names_pid() -> None:
     held = replace(GOOD, listening={29500: PortHolder(29500, 77, "python old.py")})
     found = [f for f in doctor.host_checks(held) if f.code == "LX225"]
     assert found and "pid 77" in found[0].message and "kill 77" in found[0].fix
+    # a run that names its own port is not told to pass --master-port
+    assert not [f for f in doctor.host_checks(held, port_given=True) if f.code == "LX225"]
 
 
 def test_lx226_duplicate_gpu() -> None:

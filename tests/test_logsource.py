@@ -83,6 +83,15 @@ def test_slurm_task_and_host_outputs(tmp_path: Path) -> None:
     by_name = {lf.info.name: (lf.info.rank, lf.info.host) for lf in found.logs}
     assert by_name["dash/slurm-78-lxnode2.out"] == (None, "lxnode2")
     assert by_name["long/job-1234-gpu-node-07.log"] == (None, "gpu-node-07")
+    # a run's different logs side by side, named by what they hold, are no hosts
+    for kind in ("nccl", "train", "eval"):
+        _write(tmp_path, f"kinds/{kind}.log")
+    found = logsource.discover([str(tmp_path / "kinds")])
+    assert {(lf.info.name, lf.info.host) for lf in found.logs} == {
+        ("nccl.log", None),
+        ("train.log", None),
+        ("eval.log", None),
+    }
 
 
 def test_dumps_are_found_by_content_binary_files_skipped(tmp_path: Path) -> None:

@@ -130,6 +130,46 @@ def test_torchrun_child_failed_banner_is_marked_whole(name: str) -> None:
     assert failures.torchrun_exit_codes("\n".join(banner)) == {1: -9, 0: -15}
 
 
+def test_torchrun_traceback_of_the_signal_it_got_is_held_from_the_console() -> None:
+    """Ctrl-C under launchx (torch 2.13 on this machine): the ranks' KeyboardInterrupt is
+    theirs to show; torchrun's thirty lines ending in SignalException say only "got signal"."""
+    agent = "/venv/lib/python3.11/site-packages/torch/distributed/elastic/agent/server/api.py"
+    raw = "\n".join(
+        [
+            "[r1]: Traceback (most recent call last):",
+            '[r1]:   File "/tmp/long.py", line 5, in <module>',
+            "[r1]:     time.sleep(0.5)",
+            "[r1]: KeyboardInterrupt",
+            "Traceback (most recent call last):",
+            '  File "<frozen runpy>", line 198, in _run_module_as_main',
+            f'  File "{agent}", line 923, in _invoke_run',
+            "    time.sleep(monitor_interval)",
+            "           ^^^^^^^^^^^^^^^^^^^^^^^^",
+            "torch.distributed.elastic.multiprocessing.api.SignalException: Process 7300 got"
+            " signal: 2",
+            "launchx: failure: interrupted by SIGINT (not retried)",
+            "",
+        ]
+    ).encode()
+    records = split(raw, header=HEADER)
+    texts = [r.text for r in shown(records)]
+    assert (
+        "KeyboardInterrupt" in texts
+        and "launchx: failure: interrupted by SIGINT (not retried)" in texts
+    )
+    assert not any("SignalException" in t or "_invoke_run" in t for t in texts)
+    held = [r.text for r in records if r.kind == "banner"]
+    assert held[0] == "Traceback (most recent call last):" and "SignalException" in held[-1]
+    # another exception of torchrun's own is still shown
+    other = raw.replace(
+        b"torch.distributed.elastic.multiprocessing.api.SignalException", b"ValueError"
+    )
+    assert any(
+        t.startswith("ValueError: Process")
+        for t in (r.text for r in shown(split(other, header=HEADER)))
+    )
+
+
 def test_lightning_tqdm_bar_keeps_its_state_at_each_interruption() -> None:
     records = shown(split(fixture("lightning_tqdm_sigkill_resume.console")))
     bars = [r.text for r in records if r.kind == "bar"]
@@ -353,7 +393,7 @@ def test_another_traceback_of_the_launcher_stays_on_the_console() -> None:
         "Traceback (most recent call last):",
         '  File "torch/distributed/run.py", line 10, in main',
         "    run(args)",
-        "torch.distributed.elastic.multiprocessing.api.SignalException: Process 7 got signal: 15",
+        "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError: timed out",
         "next",
     ]
     assert kinds(lines(*tb)) == [("text", t) for t in tb]

@@ -203,7 +203,7 @@ def test_row5_more_procs_than_gpus_is_refused() -> None:
     res = resolved("single-node", {}, flags={"nproc_per_node": "4"}, gpu_count=2)
     found = gpu_findings(res)
     assert [f.code for f in found] == ["LX205"]
-    assert "only 2 GPU(s)" in found[0].message
+    assert "4 processes per node but only 2 GPUs are visible" in found[0].message
 
 
 def test_row5_duplicate_cuda_visible_devices_is_refused() -> None:
@@ -611,6 +611,12 @@ def test_too_many_processes_on_a_gpu_less_host_suggests_the_local_profile() -> N
     res = resolved("single-node", {}, flags={"nproc_per_node": "2"}, gpu_count=0)
     (lx205,) = [f for f in gpu_findings(res) if f.code == "LX205"]
     assert "-p local" in lx205.fix and "--nproc-per-node 0" not in lx205.fix
+
+
+def test_one_process_on_a_gpu_less_host_is_counted_in_the_singular() -> None:
+    res = resolved("single-node", {}, flags={"nproc_per_node": "1"}, gpu_count=0)
+    (lx205,) = [f for f in gpu_findings(res) if f.code == "LX205"]
+    assert lx205.message.startswith("1 process per node but only 0 GPUs are visible")
 
 
 # Row 8: the command is itself a launcher (LX213).

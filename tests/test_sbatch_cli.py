@@ -86,8 +86,6 @@ def test_bad_time_is_a_clean_error(tmp_path: Path) -> None:
     assert code == 2 and "soon" in err and "Traceback" not in err
 
 
-# TODO(lead): remove this marker with the one-line cli.py change that passes
-# res.launch["nproc_per_node"] to slurm.merge_options (strict: it fails once that lands).
 def test_per_task_nproc_per_node_is_the_tasks_per_node(tmp_path: Path) -> None:
     """--nproc-per-node means processes per node in either mode; in per_task one SLURM task
     is one process, so it gives the tasks per node, and a different --ntasks-per-node is
@@ -120,3 +118,32 @@ def test_a_script_that_is_not_here_is_said_and_refused_for_submission(tmp_path: 
     assert "LX211 script 'trian.py' not found" in err and "train.py" in err
     code, _out, err = run_cli(["sbatch", "-p", "slurm", "train.py"], clean_env(), tmp_path)
     assert code == 0 and "LX211" not in err
+
+
+def test_a_module_or_an_executable_reaches_the_run_line_and_is_looked_for(
+    tmp_path: Path,
+) -> None:
+    """`launchx run -m pkg.train` and `--no-python ./bin` have the same words in sbatch: the
+    job's launchx gets them, and what the job would not find is said as for a script."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "train.py").write_text("print('hi')\n")
+    code, out, err = run_cli(
+        ["sbatch", "-p", "slurm", "-m", "pkg.train", "--lr", "1"], clean_env(), tmp_path
+    )
+    assert code == 0 and "LX211" not in err, err
+    run_line = next(line for line in out.splitlines() if line.startswith("exec "))
+    assert run_line.endswith(" -m -- pkg.train --lr 1"), run_line
+    code, out, err = run_cli(["sbatch", "-p", "slurm", "-m", "pgk.train"], clean_env(), tmp_path)
+    assert code == 0 and "LX211" in err and "pgk" in err
+    code, out, err = run_cli(
+        ["sbatch", "-p", "slurm", "--no-python", "true"], clean_env(), tmp_path
+    )
+    assert code == 0 and "LX211" not in err, err
+    run_line = next(line for line in out.splitlines() if line.startswith("exec "))
+    assert run_line.endswith(" --no-python -- true"), run_line
+    code, _out, err = run_cli(
+        ["sbatch", "-p", "slurm", "--submit", "--no-python", "no-such-tool-xyz"],
+        clean_env(),
+        tmp_path,
+    )
+    assert code == 2 and "LX211" in err and "no-such-tool-xyz" in err and "Traceback" not in err

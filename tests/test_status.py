@@ -166,6 +166,22 @@ def test_status_cli_reads_a_run_directory_and_refuses_an_empty_one(tmp_path: Pat
     assert code == 2 and "no launchx events" in err and "Traceback" not in err
 
 
+def test_a_run_whose_start_was_cut_from_its_events_is_named_by_its_directory(
+    tmp_path: Path,
+) -> None:
+    """A file cut at the front (copied from a node mid-write, a disk that filled): no
+    run_start, no run id; the directory the user named is the run's name, not "?"."""
+    run = tmp_path / "lx-cut"
+    run.mkdir()
+    (run / "events.jsonl").write_text(
+        'rt", "run": "lx-cut", "profile": "local"}\n'
+        '{"ts": 5.0, "event": "attempt_end", "attempt": 0, "outcome": "failed"}\n'
+    )
+    code, out, _ = run_cli(["status", str(run)], clean_env(), cwd=tmp_path)
+    assert code == 0 and out.startswith("run lx-cut (profile not recorded): "), out
+    assert "attempt 0: failed" in out
+
+
 def test_status_reads_the_newest_run_kept_or_named(tmp_path: Path) -> None:
     """Runs under the default root and this user's last --log-dir run compete on what they
     last wrote: a run still writing its events is newer than one that made its directory

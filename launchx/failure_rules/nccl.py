@@ -991,8 +991,12 @@ RULES: tuple[Rule, ...] = (
             r"NET/IB: (?:\S+: )?Got CQE with error",
             r"NET/IB: Fatal error\. Detected \d+ failed devices",
         ),
-        cause="an InfiniBand/RoCE transfer failed (status 12 = transport retries exhausted: the "
-        "two NICs cannot reach each other, or the fabric is congested or flapping).",
+        cause="an InfiniBand/RoCE transfer failed: the work completion's status, in the "
+        "evidence line, says how (12, IBV_WC_RETRY_EXC_ERR: the transport's retries ran out, "
+        "the two NICs cannot reach each other or the fabric is congested or flapping; 13: "
+        "the receiver had no buffer posted; 5: flushed after the queue pair had already "
+        "failed, so the first error is the cause; 4 or 10: a memory region or key the HCA "
+        "rejected).",
         fix="check the links (ibstat, ibv_devinfo, ib_write_bw between the two hosts); select "
         "only connected HCAs with NCCL_IB_HCA (prefix match; '=mlx5_0' for exact); on RoCE "
         "with NCCL < 2.21 set NCCL_IB_GID_INDEX (often 3); on rail-optimized fabrics "

@@ -33,9 +33,9 @@ RULES: tuple[Rule, ...] = (
         cause="MASTER_PORT (or the rendezvous port) is already held by another process: usually "
         "another torchrun/job on the same node using the default 29500, or a previous run "
         "that has not exited yet.",
-        fix="pick another port (--master-port, or master_port: auto in the profile), use "
-        "torchrun --standalone for single-node runs, and look for the holder with "
-        "`ss -ltnp | grep <port>`.",
+        fix="pick another port (launchx run: --master-port, or master_port: auto in the "
+        "profile; plain torchrun: --master-port, or --standalone for a single node), and "
+        "look for the holder with `ss -ltnp | grep <port>`.",
         fixtures=(
             "port_in_use__dlrover_443_tcpstore.log",
             "port_in_use__drivelm_40_srun_launch.log",
@@ -897,7 +897,8 @@ RULES: tuple[Rule, ...] = (
         cause="not every node/rank joined the rendezvous (or reached MASTER_ADDR:MASTER_PORT) "
         "before the timeout: a node started late or not at all, or cannot reach the "
         "master's address/port.",
-        fix="start every node with the same --nnodes, --rdzv-id and --rdzv-endpoint; check that "
+        fix="start every node with the same --nnodes, --run-id and --master-addr (torchrun: "
+        "--rdzv-id and --rdzv-endpoint); check that "
         "the master address resolves to the interface the others can reach and the port is "
         "open (nc -zv <addr> <port>); raise the wait with --rdzv-conf join_timeout=<s> "
         "(profile timeouts.rdzv_timeout_s) when nodes start slowly. Horovod's gloo "

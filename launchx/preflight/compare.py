@@ -41,7 +41,7 @@ from launchx.codes import Level
 from launchx.doctor import GIB, MIN_SHM_BYTES
 from launchx.errors import ConfigError
 from launchx.facts import MEMLOCK_UNLIMITED
-from launchx.findings import LEVELS, Finding
+from launchx.findings import LEVELS, Finding, counted
 from launchx.preflight.comm import CommReport
 from launchx.preflight.report import (
     Absent,
@@ -404,7 +404,8 @@ def _gpu_rules(nodes: Sequence[NodeFacts], hosts: Mapping[int, str]) -> list[Fla
         )
     short = split(
         {
-            f.node: f"{f.gpus} GPUs for {f.nproc} processes"
+            f.node: f"{counted(f.gpus, 'GPU', 'GPUs')} for "
+            f"{counted(f.nproc, 'process', 'processes')}"
             for f in nodes
             if f.backend == "nccl" and f.gpus is not None and f.gpus < f.nproc
         }

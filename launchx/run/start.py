@@ -75,6 +75,7 @@ def dry_run(
         pipeline.relaunch_args(request, log_dir),
         checkpoint_dir(res.profile.resume.checkpoint_dir),
     )
+    _check_checkpoint_dir(spec.checkpoint_dir)  # what start would refuse, a dry run refuses
     found = DirCheckpoints(spec.checkpoint_dir).latest()
     attempt = first_attempt(spec, _history(spec).load())
     first = spec.plan(attempt, decisions.port.port, found.path if found else None)
