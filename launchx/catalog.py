@@ -1059,14 +1059,13 @@ def _status_finding(spec: EnvVarSpec, value: str, facts: HostFacts) -> list[Find
             )
         ]
     if spec.status == "renamed":
-        return [
-            _finding(
-                "LX102",
-                spec.name,
-                f"{shown}: deprecated name: {spec.note}",
-                f"{spec.renamed_to}={redact(spec.name, value)} (and unset {spec.name})",
-            )
-        ]
+        fix = f"{spec.renamed_to}={redact(spec.name, value)} (and unset {spec.name})"
+        newer = CATALOG.get(spec.renamed_to or "")
+        if newer is not None and newer.status == "deprecated" and newer.use_instead:
+            # the new name has itself been superseded (NCCL_MAX_NRINGS -> NCCL_MAX_NCHANNELS,
+            # deprecated in 2.17 for NCCL_MAX_CTAS): one fix, not a fix and then another
+            fix += f"; {newer.name}: {newer.note}: use {newer.use_instead}"
+        return [_finding("LX102", spec.name, f"{shown}: deprecated name: {spec.note}", fix)]
     if spec.status == "removed":
         return [
             _finding(
@@ -1369,7 +1368,7 @@ def _rule_ib_hca_host(env: Mapping[str, str], facts: HostFacts) -> list[Finding]
                 "NCCL_IB_HCA",
                 f"{shown} selects none of this host's RDMA "
                 f"devices ({', '.join(devices)}); NCCL falls back to sockets",
-                f"NCCL_IB_HCA=={','.join(facts.active_ib_devices or devices)} or unset it",
+                f"NCCL_IB_HCA={_hcas_to_name(facts)} or unset it",
             )
         ]
     out = _hca_partial(hcas, value, facts) + _hca_prefix_trap(hcas, value, devices)
@@ -1384,6 +1383,15 @@ def _rule_ib_hca_host(env: Mapping[str, str], facts: HostFacts) -> list[Finding]
             )
         )
     return out
+
+
+def _hcas_to_name(facts: HostFacts) -> str:
+    """The value a fix names: what ``auto`` would choose (one link layer, the InfiniBand
+    fabric over a RoCE front-end bond, active ports), else every device exactly."""
+    from launchx.autovalues import auto_ib_hca
+
+    auto = auto_ib_hca(facts)
+    return auto[0] if auto is not None else "=" + ",".join(facts.ib_devices)
 
 
 def _hca_partial(hcas: IfList, value: str, facts: HostFacts) -> list[Finding]:

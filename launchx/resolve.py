@@ -437,6 +437,13 @@ def resolve(
 
     # The old names of renamed variables are checked too: the user should hear about them.
     env_findings = catalog.check_env({k: s.value for k, s in env.items()}, facts)
+    # a name launchx itself passed for an old one, itself deprecated since: the old name's
+    # LX102 carries the whole fix
+    env_findings = [
+        f
+        for f in env_findings
+        if not (f.code == "LX104" and f.var in env and env[f.var].source.kind == "renamed")
+    ]
     backend = launch["backend"]
     # only a gloo the user chose ("auto" turns gloo on a GPU-less login node whose profile
     # is for the GPU nodes, where the same variable breaks NCCL), and only where no GPU is

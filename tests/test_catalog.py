@@ -1026,3 +1026,19 @@ def test_an_ordinary_value_is_shown_bare() -> None:
     assert catalog.legible("") == "''"
     (f,) = [f for f in check_env({"NCCL_DEBUG": "LOUD"}, NO_FACTS) if f.code == "LX112"]
     assert f.message.startswith("NCCL_DEBUG=LOUD: ")
+
+
+def test_an_hca_list_that_selects_nothing_is_fixed_with_the_fabric_not_the_front_end() -> None:
+    """An H800 node: eight IB HCAs and a RoCE bond for storage. The fix names what auto
+    would choose (the IB set, by port, exactly), never the Ethernet bond beside it."""
+    bond = IbPort("mlx5_bond_0", 1, "ACTIVE", "LinkUp", "Ethernet", netdev="bond0")
+    h800 = HostFacts(
+        ib_ports=(*(ib(f"mlx5_{i}") for i in range(8)), bond), interfaces=(iface("bond0"),)
+    )
+    (f,) = [f for f in check_env({"NCCL_IB_HCA": "=mlx5_9"}, h800) if f.code == "LX150"]
+    fabric = ",".join(f"mlx5_{i}:1" for i in range(8))
+    assert f.fix == f"NCCL_IB_HCA=={fabric} or unset it"
+    # every port down: the devices, exactly, as the host lists them
+    down = HostFacts(ib_ports=(ib("mlx5_0", state="DOWN", phys="Disabled"),))
+    (f,) = [f for f in check_env({"NCCL_IB_HCA": "=mlx5_9"}, down) if f.code == "LX150"]
+    assert f.fix == "NCCL_IB_HCA==mlx5_0 or unset it"

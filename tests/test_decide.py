@@ -496,6 +496,8 @@ def test_an_interrupt_is_named_by_the_signal_the_user_sent_not_launchxs_kill() -
     assert diag is not None and diag.primary is not None
     assert record.category == "interrupted" and record.interrupted
     assert diag.primary.signal == signal.SIGINT
+    # the code the run ends with, which the other nodes adopt with the outcome
+    assert record.exit_code == 130
 
 
 FIRST_COLLECTIVE = (

@@ -665,6 +665,26 @@ def test_a_bug_on_node_one_stops_both_nodes_at_once(tmp_path: Path) -> None:
         assert final_reason(text).startswith("launchx: user_code_error is not transient")
 
 
+def test_ctrl_c_on_node_zero_ends_both_nodes_as_interrupted(tmp_path: Path) -> None:
+    """The user stops the run where they started it: node 1 got no signal, but adopts the
+    interrupt and ends with the same code (130), never retrying, never calling its ranks'
+    closed connections a failure of its own."""
+    ck = tmp_path / "ck"
+    toy = [str(TOY), "--checkpoint-dir", str(ck), "--steps", "400", "--step-sleep-s", "0.1"]
+    port = free_pair()
+    node1 = node_of_two(tmp_path, port, 1, toy)
+    node0 = node_of_two(tmp_path, port, 0, toy)
+    node0.wait_for("[toy] step 10")
+    node0.proc.send_signal(signal.SIGINT)
+    (c0, t0), (c1, t1) = node0.finish(timeout=120), node1.finish(timeout=120)
+    both = f"node 0:\n{t0}\n\nnode 1:\n{t1}"
+    assert (c0, c1) == (130, 130), both
+    for text in (t0, t1):
+        assert text.count("launchx: profile local | launcher torchrun") == 1, both
+    assert final_reason(t0) == "launchx: interrupted", both
+    assert final_reason(t1) == "launchx: interrupted by the user: never retried", both
+
+
 def test_a_node_that_never_came_is_not_waited_for(tmp_path: Path) -> None:
     """Node 1 never starts: node 0's rendezvous times out, and it waits only briefly for an
     outcome nobody will send (not a collective timeout's worth), then says so."""

@@ -482,6 +482,20 @@ def test_renamed_variable_is_passed_under_its_new_name() -> None:
     assert any(f.var == "NCCL_ASYNC_ERROR_HANDLING" and f.level == "warning" for f in res.findings)
 
 
+def test_a_rename_to_a_name_deprecated_since_is_one_finding_with_the_whole_fix() -> None:
+    """NCCL_MAX_NRINGS is passed as NCCL_MAX_NCHANNELS, which NCCL 2.17 deprecated for
+    NCCL_MAX_CTAS: the user set neither new name, so one finding, on the name they set."""
+    res = run("local", plain_facts({"NCCL_MAX_NRINGS": "4"}))
+    assert shown(res.env["NCCL_MAX_NCHANNELS"]) == expected("4", "renamed:NCCL_MAX_NRINGS")
+    [finding] = [f for f in res.findings if f.var and "NCCL_MAX_" in f.var]
+    assert (finding.code, finding.var) == ("LX102", "NCCL_MAX_NRINGS")
+    assert finding.fix.startswith("NCCL_MAX_NCHANNELS=4 (and unset NCCL_MAX_NRINGS); ")
+    assert finding.fix.endswith("use NCCL_MAX_CTAS")
+    # the name set by hand is still told it is deprecated
+    res = run("local", plain_facts({"NCCL_MAX_NCHANNELS": "4"}))
+    assert [f.code for f in res.findings if f.var == "NCCL_MAX_NCHANNELS"] == ["LX104"]
+
+
 def test_myth_from_set_is_a_warning_pointing_at_the_real_knob() -> None:
     res = run("local", plain_facts(), sets=("NCCL_TIMEOUT=1800",))
     [finding] = [f for f in res.findings if f.var == "NCCL_TIMEOUT"]

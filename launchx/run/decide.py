@@ -197,8 +197,11 @@ def assess(
     retryable = not evidence.interrupted and (
         diag.retryable or (on_progress and step_after is not None)
     )
+    # an interrupt ends the run with the shell's code for the signal, on every node: the
+    # record carries it to the nodes that adopt this node's outcome (they got no signal)
+    code = training_exit_code(evidence.exit_code, diag)
     record = AttemptRecord(
-        exit_code=training_exit_code(evidence.exit_code, diag),
+        exit_code=128 + evidence.stop_signal if evidence.stop_signal is not None else code,
         category=diag.category,
         retryable=retryable,
         on_progress=on_progress,
