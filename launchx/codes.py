@@ -121,7 +121,7 @@ FINDINGS: tuple[Code, ...] = (
     Code("LX239", "warning", "an RDMA port runs at another rate on some node"),
     Code("LX240", "error", "the socket interface is missing or down on some node"),
     Code("LX241", "warning", "the socket interface runs at another speed on some node"),
-    Code("LX242", "error", "/dev/shm too small on some node"),
+    Code("LX242", "error", "/dev/shm too small on a node where NCCL runs several ranks"),
     Code("LX243", "error", "locked-memory limit too small on a node that uses RDMA"),
     Code("LX244", "warning", "clocks differ by more than a second"),
     Code("LX245", "warning", "a node's host name does not resolve at node 0"),

@@ -561,3 +561,30 @@ def test_the_pure_preflight_modules_start_nothing_and_read_no_environment(name: 
             assert item.module.split(".")[0] not in {"subprocess", "socket", "torch"}
         elif isinstance(item, ast.Attribute):
             assert item.attr not in ("environ", "getenv"), f"{name}:{item.lineno}"
+
+
+def test_a_node_that_could_not_count_its_processes_is_no_count_of_one() -> None:
+    """Node 1, a login node in the job by mistake, sees no GPU under nproc 'gpu' (its own
+    LX304 says so): its placeholder is neither shown as "1" nor a difference (LX237), nor a
+    shortage of GPUs (LX236)."""
+    nodes = [
+        node(n, **({"nproc": 1, "nproc_known": False, "gpus": 0} if n == 1 else {}))
+        for n in range(3)
+    ]
+    rep = run(nodes)
+    row = next(r for r in rep.rows if r.what == "processes/node")
+    assert ("unresolved", (1,)) in [(g.value, g.nodes) for g in row.groups]
+    assert "LX237" not in codes(rep) and "LX236" not in codes(rep)
+    assert "LX235" in codes(rep)  # its 0 GPUs are still a difference
+
+
+def test_lx242_only_where_nccl_shares_the_node_between_ranks() -> None:
+    """A gloo job, or one rank per node, does not put NCCL's buffers in /dev/shm: each
+    small node keeps its own warning (LX221, what `launchx doctor` says there), not an
+    error that would stop `launchx run --preflight`."""
+    own = WireFinding(code="LX221", level="warning", var=None, message="small", fix="x")
+    small = {"shm_bytes": 64 << 20, "findings": (own,)}
+    for other in ({"backend": "gloo"}, {"nproc": 1, "gpus": 1}):
+        rep = run([node(n, **other, **(small if n else {})) for n in range(3)])
+        assert "LX242" not in codes(rep)
+        assert only(rep, "LX221").nodes == (1, 2) and only(rep, "LX221").finding.level == "warning"

@@ -18,7 +18,7 @@ milliseconds. Codes LX230-LX252 belong to this module:
 | LX239 | warning | an RDMA port runs at another rate on some node |
 | LX240 | error   | the socket interface is missing or down on some node |
 | LX241 | warning | the socket interface runs at another speed on some node |
-| LX242 | error   | /dev/shm too small on some node |
+| LX242 | error   | /dev/shm too small on a node where NCCL runs several ranks |
 | LX243 | error   | locked-memory limit too small on a node that uses RDMA |
 | LX244 | warning | clocks differ by more than a second |
 | LX245 | warning | a node's host name does not resolve at node 0 |
@@ -62,8 +62,9 @@ CLOCK_SKEW_S = 1.0
 DID_NOT_JOIN = "did not join"
 JOINED_SILENT = "joined but sent no facts"
 UNREADABLE = "sent facts this launchx cannot read"  # then why, in parentheses
-# One node's own findings that a rule here restates across nodes (with a stricter level).
-_RESTATED = frozenset({"LX221", "LX205"})
+# One node's own finding that a rule here restates across nodes, with a stricter level,
+# for the nodes that rule names: LX242 says LX221 again, LX236 says LX205 again.
+_RESTATES = {"LX242": "LX221", "LX236": "LX205"}
 _NAMED = 6
 
 
@@ -134,7 +135,7 @@ _ROWS: tuple[tuple[str, Callable[[NodeFacts], str]], ...] = (
     ("NCCL", lambda f: f.nccl or "unknown (inside torch)"),
     ("driver", lambda f: f.driver or "none"),
     ("GPUs", lambda f: "unknown" if f.gpus is None else str(f.gpus)),
-    ("processes/node", lambda f: str(f.nproc)),
+    ("processes/node", lambda f: str(f.nproc) if f.nproc_known else "unresolved"),
     ("backend", lambda f: f.backend),
     ("/dev/shm", lambda f: _size(f.shm_bytes)),
     ("memlock", lambda f: _size(f.memlock_bytes)),
@@ -407,7 +408,7 @@ def _gpu_rules(nodes: Sequence[NodeFacts], hosts: Mapping[int, str]) -> list[Fla
             f.node: f"{counted(f.gpus, 'GPU', 'GPUs')} for "
             f"{counted(f.nproc, 'process', 'processes')}"
             for f in nodes
-            if f.backend == "nccl" and f.gpus is not None and f.gpus < f.nproc
+            if f.backend == "nccl" and f.gpus is not None and f.nproc_known and f.gpus < f.nproc
         }
     )
     for group in short:
@@ -421,7 +422,8 @@ def _gpu_rules(nodes: Sequence[NodeFacts], hosts: Mapping[int, str]) -> list[Fla
                 group.nodes,
             )
         )
-    procs = split({f.node: str(f.nproc) for f in nodes})
+    # (a node that could not work its count out says so itself: LX304)
+    procs = split({f.node: str(f.nproc) for f in nodes if f.nproc_known})
     if len(procs) > 1 and len(gpus) <= 1:
         out.append(
             _flag(
@@ -438,7 +440,14 @@ def _gpu_rules(nodes: Sequence[NodeFacts], hosts: Mapping[int, str]) -> list[Fla
 
 def _limit_rules(nodes: Sequence[NodeFacts], hosts: Mapping[int, str]) -> list[Flagged]:
     out: list[Flagged] = []
-    shm = {f.node: f.shm_bytes for f in nodes if f.shm_bytes is not None}
+    # an error where NCCL runs several ranks on the node (its shared-memory transport and
+    # proxy buffers live in /dev/shm); elsewhere only DataLoader workers may need it, and
+    # the node's own warning (LX221) says so
+    shm = {
+        f.node: f.shm_bytes
+        for f in nodes
+        if f.shm_bytes is not None and f.backend == "nccl" and f.nproc_known and f.nproc > 1
+    }
     small = split({n: _size(v) for n, v in shm.items() if v < MIN_SHM_BYTES})
     ok = tuple(n for n, v in shm.items() if v >= MIN_SHM_BYTES)
     for group in small:
@@ -701,13 +710,15 @@ def _env_rules(nodes: Sequence[NodeFacts], hosts: Mapping[int, str]) -> list[Fla
     return out
 
 
-def _own_findings(nodes: Sequence[NodeFacts], restated: Collection[str]) -> list[Flagged]:
+def _own_findings(
+    nodes: Sequence[NodeFacts], restated: Collection[tuple[int, str]]
+) -> list[Flagged]:
     """Each node's own doctor findings, nodes with the same finding collapsed into one
-    (leaving out those a rule across nodes says again)."""
+    (leaving out, node by node, those a rule across nodes says again)."""
     by: dict[tuple[str, Level, str | None, str, str], list[int]] = {}
     for f in nodes:
         for w in f.findings:
-            if w.code in restated:
+            if (f.node, w.code) in restated:
                 continue
             by.setdefault((w.code, w.level, w.var, w.message, w.fix), []).append(f.node)
     return [
@@ -802,7 +813,13 @@ def compare(
         flagged += _seen_rules(ordered, seen, names)
         flagged += _env_rules(ordered, names)
     flagged += _comm_rules(comm, names)
-    flagged += _own_findings(ordered, _RESTATED if across else frozenset())
+    restated = {
+        (n, _RESTATES[f.finding.code])
+        for f in flagged
+        if f.finding.code in _RESTATES
+        for n in f.nodes
+    }
+    flagged += _own_findings(ordered, restated)
     flagged.sort(key=lambda f: (LEVELS.index(f.finding.level), f.scope != "cluster"))
     return Report(
         profile=profile,

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 from launchx import catalog
 from launchx.codes import Level
 from launchx.findings import Finding
+from launchx.origin import UNRESOLVED
 from launchx.resolve import Resolution
 
 FORMAT: Literal["launchx-node-facts/1"] = "launchx-node-facts/1"
@@ -97,6 +98,9 @@ class NodeFacts(_Wire):
     driver: str | None = None
     gpus: int | None = None
     nproc: int = 1
+    # False where this node could not work the count out (LX304: 'gpu' and no GPU seen);
+    # nproc is then a placeholder, not what the node would run
+    nproc_known: bool = True
     backend: str = "gloo"
     ib_off: bool = False  # NCCL_IB_DISABLE=1 or NCCL_NET=Socket
     hca_spec: str | None = None  # NCCL_IB_HCA as resolved on this node
@@ -138,6 +142,7 @@ def summarize(
         driver=facts.driver_version,
         gpus=facts.gpu_count,
         nproc=res.nproc_per_node,
+        nproc_known=res.launch["nproc_per_node"].source != UNRESOLVED,
         backend=res.launch["backend"].value,
         ib_off=ib_off,
         hca_spec=env.get("NCCL_IB_HCA"),
