@@ -27,6 +27,7 @@ import socket
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import accumulate
 from pathlib import Path
 from typing import BinaryIO, cast
 
@@ -359,25 +360,21 @@ def _host_token(fields: Sequence[str], i: int) -> str:
     in ``slurm-78-lxnode2``) or a word such as ``slurm``."""
     text = "".join(fields)
     at = sum(len(f) for f in fields[:i])
-    words = re.split(r"[^A-Za-z0-9-]", text)
-    offset = 0
-    for word in words:
-        if offset <= at < offset + len(word) + 1:
-            break
-        offset += len(word) + 1
-    parts = word.split("-")
-    k, pos = 0, offset
-    while k < len(parts) - 1 and pos + len(parts[k]) < at:
-        pos += len(parts[k]) + 1
-        k += 1
+    word = next((m for m in re.finditer(r"[A-Za-z0-9-]+", text) if m.end() > at), None)
+    if word is None:
+        return ""
+    parts = word.group().split("-")
+    starts = accumulate((len(p) + 1 for p in parts[:-1]), initial=word.start())
+    k = max((n for n, start in enumerate(starts) if start <= at), default=0)
 
-    def host_part(part: str) -> bool:
+    def host_part(n: int) -> bool:
+        part = parts[n]
         return bool(part) and not part.isdigit() and part.lower() not in _NOT_HOST
 
     lo, hi = k, k
-    while lo > 0 and host_part(parts[lo - 1]):
+    while lo > 0 and host_part(lo - 1):
         lo -= 1
-    while hi < len(parts) - 1 and host_part(parts[hi + 1]):
+    while hi < len(parts) - 1 and host_part(hi + 1):
         hi += 1
     return "-".join(parts[lo : hi + 1])
 

@@ -83,6 +83,11 @@ def test_slurm_task_and_host_outputs(tmp_path: Path) -> None:
     by_name = {lf.info.name: (lf.info.rank, lf.info.host) for lf in found.logs}
     assert by_name["dash/slurm-78-lxnode2.out"] == (None, "lxnode2")
     assert by_name["long/job-1234-gpu-node-07.log"] == (None, "gpu-node-07")
+    # the varying part after a separator: its own word is the host, not the one before it
+    for host in ("gpu-a07", "gpu-b07"):
+        _write(tmp_path, f"rack/train-812.{host}.out")
+    found = logsource.discover([str(tmp_path / "rack")])
+    assert {lf.info.host for lf in found.logs} == {"gpu-a07", "gpu-b07"}
     # a run's different logs side by side, named by what they hold, are no hosts
     for kind in ("nccl", "train", "eval"):
         _write(tmp_path, f"kinds/{kind}.log")
