@@ -188,5 +188,7 @@ def adopt(rec: AttemptRecord, agreed: Outcome) -> AttemptRecord:
     return replace(
         rec,
         exit_code=agreed.exit_code if agreed.failed else rec.exit_code,
+        # a node told of another's interrupt was interrupted too (it got no signal itself)
+        interrupted=rec.interrupted or agreed.interrupted,
         **{name: getattr(agreed, name) for name in _AGREED},
     )

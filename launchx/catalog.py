@@ -1045,6 +1045,12 @@ def _shown(name: str, value: str) -> str:
     return f"{name}={legible(redact(name, value))}"
 
 
+def _fix_value(name: str, value: str) -> str:
+    """A value a fix passes on under another name: without the spaces at its ends, which no
+    reader wants and which a copied fix would carry on invisibly."""
+    return redact(name, value).strip()
+
+
 def _status_finding(spec: EnvVarSpec, value: str, facts: HostFacts) -> list[Finding]:
     shown = _shown(spec.name, value)
     if spec.status == "myth":
@@ -1059,12 +1065,15 @@ def _status_finding(spec: EnvVarSpec, value: str, facts: HostFacts) -> list[Find
             )
         ]
     if spec.status == "renamed":
-        fix = f"{spec.renamed_to}={redact(spec.name, value)} (and unset {spec.name})"
+        fix = f"{spec.renamed_to}={_fix_value(spec.name, value)} (and unset {spec.name})"
         newer = CATALOG.get(spec.renamed_to or "")
         if newer is not None and newer.status == "deprecated" and newer.use_instead:
             # the new name has itself been superseded (NCCL_MAX_NRINGS -> NCCL_MAX_NCHANNELS,
             # deprecated in 2.17 for NCCL_MAX_CTAS): one fix, not a fix and then another
-            fix += f"; {newer.name}: {newer.note}: use {newer.use_instead}"
+            use = newer.use_instead
+            if use.isidentifier():
+                use = f"{use}={_fix_value(spec.name, value)}"
+            fix += f"; {newer.name} is {newer.note}, so from that release on set {use} instead"
         return [_finding("LX102", spec.name, f"{shown}: deprecated name: {spec.note}", fix)]
     if spec.status == "removed":
         return [
@@ -1089,7 +1098,7 @@ def _unknown_finding(name: str, value: str, env: Mapping[str, str]) -> list[Find
             fix = f"unset {name}"
         else:
             message += f"looks for {upper}"
-            fix = f"{upper}={redact(name, value)}"
+            fix = f"{upper}={_fix_value(name, value)}"
             spec = CATALOG[upper]
             # the value, renamed, may be wrong too: said when it would be an error there
             # (not advice), of a variable the reader reads
@@ -1098,7 +1107,7 @@ def _unknown_finding(name: str, value: str, env: Mapping[str, str]) -> list[Find
             if said:  # the upper-case name is itself a myth, removed or renamed
                 message += f"; and {said[0].message}"
                 fix = (
-                    f"{spec.renamed_to}={redact(name, value)} (and unset {name})"
+                    f"{spec.renamed_to}={_fix_value(name, value)} (and unset {name})"
                     if spec.status == "renamed"
                     else f"unset {name}; use {spec.use_instead}"
                 )
@@ -1121,7 +1130,7 @@ def _unknown_finding(name: str, value: str, env: Mapping[str, str]) -> list[Find
             name,
             f"{_shown(name, value)}: not a variable launchx knows; "
             f"its reader ignores unknown names{hint}",
-            f"{guess}={redact(name, value)}"
+            f"{guess}={_fix_value(name, value)}"
             if guess
             else f"check the spelling of {name} or unset it",
         )

@@ -2689,7 +2689,7 @@ SECRET_NAMES: tuple[str, ...] = (
     "MLFLOW_TRACKING_TOKEN",
 )
 # Names that contain a secret word but hold no secret (would otherwise be redacted).
-NOT_SECRET_NAMES: tuple[str, ...] = ("TOKENIZERS_PARALLELISM",)
+NOT_SECRET_NAMES: tuple[str, ...] = ("TOKENIZERS_PARALLELISM", "NCCL_PAT_ENABLE")
 
 DISTRIBUTED_PREFIXES: tuple[str, ...] = (
     "NCCL_",

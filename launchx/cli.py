@@ -174,6 +174,17 @@ NoPythonOpt = Annotated[
     bool, typer.Option("--no-python", help="SCRIPT is an executable, not a Python file.")
 ]
 
+
+def _one_kind(module: bool, no_python: bool) -> None:
+    """SCRIPT is a module or an executable, not both (torchrun refuses the pair too, after
+    launchx would have planned a command line with one of them dropped)."""
+    if module and no_python:
+        raise LaunchxError(
+            "-m and --no-python name two kinds of SCRIPT: a module, or an executable",
+            "keep -m for `python -m SCRIPT`, or --no-python to run SCRIPT as a program",
+        )
+
+
 RUN_CONTEXT = {"allow_interspersed_args": False, "ignore_unknown_options": True}
 
 
@@ -250,6 +261,7 @@ def run(
 
     _json_errors(as_json and dry_run)
     _unknown_option(ctx, script)
+    _one_kind(module, no_python)
     request = _request(
         profile,
         sets,
@@ -280,7 +292,7 @@ def run(
 
 def _sbatch(
     ctx: typer.Context,
-    script: Annotated[str, typer.Argument(help="Training script.")],
+    script: Annotated[str, typer.Argument(help="Training script (or module with -m).")],
     script_args: Annotated[
         list[str] | None, typer.Argument(help="Arguments for the script, passed verbatim.")
     ] = None,
@@ -312,6 +324,7 @@ def _sbatch(
     from launchx import sbatch
 
     _unknown_option(ctx, script)
+    _one_kind(module, no_python)
     request = sbatch.BatchRequest(
         run=_request(
             profile,

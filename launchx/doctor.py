@@ -59,8 +59,9 @@ def fact_rows(facts: HostFacts) -> list[FactRow]:
 
 
 def host_checks(facts: HostFacts, *, port_given: bool = False) -> list[Finding]:
-    """Node-level problems, independent of any profile. ``port_given``: the run names its
-    master port, so another process on torchrun's defaults is none of its business."""
+    """Node-level problems, independent of any profile. ``port_given``: the run's master
+    port is decided before launch (a flag, the profile, or derived from a SLURM job id), so
+    another process on torchrun's defaults is none of its business."""
     out: list[Finding] = []
     if facts.torch_version is None:
         out.append(

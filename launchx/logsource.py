@@ -339,14 +339,20 @@ def _sibling_hints(root: Path, files: Sequence[Path]) -> dict[str, tuple[int | N
             numbers = sorted(int(v) for v in values) if all(v.isdigit() for v in values) else []
             is_task = numbers == list(range(len(numbers))) and len(numbers) == len(members)
             tokens = [_host_token(fields, i) for _f, fields in members]
-            # a cluster numbers its nodes: names that differ only in words ("nccl.log",
-            # "train.log", "eval.log") are a run's different logs, not one per host
-            if not is_task and not all(any(c.isdigit() for c in t) for t in tokens):
+            # a cluster names its nodes with a word and a number: names that differ only
+            # in words ("nccl.log", "train.log") are a run's different logs, and numbers
+            # alone that are no ranks 0..N-1 ("slurm-100.out", "slurm-101.out") are jobs
+            # (hosts named without a digit, "frodo.log", are not told apart from logs)
+            if not is_task and not all(_names_a_node(t) for t in tokens):
                 continue
             for (f, _fields), v, token in zip(members, values, tokens, strict=True):
                 rel = f.relative_to(root).as_posix()
                 out[rel] = (int(v), None) if is_task else (None, token)
     return out
+
+
+def _names_a_node(token: str) -> bool:
+    return any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
 
 
 # Words of a SLURM output's name around the host (%x, %j and %N: "slurm-78-gpu-node-07.out")

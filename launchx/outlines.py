@@ -108,6 +108,9 @@ _CHILD_FAILED = "torch.distributed.elastic.multiprocessing.errors.ChildFailedErr
 # which launchx says itself in a line ("interrupted by SIGINT")
 _SIGNAL_EXCEPTION = "torch.distributed.elastic.multiprocessing.api.SignalException: "
 _BORDER = re.compile(r"={20,}")
+_CHAINED = re.compile(
+    r"During handling of the above exception|The above exception was the direct cause"
+)
 _TRACEBACK_BODY = re.compile(
     r"\s|During handling of the above exception|The above exception was the direct cause"
 )
@@ -162,6 +165,7 @@ class _Source:
     held: list[str] = field(default_factory=list)  # a traceback that may be the banner
     banner_state: Literal["none", "traceback", "table"] = "none"
     borders: int = 0
+    after_signal: bool = False  # the last thing held was torchrun's SignalException
     live_text: str | None = None  # the last live frame returned
 
 
@@ -335,7 +339,9 @@ class OutputSplitter:
         ChildFailedError report; True when ``text`` was taken."""
         state = source.banner_state
         if state == "none":
-            if text == _TRACEBACK:
+            chained = source.after_signal and _CHAINED.match(text) is not None
+            source.after_signal = False
+            if text == _TRACEBACK or chained:  # (a second signal in torchrun's shutdown)
                 source.banner_state = "traceback"
                 source.held = [text]
                 return True
@@ -353,6 +359,7 @@ class OutputSplitter:
                 source.banner_state, source.borders = "table", 0
             elif text.startswith(_SIGNAL_EXCEPTION):
                 self._release_held(source, out, banner=True)
+                source.after_signal = True
             elif not _TRACEBACK_BODY.match(text) and text != _TRACEBACK:
                 # The traceback ended with another exception: not the banner. An agent
                 # traceback of torchrun itself still belongs to the console.

@@ -54,7 +54,11 @@ def _secret_values(res: Resolution) -> tuple[str, ...]:
 
 def _scrub(text: str, secrets: Iterable[str]) -> str:
     for secret in secrets:
+        # as a message may quote it too (catalog.legible: "'hf_x\\r'")
+        quoted = repr(secret)[1:-1]
         text = text.replace(secret, "***")
+        if quoted != secret:
+            text = text.replace(quoted, "***")
     return text
 
 

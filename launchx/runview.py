@@ -129,9 +129,11 @@ def _why_it_ended(events: Sequence[Event]) -> str | None:
         (e for e in reversed(events) if e.get("event") == "run_end" and _node_of(e) == 0), None
     )
     reason = end.get("reason") if end is not None else None
-    if not isinstance(reason, str) or not reason or reason.startswith(("finished", "interrupted")):
+    # (a requeue is no end: the job comes back; an interrupt and a finish say themselves)
+    said = ("finished", "interrupted", "requeued")
+    if not isinstance(reason, str) or not reason or reason.startswith(said):
         return None
-    return f"launchx stopped the run: {reason}"
+    return f"the run ended: {reason}"
 
 
 def _with_attempts(

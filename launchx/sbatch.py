@@ -114,9 +114,10 @@ def deliver(
     if missing is not None and submit:
         raise LaunchxError(f"{missing.code} {missing.message}", missing.fix)
     if missing is not None:
+        where = "on this PATH" if req.no_python else "from this directory"
         warn(
-            f"launchx: warning: {missing.code} {missing.message} (the job runs it from this "
-            "directory; --submit refuses it)"
+            f"launchx: warning: {missing.code} {missing.message} (the job runs it {where}; "
+            "--submit refuses it)"
         )
     text = script_text(req)
     if out_file:

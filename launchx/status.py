@@ -111,7 +111,10 @@ def summarise(
         code = _int(end.get("exit_code"))
         reason = _str(end.get("reason"))
         state = (
-            "finished" if code == 0 else ("interrupted" if reason == "interrupted" else "failed")
+            "finished"
+            if code == 0
+            # (a node that adopted another's interrupt says "interrupted by the user: ...")
+            else ("interrupted" if (reason or "").startswith("interrupted") else "failed")
         )
         elapsed = _float(end.get("duration_s"))
     elif alive is not False:

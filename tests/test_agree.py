@@ -208,6 +208,16 @@ def test_adopted_record_makes_both_nodes_decide_alike() -> None:
     assert next_step([adopted], POLICY) == next_step([alike], POLICY)
 
 
+def test_a_node_told_of_anothers_interrupt_is_interrupted_with_its_code() -> None:
+    """Node 1 got no signal: its ranks only lost their peers. Adopting node 1's Ctrl-C,
+    node 0 records an interrupt (events: outcome interrupted) and ends with 130."""
+    adopted = agree.adopt(record(), CTRL_C_ON_1)
+    assert adopted.interrupted and (adopted.category, adopted.exit_code) == ("interrupted", 130)
+    step = next_step([adopted], POLICY)
+    assert isinstance(step, Stop) and step.exit_code == 130
+    assert not agree.adopt(record(), BUG_ON_1).interrupted
+
+
 def test_json_round_trip() -> None:
     for o in (BUG_ON_1, CTRL_C_ON_1, outcome(0)):
         assert Outcome.from_json(o.to_json()) == o

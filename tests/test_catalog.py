@@ -842,6 +842,12 @@ def test_non_secret_names(name: str) -> None:
     assert redact(name, "value") == "value"
 
 
+def test_no_variable_the_catalog_describes_is_a_secret_but_launchxs_token() -> None:
+    """The secret-word rules must not hide a real knob's value (NCCL_PAT_ENABLE: "PAT" is
+    also a personal access token's word), or explain would print *** for it."""
+    assert [n for n in CATALOG if is_secret(n)] == ["LAUNCHX_CHANNEL_TOKEN"]
+
+
 def test_redact_masks_passwords_in_urls() -> None:
     assert redact("MLFLOW_URI", "https://bob:pa55@host/x") == "https://bob:***@host/x"
     assert redact("MASTER_ADDR", "10.0.0.1") == "10.0.0.1"

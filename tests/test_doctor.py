@@ -8,7 +8,7 @@ import pytest
 from conftest import HOSTS, clean_env, run_cli
 
 from launchx import doctor, pipeline
-from launchx.facts import HostFacts, IbPort, Interface, PortHolder
+from launchx.facts import HostFacts, IbPort, Interface, PortHolder, SlurmFacts
 from launchx.resolve import Resolution
 
 
@@ -130,6 +130,21 @@ def test_doctor_json_on_one_node_uses_the_preflight_schema() -> None:
 
 def _res(facts: HostFacts, **flags: str) -> Resolution:
     return pipeline.resolve_request(pipeline.Request(profile="local", flags=flags), facts=facts)
+
+
+def test_lx225_only_where_the_port_is_left_to_launch() -> None:
+    """29500 held: a run that leaves its port to launch (auto) is told; one whose port is
+    decided before it (--master-port, or derived from a SLURM job id) is not."""
+    held = replace(GOOD, listening={29500: PortHolder(29500, 77, "python old.py")})
+
+    def lx225(res: Resolution) -> bool:
+        return "LX225" in {f.code for f in doctor.assess(res)[1]}
+
+    assert lx225(_res(held))
+    assert not lx225(_res(held, master_port="31000"))
+    slurm = replace(held, slurm=SlurmFacts(job_id="4242", nodelist=("n1",), nnodes=1))
+    derived = _res(slurm)
+    assert derived.launch["master_port"].value != "auto" and not lx225(derived)
 
 
 def test_one_node_report_lists_facts_launcher_and_findings() -> None:

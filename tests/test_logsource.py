@@ -88,6 +88,11 @@ def test_slurm_task_and_host_outputs(tmp_path: Path) -> None:
         _write(tmp_path, f"rack/train-812.{host}.out")
     found = logsource.discover([str(tmp_path / "rack")])
     assert {lf.info.host for lf in found.logs} == {"gpu-a07", "gpu-b07"}
+    # two jobs' outputs side by side: their numbers are no hosts (nor ranks: not 0..N-1)
+    for job in (100, 101):
+        _write(tmp_path, f"jobs/slurm-{job}.out")
+    found = logsource.discover([str(tmp_path / "jobs")])
+    assert {(lf.info.rank, lf.info.host) for lf in found.logs} == {(None, None)}
     # a run's different logs side by side, named by what they hold, are no hosts
     for kind in ("nccl", "train", "eval"):
         _write(tmp_path, f"kinds/{kind}.log")

@@ -147,6 +147,14 @@ def test_torchrun_traceback_of_the_signal_it_got_is_held_from_the_console() -> N
             "           ^^^^^^^^^^^^^^^^^^^^^^^^",
             "torch.distributed.elastic.multiprocessing.api.SignalException: Process 7300 got"
             " signal: 2",
+            "",
+            # a second signal during torchrun's shutdown: the same again, chained
+            "During handling of the above exception, another exception occurred:",
+            "",
+            "Traceback (most recent call last):",
+            f'  File "{agent}", line 780, in _shutdown',
+            "torch.distributed.elastic.multiprocessing.api.SignalException: Process 7300 got"
+            " signal: 2",
             "launchx: failure: interrupted by SIGINT (not retried)",
             "",
         ]
@@ -158,6 +166,7 @@ def test_torchrun_traceback_of_the_signal_it_got_is_held_from_the_console() -> N
         and "launchx: failure: interrupted by SIGINT (not retried)" in texts
     )
     assert not any("SignalException" in t or "_invoke_run" in t for t in texts)
+    assert not any("During handling" in t or "_shutdown" in t for t in texts)
     held = [r.text for r in records if r.kind == "banner"]
     assert held[0] == "Traceback (most recent call last):" and "SignalException" in held[-1]
     # another exception of torchrun's own is still shown

@@ -413,6 +413,13 @@ def test_lx248_an_inherited_variable_on_one_node() -> None:
     f = only(run(nodes), "LX248")
     assert f.finding.var == "NCCL_IB_DISABLE"
     assert "1 on node 4 (gpu-004); (unset) on the 9 others" in f.finding.message
+    # a value whose only difference is a space at its end is shown quoted
+    spaced = {"NCCL_IB_TIMEOUT": "22", "NCCL_DEBUG": "WARN "}
+    nodes = [node(n, **({"env": spaced} if n == 2 else {})) for n in range(3)]
+    f = only(run(nodes), "LX248")
+    assert (
+        "'WARN ' on node 2 (gpu-002); WARN on nodes 0 (gpu-000), 1 (gpu-001)" in f.finding.message
+    )
 
 
 def test_lx249_another_profile_or_launchx() -> None:
@@ -588,3 +595,17 @@ def test_lx242_only_where_nccl_shares_the_node_between_ranks() -> None:
         rep = run([node(n, **other, **(small if n else {})) for n in range(3)])
         assert "LX242" not in codes(rep)
         assert only(rep, "LX221").nodes == (1, 2) and only(rep, "LX221").finding.level == "warning"
+
+
+def test_restating_is_node_by_node() -> None:
+    """Node 1 shares its GPUs between NCCL ranks: LX242 says its LX221 again (an error).
+    Node 2 runs one rank: its own warning stays, under its own code."""
+    own = WireFinding(code="LX221", level="warning", var=None, message="small", fix="x")
+    small = {"shm_bytes": 64 << 20, "findings": (own,)}
+    nodes = [
+        node(0),
+        node(1, **small),
+        node(2, nproc=1, gpus=1, **small),
+    ]
+    rep = run(nodes)
+    assert only(rep, "LX242").nodes == (1,) and only(rep, "LX221").nodes == (2,)

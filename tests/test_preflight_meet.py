@@ -118,8 +118,8 @@ def test_the_summary_carries_what_the_job_resolved_and_survives_the_wire() -> No
 def test_a_summary_from_another_launchx_is_named_not_misread() -> None:
     data = NodeFacts(node=1, host="h", launchx="9", profile="p").model_dump(mode="json")
     assert isinstance(parse({**data, "new_field": 1}), str)
-    assert parse({**data, "format": "launchx-node-facts/2"}) == (
-        "format: Input should be 'launchx-node-facts/1'"
+    assert parse({**data, "format": "launchx-node-facts/1"}) == (
+        "format: Input should be 'launchx-node-facts/2'"
     )
 
 

@@ -683,6 +683,10 @@ def test_ctrl_c_on_node_zero_ends_both_nodes_as_interrupted(tmp_path: Path) -> N
         assert text.count("launchx: profile local | launcher torchrun") == 1, both
     assert final_reason(t0) == "launchx: interrupted", both
     assert final_reason(t1) == "launchx: interrupted by the user: never retried", both
+    # node 1's own record of the attempt is an interrupt too, not a failure of its own
+    node1_events = (tmp_path / "logs" / "events-node-1.jsonl").read_text().splitlines()
+    ends = [json.loads(e) for e in node1_events if '"attempt_end"' in e]
+    assert [e["outcome"] for e in ends] == ["interrupted"], both
 
 
 def test_a_node_that_never_came_is_not_waited_for(tmp_path: Path) -> None:

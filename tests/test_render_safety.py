@@ -143,6 +143,16 @@ def test_plan_text_scrubs_a_secret_quoted_by_a_finding() -> None:
         assert "hf-s3cret-0001" not in text and "saw ***" in text
 
 
+def test_a_secret_quoted_with_its_carriage_return_is_scrubbed_too() -> None:
+    """An env file saved on Windows: the token ends in \\r, and a finding about another
+    variable holding the same value shows it quoted, escape and all."""
+    res = _resolve({}, sets=("HF_TOKEN=hf-s3cret-0001\r",))
+    leak = Finding("LX999", "warning", "X", "X='hf-s3cret-0001\\r': odd", "unset X")
+    built = plan_once(res, plan.Target("t.py"), run_id="r", extra_findings=(leak,))
+    text = render.plan_text(built)
+    assert "s3cret" not in text and "X='***': odd" in text
+
+
 # --- the real run's header --------------------------------------------------------------------
 
 

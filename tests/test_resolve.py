@@ -490,7 +490,7 @@ def test_a_rename_to_a_name_deprecated_since_is_one_finding_with_the_whole_fix()
     [finding] = [f for f in res.findings if f.var and "NCCL_MAX_" in f.var]
     assert (finding.code, finding.var) == ("LX102", "NCCL_MAX_NRINGS")
     assert finding.fix.startswith("NCCL_MAX_NCHANNELS=4 (and unset NCCL_MAX_NRINGS); ")
-    assert finding.fix.endswith("use NCCL_MAX_CTAS")
+    assert finding.fix.endswith("so from that release on set NCCL_MAX_CTAS=4 instead")
     # the name set by hand is still told it is deprecated
     res = run("local", plain_facts({"NCCL_MAX_NCHANNELS": "4"}))
     assert [f.code for f in res.findings if f.var == "NCCL_MAX_NCHANNELS"] == ["LX104"]

@@ -817,9 +817,13 @@ def test_why_launchx_stopped_a_retryable_failure_is_said(tmp_path: Path) -> None
     )
     report = _diagnose(tmp_path)
     assert report.primary is not None and report.primary.category == "killed"
-    assert f"launchx stopped the run: {why}" in report.notes
-    assert f"note: launchx stopped the run: {why}" in failure_text.render_failure(report)
-    # a run that finished, or that a person interrupted, needs no such note
-    for reason in ("finished", "interrupted by the user: never retried"):
+    assert f"the run ended: {why}" in report.notes
+    assert f"note: the run ended: {why}" in failure_text.render_failure(report)
+    # a run that finished, that a person interrupted or that SLURM requeued needs no note
+    for reason in (
+        "finished",
+        "interrupted by the user: never retried",
+        "requeued by SLURM after the time-limit warning",
+    ):
         _write(tmp_path, "events.jsonl", f'{{"ts": 3, "event": "run_end", "reason": "{reason}"}}\n')
-        assert not any("stopped the run" in n for n in _diagnose(tmp_path).notes)
+        assert not any("the run ended" in n for n in _diagnose(tmp_path).notes)

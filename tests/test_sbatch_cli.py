@@ -123,7 +123,7 @@ def test_a_script_that_is_not_here_is_said_and_refused_for_submission(tmp_path: 
 def test_a_module_or_an_executable_reaches_the_run_line_and_is_looked_for(
     tmp_path: Path,
 ) -> None:
-    """`launchx run -m pkg.train` and `--no-python ./bin` have the same words in sbatch: the
+    """`launchx run -m pkg.train` and `--no-python CMD` have the same words in sbatch: the
     job's launchx gets them, and what the job would not find is said as for a script."""
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "train.py").write_text("print('hi')\n")
@@ -147,3 +147,11 @@ def test_a_module_or_an_executable_reaches_the_run_line_and_is_looked_for(
         tmp_path,
     )
     assert code == 2 and "LX211" in err and "no-such-tool-xyz" in err and "Traceback" not in err
+    code, _out, err = run_cli(
+        ["sbatch", "-p", "slurm", "--no-python", "no-such-tool-xyz"], clean_env(), tmp_path
+    )
+    assert code == 0 and "LX211" in err and "the job runs it on this PATH" in err
+    for command in ("run", "sbatch"):
+        code, out, err = run_cli([command, "-m", "--no-python", "pkg.train"], clean_env(), tmp_path)
+        assert code == 2 and out == "" and "Traceback" not in err, err
+        assert "-m and --no-python name two kinds of SCRIPT" in err

@@ -166,19 +166,36 @@ def test_status_cli_reads_a_run_directory_and_refuses_an_empty_one(tmp_path: Pat
     assert code == 2 and "no launchx events" in err and "Traceback" not in err
 
 
+def test_a_node_that_adopted_anothers_interrupt_is_interrupted_not_failed() -> None:
+    events = [
+        {"ts": 0.0, "event": "run_start", "run": "lx-2", "profile": "local"},
+        {"ts": 1.0, "event": "attempt_start", "attempt": 0},
+        {"ts": 9.0, "event": "attempt_end", "attempt": 0, "outcome": "interrupted"},
+        {
+            "ts": 9.5,
+            "event": "run_end",
+            "exit_code": 130,
+            "reason": "interrupted by the user: never retried",
+            "duration_s": 9.5,
+        },
+    ]
+    run = summarise(events, alive=False, now=20.0)
+    assert (run.state, run.exit_code) == ("interrupted", 130)
+
+
 def test_a_run_whose_start_was_cut_from_its_events_is_named_by_its_directory(
     tmp_path: Path,
 ) -> None:
     """A file cut at the front (copied from a node mid-write, a disk that filled): no
     run_start, no run id; the directory the user named is the run's name, not "?"."""
-    run = tmp_path / "lx-cut"
+    run = tmp_path / "copied-from-node-3"
     run.mkdir()
     (run / "events.jsonl").write_text(
         'rt", "run": "lx-cut", "profile": "local"}\n'
         '{"ts": 5.0, "event": "attempt_end", "attempt": 0, "outcome": "failed"}\n'
     )
     code, out, _ = run_cli(["status", str(run)], clean_env(), cwd=tmp_path)
-    assert code == 0 and out.startswith("run lx-cut (profile not recorded): "), out
+    assert code == 0 and out.startswith("run copied-from-node-3 (profile not recorded): "), out
     assert "attempt 0: failed" in out
 
 

@@ -681,7 +681,10 @@ def _env_rules(nodes: Sequence[NodeFacts], hosts: Mapping[int, str]) -> list[Fla
     out: list[Flagged] = []
     names = sorted({name for f in nodes for name in f.env})
     for name in names:
-        groups = split({f.node: f.env.get(name, "(unset)") for f in nodes})
+        # quoted where the edges are the difference ('INFO ' against INFO, or '')
+        groups = split(
+            {f.node: catalog.legible(f.env[name]) if name in f.env else "(unset)" for f in nodes}
+        )
         if len(groups) > 1:
             out.append(
                 _flag(

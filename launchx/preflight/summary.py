@@ -21,7 +21,7 @@ from launchx.findings import Finding
 from launchx.origin import UNRESOLVED
 from launchx.resolve import Resolution
 
-FORMAT: Literal["launchx-node-facts/1"] = "launchx-node-facts/1"
+FORMAT: Literal["launchx-node-facts/2"] = "launchx-node-facts/2"
 
 # Variables that legitimately differ from node to node: rank numbers and ids a launcher
 # gives each node or task, and device lists a scheduler fills per node.
@@ -87,7 +87,7 @@ class NodeFacts(_Wire):
     """One node's summary (see the module docstring). ``rendezvous`` is None when this
     node reached the master's rendezvous port, else what went wrong."""
 
-    format: Literal["launchx-node-facts/1"] = FORMAT
+    format: Literal["launchx-node-facts/2"] = FORMAT
     node: int
     host: str
     launchx: str
