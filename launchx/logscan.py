@@ -187,6 +187,28 @@ class SourceScan:
     # mpirun's first process to exit non-zero (MPI rank, exit code, line): runview believes
     # it only where no launcher under mpirun named its own failed rank, in any source
     mpi_first: tuple[tuple[int, int, LogLine], ...] = ()
+    own_failures: tuple[int, ...] = ()  # _Scanner.own_failures
+    prelude_at: int | None = None
+
+    def after(self, line_no: int) -> SourceScan:
+        """What this source holds below its line ``line_no``: the last attempt's part of a
+        console log of a run that retried (the earlier attempts' errors are theirs)."""
+
+        def below(ln: LogLine) -> bool:
+            return ln.line_no > line_no
+
+        late = self.prelude_at is not None and self.prelude_at > line_no
+        return replace(
+            self,
+            lines=tuple(ln for ln in self.lines if below(ln)),
+            entries=tuple(e for e in self.entries if e.line_no > line_no),
+            first_failed=tuple(f for f in self.first_failed if below(f[2])),
+            watchdog=tuple(w for w in self.watchdog if below(w.line)),
+            tail=tuple(ln for ln in self.tail if below(ln)),
+            prelude=self.prelude if late else (),
+            task_exits=tuple(e for e in self.task_exits if e.line_no > line_no),
+            mpi_first=tuple(f for f in self.mpi_first if below(f[2])),
+        )
 
 
 @dataclass
@@ -210,7 +232,7 @@ class _Block:
 class _Scanner:
     info: SourceInfo
     base_index: int
-    kept: dict[tuple[int | None, str, str | None], int] = field(default_factory=dict)
+    kept: dict[tuple[int | None, str, str | None, int], int] = field(default_factory=dict)
     lines: list[LogLine] = field(default_factory=list)
     counts: list[int] = field(default_factory=list)
     entries: list[FailureEntry] = field(default_factory=list)
@@ -233,6 +255,10 @@ class _Scanner:
     framed_to: int = 0  # the last line the frame look-back above an exception has read
     header: re.Pattern[str] | None = None  # a logger's header the traceback frames show
     quoting: bool = False  # inside launchx's own report of a failure (_own_report)
+    # the lines of launchx's own "launchx: failure:" reports: each ends an attempt's output
+    # in a console log of a run that retried (a SLURM job's .out)
+    own_failures: list[int] = field(default_factory=list)
+    prelude_at: int | None = None  # the line of the timeout report the prelude precedes
 
     def cut(self, raw: str) -> str:
         """``raw`` without the header the log's tracebacks show on every line, learnt from
@@ -307,7 +333,8 @@ class _Scanner:
         )
 
     def keep(self, line: LogLine) -> None:
-        key = (line.rank, line.text, line.joined)
+        # (one attempt's line is not another's: each attempt's own, for ``last_attempt``)
+        key = (line.rank, line.text, line.joined, len(self.own_failures))
         at = self.kept.get(key)
         if at is not None:
             self.counts[at] += 1
@@ -494,6 +521,8 @@ class _Scanner:
             line_count=line_count,
             truncated=self.truncated,
             mpi_first=tuple(self.mpi_first[:1]),
+            own_failures=tuple(self.own_failures),
+            prelude_at=self.prelude_at,
         )
 
 
@@ -737,7 +766,7 @@ def _process(
         counted = start
         end = buf.find(b"\n", start)
         end = len(buf) if end == -1 else end
-        if not sc.block.open and _own_report(sc, buf, start):
+        if not sc.block.open and _own_report(sc, buf, start, line_at):
             resume = end + 1
             continue
         if sc.block.open or any(a in low[start:end] for a in _BLOCK_ANCHORS):
@@ -757,12 +786,14 @@ _OWN_FAILURE = re.compile(rb"(?:\d+: )?launchx: failure: ")
 _OWN_INDENTED = re.compile(rb"(?:\d+: )?  ")
 
 
-def _own_report(sc: _Scanner, buf: bytes, start: int) -> bool:
-    """Whether the line at ``start`` is inside launchx's report of a failure (not its
-    headline, which rules read: it names a hang launchx found)."""
+def _own_report(sc: _Scanner, buf: bytes, start: int, line_no: int) -> bool:
+    """Whether the line at ``start`` (line ``line_no``) is inside launchx's report of a
+    failure (not its headline, which rules read: it names a hang launchx found)."""
     if sc.quoting and _OWN_INDENTED.match(buf, start):
         return True
     sc.quoting = _OWN_FAILURE.match(buf, start) is not None
+    if sc.quoting and line_no not in sc.own_failures[-1:]:
+        sc.own_failures.append(line_no)
     return False
 
 
@@ -782,7 +813,7 @@ def _summary(sc: _Scanner, buf: bytes, span: tuple[int, int, int], line_no: int)
         end = buf.find(b"\n", pos)
         end = len(buf) if end == -1 else end
         raw = sc.cut(_raw_at(buf, pos, end, pos))
-        if pos >= floor and not _own_report(sc, buf, pos):
+        if pos >= floor and not _own_report(sc, buf, pos, no):
             sc.summary_line(raw, no, (buf, pos, end))
         else:
             body = ll.strip(raw).body
@@ -827,6 +858,7 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
         raws = buf[top:start].split(b"\n")
         bodies = (ll.strip(sc.cut(_decode(r[:_MAX_LINE]))).body for r in raws)
         sc.prelude = tuple(b for b in bodies if b)
+        sc.prelude_at = line_no
     segments = [raw]
     if "\r" in raw:  # terminal frames: only those with an anchor
         frames = [s for s in raw.split("\r") if s.strip()]

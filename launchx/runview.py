@@ -96,9 +96,10 @@ def analyse(
         a for a in {*by_attempt, *dumps_by, *_event_attempts(events)} if a is not None
     )
     if not numbered or (len(numbered) < 2 and not events):  # one attempt: nothing to compare
-        report = attempt_report(scans, [d for _a, d in dumps], policy)
         # a console log of launchx run (a SLURM job's .out) ends in its own summary
         views = () if events else ownsummary.attempts([t.text for t in s.tail] for s in scans)
+        scans = [_last_attempt(s, views) for s in scans]
+        report = attempt_report(scans, [d for _a, d in dumps], policy)
         return _with_attempts(report, views) if views else report
     reports: dict[int, Report] = {}
     for a in numbered:
@@ -120,6 +121,18 @@ def analyse(
     return _with_attempts(
         replace(chosen, sources=sum(r.sources for r in reports.values())), views, bool(failed)
     )
+
+
+def _last_attempt(scan: SourceScan, views: Sequence[AttemptView]) -> SourceScan:
+    """The last attempt's part of a console log that holds several (launchx run retried):
+    below the report of the attempt before it, where the source holds one report per failed
+    attempt, as its summary counts them. The earlier attempts' errors are theirs: cited as
+    this failure's evidence or "also seen", they would blame the wrong attempt."""
+    failed = [v for v in views if v.outcome != "ok"]
+    reports = scan.own_failures
+    if len(views) < 2 or views[-1].outcome == "ok" or len(reports) != len(failed):
+        return scan
+    return scan.after(reports[-2]) if len(reports) >= 2 else scan
 
 
 def _why_it_ended(events: Sequence[Event]) -> str | None:

@@ -99,3 +99,41 @@ def test_no_summary_no_attempts() -> None:
     assert ownsummary.attempts([["launchx: summary"], ["step 1"], []]) == ()
     # a summary cut before its rows, and rows of some other table
     assert ownsummary.attempts([["launchx: summary", "  0  1.0s  fine  x  -"]]) == ()
+
+
+RANK_0_TIMES_OUT = (
+    "[r0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] "
+    "Timed out waiting 5000ms for recv operation to complete\n"
+)
+
+
+def test_a_run_that_retried_is_read_from_its_last_attempt() -> None:
+    """Attempt 0 timed out on rank 0 (retried); attempt 1 died of rank 1's KeyError. The
+    first attempt's timeout is that attempt's: neither rank 0's evidence nor "also seen"
+    in the last one's report (its summary row still says how attempt 0 ended)."""
+    first = _record(0, 1, "collective_timeout")
+    last = _record(1, 1, "user_code_error")
+    console = "".join(
+        [
+            "launchx: profile local | run lx-1 attempt 0\n",
+            RANK_0_TIMES_OUT,
+            text.failure(failures.diagnose_logs([RANK_0_TIMES_OUT]), retryable=True),
+            "launchx: profile local | run lx-1 attempt 1\n",
+            RANK_1_FAILS,
+            text.failure(failures.diagnose_logs([RANK_1_FAILS]), retryable=False),
+            text.summary([first, last], "user_code_error is not transient", elapsed_s=9.0),
+        ]
+    )
+    report = failures.diagnose_logs([console])
+    assert report.primary is not None and report.primary.category == "user_code_error"
+    assert [(a.attempt, a.category) for a in report.attempts] == [
+        (0, "collective_timeout"),
+        (1, "user_code_error"),
+    ]
+    assert not any("Timed out" in e for e in report.primary.evidence)
+    assert "collective_timeout" not in [f.category for f in report.findings]
+    assert all("Timed out" not in r.summary for r in report.ranks)
+    # the same text without the summary cannot be split: every line is read, as before
+    cut = console[: console.index("launchx: summary")]
+    whole = failures.diagnose_logs([cut])
+    assert "collective_timeout" in [f.category for f in whole.findings]
