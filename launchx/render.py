@@ -88,7 +88,7 @@ def launched_by(ctx: LaunchContext) -> str:
 
 def _history(name: str, setting: Setting) -> str:
     return "; ".join(
-        f"was {_shown(name, v)!s} from {src}" for v, src in reversed(setting.overrides)
+        f"was {_legible(name, v)!s} from {src}" for v, src in reversed(setting.overrides)
     )
 
 
@@ -239,10 +239,13 @@ def explain_table(
         out.append(_scrub(f"  evidence: {', '.join(ctx.evidence)}", secrets))
     out.append(_scrub(f"launcher: {decision.launcher}  ({decision.reason})", secrets))
     out.append("")
-    launch_rows = [(key, s.value, str(s.source), _history(key, s)) for key, s in res.launch.items()]
+    launch_rows = [
+        (key, catalog.legible(s.value), str(s.source), _history(key, s))
+        for key, s in res.launch.items()
+    ]
     # Block settings (timeouts, retry, resume, slurm) that a profile or the user changed.
     launch_rows += [
-        (key, s.value, str(s.source), _history(key, s))
+        (key, catalog.legible(s.value), str(s.source), _history(key, s))
         for key, s in res.settings.items()
         if s.source != DEFAULT
     ]

@@ -193,3 +193,10 @@ def test_run_header_leaves_out_notes_on_the_users_own_choices() -> None:
     built = plan_once(res, plan.Target("t.py"), run_id="r", master_port=31234)
     assert "LX140" in {f.code for f in built.findings}
     assert "LX140" not in render.run_header(built)
+
+
+def test_the_table_quotes_a_value_and_an_overridden_one_whose_edges_hide_a_fault() -> None:
+    res = _resolve({"NCCL_DEBUG": "WARN "}, sets=("NCCL_DEBUG=INFO\t",))
+    table = render.explain_table(res, plan.decide_launcher(res), ())
+    row = next(line for line in table.splitlines() if line.startswith("NCCL_DEBUG "))
+    assert "'INFO\\t'" in row and "was 'WARN ' from env" in row
