@@ -278,7 +278,8 @@ def _fill_defaults(
         )
     if ntasks is None:
         if mode == "per_node":
-            ntasks = 1
+            # one task, the node's launchx, whatever the defaults: the mode decides it
+            ntasks, sources["ntasks_per_node"] = 1, (Origin.auto("mode per_node"),)
         elif merged["gpus_per_node"]:
             ntasks, sources["ntasks_per_node"] = merged["gpus_per_node"], sources["gpus_per_node"]
     requeue = bool(merged["requeue"])

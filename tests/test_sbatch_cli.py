@@ -15,7 +15,8 @@ def test_sources_of_each_option_are_named(tmp_path: Path) -> None:
     assert code == 0, err
     assert "# Options: --nodes=2 (flag:--nodes)" in out
     assert "# Options: --signal=B:USR2@120 (profile:slurm)" in out
-    assert "# Options: --ntasks-per-node=1 (default)" in out
+    # one task per node: the mode's, not a default the user may change
+    assert "# Options: --ntasks-per-node=1 (auto:mode per_node)" in out
     assert "#SBATCH --nodes=2" in out and "#SBATCH --open-mode=append" in out
 
 
