@@ -175,16 +175,6 @@ NoPythonOpt = Annotated[
 ]
 
 
-def _one_kind(module: bool, no_python: bool) -> None:
-    """SCRIPT is a module or an executable, not both (torchrun refuses the pair too, after
-    launchx would have planned a command line with one of them dropped)."""
-    if module and no_python:
-        raise LaunchxError(
-            "-m and --no-python name two kinds of SCRIPT: a module, or an executable",
-            "keep -m for `python -m SCRIPT`, or --no-python to run SCRIPT as a program",
-        )
-
-
 RUN_CONTEXT = {"allow_interspersed_args": False, "ignore_unknown_options": True}
 
 
@@ -261,7 +251,7 @@ def run(
 
     _json_errors(as_json and dry_run)
     _unknown_option(ctx, script)
-    _one_kind(module, no_python)
+    pipeline.refuse_two_kinds(module, no_python)
     request = _request(
         profile,
         sets,
@@ -324,7 +314,7 @@ def _sbatch(
     from launchx import sbatch
 
     _unknown_option(ctx, script)
-    _one_kind(module, no_python)
+    pipeline.refuse_two_kinds(module, no_python)
     request = sbatch.BatchRequest(
         run=_request(
             profile,
@@ -474,11 +464,10 @@ def status(
         alive=events.launchx_alive(start, socket.gethostname()),
         now=time.time(),
         main=len(own),
+        unnamed=where.name,
     )
     # the logs are where they were read, wherever the run wrote them (copied off a cluster)
     state = dataclasses.replace(state, log_dir=str(where))
-    if state.run_id == "?":  # its run_start is lost (a file cut at the front): name the dir
-        state = dataclasses.replace(state, run_id=where.name)
     typer.echo(status_mod.render(state, as_json=as_json), nl=False)
 
 

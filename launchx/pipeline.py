@@ -233,6 +233,16 @@ def refuse_unknown_option(command: str, word: str, known: Sequence[str]) -> None
     )
 
 
+def refuse_two_kinds(module: bool, no_python: bool) -> None:
+    """SCRIPT is a module or an executable, not both (torchrun refuses the pair too, after
+    launchx would have planned a command line with one of them dropped)."""
+    if module and no_python:
+        raise LaunchxError(
+            "-m and --no-python name two kinds of SCRIPT: a module, or an executable",
+            "keep -m for `python -m SCRIPT`, or --no-python to run SCRIPT as a program",
+        )
+
+
 def doctor_args(request: Request) -> tuple[str, ...]:
     """The ``launchx doctor`` options that resolve the job exactly as ``launchx run``'s
     options do (the preflight step under srun): every run flag that is a setting becomes a

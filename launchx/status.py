@@ -57,7 +57,12 @@ def _str(value: object) -> str | None:
 
 
 def summarise(
-    events: Sequence[Event], *, alive: bool | None, now: float, main: int | None = None
+    events: Sequence[Event],
+    *,
+    alive: bool | None,
+    now: float,
+    main: int | None = None,
+    unnamed: str = "?",
 ) -> RunState:
     """The run's state from its events. ``alive``: whether the launchx that started the run
     lives (``events.launchx_alive``; None when it ran on another host, which is then named
@@ -65,7 +70,8 @@ def summarise(
     there, the other writers' (``events-node-K.jsonl``, ``events-rank-K.jsonl`` of ranks
     that each run launchx, each with its own clock and durations) add only what their
     watches saw. ``main``: how many of ``events`` come from node 0's ``events.jsonl``
-    (None: told apart by their ``node`` field)."""
+    (None: told apart by their ``node`` field). ``unnamed``: the run's name where no event
+    holds its id (a file cut at the front: the directory it was read from)."""
     own = (
         list(events[:main])
         if main is not None
@@ -132,7 +138,7 @@ def summarise(
             for k, a in attempts.items()
         }
     return RunState(
-        run_id=_str(start.get("run")) or _str(events[0].get("run") if events else None) or "?",
+        run_id=_str(start.get("run")) or _str(events[0].get("run") if events else None) or unnamed,
         state=state,
         profile=_str(start.get("profile")),
         started=started,
