@@ -223,7 +223,7 @@ def attempt_report(
         findings=findings,
         ranks=ranks,
         stragglers=tuple(stragglers),
-        notes=_notes(scans),
+        notes=(*_notes(scans), *_after_training(lines, primary)),
         sources=len(scans),
     )
 
@@ -637,6 +637,33 @@ def _in_evaluation(
     own = _sentence(primary.cause)
     updated = _refine(primary, "timeout_in_evaluation", lambda sr: f"{_sentence(sr)} {own}", policy)
     return updated, (updated, *findings[1:])
+
+
+# The frameworks' own words for a training that reached its end: HF's Trainer at the end of
+# train(), Lightning when fit() stops at max_epochs or max_steps.
+_TRAINING_DONE = re.compile(
+    r"Training completed\. Do not forget to share your model"
+    r"|`?Trainer\.fit` stopped: `max_(?:epochs|steps)=\d+` reached"
+)
+
+
+def _after_training(lines: Sequence[LogLine], primary: Diagnosis | None) -> tuple[str, ...]:
+    """A failure that came after the framework said the training reached its end: at the
+    end or at exit (a final save or evaluation, the process group's teardown), with the
+    trained weights and the last checkpoint likely already written."""
+    if primary is None or primary.category in ("interrupted", "unknown"):
+        return ()
+    done = next((ln for ln in lines if _TRAINING_DONE.search(ln.text)), None)
+    if done is None:
+        return ()
+    who = f"rank {done.rank}" if done.rank is not None else "the log"
+    where = f" ({done.source}:{done.line_no})" if done.source else ""
+    return (
+        f"{who} said the training reached its end before this failure{where}: it came "
+        "after training, at a final save or evaluation or at exit (the process group's "
+        "teardown: call torch.distributed.destroy_process_group() before the script "
+        "returns); its weights and last checkpoint are likely written.",
+    )
 
 
 def _notes(scans: Sequence[SourceScan]) -> tuple[str, ...]:

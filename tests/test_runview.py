@@ -827,3 +827,20 @@ def test_why_launchx_stopped_a_retryable_failure_is_said(tmp_path: Path) -> None
     ):
         _write(tmp_path, "events.jsonl", f'{{"ts": 3, "event": "run_end", "reason": "{reason}"}}\n')
         assert not any("the run ended" in n for n in _diagnose(tmp_path).notes)
+
+
+def test_a_failure_after_the_framework_said_training_ended_is_said_so() -> None:
+    """HF's Trainer prints its last line at the end of train(); a rank's error after it
+    came at a final save, an evaluation or the teardown, not in training."""
+    hf_done = (
+        "[rank0]: Training completed. Do not forget to share your model on "
+        "huggingface.co/models =)\n"
+    )
+    failed = "[rank1]: Traceback (most recent call last):\n[rank1]: KeyError: 'eval_loss'\n"
+    report = failures.diagnose_logs([hf_done + failed])
+    assert report.primary is not None and report.primary.category == "user_code_error"
+    (note,) = [n for n in report.notes if "reached its end" in n]
+    assert note.startswith("rank 0 said the training reached its end before this failure")
+    assert not any("reached its end" in n for n in failures.diagnose_logs([failed]).notes)
+    stopped = hf_done + "[rank1]: KeyboardInterrupt\n"
+    assert not any("reached its end" in n for n in failures.diagnose_logs([stopped]).notes)

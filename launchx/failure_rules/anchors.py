@@ -30,6 +30,10 @@ ANCHORS: tuple[str, ...] = (
     "barrier",
     "didn't join",
     "launchx: hang",
+    # no failure: the frameworks' words for a training that reached its end (HF's Trainer,
+    # Lightning), read so that a failure after them is said to come after the training
+    "training completed. do not forget",
+    "`trainer.fit` stopped",
     "nvrm: xid",
     "shape mismatches",
     "out_of_memory",

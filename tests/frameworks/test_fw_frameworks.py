@@ -194,6 +194,22 @@ def test_lightning_ddp_resumes_through_ckpt_path(lightning_resumed: Finished) ->
     assert found is not None and found.layout == "lightning-last" and found.step == 30
 
 
+def test_a_crash_after_lightning_finished_says_the_training_had_ended(tmp_path: Path) -> None:
+    """Rank 1 aborts once fit() returned (a teardown crash): the failure is reported, and
+    said to come after the training, whose last checkpoint is there."""
+    require("lightning")
+    script = [str(SCRIPTS / "lightning_train.py"), "--ckpt-dir", "ckpt", "--max-steps", "10"]
+    run = run_with_fault(
+        tmp_path, [*RUN, "--max-retries", "0", *script], extra_env={"FW_ABORT_AFTER_FIT": "1"}
+    )
+    assert run.code != 0, run.text[-4000:]
+    assert "`Trainer.fit` stopped: `max_steps=10` reached." in run.text
+    note = next(line for line in run.text.splitlines() if "reached its end" in line)
+    assert "rank 0 said the training reached its end before this failure" in note, note
+    found = checkpoints.latest_complete(tmp_path / "ckpt")
+    assert found is not None and found.step == 10
+
+
 # --------------------------------------------------------------------------- nanoGPT
 
 

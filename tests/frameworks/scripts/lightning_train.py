@@ -8,7 +8,8 @@ Under launchx (torchrun) Lightning sees TorchElastic and joins the world it was 
 Test hooks, through the environment only: ``FW_EVIDENCE`` (a directory: ``start.<attempt>.
 <rank>`` holds the first global step trained, ``pid.<attempt>.<rank>`` the pid) and
 ``FW_PAUSE_AT`` (on attempt 0, rank ``FW_PAUSE_RANK`` (1) writes ``paused.<pid>`` after that
-step and waits up to 60 s for the test to signal it, then exits 3).
+step and waits up to 60 s for the test to signal it, then exits 3); ``FW_ABORT_AFTER_FIT``
+(a rank: it aborts once fit() returned, a crash at exit after the training finished).
 """
 
 from __future__ import annotations
@@ -107,6 +108,8 @@ def main() -> None:
         DataLoader(data, batch_size=8),
         ckpt_path=os.environ.get("LAUNCHX_RESUME_FROM"),
     )
+    if os.environ.get("FW_ABORT_AFTER_FIT") == os.environ.get("RANK"):
+        os.abort()  # SIGABRT after the training finished, as a teardown crash ends it
     if trainer.is_global_zero:
         print(f"lightning done: global_step={trainer.global_step}", flush=True)
 
