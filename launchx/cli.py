@@ -441,7 +441,6 @@ def status(
     as_json: Annotated[bool, typer.Option("--json", help="Print the state as JSON.")] = False,
 ) -> None:
     """What a run is doing now, or how it ended (from its events.jsonl)."""
-    import dataclasses
     import socket
     import time
 
@@ -464,10 +463,8 @@ def status(
         alive=events.launchx_alive(start, socket.gethostname()),
         now=time.time(),
         main=len(own),
-        unnamed=where.name,
+        read_from=str(where),
     )
-    # the logs are where they were read, wherever the run wrote them (copied off a cluster)
-    state = dataclasses.replace(state, log_dir=str(where))
     typer.echo(status_mod.render(state, as_json=as_json), nl=False)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import PurePath
 
 Event = Mapping[str, object]
 
@@ -56,13 +57,17 @@ def _str(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _last_interrupted(attempts: Mapping[int, AttemptState]) -> bool:
+    return bool(attempts) and attempts[max(attempts)].state == "interrupted"
+
+
 def summarise(
     events: Sequence[Event],
     *,
     alive: bool | None,
     now: float,
     main: int | None = None,
-    unnamed: str = "?",
+    read_from: str | None = None,
 ) -> RunState:
     """The run's state from its events. ``alive``: whether the launchx that started the run
     lives (``events.launchx_alive``; None when it ran on another host, which is then named
@@ -70,8 +75,9 @@ def summarise(
     there, the other writers' (``events-node-K.jsonl``, ``events-rank-K.jsonl`` of ranks
     that each run launchx, each with its own clock and durations) add only what their
     watches saw. ``main``: how many of ``events`` come from node 0's ``events.jsonl``
-    (None: told apart by their ``node`` field). ``unnamed``: the run's name where no event
-    holds its id (a file cut at the front: the directory it was read from)."""
+    (None: told apart by their ``node`` field). ``read_from``: the directory the events
+    were read from, where the run's logs are wherever it wrote them (copied off a cluster),
+    and the run's name where no event holds its id (a file cut at the front)."""
     own = (
         list(events[:main])
         if main is not None
@@ -119,8 +125,12 @@ def summarise(
         state = (
             "finished"
             if code == 0
-            # (a node that adopted another's interrupt says "interrupted by the user: ...")
-            else ("interrupted" if (reason or "").startswith("interrupted") else "failed")
+            # (also where its last attempt was: a node that adopted another's interrupt)
+            else (
+                "interrupted"
+                if reason == "interrupted" or _last_interrupted(attempts)
+                else "failed"
+            )
         )
         elapsed = _float(end.get("duration_s"))
     elif alive is not False:
@@ -138,7 +148,9 @@ def summarise(
             for k, a in attempts.items()
         }
     return RunState(
-        run_id=_str(start.get("run")) or _str(events[0].get("run") if events else None) or unnamed,
+        run_id=_str(start.get("run"))
+        or _str(events[0].get("run") if events else None)
+        or (PurePath(read_from).name if read_from else "?"),
         state=state,
         profile=_str(start.get("profile")),
         started=started,
@@ -147,7 +159,7 @@ def summarise(
         reason=reason,
         attempts=tuple(attempts[k] for k in sorted(attempts)),
         watch=tuple(watch[-3:]),
-        log_dir=_str(start.get("log_dir")),
+        log_dir=read_from or _str(start.get("log_dir")),
         elsewhere=elsewhere,
         last_heard_s=now - last if elsewhere is not None and last is not None else None,
     )
