@@ -41,6 +41,7 @@ from launchx.diagnosis import (
 from launchx.loglines import ROOT_FACTS, FailureEntry, LogLine
 from launchx.logscan import SourceScan
 from launchx.rulematch import Hit, RetryPolicyLike
+from launchx.run.events import how_it_ended
 
 Event = Mapping[str, object]
 
@@ -141,10 +142,11 @@ def _why_it_ended(events: Sequence[Event]) -> str | None:
     end = next(
         (e for e in reversed(events) if e.get("event") == "run_end" and _node_of(e) == 0), None
     )
-    reason = end.get("reason") if end is not None else None
+    if end is None:
+        return None
+    reason = end.get("reason")
     # (a requeue is no end: the job comes back; an interrupt and a finish say themselves)
-    said = ("finished", "interrupted", "requeued")
-    if not isinstance(reason, str) or not reason or reason.startswith(said):
+    if how_it_ended(end) in (None, "finished", "interrupted", "requeued") or not reason:
         return None
     return f"the run ended: {reason}"
 

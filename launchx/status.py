@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import PurePath
 
+from launchx.run.events import ENDINGS, how_it_ended
+
 Event = Mapping[str, object]
 
 
@@ -30,7 +32,8 @@ class AttemptState:
 @dataclass(frozen=True)
 class RunState:
     run_id: str
-    state: str  # running, finished, failed, interrupted, gone (its launchx died mid-run)
+    # running, gone (its launchx died mid-run), or how it ended (events.ENDINGS)
+    state: str
     profile: str | None
     started: float | None
     elapsed_s: float | None
@@ -122,16 +125,11 @@ def summarise(
     if end is not None:
         code = _int(end.get("exit_code"))
         reason = _str(end.get("reason"))
-        state = (
-            "finished"
-            if code == 0
-            # (also where its last attempt was: a node that adopted another's interrupt)
-            else (
-                "interrupted"
-                if reason == "interrupted" or _last_interrupted(attempts)
-                else "failed"
-            )
-        )
+        ended = how_it_ended(end)
+        if ended == "failed" and _last_interrupted(attempts):
+            # (a record older than the ended field, of a node that adopted another's interrupt)
+            ended = "interrupted"
+        state: str = ended or ("finished" if code == 0 else "failed")
         elapsed = _float(end.get("duration_s"))
     elif alive is not False:
         code, reason, state = None, None, "running"
@@ -173,7 +171,7 @@ def render(run: RunState, *, as_json: bool = False) -> str:
         elapsed = f", last heard {run.elapsed_s:.0f} s after it started"
     profile = run.profile or "profile not recorded"
     head = f"run {run.run_id} ({profile}): {run.state}{elapsed}"
-    if run.state in ("finished", "failed", "interrupted"):
+    if run.state in ENDINGS:
         code = f"exit {run.exit_code}" if run.exit_code is not None else "exit code not recorded"
         head += f", {code}" + (f": {run.reason}" if run.reason else "")
     if run.state == "gone":

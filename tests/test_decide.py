@@ -75,21 +75,27 @@ BUDGET_1 = Policy(Retry(max_retries=1, backoff_min_s=5, backoff_max_s=12, jitter
 
 # (name, history, policy, stop signal, expected step)
 RULES: list[tuple[str, list[AttemptRecord], Policy, int | None, NextStep]] = [
-    ("success", [rec(0), rec(1, ok=True)], RETRY, None, Stop(0, "finished")),
-    ("a stop signal to launchx", [rec(0)], RETRY, signal.SIGTERM, Stop(143, "interrupted")),
+    ("success", [rec(0), rec(1, ok=True)], RETRY, None, Stop(0, "finished", "finished")),
+    (
+        "a stop signal to launchx",
+        [rec(0)],
+        RETRY,
+        signal.SIGTERM,
+        Stop(143, "interrupted", "interrupted"),
+    ),
     (
         "a stop signal even when the policy retries interrupts",
         [rec(0, category="interrupted", interrupted=True)],
         Policy(Retry(on=("interrupted",))),
         signal.SIGINT,
-        Stop(130, "interrupted"),
+        Stop(130, "interrupted", "interrupted"),
     ),
     (
         "an interrupt the diagnosis found",
         [rec(0, category="interrupted", retryable=True)],
         Policy(Retry(max_retries=100, on=("interrupted",))),
         None,
-        Stop(1, "interrupted by the user: never retried"),
+        Stop(1, "interrupted by the user: never retried", "interrupted"),
     ),
     (
         "the scheduler's warning, requeue allowed",
@@ -110,21 +116,25 @@ RULES: list[tuple[str, list[AttemptRecord], Policy, int | None, NextStep]] = [
         [rec(0, category="preempted", retryable=False, warned=True, exit_code=143)],
         RETRY,
         None,
-        Stop(143, "stopped after the scheduler's warning signal"),
+        Stop(143, "stopped after the scheduler's warning signal", "preempted"),
     ),
     (
         "the warning without requeue and a clean exit",
         [rec(0, ok=True, warned=True)],
         RETRY,
         None,
-        Stop(0, "finished"),
+        Stop(0, "finished", "finished"),
     ),
     (
         "a bug is not retried",
         [rec(0, category="user_code_error", retryable=False)],
         RETRY,
         None,
-        Stop(1, "user_code_error is not transient: another attempt would fail the same way"),
+        Stop(
+            1,
+            "user_code_error is not transient: another attempt would fail the same way",
+            "failed",
+        ),
     ),
     (
         "an unknown failure names the key that would retry it",
@@ -135,6 +145,7 @@ RULES: list[tuple[str, list[AttemptRecord], Policy, int | None, NextStep]] = [
             7,
             "the cause is unknown, and unknown failures are not retried by default "
             "(add unknown to the profile's retry.on to retry them)",
+            "failed",
         ),
     ),
     (
@@ -153,6 +164,7 @@ RULES: list[tuple[str, list[AttemptRecord], Policy, int | None, NextStep]] = [
             1,
             "the same collective_timeout failure twice in a row with no checkpoint progress "
             "in between: it repeats, so it is not retried again",
+            "failed",
         ),
     ),
     (
@@ -174,14 +186,14 @@ RULES: list[tuple[str, list[AttemptRecord], Policy, int | None, NextStep]] = [
         [rec(0), rec(1, signature=OTHER)],
         BUDGET_1,
         None,
-        Stop(1, "retry budget spent: 1 retry without progress (max_retries=1)"),
+        Stop(1, "retry budget spent: 1 retry without progress (max_retries=1)", "failed"),
     ),
     (
         "the budget counts in plural",
         [rec(0), rec(1, signature=OTHER), rec(2, signature=None)],
         Policy(Retry(max_retries=2)),
         None,
-        Stop(1, "retry budget spent: 2 retries without progress (max_retries=2)"),
+        Stop(1, "retry budget spent: 2 retries without progress (max_retries=2)", "failed"),
     ),
     (
         "five faults, each after a new checkpoint, do not use a budget of 1",
@@ -195,7 +207,7 @@ RULES: list[tuple[str, list[AttemptRecord], Policy, int | None, NextStep]] = [
         [rec(0)],
         Policy(Retry(max_retries=0)),
         None,
-        Stop(1, "retry budget spent: 0 retries without progress (max_retries=0)"),
+        Stop(1, "retry budget spent: 0 retries without progress (max_retries=0)", "failed"),
     ),
     (
         "a zero budget still retries after progress",

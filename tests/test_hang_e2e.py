@@ -78,6 +78,7 @@ def test_a_rank_blocked_forever_is_named_stopped_and_the_run_resumes(tmp_path: P
     assert [(e["category"], e["rank"]) for e in ends] == [("hang", 1), (None, None)]
     assert [e for e in events if e["event"] == "watch" and e["kind"] == "hang"]
     assert events[-1]["event"] == "run_end" and events[-1]["exit_code"] == 0
+    assert events[-1]["ended"] == "finished"
 
     # `launchx diagnose` names the hang and its rank (the logs alone only show the SIGTERM
     # that stopped the ranks: the attempt's end event says why), and that a retry finished.

@@ -45,7 +45,7 @@ def test_transient_faults_back_off_resume_and_keep_one_run_id() -> None:
     steps = [Step(1, GLOO_TIMEOUT, save_step=10 * (i + 1)) for i in range(4)] + [Step()]
     world = fake_world(steps, clock=FakeClock(jitters=iter([0.0, 0.2, 0.4, 0.6])))
     outcome = run_loop(spec_for("local", "retry.max_retries=1", *BACKOFF), world.world())
-    assert outcome.exit_code == 0 and outcome.reason == "finished"
+    assert (outcome.exit_code, outcome.reason, outcome.ended) == (0, "finished", "finished")
     assert world.clock.waited == [5.0, 11.0, 14.0, 15.0]  # min(12, 5*2^n) + 5*jitter
     for i, delay in enumerate(world.clock.waited):
         assert (
@@ -115,6 +115,7 @@ def test_not_transient_failure_is_not_retried_and_is_explained() -> None:
     said = world.console.text
     assert "launchx: failure: user_code_error on rank 0 (not retried)" in said
     assert outcome.reason.startswith("user_code_error is not transient")
+    assert outcome.ended == "failed"
     summary = text.summary(outcome.records, outcome.reason)
     assert "launchx: summary" in summary and summary.endswith(f"launchx: {outcome.reason}\n")
 
@@ -125,6 +126,7 @@ def test_a_stop_signal_during_an_attempt_is_never_retried() -> None:
     outcome = run_loop(spec_for("local", "retry.on=interrupted", *BACKOFF), world.world())
     assert outcome.exit_code == 143 and len(world.attempts.plans) == 1
     assert world.clock.waited == [] and outcome.reason == "interrupted"
+    assert outcome.ended == "interrupted"
 
 
 def test_a_stop_signal_during_the_backoff_starts_no_other_attempt() -> None:
@@ -184,6 +186,7 @@ def test_the_warning_requeues_the_job_even_after_a_clean_exit() -> None:
     assert outcome.exit_code == 0 and world.scheduler.requeued == ["4242"]
     assert "launchx: requeued SLURM job 4242" in world.console.text
     assert outcome.reason == "requeued by SLURM after the time-limit warning"
+    assert outcome.ended == "requeued"  # exit 0, and no finish: the job comes back
 
 
 def test_a_failed_requeue_stops_with_the_attempts_code() -> None:
@@ -192,9 +195,10 @@ def test_a_failed_requeue_stops_with_the_attempts_code() -> None:
     )
     spec = spec_for("slurm", "slurm.requeue=true", environ=SLURM_JOB)
     outcome = run_loop(spec, world.world())
-    assert (outcome.exit_code, outcome.reason) == (
+    assert (outcome.exit_code, outcome.reason, outcome.ended) == (
         143,
         "stopped after the scheduler's warning signal",
+        "preempted",
     )
     assert "could not requeue the SLURM job: Requested operation" in world.console.text
 

@@ -162,4 +162,5 @@ def test_ctrl_c_while_waiting_for_the_other_nodes_stops_at_once(tmp_path: Path) 
     # the run's record says so too: an interrupt, with the time it ran, not a failure
     end = read_run_events(tmp_path / "logs")[-1]
     assert (end["event"], end["reason"], end["exit_code"]) == ("run_end", "interrupted", 130)
+    assert end["ended"] == "interrupted"
     assert isinstance(end["duration_s"], float) and end["duration_s"] > 0

@@ -827,6 +827,16 @@ def test_why_launchx_stopped_a_retryable_failure_is_said(tmp_path: Path) -> None
     ):
         _write(tmp_path, "events.jsonl", f'{{"ts": 3, "event": "run_end", "reason": "{reason}"}}\n')
         assert not any("the run ended" in n for n in _diagnose(tmp_path).notes)
+    # a record that says how it ended is read by that field, not by its reason's words
+    for ended, noted in (("requeued", False), ("finished", False), ("failed", True)):
+        _write(
+            tmp_path,
+            "events.jsonl",
+            '{"ts": 3, "event": "run_end", "exit_code": 0, "reason": "the job goes on at '
+            f'step 40", "ended": "{ended}"}}\n',
+        )
+        notes = _diagnose(tmp_path).notes
+        assert ("the run ended: the job goes on at step 40" in notes) is noted, (ended, notes)
 
 
 def test_a_failure_after_the_framework_said_training_ended_is_said_so() -> None:

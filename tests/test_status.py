@@ -183,6 +183,32 @@ def test_a_node_that_adopted_anothers_interrupt_is_interrupted_not_failed() -> N
     assert (run.state, run.exit_code) == ("interrupted", 130)
 
 
+@pytest.mark.parametrize(
+    ("end", "state"),
+    [
+        ({"exit_code": 0, "reason": "requeued by SLURM", "ended": "requeued"}, "requeued"),
+        (
+            {"exit_code": 143, "reason": "stopped after the warning", "ended": "preempted"},
+            "preempted",
+        ),
+        ({"exit_code": 130, "reason": "stopped", "ended": "interrupted"}, "interrupted"),
+        ({"exit_code": 1, "reason": "the budget is spent", "ended": "failed"}, "failed"),
+        ({"exit_code": 0, "reason": "all done", "ended": "finished"}, "finished"),
+        # records from before the field: told by their reason's first words, then the code
+        ({"exit_code": 0, "reason": "requeued by SLURM after the warning"}, "requeued"),
+        ({"exit_code": 143, "reason": "stopped after the scheduler's warning"}, "preempted"),
+        ({"exit_code": 130, "reason": "interrupted"}, "interrupted"),
+        ({"exit_code": 2, "reason": "preflight"}, "failed"),
+        ({"exit_code": 0, "reason": "finished"}, "finished"),
+    ],
+)
+def test_how_a_run_ended_is_its_state(end: dict[str, object], state: str) -> None:
+    run = summarise(events({"event": "run_end", **end}), alive=False, now=200.0)
+    assert run.state == state
+    # every ending says its exit code and reason
+    assert f"): {state}, exit {end['exit_code']}: {end['reason']}" in render(run)
+
+
 def test_a_run_whose_start_was_cut_from_its_events_is_named_by_its_directory(
     tmp_path: Path,
 ) -> None:
@@ -323,6 +349,10 @@ def test_a_log_dir_is_taken_by_another_run_or_an_ended_one() -> None:
     assert log_dir_taken(ended, "lx-a", continuing=True) is None
     requeued = [start, {"event": "run_end", "reason": "requeued by SLURM after the warning"}]
     assert log_dir_taken(requeued, "lx-a", continuing=False) is None
+    said = [start, {"event": "run_end", "reason": "the job goes on", "ended": "requeued"}]
+    assert log_dir_taken(said, "lx-a", continuing=False) is None
+    said = [start, {"event": "run_end", "reason": "requeued, then", "ended": "failed"}]
+    assert log_dir_taken(said, "lx-a", continuing=False) is not None
 
 
 def test_status_says_a_runs_events_it_may_not_read_are_unreadable_not_missing(

@@ -38,6 +38,7 @@ from launchx import failures
 from launchx import rulematch as rm
 from launchx.checkpoints import STEPLESS, Checkpoint
 from launchx.profile_model import Retry
+from launchx.run.events import Ended
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class Requeue:
 class Stop:
     exit_code: int
     reason: str
+    ended: Ended  # what readers of the record act on (status, diagnose): the reason is prose
 
 
 NextStep = RetryAfter | Requeue | Stop
@@ -346,18 +348,22 @@ def next_step(
     """What to do after the last attempt of ``history`` (the rules in the module doc)."""
     last = history[-1]
     if stop_signal is not None:
-        return Stop(128 + stop_signal, "interrupted")
+        return Stop(128 + stop_signal, "interrupted", "interrupted")
     if last.warned:
         if policy.requeue_on_warning:
             return Requeue("requeued by SLURM after the time-limit warning")
         if last.exit_code != 0:
-            return Stop(last.exit_code, "stopped after the scheduler's warning signal")
+            return Stop(last.exit_code, "stopped after the scheduler's warning signal", "preempted")
     if last.succeeded or (last.warned and last.exit_code == 0):
-        return Stop(0, "finished")
+        return Stop(0, "finished", "finished")
     if last.interrupted or last.category == "interrupted":
-        return Stop(last.exit_code, "interrupted by the user: never retried")
+        return Stop(last.exit_code, "interrupted by the user: never retried", "interrupted")
     if not last.retryable:
-        return Stop(last.exit_code, _not_transient(last, policy.retry.never, policy.checkpoint_dir))
+        return Stop(
+            last.exit_code,
+            _not_transient(last, policy.retry.never, policy.checkpoint_dir),
+            "failed",
+        )
     if len(history) >= 2:
         prev = history[-2]
         if (
@@ -370,6 +376,7 @@ def next_step(
                 last.exit_code,
                 f"the same {last.category} failure twice in a row with no checkpoint "
                 "progress in between: it repeats, so it is not retried again",
+                "failed",
             )
     charged = attempts_charged(history)
     if charged > policy.retry.max_retries:
@@ -377,6 +384,7 @@ def next_step(
             last.exit_code,
             f"retry budget spent: {charged - 1} retr{'y' if charged == 2 else 'ies'} "
             f"without progress (max_retries={policy.retry.max_retries})",
+            "failed",
         )
     return RetryAfter(
         backoff_s(attempts_here, policy.retry, jitter_u), "transient failure: retrying"

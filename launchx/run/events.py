@@ -19,7 +19,9 @@ watch               kind, host (the host name of the node whose watch said it; t
 attempt_end         attempt, exit_code, outcome (ok, failed, interrupted, preempted),
                     category, retryable, rank, cause, duration_s, offered
 retry               attempt (the next one), after_s
-run_end             exit_code, reason, attempts, duration_s
+run_end             exit_code, reason, attempts, duration_s, ended (finished, failed,
+                    interrupted, preempted, requeued: how the run ended, for readers that
+                    act on it; ``reason`` is the sentence a person reads)
 ==================  =========================================================================
 
 What the hang watch says (``watch`` events, by ``kind``):
@@ -50,10 +52,41 @@ from collections.abc import Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal, get_args
 
 from launchx.errors import LaunchxError
 
 SCHEMA = "launchx-events/1"
+
+# How a run ended (``run_end``'s ``ended``). ``preempted``: stopped after the scheduler's
+# warning without a requeue; ``requeued``: no end at all, the job comes back.
+Ended = Literal["finished", "failed", "interrupted", "preempted", "requeued"]
+ENDINGS: tuple[Ended, ...] = get_args(Ended)
+
+
+def how_it_ended(end: Mapping[str, object]) -> Ended | None:
+    """A ``run_end``'s ``ended``; for a record written before launchx wrote that field, told
+    from the words its reason starts with and its exit code (None: nothing to tell by)."""
+    said = end.get("ended")
+    for ending in ENDINGS:
+        if said == ending:
+            return ending
+    reason, code = end.get("reason"), end.get("exit_code")
+    words = reason if isinstance(reason, str) else ""
+    for start, ending in _REASON_WORDS:
+        if words.startswith(start):
+            return ending
+    if not isinstance(code, int) or isinstance(code, bool):
+        return None
+    return "finished" if code == 0 else "failed"
+
+
+# The reasons' first words before run_end said how it ended (launchx run/decide.py, 2026)
+_REASON_WORDS: tuple[tuple[str, Ended], ...] = (
+    ("requeued", "requeued"),
+    ("interrupted", "interrupted"),
+    ("stopped after the scheduler", "preempted"),
+)
 
 
 @dataclass

@@ -23,6 +23,7 @@ from launchx.run.decide import (
     next_step,
     rewritten,
 )
+from launchx.run.events import Ended
 from launchx.run.ports import World
 
 
@@ -57,6 +58,7 @@ class Outcome:
     exit_code: int
     reason: str
     records: tuple[AttemptRecord, ...]
+    ended: Ended
 
 
 def run_loop(spec: RunSpec, world: World) -> Outcome:
@@ -109,9 +111,9 @@ def run_loop(spec: RunSpec, world: World) -> Outcome:
             world.console.write(text.retrying(record, step.after_s, policy.retry.max_retries))
             world.events.record("retry", attempt=attempt + 1, after_s=round(step.after_s, 1))
             stop_signal = world.clock.wait(step.after_s)
-            step = Stop(128 + stop_signal, "interrupted") if stop_signal else step
+            step = Stop(128 + stop_signal, "interrupted", "interrupted") if stop_signal else step
         if isinstance(step, Stop):
-            return Outcome(step.exit_code, step.reason, tuple(records))
+            return Outcome(step.exit_code, step.reason, tuple(records), step.ended)
         attempt += 1
 
 
@@ -137,8 +139,8 @@ def _requeue(world: World, record: AttemptRecord) -> Stop:
     except LaunchxError as exc:
         world.console.write(text.requeue_failed(exc.message))
         if record.exit_code == 0:
-            return Stop(0, "finished")
+            return Stop(0, "finished", "finished")
         world.console.write(text.stopped_after_warning())
-        return Stop(record.exit_code, "stopped after the scheduler's warning signal")
+        return Stop(record.exit_code, "stopped after the scheduler's warning signal", "preempted")
     world.console.write(text.requeued(job))
-    return Stop(0, "requeued by SLURM after the time-limit warning")
+    return Stop(0, "requeued by SLURM after the time-limit warning", "requeued")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from launchx.errors import ConfigError
 from launchx.plan import default_log_root
-from launchx.run.events import has_events
+from launchx.run.events import has_events, how_it_ended
 
 
 def latest_file(temp_dir: str) -> Path:
@@ -148,7 +148,7 @@ def log_dir_taken(events: list[dict[str, object]], run_id: str, *, continuing: b
     if earlier != run_id:
         return f"it holds the logs of another run ({earlier})"
     last = events[-1]
-    ended = last.get("event") == "run_end" and not str(last.get("reason")).startswith("requeued")
+    ended = last.get("event") == "run_end" and how_it_ended(last) != "requeued"
     if ended and not continuing:
         return f"it holds the logs of an earlier run with the same id ({earlier}), which ended"
     return None

@@ -172,6 +172,7 @@ def start(
         "run_end",
         exit_code=outcome.exit_code,
         reason=outcome.reason,
+        ended=outcome.ended,
         attempts=len(outcome.records),
         duration_s=round(elapsed, 1),
     )
@@ -315,6 +316,7 @@ def _not_started(events: EventLog, verdict: preflight.Verdict, started: float) -
         "run_end",
         exit_code=verdict.code,
         reason="interrupted" if verdict.interrupted else "preflight",
+        ended="interrupted" if verdict.interrupted else "failed",
         attempts=0,
         duration_s=round(time.monotonic() - started, 1),
     )
