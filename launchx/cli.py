@@ -488,11 +488,12 @@ def diagnose(
 
     temp = pipeline.temp_dir()
     paths = [rundirs.by_run_id(p, temp) for p in logs or []]
-    if not paths and sys.stdin.isatty():
+    stdin = sys.stdin.buffer if sys.stdin is not None else None  # (None: fd 0 closed)
+    if not paths and (stdin is None or stdin.isatty()):
         newest = rundirs.unpiped_run(temp)
         typer.echo(f"launchx: reading the newest run, {newest}", err=True)
         paths = [str(newest)]
-    report = logsource.diagnose_paths(paths or ["-"], sys.stdin.buffer)
+    report = logsource.diagnose_paths(paths or ["-"], stdin)
     typer.echo(failures.render_report(report, as_json=as_json), nl=False)
     raise typer.Exit(0 if report.found or report.succeeded else 1)
 

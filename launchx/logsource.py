@@ -130,7 +130,7 @@ def _kind(path: Path, explicit: bool) -> str | None:
     """ "log", "dump", "events" or "error_file"; None for a binary file in a directory."""
     try:
         with path.open("rb") as fh:
-            head = fh.read(_SNIFF)
+            head = _sniff(fh)
     except OSError as exc:
         if not explicit:
             return None
@@ -174,9 +174,16 @@ class _HeadThen:
         return out
 
 
-def _text_stdin(stdin: BinaryIO) -> BinaryIO:
-    """stdin, refused as a file is when it is binary (``cat model.bin | launchx diagnose -``)."""
-    head = stdin.read(_SNIFF)
+def _text_stdin(stdin: BinaryIO | None) -> BinaryIO:
+    """stdin, refused as a file is when it is binary (``cat model.bin | launchx diagnose -``),
+    or closed (None: a process started with no fd 0, ``launchx diagnose <&-``)."""
+    if stdin is None:
+        raise LaunchxError(
+            "<stdin> is closed: there is no log to read from it",
+            "pass the log files or the run's log directory, or pipe the log into "
+            "launchx diagnose -",
+        )
+    head = _sniff(stdin)
     if _binary(head):
         raise LaunchxError(
             "<stdin> is binary data, not a log",
@@ -189,13 +196,32 @@ def _text_stdin(stdin: BinaryIO) -> BinaryIO:
 # node that crashed while its log on a network file system was being extended, leaves
 # behind. Single NULs among other bytes are a binary file's.
 _NUL_PADDING = re.compile(rb"\x00{16,}")
+_MAX_PADDING = 256 << 20
 # bytes a text log does not hold (tabs, line ends, a terminal's ESC, BS and BEL aside)
 _CONTROL = re.compile(rb"[\x01-\x06\x0e-\x1a\x1c-\x1f\x7f]")
 
 
+def _sniff(fh: BinaryIO) -> bytes:
+    """The first bytes to tell a text log by: after the NUL padding at its front, which is
+    as long as the log was when logrotate's copytruncate cut it (megabytes), with one run of
+    NULs left in its place, so the padding is still told from a text's start. Read up to
+    ``_MAX_PADDING`` bytes of it: a zeroed file or /dev/zero is binary there."""
+    head = fh.read(_SNIFF)
+    skipped = 0
+    while head and not head.strip(b"\x00") and skipped < _MAX_PADDING:
+        skipped += len(head)
+        head = fh.read(_SNIFF)
+    if not skipped:
+        return head
+    text = head.lstrip(b"\x00")
+    while text and len(text) < _SNIFF and (more := fh.read(_SNIFF - len(text))):
+        text += more
+    return b"\x00" * 16 + text
+
+
 def _binary(head: bytes) -> bool:
     text_part = _NUL_PADDING.sub(b"", head)
-    if b"\x00" in text_part or (head and not text_part.strip()):
+    if b"\x00" in text_part or (len(text_part) < len(head) and not text_part.strip()):
         return True  # (scattered NULs, or nothing but NULs: /dev/zero, a zeroed file)
     controls = len(_CONTROL.findall(text_part))
     if controls >= 3 and controls > len(text_part) // 50:
@@ -408,7 +434,7 @@ def read_dump(df: DumpFile, name: str | None = None) -> flightrec.Dump | None:
         return None
 
 
-def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO) -> list[logscan.SourceScan]:
+def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO | None) -> list[logscan.SourceScan]:
     # only regular files go to the helper: it reads each file again, and a FIFO read twice
     # would split its data between the two readers
     # (none where Hyperscan finds every anchor in one pass: a helper would cost more than it
@@ -443,8 +469,13 @@ def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO) -> list[logscan.SourceS
     return scans
 
 
+def _blank(scan: logscan.SourceScan) -> bool:
+    """Nothing but white space (a log whose run printed only empty lines, a pipe of them)."""
+    return not (scan.tail or scan.lines or scan.entries)
+
+
 def diagnose_paths(
-    paths: Sequence[str], stdin: BinaryIO, policy: RetryPolicyLike | None = None
+    paths: Sequence[str], stdin: BinaryIO | None, policy: RetryPolicyLike | None = None
 ) -> Report:
     """Read every log, dump and event under ``paths`` and diagnose the run they belong to.
     Each log is streamed (bounded memory, whatever its size)."""
@@ -453,11 +484,17 @@ def diagnose_paths(
     if (
         scans
         and not (found.dumps or found.events or found.error_files)
-        and not any(s.bytes_read for s in scans)
+        and all(_blank(s) for s in scans)
     ):
         names = ", ".join(s.info.name for s in scans[:3]) + (" ..." if len(scans) > 3 else "")
+        one = len(scans) == 1
+        said = (
+            ("is empty" if one else "are empty")
+            if not any(s.bytes_read for s in scans)
+            else ("holds" if one else "hold") + " no text, only blank lines"
+        )
         raise LaunchxError(
-            f"nothing to diagnose: {names} {'is' if len(scans) == 1 else 'are'} empty",
+            f"nothing to diagnose: {names} {said}",
             "pass the failed run's output (a file, its log directory, or a pipe into "
             "launchx diagnose -)",
         )

@@ -56,6 +56,41 @@ def test_unknown_exits_1() -> None:
     assert "<stdin> is empty" in str(result.exception)
 
 
+def test_blank_lines_are_no_log_not_binary(tmp_path: Path) -> None:
+    blank = tmp_path / "blank.log"
+    blank.write_text("\n\n   \n")
+    for args, given in ((["diagnose", str(blank)], ""), (["diagnose", "-"], "\n \t\n")):
+        result = runner.invoke(cli.app, args, input=given)
+        assert isinstance(result.exception, LaunchxError) and result.exception.exit_code == 2
+        assert "holds no text, only blank lines" in str(result.exception), args
+        assert "binary" not in str(result.exception)
+
+
+def test_closed_stdin_is_read_only_when_asked_for(tmp_path: Path) -> None:
+    """A launchx started with fd 0 closed (``<&-``, a daemon's child): the logs named are
+    read; '-' is one message and exit 2, not a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    def closed(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "launchx", "diagnose", *args],
+            capture_output=True,
+            text=True,
+            preexec_fn=lambda: os.close(0),
+            env={**os.environ, "LAUNCHX_TEMP_DIR": str(tmp_path)},
+            timeout=120,
+        )
+
+    named = closed(str(KEYERROR))
+    assert named.returncode == 0, named.stderr
+    assert "user_code_error (LX511) on rank 1" in named.stdout
+    dash = closed("-")
+    assert dash.returncode == 2 and "Traceback" not in dash.stderr, dash.stderr
+    assert "<stdin> is closed" in dash.stderr
+
+
 def test_binary_stdin_is_refused_as_a_binary_file_is() -> None:
     result = runner.invoke(cli.app, ["diagnose", "-"], input=bytes(range(256)) * 64)
     assert isinstance(result.exception, LaunchxError) and result.exception.exit_code == 2

@@ -171,6 +171,28 @@ def test_a_text_log_with_nul_padding_is_read(tmp_path: Path) -> None:
         assert report.primary.rank == 1
 
 
+def test_nul_padding_longer_than_the_sniff_is_still_padding(tmp_path: Path) -> None:
+    """copytruncate's padding is as long as the log it cut (megabytes): past the first
+    bytes looked at, a log named, in a directory or piped is read, not called binary."""
+    text = b"[rank1]: KeyError: 'missing'\n"
+    padded = bytes(3 << 20) + text
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "rank-1.log").write_bytes(padded)
+    (tmp_path / "run" / "rank-0.log").write_bytes(b"RuntimeError: Connection closed by peer\n")
+    for paths, stdin in (
+        ([str(tmp_path / "run" / "rank-1.log")], io.BytesIO()),
+        ([str(tmp_path / "run")], io.BytesIO()),
+        (["-"], io.BytesIO(padded)),
+    ):
+        report = logsource.diagnose_paths(paths, stdin)
+        assert report.primary is not None, paths
+        assert (report.primary.category, report.primary.rank) == ("user_code_error", 1), paths
+    # nothing but NULs, however long, is no log
+    (tmp_path / "zeros.log").write_bytes(bytes(1 << 20))
+    with pytest.raises(LaunchxError, match="binary file, not a log"):
+        logsource.discover([str(tmp_path / "zeros.log")])
+
+
 def test_an_empty_directory_and_one_with_only_binaries(tmp_path: Path) -> None:
     with pytest.raises(LaunchxError, match="no log files under"):
         logsource.discover([str(tmp_path)])
