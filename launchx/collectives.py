@@ -89,6 +89,34 @@ def from_monitored_barrier(lines: Iterable[LogLine]) -> list[Straggler]:
     return []
 
 
+# gloo's transport timing out a collective's send or recv: the rank saying it waited for a
+# peer (gloo's words name no collective and no sequence number)
+_GLOO_TIMEOUT = re.compile(
+    r"Timed out waiting \d+ms for (?:recv|send) operation"
+    r"|gloo/transport/tcp/\w+\.cc:\d+\] Timed out"
+)
+
+
+def from_gloo_timeouts(lines: Iterable[LogLine], world: Iterable[int]) -> list[Straggler]:
+    """The ranks the logs show (``world``: a prefix, a file, an exit code) that did not say
+    they timed out in a gloo collective where others did: the one they waited for, or one
+    that died first. Only ranks the logs show are named: a rank left out of a paste is not
+    silent. A rank that reported in a different process group would be named wrongly, but
+    gloo's words say no group."""
+    waiting = sorted(
+        {ln.rank for ln in lines if ln.rank is not None and _GLOO_TIMEOUT.search(ln.text)}
+    )
+    silent = sorted(set(world) - set(waiting))
+    if not waiting or not silent:
+        return []
+    text = (
+        f"{_plural(waiting)} timed out waiting in a gloo collective; {_plural(silent)} "
+        f"did not (never reached it, or died first)."
+    )
+    where = next(ln.where() for ln in lines if ln.rank in waiting and _GLOO_TIMEOUT.search(ln.text))
+    return [Straggler("gloo", "silent", tuple(silent), tuple(waiting), None, None, "", text, where)]
+
+
 def mismatched(reports: Iterable[WatchdogSeq]) -> tuple[int, dict[str, list[int]]] | None:
     """A sequence number at which ranks of one process group timed out in *different*
     collectives (rank 7 in BROADCAST, rank 3 in ALLREDUCE): the number counts the group's

@@ -94,9 +94,9 @@ class AttemptView:
 @dataclass(frozen=True)
 class Straggler:
     """A rank that did not reach the collective its peers were in: from the NCCL watchdog's
-    sequence numbers, flight-recorder dumps or gloo's monitored barrier."""
+    sequence numbers, flight-recorder dumps, gloo's monitored barrier or gloo's timeouts."""
 
-    source: Literal["watchdog", "flight_recorder", "monitored_barrier"]
+    source: Literal["watchdog", "flight_recorder", "monitored_barrier", "gloo"]
     # "behind": their own reports show they never reached the collective; "silent": they
     # said nothing (no watchdog report, no dump), so they may as well have died first.
     kind: Literal["behind", "silent"]

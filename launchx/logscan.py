@@ -1026,7 +1026,9 @@ _EXCEPTION_LINE = re.compile(
 _FRAME = b'File "'
 # a frame's end: where it was called from ("..., line 31, in _init_dist_pytorch")
 _FRAME_END = re.compile(r'", line \d+, in \S+\s*$')
-_TIMEOUT = re.compile(rb"[Tt]imeout|[Tt]imed out")
+# a timeout said as a failure: not a name that ends in it ("nccl_watchdog_timeout" in a note,
+# "ddp_timeout" in an argument dump) nor a setting ("timeout=1800", "timeout: 30")
+_TIMEOUT = re.compile(rb"\b(?:[Tt]imeout(?!\s*[=:])|[Tt]imed out)")
 _PRELUDE_LINES = 6
 _FRAME_LOOKBACK = 40
 

@@ -195,6 +195,7 @@ def attempt_report(
         *flightrec.stragglers(dumps),
         *collectives.from_watchdog((w for s in scans for w in s.watchdog), facts.world),
         *collectives.from_monitored_barrier(lines),
+        *collectives.from_gloo_timeouts(lines, facts.world),
     ]
     root_rank = _first_failed(facts, hits, lines)
     primary, findings = _choose(hits, root_rank, facts, lines, policy)
@@ -851,7 +852,9 @@ def _with_stragglers(
         and not s.counted
     ):
         # Rank 0 alone kept everyone waiting: rank-0-only work longer than the timeout.
-        what = f"collective #{s.seq}" + (f" ({s.op})" if s.op else "")
+        what = (f"collective #{s.seq}" if s.seq is not None else "a collective") + (
+            f" ({s.op})" if s.op else ""
+        )
         waited = "ranks" if len(s.waiting) > 1 else "rank"
         busy = (
             f"{waited} {collectives.ranges(s.waiting)} timed out in {what} while rank 0 was "

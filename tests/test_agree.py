@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from launchx import agree
@@ -206,6 +208,20 @@ def test_adopted_record_makes_both_nodes_decide_alike() -> None:
     assert (adopted.log_dir, adopted.resumed_from) == (mine.log_dir, mine.resumed_from)
     alike = agree.adopt(record(category="user_code_error"), BUG_ON_1)
     assert next_step([adopted], POLICY) == next_step([alike], POLICY)
+
+
+def test_the_attempt_end_event_names_the_agreed_rank_not_this_nodes() -> None:
+    """Node 0's own report names no rank (its ranks only lost their peer); the attempt_end it
+    writes, which ``launchx status`` reads, names the rank of the agreed outcome."""
+    from launchx.diagnosis import Diagnosis, Report
+    from launchx.run import text
+
+    mine = Diagnosis("gloo_error", True, "peer gone", "", (), None, "LX522")
+    adopted = agree.adopt(record(), outcome(1, "user_code_error", tier=1, signature=("u", 3, "x")))
+    assert text.attempt_fields(adopted, Report(primary=mine))["rank"] == 3
+    alone = record(category="gloo_error")
+    ranked = Diagnosis("gloo_error", True, "", "", (), 2, "LX522")
+    assert text.attempt_fields(replace(alone, signature=None), Report(primary=ranked))["rank"] == 2
 
 
 def test_a_node_told_of_anothers_interrupt_is_interrupted_with_its_code() -> None:

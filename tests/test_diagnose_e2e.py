@@ -49,19 +49,23 @@ def _node(tmp_path: Path, port: int, node: int) -> subprocess.Popen[str]:
     )
 
 
+def _diagnose_json(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "launchx", "diagnose", "--json", str(path)],
+        env=clean_env(PYTHONPATH=str(ROOT)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 def test_a_sigkilled_rank_on_node_one_is_the_root(tmp_path: Path) -> None:
     (tmp_path / "worker.py").write_text(WORKER)
     port = free_port()
     nodes = [_node(tmp_path, port, 1), _node(tmp_path, port, 0)]
     outputs = [p.communicate(timeout=180)[0] for p in nodes]
     assert all(p.returncode != 0 for p in nodes), outputs
-    done = subprocess.run(
-        [sys.executable, "-m", "launchx", "diagnose", "--json", str(tmp_path / "logs")],
-        env=clean_env(PYTHONPATH=str(ROOT)),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = _diagnose_json(tmp_path / "logs")
     assert done.returncode == 0, done.stdout + done.stderr + "\n".join(outputs)
     doc = json.loads(done.stdout)
     assert (doc["primary"]["category"], doc["primary"]["rank"]) == ("killed", 2)
@@ -69,3 +73,44 @@ def test_a_sigkilled_rank_on_node_one_is_the_root(tmp_path: Path) -> None:
     assert roles[2] == ("root", 1)
     assert {roles[r][0] for r in (0, 1, 3)} == {"collateral"}
     assert doc["first_failure"]["rank"] == 2
+
+
+STUCK = """
+import datetime, time
+import torch, torch.distributed as dist
+dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=5))
+rank = dist.get_rank()
+t = torch.ones(2)
+for step in range(4):
+    if rank == 2 and step == 2:
+        print(f"rank {rank} step {step}: stuck in data loading", flush=True)
+        time.sleep(120)
+    dist.all_reduce(t)
+    print(f"rank {rank} step {step} ok", flush=True)
+"""
+
+
+def test_plain_torchruns_gloo_timeout_names_the_rank_that_did_not_time_out(
+    tmp_path: Path,
+) -> None:
+    """Plain torchrun, 3 gloo ranks, rank 2 stuck outside the collective: ranks 0 and 1 time
+    out and torchrun names rank 0 (or 1) as the root, rank 2 as SIGTERMed. launchx diagnose
+    on the console names rank 2, and the ranks that timed out as collateral."""
+    (tmp_path / "stuck.py").write_text(STUCK)
+    with (tmp_path / "console.log").open("w") as out:
+        run = subprocess.run(
+            [sys.executable, "-m", "torch.distributed.run", "--standalone",
+             "--nproc-per-node", "3", str(tmp_path / "stuck.py")],
+            cwd=tmp_path, env=clean_env(), stdout=out, stderr=subprocess.STDOUT, timeout=180,
+        )  # fmt: skip
+    console = (tmp_path / "console.log").read_text()
+    assert run.returncode != 0, console
+    done = _diagnose_json(tmp_path / "console.log")
+    assert done.returncode == 0, done.stdout + done.stderr + console
+    doc = json.loads(done.stdout)
+    timed_out = {r["rank"] for r in doc["ranks"] if r["summary"] and "Timed out" in r["summary"]}
+    if timed_out != {0, 1}:
+        pytest.skip(f"torchrun stopped a waiting rank before its timeout printed: {timed_out}")
+    assert (doc["primary"]["category"], doc["primary"]["rank"]) == ("collective_timeout", 2)
+    roles = {r["rank"]: r["role"] for r in doc["ranks"]}
+    assert roles == {0: "collateral", 1: "collateral", 2: "root"}, doc["ranks"]

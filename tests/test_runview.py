@@ -95,6 +95,44 @@ def test_rank0_alone_behind_while_it_evaluates_is_not_retried() -> None:
     assert not p.retry_on_progress
     busy = failures.diagnose_logs(["epoch 3 step 100\n" + waiting]).primary
     assert busy is not None and (busy.rank, busy.retry_on_progress) == (0, True)
+    # what stands before the timeout report is read there, not after a line that only
+    # names a timeout (a pasted note, an argument dump, a setting)
+    for above in (
+        "# expect: category=nccl_watchdog_timeout\n",
+        "ddp_timeout=1800, ddp_find_unused_parameters=None\n",
+        "timeout: 1800\n",
+    ):
+        named = failures.diagnose_logs([above + evaluating]).primary
+        assert named is not None and named.code == "LX537", above
+
+
+_GLOO = (
+    "[rank{r}]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] "
+    "Timed out waiting 10000ms for recv operation to complete\n"
+)
+
+
+def test_the_rank_that_did_not_time_out_in_gloo_is_named() -> None:
+    """gloo's timeouts name no collective and no sequence number: the rank the logs show
+    that did not time out is the one the others waited for (or died first)."""
+    summary = (
+        "Root Cause (first observed failure):\n[0]:\n  time      : 2026-12-06_20:04:32\n"
+        "  host      : vm\n  rank      : 0 (local_rank: 0)\n  exitcode  : 1 (pid: 6799)\n"
+        "Other Failures:\n[1]:\n  time      : 2026-12-06_20:04:32\n  host      : vm\n"
+        "  rank      : 2 (local_rank: 2)\n  exitcode  : -15 (pid: 6801)\n"
+    )
+    text = _GLOO.format(r=0) + _GLOO.format(r=1) + _GLOO.format(r=3)
+    report = failures.diagnose_logs([text + "s.py FAILED\nFailures:\n" + summary])
+    p = report.primary
+    assert p is not None and (p.category, p.rank) == ("collective_timeout", 2)
+    assert p.evidence[0].startswith("ranks 0-1,3 timed out waiting in a gloo collective; rank 2")
+    assert _roles(report)[2] == "root" and _roles(report)[0] == "collateral"
+    # a rank the logs do not show is not silent: a paste of one rank's timeout blames no one
+    alone = failures.diagnose_logs([_GLOO.format(r=1)]).primary
+    assert alone is not None and alone.rank == 1
+    # every rank shown timed out: none is named
+    every = failures.diagnose_logs([_GLOO.format(r=0) + _GLOO.format(r=1)])
+    assert not every.stragglers
 
 
 def test_silent_ranks_are_named_but_not_blamed_when_several() -> None:

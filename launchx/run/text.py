@@ -141,7 +141,11 @@ def attempt_fields(rec: AttemptRecord, report: Report | None) -> dict[str, objec
         "outcome": outcome_of(rec.exit_code, rec.category, rec.interrupted),
         "category": rec.category,
         "retryable": rec.retryable,
-        "rank": primary.rank if primary is not None else None,
+        # the agreed outcome's rank (its signature's): on several nodes the rank that
+        # failed is often another node's, which this node's own report does not name
+        "rank": rec.signature[1]
+        if rec.signature is not None
+        else (primary.rank if primary is not None else None),
         "cause": rec.cause or None,
         "duration_s": round(rec.duration_s, 1),
         "offered": rec.resumed_from,
