@@ -121,7 +121,7 @@ def explain(
             launcher=launcher,
         )
     )
-    decision, findings = plan.assess(res)
+    decision, findings = plan.assess_explained(res)
     if fmt == "json":
         typer.echo(render.explain_json(res, decision, findings), nl=False)
     elif fmt == "env":

@@ -451,6 +451,28 @@ def assess(res: Resolution) -> tuple[LaunchDecision, tuple[Finding, ...]]:
     return decision, findings
 
 
+def assess_explained(res: Resolution) -> tuple[LaunchDecision, tuple[Finding, ...]]:
+    """``assess`` for ``explain``, which on a host with no GPU (a login node) explains the
+    GPU nodes' run: a process count of ``gpu`` (or ``auto`` there) that this host cannot
+    count is a warning, as the other findings only that host can judge are; ``run`` and
+    ``doctor`` here still refuse it."""
+    decision, findings = assess(res)
+    if res.facts.gpu_count != 0:
+        return decision, findings
+    return decision, tuple(_counted_elsewhere(f) for f in findings)
+
+
+def _counted_elsewhere(f: Finding) -> Finding:
+    if f.code != "LX304" or f.level != "error":
+        return f
+    return replace(
+        f,
+        level="warning",
+        message=f"{f.message} (explained on a host with no GPU: each GPU node counts its "
+        "own; launchx run refuses it here)",
+    )
+
+
 def _assess(res: Resolution) -> tuple[LaunchDecision, PortDecision | None, tuple[Finding, ...]]:
     """``assess``, with the port decision it made (None for a direct launch, which binds
     no port: the outer launcher, torchrun's agent or a platform, already holds MASTER_PORT,

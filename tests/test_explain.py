@@ -317,6 +317,23 @@ def test_a_host_check_on_a_host_with_no_gpu_is_a_warning() -> None:
     assert lx154.level == "error" and "no GPU" not in lx154.message
 
 
+def test_gpu_process_count_on_a_host_with_no_gpu_is_a_warning_to_explain(tmp_path: Path) -> None:
+    """``explain -p ethernet`` on a login node explains the GPU nodes' run, whose process
+    count each node counts itself: LX304 is a warning there, exit 0; ``run`` on that host
+    refuses it (exit 2), since it would start ranks on no GPU."""
+    env = tree_env("cpu-laptop")
+    code, out, err = run_cli(["explain", "-p", "ethernet"], env)
+    assert code == 0, out + err
+    lines = out.splitlines()
+    lx304 = next(i for i, line in enumerate(lines) if line.startswith("  LX304"))
+    assert "error:" not in lines and "errors:" not in lines
+    assert "launchx run refuses it here" in lines[lx304]
+    (tmp_path / "train.py").write_text("print('hi')\n")
+    code, out, err = run_cli(["run", "--dry-run", "-p", "ethernet", "train.py"], env, cwd=tmp_path)
+    assert code == 2 and "LX304" in out + err, out + err
+    assert "launchx run refuses it here" not in out + err
+
+
 def test_table_columns_and_level_order() -> None:
     res = _resolve(
         "ethernet",
