@@ -518,6 +518,8 @@ def diagnose_paths(
     events = [ev for p in found.events for ev in read_events(p)]
     report = runview.analyse(scans, dumps=dumps, events=events, policy=policy)
     report = replace(report, running=_still_running(events))
+    if (gone := _launchx_gone(events)) is not None:
+        report = replace(report, notes=(*report.notes, gone))
     if found.skipped:
         shown = ", ".join(found.skipped[:3]) + (" ..." if len(found.skipped) > 3 else "")
         note = f"skipped {len(found.skipped)} binary or unreadable file(s): {shown}"
@@ -539,6 +541,28 @@ def _still_running(events: Sequence[Mapping[str, object]]) -> str | None:
     attempts = [e.get("attempt") for e in since if e.get("event") == "attempt_start"]
     at = f"attempt {attempts[-1]}" if attempts else "its preflight or first attempt"
     return f"{at} has not ended, and its launchx (pid {start.get('pid')}) is alive"
+
+
+def _launchx_gone(events: Sequence[Mapping[str, object]]) -> str | None:
+    """A run node 0's launchx started on this host and never ended, and that launchx is no
+    longer alive: it was killed (SIGKILL, the OOM killer) or its host went down, so no
+    attempt's outcome was written, and a log with no failure in it is not the whole story."""
+    from launchx.run.events import launchx_alive, open_run
+
+    own = [dict(e) for e in events if e.get("node") in (None, 0)]
+    start = open_run(own)
+    if start is None or launchx_alive(start, socket.gethostname()) is not False:
+        return None
+    since = own[next(i for i, e in enumerate(own) if e is start) :]
+    attempts = [e.get("attempt") for e in since if e.get("event") == "attempt_start"]
+    ended = {e.get("attempt") for e in since if e.get("event") == "attempt_end"}
+    open_attempts = [a for a in attempts if a not in ended]
+    at = f"attempt {open_attempts[-1]} has no outcome" if open_attempts else "no run_end"
+    return (
+        f"the run's launchx (pid {start.get('pid')}) is gone without ending the run ({at}): "
+        "it was killed (kill -9, the OOM killer) or its host went down, and its ranks with it; "
+        "launchx status says when it was last heard"
+    )
 
 
 def _rel(path: Path, roots: Sequence[str]) -> str:

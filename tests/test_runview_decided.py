@@ -270,3 +270,7 @@ def test_a_run_still_running_is_said_to_be_running(tmp_path: Path) -> None:
         text = failure_text.render_failure(report)
         assert text.startswith("running: attempt 0 has not ended") is running
         assert json.loads(failure_text.render_json(report))["running"] == report.running
+        # its launchx died on this host without ending the run: said, not left to guess
+        gone = [n for n in report.notes if "is gone without ending the run" in n]
+        assert bool(gone) is (pid == dead), report.notes
+        assert not gone or ("(pid 4206649)" in gone[0] and "attempt 0 has no outcome" in gone[0])
