@@ -62,6 +62,15 @@ _FLAG_NAMES = {
     "resume.resume_arg": "--resume-arg",
     "preflight.enabled": "--preflight",
 }
+MaxRetriesOpt = Annotated[
+    int | None, typer.Option("--max-retries", help="Retries of transient failures (default 3).")
+]
+CheckpointDirOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--checkpoint-dir", help="Resume each retry from the newest complete checkpoint here."
+    ),
+]
 PreflightOpt = Annotated[
     bool,
     typer.Option(
@@ -215,9 +224,7 @@ def run(
             "--grace-period", help="Seconds ranks get to exit on Ctrl-C/SIGTERM (default 30)."
         ),
     ] = None,
-    max_retries: Annotated[
-        int | None, typer.Option("--max-retries", help="Retries of transient failures (default 3).")
-    ] = None,
+    max_retries: MaxRetriesOpt = None,
     hang_timeout: Annotated[
         str | None,
         typer.Option(
@@ -225,12 +232,7 @@ def run(
             help="No progress for this long is a hang: SECONDS, auto (default) or off.",
         ),
     ] = None,
-    checkpoint_dir: Annotated[
-        str | None,
-        typer.Option(
-            "--checkpoint-dir", help="Resume each retry from the newest complete checkpoint here."
-        ),
-    ] = None,
+    checkpoint_dir: CheckpointDirOpt = None,
     resume_arg: Annotated[
         str | None,
         typer.Option(
@@ -296,8 +298,8 @@ def _sbatch(
     ] = None,
     sets: SetOpt = None,
     nproc_per_node: NprocOpt = None,
-    checkpoint_dir: Annotated[str | None, typer.Option("--checkpoint-dir")] = None,
-    max_retries: Annotated[int | None, typer.Option("--max-retries")] = None,
+    checkpoint_dir: CheckpointDirOpt = None,
+    max_retries: MaxRetriesOpt = None,
     preflight: PreflightOpt = False,
     module: ModuleOpt = False,
     no_python: NoPythonOpt = False,

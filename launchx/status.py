@@ -46,6 +46,7 @@ class RunState:
     # here (a compute node's run seen from a login node); when it last wrote an event
     elsewhere: str | None = None
     last_heard_s: float | None = None
+    pid: int | None = None  # its launchx's, on the host that started it
 
 
 def _int(value: object) -> int | None:
@@ -160,6 +161,7 @@ def summarise(
         log_dir=read_from or _str(start.get("log_dir")),
         elsewhere=elsewhere,
         last_heard_s=now - last if elsewhere is not None and last is not None else None,
+        pid=_int(start.get("pid")),
     )
 
 
@@ -170,7 +172,10 @@ def render(run: RunState, *, as_json: bool = False) -> str:
     if run.state == "gone" and run.elapsed_s is not None:
         elapsed = f", last heard {run.elapsed_s:.0f} s after it started"
     profile = run.profile or "profile not recorded"
-    head = f"run {run.run_id} ({profile}): {run.state}{elapsed}"
+    state = run.state
+    if run.state == "running" and run.pid is not None:
+        state += f" (launchx pid {run.pid})"
+    head = f"run {run.run_id} ({profile}): {state}{elapsed}"
     if run.state in ENDINGS:
         code = f"exit {run.exit_code}" if run.exit_code is not None else "exit code not recorded"
         head += f", {code}" + (f": {run.reason}" if run.reason else "")

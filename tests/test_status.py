@@ -29,7 +29,7 @@ def test_a_running_run_says_which_attempt_and_how_long() -> None:
     )
     assert (run.state, run.elapsed_s) == ("running", 60.0)
     assert [(a.attempt, a.state) for a in run.attempts] == [(0, "running")]
-    assert "run lx-1 (local): running, 60 s" in render(run)
+    assert "run lx-1 (local): running (launchx pid 4242), 60 s" in render(run)
 
 
 def test_node_zero_speaks_for_a_run_of_several_nodes() -> None:
