@@ -26,7 +26,7 @@ from launchx.spans import spans
 ranges = spans  # ``0-4,6,9-11``: the diagnosis names rank sets as every report does
 
 
-def _plural(ranks: Sequence[int]) -> str:
+def plural(ranks: Sequence[int]) -> str:
     return f"rank {ranks[0]}" if len(ranks) == 1 else f"ranks {ranges(ranks)}"
 
 
@@ -70,7 +70,7 @@ def from_monitored_barrier(lines: Iterable[LogLine]) -> list[Straggler]:
         missed = tuple(sorted({int(r) for r in m.group(1).split(", ")}))
         held = "rank 0" if ln.rank == 0 else "its group's rank 0"
         text = (
-            f"{_plural(missed)} never reached the monitored barrier that {held} waited in "
+            f"{plural(missed)} never reached the monitored barrier that {held} waited in "
             f"for {m.group(2)} ms."
         )
         return [
@@ -110,7 +110,7 @@ def from_gloo_timeouts(lines: Iterable[LogLine], world: Iterable[int]) -> list[S
     if not waiting or not silent:
         return []
     text = (
-        f"{_plural(waiting)} timed out waiting in a gloo collective; {_plural(silent)} "
+        f"{plural(waiting)} timed out waiting in a gloo collective; {plural(silent)} "
         f"did not (never reached it, or died first)."
     )
     where = next(ln.where() for ln in lines if ln.rank in waiting and _GLOO_TIMEOUT.search(ln.text))
@@ -155,8 +155,8 @@ def _group(pg: str, reps: list[WatchdogSeq], world: set[int], seen: set[int]) ->
         last = {r.rank: _last(r) for r in reps if r.rank in behind}
         lasts = ", ".join(f"rank {r} at #{last[r]}" for r in behind)
         text = (
-            f"{_plural(behind)} never reached {what} of process group {pg} that "
-            f"{_plural(waiting)} waited in ({lasts})."
+            f"{plural(behind)} never reached {what} of process group {pg} that "
+            f"{plural(waiting)} waited in ({lasts})."
         )
         return Straggler(
             "watchdog", "behind", tuple(behind), tuple(waiting), seq, op, pg, text, line.where()
@@ -182,9 +182,7 @@ def _group(pg: str, reps: list[WatchdogSeq], world: set[int], seen: set[int]) ->
             if counted
             else "printed no watchdog report (never reached it, or died first)"
         )
-        text = (
-            f"{_plural(waiting)} waited in {what} of process group {pg}; {_plural(silent)} {said}."
-        )
+        text = f"{plural(waiting)} waited in {what} of process group {pg}; {plural(silent)} {said}."
         return Straggler(
             "watchdog",
             "silent",

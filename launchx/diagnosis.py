@@ -94,9 +94,10 @@ class AttemptView:
 @dataclass(frozen=True)
 class Straggler:
     """A rank that did not reach the collective its peers were in: from the NCCL watchdog's
-    sequence numbers, flight-recorder dumps, gloo's monitored barrier or gloo's timeouts."""
+    sequence numbers, flight-recorder dumps, gloo's monitored barrier or gloo's timeouts; or
+    one that ended first without an error (torchrun's summary does not list it)."""
 
-    source: Literal["watchdog", "flight_recorder", "monitored_barrier", "gloo"]
+    source: Literal["watchdog", "flight_recorder", "monitored_barrier", "gloo", "summary"]
     # "behind": their own reports show they never reached the collective; "silent": they
     # said nothing (no watchdog report, no dump), so they may as well have died first.
     kind: Literal["behind", "silent"]

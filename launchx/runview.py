@@ -199,6 +199,8 @@ def attempt_report(
     ]
     root_rank = _first_failed(facts, hits, lines)
     primary, findings = _choose(hits, root_rank, facts, lines, policy)
+    if primary is not None and primary.category in _PEER_LEFT:
+        stragglers.extend(_left_early(scans, facts))
     if primary is not None and primary.rank is None and root_rank is None:
         primary, findings = _named_by_its_only_rank(primary, findings, hits, facts, lines, policy)
     if decided is not None:
@@ -562,6 +564,42 @@ def _version_split(scans: Sequence[SourceScan], lines: Sequence[LogLine]) -> lis
     )
     hit = rm.signal_hit("nccl_versions_differ", 91)
     return [Hit(hit.rule, (line,), None, (summary,))]
+
+
+# what a rank says when its peer's process is gone: the peer may have ended without an error
+_PEER_LEFT = frozenset({"gloo_error", "socket_error"})
+
+
+def _left_early(scans: Sequence[SourceScan], facts: _Facts) -> list[Straggler]:
+    """Ranks that ended without an error while another rank still talked to them: a rank
+    with a log of its own that torchrun's summary of its one node does not list (the
+    summary lists every rank that failed or that its agent stopped, so such a rank had
+    exited 0 first) and whose lines hold no error. The ranks ran different numbers of steps
+    or collectives (uneven data); the other rank's closed connection is the consequence."""
+    nodes = {s.info.node for s in scans if s.info.node is not None}
+    if facts.root_entry is None or len(nodes) > 1:
+        return []
+    said = {ln.rank for s in scans for ln in s.lines if ln.rank is not None}
+    quiet = sorted(
+        {
+            s.info.rank
+            for s in scans
+            if s.info.rank is not None and s.line_count and not s.info.launcher
+        }
+        - set(facts.exits)
+        - said
+    )
+    waiting = sorted(r for r, code in facts.exits.items() if code)
+    if not quiet or not waiting:
+        return []
+    it = "it" if len(quiet) == 1 else "them"
+    text = (
+        f"{collectives.plural(quiet)} ended without an error while {collectives.plural(waiting)} "
+        f"still waited for {it} (torchrun's summary lists no failure of {it}: exit 0): the "
+        "ranks ran different numbers of steps or collectives (uneven data across ranks, a "
+        "rank that left a loop early)."
+    )
+    return [Straggler("summary", "silent", tuple(quiet), tuple(waiting), None, None, "", text)]
 
 
 def _prelude_shows(scans: Sequence[SourceScan], patterns: Sequence[str]) -> bool:

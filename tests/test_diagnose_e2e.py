@@ -114,3 +114,36 @@ def test_plain_torchruns_gloo_timeout_names_the_rank_that_did_not_time_out(
     assert (doc["primary"]["category"], doc["primary"]["rank"]) == ("collective_timeout", 2)
     roles = {r["rank"]: r["role"] for r in doc["ranks"]}
     assert roles == {0: "collateral", 1: "collateral", 2: "root"}, doc["ranks"]
+
+
+UNEVEN = """
+import time
+import torch, torch.distributed as dist
+dist.init_process_group("gloo")
+rank = dist.get_rank()
+for step in range(5 if rank == 0 else 3):  # rank 1 has fewer batches
+    dist.all_reduce(torch.ones(2))
+    print(f"rank {rank} step {step}", flush=True)
+    time.sleep(0.2)
+print(f"rank {rank} done", flush=True)
+"""
+
+
+def test_a_rank_that_ran_out_of_batches_is_the_root(tmp_path: Path) -> None:
+    """launchx run, 2 gloo ranks, uneven data: rank 1 exits 0 after 3 steps and rank 0's
+    4th all-reduce finds its peer gone. torchrun names rank 0; the diagnosis names rank 1,
+    which left first, and rank 0 as collateral."""
+    (tmp_path / "uneven.py").write_text(UNEVEN)
+    run = subprocess.run(
+        [sys.executable, "-m", "launchx", "run", "-p", "local", "--nproc-per-node", "2",
+         "--set", "retry.max_retries=0", "--log-dir", str(tmp_path / "logs"), "uneven.py"],
+        cwd=tmp_path, env=clean_env(PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+        timeout=180,
+    )  # fmt: skip
+    assert run.returncode != 0, run.stdout + run.stderr
+    assert "launchx: failure: gloo_error on rank 1" in run.stdout, run.stdout + run.stderr
+    done = _diagnose_json(tmp_path / "logs")
+    assert done.returncode == 0, done.stdout + done.stderr
+    doc = json.loads(done.stdout)
+    assert (doc["primary"]["category"], doc["primary"]["rank"]) == ("gloo_error", 1)
+    assert {r["rank"]: r["role"] for r in doc["ranks"]} == {0: "collateral", 1: "root"}

@@ -892,3 +892,45 @@ def test_a_failure_after_the_framework_said_training_ended_is_said_so() -> None:
     assert not any("reached its end" in n for n in failures.diagnose_logs([failed]).notes)
     stopped = hf_done + "[rank1]: KeyboardInterrupt\n"
     assert not any("reached its end" in n for n in failures.diagnose_logs([stopped]).notes)
+
+
+_CLOSED = (
+    "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection "
+    "closed by peer [127.0.0.1]:37288\n"
+)
+_ONLY_RANK_0 = (
+    "s.py FAILED\nFailures:\n  <NO_OTHER_FAILURES>\nRoot Cause (first observed failure):\n[0]:\n"
+    "  time      : 2026-12-06_20:07:20\n  host      : vm\n  rank      : 0 (local_rank: 0)\n"
+    "  exitcode  : 1 (pid: 8039)\n"
+)
+
+
+def test_a_rank_that_ended_cleanly_while_its_peer_waited_is_the_root(tmp_path: Path) -> None:
+    """Uneven data: rank 1 ran out of batches and exited 0; rank 0's next all-reduce lost
+    its peer. torchrun's summary names rank 0 alone; rank 1's own log holds no error."""
+    _write(tmp_path, "attempt-0/rank-0.log", "step 0\n" + _CLOSED)
+    _write(tmp_path, "attempt-0/rank-1.log", "rank 1 step 2\nrank 1 done\n")
+    _write(tmp_path, "attempt-0/launcher.log", _ONLY_RANK_0)
+    report = _diagnose(tmp_path)
+    p = report.primary
+    assert p is not None and (p.category, p.rank) == ("gloo_error", 1)
+    assert p.evidence[0].startswith("rank 1 ended without an error while rank 0 still waited")
+    assert _roles(report) == {0: "collateral", 1: "root"}
+    # torchrun stopped rank 1 (it is in the summary): nothing says it left first
+    stopped = _ONLY_RANK_0.replace(
+        "  <NO_OTHER_FAILURES>\n",
+        "[1]:\n  time      : 2026-12-06_20:07:20\n  host      : vm\n"
+        "  rank      : 1 (local_rank: 1)\n  exitcode  : -15 (pid: 8040)\n",
+    )
+    _write(tmp_path, "attempt-0/launcher.log", stopped)
+    p = _diagnose(tmp_path).primary
+    assert p is not None and p.rank == 0
+    # a rank with an error of its own is not quiet; nor is one whose node has no summary
+    _write(tmp_path, "attempt-0/launcher.log", _ONLY_RANK_0)
+    _write(tmp_path, "attempt-0/rank-1.log", "[rank1]: KeyError: 'x'\n")
+    p = _diagnose(tmp_path).primary
+    assert p is not None and p.category == "user_code_error" and p.rank == 1
+    _write(tmp_path, "attempt-0/rank-1.log", "rank 1 done\n")
+    (tmp_path / "attempt-0" / "launcher.log").unlink()
+    p = _diagnose(tmp_path).primary
+    assert p is not None and p.rank == 0

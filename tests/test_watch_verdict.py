@@ -463,7 +463,7 @@ def test_rhythm_counts_gaps_after_the_first_line() -> None:
 def test_auto_before_the_rhythm_is_known_uses_the_initial_timeout() -> None:
     choice = choose_timeout(HangPolicy(), _rhythm(1.0, 2.0))
     assert (choice.seconds, choice.source) == (600.0, "initial")
-    assert "1/5 gaps over 1/60 s of output" in choice.detail
+    assert "5 gaps between output lines over 60 s of output; so far 1 over 1 s" in choice.detail
     # a burst of start-up lines is no rhythm yet, however many
     burst = choose_timeout(HangPolicy(), _rhythm(*[i * 0.01 for i in range(50)]))
     assert burst.source == "initial"

@@ -113,8 +113,9 @@ def choose_timeout(policy: HangPolicy, rhythm: Rhythm) -> TimeoutChoice:
     else:
         seconds = max(policy.floor_s, policy.initial_s)
         detail = (
-            f"until the run's rhythm is known ({rhythm.gaps}/{policy.learn_gaps} gaps over "
-            f"{rhythm.span_s:.0f}/{policy.floor_s:g} s of output)"
+            f"until the run's rhythm is known: {policy.learn_gaps} gaps between output lines "
+            f"over {policy.floor_s:g} s of output; so far {rhythm.gaps} over "
+            f"{rhythm.span_s:.0f} s"
         )
         source = "initial"
     if policy.ceiling_s is not None and seconds > policy.ceiling_s:
