@@ -97,24 +97,43 @@ _GLOO_TIMEOUT = re.compile(
 )
 
 
-def from_gloo_timeouts(lines: Iterable[LogLine], world: Iterable[int]) -> list[Straggler]:
-    """The ranks the logs show (``world``: a prefix, a file, an exit code) that did not say
-    they timed out in a gloo collective where others did: the one they waited for, or one
-    that died first. Only ranks the logs show are named: a rank left out of a paste is not
-    silent. A rank that reported in a different process group would be named wrongly, but
-    gloo's words say no group."""
-    waiting = sorted(
-        {ln.rank for ln in lines if ln.rank is not None and _GLOO_TIMEOUT.search(ln.text)}
-    )
-    silent = sorted(set(world) - set(waiting))
+_SUMMARY = re.compile(r"\s*(?:time|host|rank|exitcode|error_file|traceback|msg)\s*:")
+
+
+def from_gloo_timeouts(lines: Sequence[LogLine], world: Iterable[int]) -> list[Straggler]:
+    """The ranks the logs show (``world``: a prefix, a file, an exit code) that said nothing
+    of their own where others timed out in a gloo collective: the one they waited for, or
+    one that died first. Only ranks the logs show are named: a rank left out of a paste is
+    not silent. One rank's timeout alone names, not blames, the silent one: torchrun stops a
+    waiting rank before its own timeout prints, and one node's log of several shows that
+    rank with the stuck one elsewhere; two or more that timed out while one said nothing
+    point at that one. gloo's words name no process group."""
+    said = [ln for ln in lines if ln.rank is not None and _GLOO_TIMEOUT.search(ln.text)]
+    waiting = sorted({ln.rank for ln in said if ln.rank is not None})
+    # (torchrun's summary of a rank it stopped is no word of the rank's own)
+    spoke = {ln.rank for ln in lines if ln.rank is not None and not _SUMMARY.match(ln.text)}
+    silent = sorted(set(world) - spoke)
     if not waiting or not silent:
         return []
     text = (
         f"{plural(waiting)} timed out waiting in a gloo collective; {plural(silent)} "
         f"did not (never reached it, or died first)."
     )
-    where = next(ln.where() for ln in lines if ln.rank in waiting and _GLOO_TIMEOUT.search(ln.text))
-    return [Straggler("gloo", "silent", tuple(silent), tuple(waiting), None, None, "", text, where)]
+    where = said[0].where()
+    return [
+        Straggler(
+            "gloo",
+            "silent",
+            tuple(silent),
+            tuple(waiting),
+            None,
+            None,
+            "",
+            text,
+            where,
+            counted=len(waiting) < 2,
+        )
+    ]
 
 
 def mismatched(reports: Iterable[WatchdogSeq]) -> tuple[int, dict[str, list[int]]] | None:

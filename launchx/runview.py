@@ -199,7 +199,7 @@ def attempt_report(
     ]
     root_rank = _first_failed(facts, hits, lines)
     primary, findings = _choose(hits, root_rank, facts, lines, policy)
-    if primary is not None and primary.category in _PEER_LEFT:
+    if primary is not None and primary.code in _PEER_LEFT:
         stragglers.extend(_left_early(scans, facts))
     if primary is not None and primary.rank is None and root_rank is None:
         primary, findings = _named_by_its_only_rank(primary, findings, hits, facts, lines, policy)
@@ -566,8 +566,11 @@ def _version_split(scans: Sequence[SourceScan], lines: Sequence[LogLine]) -> lis
     return [Hit(hit.rule, (line,), None, (summary,))]
 
 
-# what a rank says when its peer's process is gone: the peer may have ended without an error
-_PEER_LEFT = frozenset({"gloo_error", "socket_error"})
+# what a rank says when its peer's process is gone (gloo's "Connection closed by peer"): the
+# peer may have ended without an error
+_PEER_LEFT = frozenset({"LX522"})
+# torchrun's agent stopping a rank still running when another failed
+_CLOSING = re.compile(r"Sending process \d+ closing signal SIG(?:TERM|KILL|INT)")
 
 
 def _left_early(scans: Sequence[SourceScan], facts: _Facts) -> list[Straggler]:
@@ -577,7 +580,15 @@ def _left_early(scans: Sequence[SourceScan], facts: _Facts) -> list[Straggler]:
     exited 0 first) and whose lines hold no error. The ranks ran different numbers of steps
     or collectives (uneven data); the other rank's closed connection is the consequence."""
     nodes = {s.info.node for s in scans if s.info.node is not None}
-    if facts.root_entry is None or len(nodes) > 1:
+    # (the summary of launchx's own record of torchrun's output: a SLURM task's file, which
+    # holds a node's torchrun, summary and all, is no one rank's)
+    if not any(s.info.launcher and s.entries for s in scans) or len(nodes) > 1:
+        return []
+    # torch before 2.9 lists only the rank that failed, not those its agent then stopped:
+    # more ranks stopped than the summary lists with a signal means it is such a summary
+    closed = sum(1 for s in scans for ln in s.lines if _CLOSING.search(ln.text))
+    listed = sum(1 for code in facts.exits.values() if code in (-15, -9, -2))
+    if closed > listed:
         return []
     said = {ln.rank for s in scans for ln in s.lines if ln.rank is not None}
     quiet = sorted(

@@ -88,8 +88,14 @@ def summarise(
         else [e for e in events if _int(e.get("node")) in (None, 0)]
     )
     spoken = own if any(e.get("event") == "run_start" for e in own) else list(events)
-    start = next((e for e in spoken if e.get("event") == "run_start"), {})
-    end = next((e for e in reversed(spoken) if e.get("event") == "run_end"), None)
+    starts = [i for i, e in enumerate(spoken) if e.get("event") == "run_start"]
+    start = spoken[starts[0]] if starts else {}
+    # the launchx now in charge, and its end: a requeued job's second launchx starts over
+    latest = spoken[starts[-1]] if starts else {}
+    end = next(
+        (e for e in reversed(spoken[starts[-1] if starts else 0 :]) if e.get("event") == "run_end"),
+        None,
+    )
     speaks = {id(e) for e in spoken}
     attempts: dict[int, AttemptState] = {}
     watch: list[str] = []
@@ -136,7 +142,7 @@ def summarise(
         code, reason, state = None, None, "running"
         elapsed = now - started if started is not None else None
         if alive is None:
-            elsewhere = _str(start.get("host")) or "an unnamed host"
+            elsewhere = _str(latest.get("host")) or "an unnamed host"
     else:
         # its launchx died mid-run: nothing is running any more, and the run lasted until
         # its last word, not until now
@@ -161,7 +167,7 @@ def summarise(
         log_dir=read_from or _str(start.get("log_dir")),
         elsewhere=elsewhere,
         last_heard_s=now - last if elsewhere is not None and last is not None else None,
-        pid=_int(start.get("pid")),
+        pid=_int(latest.get("pid")),
     )
 
 

@@ -12,6 +12,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from launchx.run import events
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -156,3 +158,22 @@ def test_run_start_names_the_schema(tmp_path: Path) -> None:
     }
     assert "schema" not in last
     assert "schema (launchx-events/1)" in (events.__doc__ or "")
+
+
+@pytest.mark.parametrize(
+    ("end", "ended"),
+    [
+        ({"ended": "preempted", "reason": "finished", "exit_code": 0}, "preempted"),
+        ({"reason": "finished"}, "finished"),  # a cut record: the words alone
+        ({"reason": "retry budget spent: 2 retries"}, "failed"),
+        ({"reason": "interrupted by the user: never retried", "exit_code": 130}, "interrupted"),
+        ({"exit_code": 1}, "failed"),
+        ({"exit_code": 0}, "finished"),
+        ({"ended": "gone away"}, None),  # (not an ending launchx writes, and nothing else)
+        ({}, None),
+    ],
+)
+def test_how_a_run_ended_from_its_field_or_an_older_records_words(
+    end: dict[str, object], ended: str | None
+) -> None:
+    assert events.how_it_ended(end) == ended

@@ -133,6 +133,17 @@ def test_the_rank_that_did_not_time_out_in_gloo_is_named() -> None:
     # every rank shown timed out: none is named
     every = failures.diagnose_logs([_GLOO.format(r=0) + _GLOO.format(r=1)])
     assert not every.stragglers
+    # one rank's timeout beside a silent rank names it, but does not blame it: torchrun may
+    # have stopped a waiting rank before its timeout printed (the stuck one on another node)
+    one = failures.diagnose_logs([_GLOO.format(r=0) + "s.py FAILED\nFailures:\n" + summary])
+    assert one.primary is not None and one.primary.rank == 0
+    assert "rank 2 did not (never reached it, or died first)" in one.primary.cause
+    # a rank with an error of its own is not silent
+    closed = (
+        "[rank2]: RuntimeError: [../gloo/transport/tcp/pair.cc:589] Connection closed by peer\n"
+    )
+    spoke = failures.diagnose_logs([text + closed + "s.py FAILED\nFailures:\n" + summary])
+    assert spoke.primary is not None and spoke.primary.rank != 2 and not spoke.stragglers
 
 
 def test_silent_ranks_are_named_but_not_blamed_when_several() -> None:
@@ -933,4 +944,15 @@ def test_a_rank_that_ended_cleanly_while_its_peer_waited_is_the_root(tmp_path: P
     _write(tmp_path, "attempt-0/rank-1.log", "rank 1 done\n")
     (tmp_path / "attempt-0" / "launcher.log").unlink()
     p = _diagnose(tmp_path).primary
+    assert p is not None and p.rank == 0
+    # torch before 2.9 stopped rank 1 and listed rank 0 alone: its closing signal says so
+    old = "W1206 api.py:1028] Sending process 8040 closing signal SIGTERM\n" + _ONLY_RANK_0
+    _write(tmp_path, "attempt-0/launcher.log", old)
+    p = _diagnose(tmp_path).primary
+    assert p is not None and p.rank == 0
+    # a SLURM task's file (no attempt directory) is a node's, not a rank's
+    flat = tmp_path / "flat"
+    _write(flat, "job-0.out", "step 0\n" + _CLOSED + _ONLY_RANK_0)
+    _write(flat, "job-1.out", "step 0\nrank 1 done\n")
+    p = _diagnose(flat).primary
     assert p is not None and p.rank == 0

@@ -209,6 +209,26 @@ def test_how_a_run_ended_is_its_state(end: dict[str, object], state: str) -> Non
     assert f"): {state}, exit {end['exit_code']}: {end['reason']}" in render(run)
 
 
+def test_a_requeued_job_running_again_is_running_under_its_new_launchx() -> None:
+    """After a SLURM requeue the job's second launchx appends a run_start: the first one's
+    run_end (requeued) is history, and the pid shown is the launchx now running."""
+    run = summarise(
+        [
+            {**START, "pid": 111},
+            {"event": "attempt_start", "attempt": 0, "ts": 101.0},
+            {"event": "attempt_end", "attempt": 0, "outcome": "preempted", "duration_s": 50.0},
+            {"event": "run_end", "exit_code": 0, "reason": "requeued", "ended": "requeued"},
+            {**START, "ts": 300.0, "pid": 222},
+            {"event": "attempt_start", "attempt": 1, "ts": 301.0},
+        ],
+        alive=True,
+        now=360.0,
+    )
+    assert (run.state, run.pid) == ("running", 222)
+    assert "running (launchx pid 222)" in render(run)
+    assert [(a.attempt, a.state) for a in run.attempts] == [(0, "preempted"), (1, "running")]
+
+
 def test_a_run_whose_start_was_cut_from_its_events_is_named_by_its_directory(
     tmp_path: Path,
 ) -> None:

@@ -77,12 +77,13 @@ def how_it_ended(end: Mapping[str, object]) -> Ended | None:
         if words.startswith(start):
             return ending
     if not isinstance(code, int) or isinstance(code, bool):
-        return None
+        return "failed" if words else None  # (a reason but no code: a cut record)
     return "finished" if code == 0 else "failed"
 
 
 # The reasons' first words before run_end said how it ended (launchx run/decide.py, 2026)
 _REASON_WORDS: tuple[tuple[str, Ended], ...] = (
+    ("finished", "finished"),
     ("requeued", "requeued"),
     ("interrupted", "interrupted"),
     ("stopped after the scheduler", "preempted"),
