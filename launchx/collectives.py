@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 from launchx.diagnosis import Straggler
-from launchx.loglines import LogLine
+from launchx.loglines import SUMMARY_FIELD, LogLine
 from launchx.logscan import WatchdogSeq
 from launchx.spans import spans
 
@@ -97,9 +97,6 @@ _GLOO_TIMEOUT = re.compile(
 )
 
 
-_SUMMARY = re.compile(r"\s*(?:time|host|rank|exitcode|error_file|traceback|msg)\s*:")
-
-
 def from_gloo_timeouts(lines: Sequence[LogLine], world: Iterable[int]) -> list[Straggler]:
     """The ranks the logs show (``world``: a prefix, a file, an exit code) that said nothing
     of their own where others timed out in a gloo collective: the one they waited for, or
@@ -111,7 +108,7 @@ def from_gloo_timeouts(lines: Sequence[LogLine], world: Iterable[int]) -> list[S
     said = [ln for ln in lines if ln.rank is not None and _GLOO_TIMEOUT.search(ln.text)]
     waiting = sorted({ln.rank for ln in said if ln.rank is not None})
     # (torchrun's summary of a rank it stopped is no word of the rank's own)
-    spoke = {ln.rank for ln in lines if ln.rank is not None and not _SUMMARY.match(ln.text)}
+    spoke = {ln.rank for ln in lines if ln.rank is not None and not SUMMARY_FIELD.match(ln.text)}
     silent = sorted(set(world) - spoke)
     if not waiting or not silent:
         return []

@@ -572,6 +572,8 @@ BLOCK_RANK = re.compile(r"^rank\s*:?\s*(\d+)\s*\(local[_ ]rank\s*:\s*(\d+)\)")
 BLOCK_EXIT = re.compile(r"^exitcode\s*:\s*(-?\d+)")
 BLOCK_HOST = re.compile(r"^host\s*:\s*(\S+)")
 BLOCK_TIME = re.compile(r"^time\s*:\s*(\S+)")
+# any field of a rank's block: what torchrun says of a rank, not the rank's own words
+SUMMARY_FIELD = re.compile(r"^\s*(?:time|host|rank|exitcode|error_file|traceback|msg)\s*:")
 BORDER = re.compile(r"^(?:={8,}|-{8,}|\*{8,})$")
 # the agent's line for the first rank that failed (another wording names the binary first)
 FIRST_FAILED = re.compile(

@@ -92,10 +92,8 @@ def summarise(
     start = spoken[starts[0]] if starts else {}
     # the launchx now in charge, and its end: a requeued job's second launchx starts over
     latest = spoken[starts[-1]] if starts else {}
-    end = next(
-        (e for e in reversed(spoken[starts[-1] if starts else 0 :]) if e.get("event") == "run_end"),
-        None,
-    )
+    since = spoken[starts[-1] :] if starts else spoken
+    end = next((e for e in reversed(since) if e.get("event") == "run_end"), None)
     speaks = {id(e) for e in spoken}
     attempts: dict[int, AttemptState] = {}
     watch: list[str] = []
@@ -136,7 +134,7 @@ def summarise(
         if ended == "failed" and _last_interrupted(attempts):
             # (a record older than the ended field, of a node that adopted another's interrupt)
             ended = "interrupted"
-        state: str = ended or ("finished" if code == 0 else "failed")
+        state: str = ended or "failed"  # (None: neither a reason nor an exit code)
         elapsed = _float(end.get("duration_s"))
     elif alive is not False:
         code, reason, state = None, None, "running"
