@@ -451,6 +451,18 @@ def test_nested_launchx_inside_launchx_is_refused() -> None:
     assert code == 2 and "LX204" in err
 
 
+def test_a_log_dir_that_cannot_be_made_is_refused_before_the_run_says_anything(
+    tmp_path: Path,
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    (tmp_path / "t.py").write_text("print('ran')\n")
+    code, out, err = run_cli(["run", "--log-dir", str(blocker / "logs"), "t.py"], cwd=tmp_path)
+    assert code == 2 and "cannot create the log directory" in err and "Traceback" not in err
+    # nothing was started, and no header named logs that would never be written
+    assert "launchx: logs in" not in out and "attempt 0" not in out and "ran" not in out
+
+
 def test_too_many_processes_for_gpus_is_refused_before_launch(tmp_path: Path) -> None:
     from conftest import HOSTS
 

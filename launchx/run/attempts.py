@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from launchx import detect
-from launchx.errors import LaunchxError
 from launchx.execute import Supervisor, child_environment, run_process
 from launchx.plan import LaunchPlan, torchrun_logs
 from launchx.run.decide import Evidence
 from launchx.run.nodes import AttemptHooks, NodeChannel
 from launchx.run.output import AttemptOutput, Terminal
+from launchx.run.rundirs import make_log_dir
 from launchx.run.watching import Watching, WatchSetup
 
 _ERROR_FILE_BYTES = 64 * 1024
@@ -65,13 +65,7 @@ class ProcessAttempts:
     def run(self, plan: LaunchPlan) -> Evidence:
         log_dir = Path(plan.log_dir) if plan.log_dir else None
         if log_dir is not None:
-            try:
-                log_dir.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise LaunchxError(
-                    f"cannot create the log directory {log_dir}: {exc.strerror}",
-                    "pass a writable --log-dir",
-                ) from None
+            make_log_dir(log_dir)
         output = AttemptOutput(
             self.terminal,
             log_dir,

@@ -15,9 +15,22 @@ import tempfile
 from contextlib import suppress
 from pathlib import Path
 
-from launchx.errors import ConfigError
+from launchx.errors import ConfigError, LaunchxError
 from launchx.plan import default_log_root
 from launchx.run.events import has_events, how_it_ended
+
+
+def make_log_dir(path: Path) -> None:
+    """Create a log directory, or say why not: before the run's first line when it is the
+    user's --log-dir (a header naming logs that can never be written would mislead), and
+    for each attempt's directory under it."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise LaunchxError(
+            f"cannot create the log directory {path}: {exc.strerror}",
+            "pass a writable --log-dir",
+        ) from None
 
 
 def latest_file(temp_dir: str) -> Path:

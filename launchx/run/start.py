@@ -37,7 +37,7 @@ from launchx.run.nodes import NodeChannel
 from launchx.run.output import Terminal
 from launchx.run.peers import Alone, NodePeers
 from launchx.run.ports import History, Peers, Scheduler, World
-from launchx.run.rundirs import log_dir_taken, note_latest_run
+from launchx.run.rundirs import log_dir_taken, make_log_dir, note_latest_run
 from launchx.run.watching import WatchSetup
 from launchx.run.world import (
     DirCheckpoints,
@@ -109,6 +109,8 @@ def start(
     if log_dir and res.launch["node_rank"].value == "0" and not decisions.inner_step:
         _check_log_dir(spec, Path(log_dir))
     _check_checkpoint_dir(spec.checkpoint_dir)
+    if log_dir:
+        make_log_dir(Path(log_dir))
     terminal = Terminal(out or sys.stdout, show_banner=decisions.inner_step)
     sup = Supervisor(forward_warnings=not decisions.inner_step)
     console = StreamConsole(terminal)
