@@ -31,7 +31,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import BinaryIO, cast
 
-from launchx import anchorfind, failures, flightrec, logscan, runview
+from launchx import anchorfind, failures, flightrec, logdecode, logscan, runview
 from launchx.diagnosis import Report
 from launchx.errors import LaunchxError
 from launchx.logscan import SourceInfo
@@ -130,7 +130,7 @@ def _kind(path: Path, explicit: bool) -> str | None:
     """ "log", "dump", "events" or "error_file"; None for a binary file in a directory."""
     try:
         with path.open("rb") as fh:
-            head = _sniff(fh)
+            head = _sniff(logdecode.decoded(fh))
     except OSError as exc:
         if not explicit:
             return None
@@ -154,26 +154,6 @@ def _kind(path: Path, explicit: bool) -> str | None:
     return "log"
 
 
-@dataclass
-class _HeadThen:
-    """A pipe whose first bytes were read to look at: they come first again."""
-
-    head: bytes
-    rest: BinaryIO
-
-    def seekable(self) -> bool:
-        return False
-
-    def read(self, n: int = -1) -> bytes:
-        if not self.head:
-            return self.rest.read(n)
-        if n < 0:
-            out, self.head = self.head + self.rest.read(), b""
-            return out
-        out, self.head = self.head[:n], self.head[n:]
-        return out
-
-
 def _text_stdin(stdin: BinaryIO | None) -> BinaryIO:
     """stdin, refused as a file is when it is binary (``cat model.bin | launchx diagnose -``),
     or closed (None: a process started with no fd 0, ``launchx diagnose <&-``)."""
@@ -183,13 +163,20 @@ def _text_stdin(stdin: BinaryIO | None) -> BinaryIO:
             "pass the log files or the run's log directory, or pipe the log into "
             "launchx diagnose -",
         )
-    head = _sniff(stdin)
+    try:
+        text = logdecode.decoded(stdin)
+        head = _sniff(text)
+    except OSError as exc:
+        raise LaunchxError(
+            f"cannot read <stdin>: {exc.strerror or exc}",
+            "pipe in the text log (stdout/stderr of the run), or pass its file or directory",
+        ) from None
     if _binary(head):
         raise LaunchxError(
             "<stdin> is binary data, not a log",
             "pipe in the text log (stdout/stderr of the run), or pass its file or directory",
         )
-    return cast(BinaryIO, _HeadThen(head, stdin))
+    return cast(BinaryIO, logdecode.HeadThen(head, text))
 
 
 # A run of NUL bytes in a text log is padding, not data: what logrotate's copytruncate, or a
@@ -290,8 +277,9 @@ def _info(path: Path, rel: str, hints: dict[str, tuple[int | None, str | None]])
     rank_m = _RANK.search("/" + parts[-1].lower())
     rank = int(rank_m.group(1)) if rank_m else None
     local: int | None = None
-    launcher = bool(_LAUNCHER.match(parts[-1]))
-    torchrun_file = _TORCHRUN_STREAM.match(parts[-1]) or parts[-1] == "error.json"
+    name = logdecode.plain_name(parts[-1])
+    launcher = bool(_LAUNCHER.match(name))
+    torchrun_file = _TORCHRUN_STREAM.match(name) or name == "error.json"
     if torchrun_file and len(parts) >= 3 and parts[-2].isdigit() and _ATTEMPT.match(parts[-3]):
         local = int(parts[-2])
     host: str | None = None
@@ -439,7 +427,11 @@ def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO | None) -> list[logscan.
     # would split its data between the two readers
     # (none where Hyperscan finds every anchor in one pass: a helper would cost more than it
     # saves)
-    regular = [n for n, lf in enumerate(logs) if lf.path is not None and lf.path.is_file()]
+    regular = [
+        n
+        for n, lf in enumerate(logs)
+        if lf.path is not None and lf.path.is_file() and not _encoded(lf.path)
+    ]
     helper = (
         None
         if logscan.one_pass_search() is not None
@@ -457,7 +449,8 @@ def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO | None) -> list[logscan.
                     continue
                 view = views.get(n)
                 with lf.path.open("rb") as fh:
-                    scans.append(logscan.scan_stream(fh, lf.info, base_index=base, far=view))
+                    text = logdecode.decoded(fh)
+                    scans.append(logscan.scan_stream(text, lf.info, base_index=base, far=view))
             except OSError as exc:
                 raise LaunchxError(
                     f"cannot read log {str(lf.path or lf.info.name)!r}: {exc.strerror or exc}",
@@ -467,6 +460,16 @@ def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO | None) -> list[logscan.
         if helper is not None:
             helper.close()
     return scans
+
+
+def _encoded(path: Path) -> bool:
+    """Whether the file at ``path`` is read through a decoder (the helper, reading its raw
+    bytes, would find no lines); an unreadable one is left to its reader to report."""
+    try:
+        with path.open("rb") as fh:
+            return logdecode.form_of(fh.read(logdecode.PEEK)) is not None
+    except OSError:
+        return False
 
 
 def _blank(scan: logscan.SourceScan) -> bool:

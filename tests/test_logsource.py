@@ -3,7 +3,10 @@ paths that cannot be used (one clear LaunchxError each)."""
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import io
+import lzma
 import os
 import shutil
 import threading
@@ -12,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from launchx import logsource
+from launchx.diagnosis import Report
 from launchx.errors import LaunchxError
 
 RUNS = Path(__file__).parent / "fixtures" / "runs"
@@ -191,6 +195,81 @@ def test_nul_padding_longer_than_the_sniff_is_still_padding(tmp_path: Path) -> N
     (tmp_path / "zeros.log").write_bytes(bytes(1 << 20))
     with pytest.raises(LaunchxError, match="binary file, not a log"):
         logsource.discover([str(tmp_path / "zeros.log")])
+
+
+KEYERROR_LOG = (
+    Path(__file__).parent
+    / "fixtures"
+    / "logs"
+    / "dev"
+    / ("user_code_error__torchrun_gloo_keyerror.log")
+)
+# how each form is written: logrotate's and a CI artifact's compressions, PowerShell 5's `>`
+FORMS = {
+    "gz": gzip.compress,
+    "bz2": bz2.compress,
+    "xz": lzma.compress,
+    "utf16": lambda data: data.decode("utf-8").encode("utf-16"),
+}
+
+
+def _gist(report: Report) -> tuple[object, ...]:
+    assert report.primary is not None
+    p = report.primary
+    return (p.category, p.rank, p.evidence, tuple(r.rank for r in report.ranks))
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_a_compressed_or_utf16_log_reads_as_the_plain_one(form: str, tmp_path: Path) -> None:
+    """A rotated log (train.log.1.gz), an attached rank-3.log.xz, a PowerShell capture: the
+    same diagnosis as the plain text, named, in a directory or piped, with nothing unpacked."""
+    plain = KEYERROR_LOG.read_bytes()
+    expected = _gist(logsource.diagnose_paths([str(KEYERROR_LOG)], io.BytesIO()))
+    data = FORMS[form](plain)
+    assert data != plain
+    (tmp_path / "run" / "attempt-0").mkdir(parents=True)
+    named = tmp_path / f"train.log.{form}"
+    named.write_bytes(data)
+    suffix = "" if form == "utf16" else f".{form}"
+    (tmp_path / "run" / "attempt-0" / f"launcher.log{suffix}").write_bytes(data)
+    for paths, stdin in (
+        ([str(named)], io.BytesIO()),
+        ([str(tmp_path / "run")], io.BytesIO()),
+        (["-"], io.BytesIO(data)),
+    ):
+        assert _gist(logsource.diagnose_paths(paths, stdin)) == expected, paths
+    # a compressed file's name is its content's: launchx's launcher log still reads as one
+    assert _infos(logsource.discover([str(tmp_path / "run")])) == {
+        f"attempt-0/launcher.log{suffix}": (None, None, 0, True)
+    }
+
+
+def test_a_compressed_log_cut_short_is_read_as_far_as_it_goes(tmp_path: Path) -> None:
+    # copied while the run still wrote it: the end of its data is the end of the log
+    data = gzip.compress(b"[rank1]: KeyError: 'missing'\n" + b"step 7 loss 0.5\n" * 200_000)
+    (tmp_path / "rank-1.log.gz").write_bytes(data[: len(data) // 2])
+    report = logsource.diagnose_paths([str(tmp_path / "rank-1.log.gz")], io.BytesIO())
+    assert report.primary is not None
+    assert (report.primary.category, report.primary.rank) == ("user_code_error", 1)
+
+
+def test_damaged_compressed_data_is_one_message_or_skipped_in_a_directory(
+    tmp_path: Path,
+) -> None:
+    damaged = tmp_path / "run" / "rank-0.log.gz"
+    damaged.parent.mkdir()
+    damaged.write_bytes(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + os.urandom(4000))
+    with pytest.raises(LaunchxError, match=r"rank-0\.log\.gz.*gzip data is damaged"):
+        logsource.discover([str(damaged)])
+    with pytest.raises(LaunchxError, match=r"<stdin>.*gzip data is damaged"):
+        logsource.diagnose_paths(["-"], io.BytesIO(damaged.read_bytes()))
+    _write(tmp_path / "run", "rank-1.log", "[rank1]: KeyError: 'missing'\n")
+    found = logsource.discover([str(tmp_path / "run")])
+    assert found.skipped == ("rank-0.log.gz",) and len(found.logs) == 1
+    # a compressed archive of binaries is binary once decompressed, not a log
+    (tmp_path / "ckpt.gz").write_bytes(gzip.compress(b"\x7fELF\x02\x01\x01" + bytes(8192)))
+    with pytest.raises(LaunchxError, match="binary file, not a log"):
+        logsource.discover([str(tmp_path / "ckpt.gz")])
 
 
 def test_an_empty_directory_and_one_with_only_binaries(tmp_path: Path) -> None:

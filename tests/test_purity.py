@@ -47,6 +47,7 @@ PURE = {
     "flightrec",  # flight-recorder dumps as data (pickles loaded with no class allowed)
     "hostlist",
     "inner_launcher",  # is the command a launcher itself?
+    "logdecode",  # a compressed or UTF-16 stream read as UTF-8 bytes
     "loglines",
     "logscan",
     "origin",
