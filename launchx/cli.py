@@ -61,6 +61,7 @@ _FLAG_NAMES = {
     "resume.checkpoint_dir": "--checkpoint-dir",
     "resume.resume_arg": "--resume-arg",
     "preflight.enabled": "--preflight",
+    "logs.console_ranks": "--console-ranks",
 }
 MaxRetriesOpt = Annotated[
     int | None, typer.Option("--max-retries", help="Retries of transient failures (default 3).")
@@ -69,6 +70,14 @@ CheckpointDirOpt = Annotated[
     str | None,
     typer.Option(
         "--checkpoint-dir", help="Resume each retry from the newest complete checkpoint here."
+    ),
+]
+ConsoleRanksOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--console-ranks",
+        help="Ranks whose output the console shows: all (default), 0, 0,8 or 0-3; the "
+        "others' from their first error on (every rank's is in its log file).",
     ),
 ]
 PreflightOpt = Annotated[
@@ -233,6 +242,7 @@ def run(
         ),
     ] = None,
     checkpoint_dir: CheckpointDirOpt = None,
+    console_ranks: ConsoleRanksOpt = None,
     resume_arg: Annotated[
         str | None,
         typer.Option(
@@ -269,6 +279,7 @@ def run(
         resume__checkpoint_dir=checkpoint_dir,
         resume__resume_arg=resume_arg,
         preflight__enabled=preflight,
+        logs__console_ranks=console_ranks,
     )
     target = plan.Target(
         script=script, args=tuple(script_args or ()), module=module, no_python=no_python
@@ -300,6 +311,7 @@ def _sbatch(
     nproc_per_node: NprocOpt = None,
     checkpoint_dir: CheckpointDirOpt = None,
     max_retries: MaxRetriesOpt = None,
+    console_ranks: ConsoleRanksOpt = None,
     preflight: PreflightOpt = False,
     module: ModuleOpt = False,
     no_python: NoPythonOpt = False,
@@ -325,6 +337,7 @@ def _sbatch(
             retry__max_retries=max_retries,
             resume__checkpoint_dir=checkpoint_dir,
             preflight__enabled=preflight,
+            logs__console_ranks=console_ranks,
         ),
         options=sbatch.given_options(slurm_options),
         script_argv=(script, *(script_args or ())),

@@ -113,6 +113,7 @@ class LaunchPlan:
     context: str
     log_dir: str | None
     grace_period_s: float
+    console_ranks: str = "all"  # logs.console_ranks: the ranks the console shows
     # --preflight: the check that runs once before the first attempt (as a command a user
     # could type: launchx doctor across the nodes, or the srun step of it); None: none.
     preflight: tuple[str, ...] | None = None
@@ -144,6 +145,7 @@ class LaunchPlan:
             "master_port": self.master_port,
             "port_source": str(self.port_source),
             "log_dir": self.log_dir,
+            "console_ranks": self.console_ranks,
             "preflight": list(self.preflight) if self.preflight is not None else None,
         }
 
@@ -881,6 +883,7 @@ def build(
         context=decision.reason,
         log_dir=spec.log_dir,
         grace_period_s=float(res.profile.timeouts.grace_period_s),
+        console_ranks=res.profile.logs.console_ranks,
     )
 
 

@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from launchx import consoleranks
+
 Launcher = Literal["auto", "torchrun", "srun", "direct"]
 Backend = Literal["auto", "nccl", "gloo"]
 NprocSpec = Annotated[int, Field(ge=1)] | Literal["gpu", "cpu", "auto"]
@@ -81,6 +83,17 @@ class Resume(_Strict):
 class Logs(_Strict):
     keep_runs: Annotated[int, Field(ge=1)] = 20
     """Runs kept under the default log root (the temp dir's launchx/): the oldest go."""
+    console_ranks: str = "all"
+    """The ranks whose output the console shows: all, or global ranks ("0", "0,8", "0-3");
+    the others' from their first error line on. Every rank's output is in its log file."""
+
+    @field_validator("console_ranks", mode="before")
+    @classmethod
+    def _ranks(cls, value: object) -> object:
+        """YAML gives ``console_ranks: 0`` as a number; stored as "0-3,8"-style text."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        return consoleranks.canonical(value) if isinstance(value, str) else value
 
 
 class Preflight(_Strict):

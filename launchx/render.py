@@ -317,6 +317,8 @@ def plan_text(plan: LaunchPlan) -> str:
         )
     if plan.preflight is not None:
         header.append(f"before the first attempt (--preflight): {shlex.join(plan.preflight)}")
+    if plan.console_ranks != "all":
+        header.append(console_words(plan.console_ranks))
     lines = [f"# {_one_line(line)}" for line in header]
     lines += [_plan_env_line(e.name, e.value, e.source) for e in plan.env]
     lines.append(plan.shell_line())
@@ -343,6 +345,15 @@ def plan_json(plan: LaunchPlan) -> str:
 CHANGED_WHAT_YOU_ASKED: frozenset[str] = frozenset({"LX208"})  # held port -> a free one
 
 
+def console_words(ranks: str) -> str:
+    """What a console filtered to some ranks shows, and where the rest is."""
+    many = "," in ranks or "-" in ranks
+    return (
+        f"the console shows rank{'s' if many else ''} {ranks} and any other rank's lines from "
+        "its first error on; every rank's output is in its rank-R.log"
+    )
+
+
 def run_header(plan: LaunchPlan) -> str:
     """The lines a real run prints before each attempt: what runs, and any finding to act on
     or that explains why it differs from what was asked."""
@@ -354,6 +365,8 @@ def run_header(plan: LaunchPlan) -> str:
     ]
     if plan.log_dir:
         lines.append(f"launchx: logs in {plan.log_dir}")
+    if plan.console_ranks != "all":
+        lines.append(f"launchx: {console_words(plan.console_ranks)}")
     text = "\n".join(lines) + "\n"
     shown = [f for f in plan.findings if f.level != "info" or f.code in CHANGED_WHAT_YOU_ASKED]
     if shown:

@@ -205,6 +205,7 @@ def test_an_unknown_option_is_refused_with_the_closest_known_one(
 
 
 RUN_OPTIONS = ["--nproc-per-node", "--nnodes", "--master-addr", "--master-port", "--max-retries"]
+RUN_OPTIONS += ["--console-ranks"]
 TORCHRUN_CASES = [
     ("--nproc_per_node=8", "launchx spells it --nproc-per-node; "),
     ("--master_addr", "launchx spells it --master-addr; "),
@@ -217,7 +218,7 @@ TORCHRUN_CASES = [
     ("--rdzv-conf", "torchrun's --rdzv-conf has no launchx twin: drop it, or set"),
     ("--redirects=3", "torchrun's --redirects has no launchx twin: drop it"),
     ("--tee=3", "torchrun's --tee has no launchx twin: drop it"),
-    ("--local-ranks-filter=0", "torchrun's --local-ranks-filter has no launchx twin: drop it"),
+    ("--local-ranks-filter=0", "torchrun's --local-ranks-filter is launchx's --console-ranks 0"),
     ("--logs_specs=x", "torchrun's --logs-specs has no launchx twin: drop it"),
     ("--local-addr=10.0.0.1", "torchrun's --local-addr has no launchx twin: drop it"),
     ("--role=trainer", "torchrun's --role has no launchx twin: drop it"),

@@ -25,6 +25,7 @@ PURE = {
     "catalog",
     "catalog_data",
     "codes",
+    "consoleranks",  # which ranks' lines the console shows
     "collectives",  # NCCL watchdog sequence numbers: who fell behind
     "diagnosis",
     "ownsummary",  # launchx's own end-of-run summary, read back from a console log

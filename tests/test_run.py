@@ -109,6 +109,32 @@ def test_two_ranks_all_reduce(worker: Path, tmp_path: Path) -> None:
     assert "launchx: profile local | launcher torchrun | 1 node(s) x 2 proc" in text
 
 
+def test_console_ranks_show_one_rank_and_any_ranks_error(tmp_path: Path) -> None:
+    """--console-ranks 0 (torchrun's --local-ranks-filter 0): rank 0's lines, the failing
+    rank's traceback (torchrun's filter would hide it), every rank's lines in its log."""
+    script = tmp_path / "w.py"
+    script.write_text(
+        "import torch.distributed as dist\n"
+        "dist.init_process_group('gloo')\n"
+        "r = dist.get_rank()\n"
+        "print(f'step 1 loss from rank {r}', flush=True)\n"
+        "dist.barrier()\n"
+        "if r == 2:\n"
+        "    {}['batch_size']\n"
+        "import time; time.sleep(60)\n"  # (stopped by torchrun, no error of their own)
+    )
+    logs = tmp_path / "logs"
+    args = ["run", "--nproc-per-node", "3", "--console-ranks", "0", "--log-dir", str(logs)]
+    code, text = finish(launchx([*args, str(script)], cwd=tmp_path))
+    assert code == 1, text
+    assert "the console shows rank 0 and any other rank's lines from its first error on" in text
+    assert "[r0]: step 1 loss from rank 0" in text
+    assert "[r2]: KeyError: 'batch_size'" in text and "[r2]: Traceback" in text
+    assert "[r1]:" not in text  # a quiet rank with no error of its own
+    assert "user_code_error on rank 2" in text
+    assert "step 1 loss from rank 1" in (logs / "attempt-0" / "rank-1.log").read_text()
+
+
 def test_status_without_a_directory_finds_a_run_with_its_own_log_dir(
     worker: Path, tmp_path: Path
 ) -> None:

@@ -67,13 +67,20 @@ def test_flags_reach_the_run_line(tmp_path: Path) -> None:
             "ck",
             "--set",
             "NCCL_DEBUG=INFO",
+            "--console-ranks",
+            "0",
             "train.py",
         ],
         cwd=tmp_path,
     )
     assert code == 0
     run_line = next(line for line in out.splitlines() if line.startswith("exec "))
-    for word in ("--nproc-per-node 1", "--checkpoint-dir ck", "--set NCCL_DEBUG=INFO"):
+    for word in (
+        "--nproc-per-node 1",
+        "--checkpoint-dir ck",
+        "--set NCCL_DEBUG=INFO",
+        "--console-ranks 0",
+    ):
         assert word in run_line
 
 

@@ -23,7 +23,8 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from launchx import detect
+from launchx import consoleranks, detect
+from launchx.consoleranks import ConsoleRanks
 from launchx.execute import Supervisor, child_environment, run_process
 from launchx.plan import LaunchPlan, torchrun_logs
 from launchx.run.decide import Evidence
@@ -72,6 +73,7 @@ class ProcessAttempts:
             rank=self.direct_rank if plan.launcher == "direct" else None,
             per_rank=plan.launcher != "srun",
             launcher_log=_launcher_log(plan, self.direct_rank),
+            console=ConsoleRanks(consoleranks.parse(plan.console_ranks)),
         )
         sup = self.supervisor
         warned_before = len(sup.warnings)

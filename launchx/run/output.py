@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from launchx.consoleranks import ConsoleRanks
 from launchx.outlines import OutLine, OutputSplitter, Screen, header_pattern
 from launchx.plan import RANK_PREFIX_TEMPLATE
 from launchx.progress import StartTracker
@@ -100,6 +101,7 @@ class AttemptOutput:
     write ``rank-R.log`` files and keep per-rank evidence (False for srun, whose tasks'
     launchx write and diagnose their own; the step's output is the launcher's).
     ``on_line``: told the rank and time of every line (the hang watch's output evidence).
+    ``console``: which ranks' records reach the console (all of them reach the logs).
     """
 
     terminal: Terminal
@@ -108,6 +110,8 @@ class AttemptOutput:
     per_rank: bool = True
     launcher_log: str = "launcher.log"
     on_line: Callable[[int | None, float], None] | None = None
+    # the ranks the console shows (logs.console_ranks); every rank's lines are logged
+    console: ConsoleRanks = field(default_factory=lambda: ConsoleRanks(None))
     clock: Callable[[], float] = time.monotonic
     tracker: StartTracker = field(default_factory=StartTracker)
     tail: collections.deque[str] = field(
@@ -149,7 +153,7 @@ class AttemptOutput:
 
     def _take(self, records: list[OutLine]) -> None:
         now = self.clock()
-        self.terminal.records(records, now)
+        self.terminal.records(self.console.shown(records), now)
         for rec in records:
             self.tracker.feed(rec.text)
             if rec.live:
