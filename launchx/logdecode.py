@@ -30,6 +30,7 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"\xfe\xff", "utf-16"),
 )
 PEEK = 6
+_UTF8_BOM = codecs.BOM_UTF8
 COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz")
 
 
@@ -111,15 +112,18 @@ def _utf16_reader(raw: BinaryIO) -> Callable[[int], bytes]:
 
 def decoded(stream: BinaryIO) -> BinaryIO:
     """``stream`` as plain UTF-8 bytes from where it stands. A plain stream is returned
-    as it is (a file moved back to where it stood; a pipe behind the bytes looked at)."""
+    as it is (a file moved back to where it stood; a pipe behind the bytes looked at), less
+    a UTF-8 byte-order mark (Notepad's "UTF-8 with BOM"), which would hide the first line's
+    prefixes."""
     seekable = stream.seekable()
     at = stream.tell() if seekable else 0
     head = stream.read(PEEK)
+    skip = len(_UTF8_BOM) if head.startswith(_UTF8_BOM) else 0
     if seekable:
-        stream.seek(at)
+        stream.seek(at + skip)
         source: BinaryIO = stream
     else:
-        source = cast(BinaryIO, HeadThen(head, stream))
+        source = cast(BinaryIO, HeadThen(head[skip:], stream))
     form = form_of(head)
     if form is None:
         return source

@@ -4,6 +4,7 @@ paths that cannot be used (one clear LaunchxError each)."""
 from __future__ import annotations
 
 import bz2
+import codecs
 import gzip
 import io
 import lzma
@@ -242,6 +243,15 @@ def test_a_compressed_or_utf16_log_reads_as_the_plain_one(form: str, tmp_path: P
     assert _infos(logsource.discover([str(tmp_path / "run")])) == {
         f"attempt-0/launcher.log{suffix}": (None, None, 0, True)
     }
+
+
+def test_a_utf8_byte_order_mark_does_not_hide_the_first_lines_rank(tmp_path: Path) -> None:
+    data = codecs.BOM_UTF8 + b"[rank1]: KeyError: 'missing'\n"
+    (tmp_path / "bom.log").write_bytes(data)
+    for paths, stdin in (([str(tmp_path / "bom.log")], io.BytesIO()), (["-"], io.BytesIO(data))):
+        report = logsource.diagnose_paths(paths, stdin)
+        assert report.primary is not None
+        assert (report.primary.category, report.primary.rank) == ("user_code_error", 1)
 
 
 def test_a_compressed_log_cut_short_is_read_as_far_as_it_goes(tmp_path: Path) -> None:
