@@ -8,8 +8,11 @@ rename, a marker file, a tracker file): never from modification times, because a
 rule gives different answers on different machines and cannot tell a slow writer from a
 dead one.
 
-Only the entries directly inside the given directory are candidates. Layouts, by
-``Checkpoint.layout``:
+Only the entries directly inside the given directory are candidates, and those in the
+places frameworks save below it: ``checkpoints/`` (accelerate's automatic naming, Lightning
+without a logger) and Lightning's logger directories, ``version_<N>/checkpoints/`` and
+``lightning_logs/version_<N>/checkpoints/`` (ModelCheckpoint's default: the logger's
+``version_<N>`` itself is never a checkpoint). Layouts, by ``Checkpoint.layout``:
 
 ``launchx``
     ``step_<8+ digits>.pt``, written by ``launchx.runtime.save_checkpoint`` to a dot-named
@@ -45,7 +48,8 @@ Only the entries directly inside the given directory are candidates. Layouts, by
     ``checkpoint_<i>``, where ``i`` counts saves, not steps, in the project directory's
     ``checkpoints/``, where they are found too): recognised by its RNG files
     ``random_states_<rank>.pkl``, which ``save_state`` writes after the weights, optimizer,
-    scheduler and sampler, so it is complete once rank 0's ``random_states_0.pkl`` is whole.
+    scheduler and sampler, so it is complete once rank 0's ``random_states_0.pkl`` is whole
+    (objects registered with ``register_for_checkpointing`` come after it: see below).
 ``nanogpt``
     nanoGPT's ``ckpt.pt``: one file, rewritten in place by a plain ``torch.save`` whenever
     the script evaluates. Its step is inside it, not in its name, so it ranks at step 0
@@ -56,6 +60,12 @@ Only the entries directly inside the given directory are candidates. Layouts, by
     in a step number (``step-300.pt``, ``ckpt_300.pt``, ``checkpoint_300/``). A directory
     must hold at least one non-empty file (dot-files do not count) and no entry with a
     temporary name.
+
+A step directory (generic or accelerate) holding a half-written ``torch.save`` file is not
+complete; nor is one holding a strict subset of the files an older one beside it holds
+(their numbers blanked): one writer saves the same files each time, so a newer directory
+missing some was cut short (a save killed before its optimizer, before accelerate's
+registered objects).
 
 A file that starts as a zip archive (what ``torch.save`` writes) but has no zip end record
 is half-written and never chosen, whatever its layout (nanoGPT and many scripts save in
@@ -118,10 +128,17 @@ ACCELERATE_RNG = re.compile(r"random_states_[0-9]{1,9}\.pkl")
 ACCELERATE_MARKER = "random_states_0.pkl"
 NANOGPT_NAME = "ckpt.pt"
 _ACCELERATE_SUBDIR = "checkpoints"
+# Lightning's logger directories (TensorBoardLogger's and CSVLogger's): a run's
+# ``lightning_logs/version_<N>/``, with its ``checkpoints/``, hparams and metrics, is no
+# checkpoint itself, whatever its trailing number says
+_LIGHTNING_LOGS = "lightning_logs"
+_LIGHTNING_VERSION = re.compile(r"version_[0-9]{1,9}")
+_LIGHTNING_VERSION_FILES = ("checkpoints", "hparams.yaml", "metrics.csv")
 
 # A step needs at most 18 digits; longer runs of digits are not steps (and int() refuses
 # strings past 4300 digits, which a hostile name could contain).
 _MAX_STEP_DIGITS = 18
+_DIGITS = re.compile(r"[0-9]+")
 _TRAILING_STEP = re.compile(r"(?<![0-9])([0-9]{1,18})\Z")
 _LAUNCHX_NAME = re.compile(r"step_([0-9]{8,18})\.pt")
 _HF_NAME = re.compile(r"checkpoint-([0-9]{1,18})")
@@ -221,12 +238,39 @@ def list_complete(directory: str | os.PathLike[str]) -> list[Checkpoint]:
     except OSError:
         return []
     found = _classify_all(root, names)
-    if _ACCELERATE_SUBDIR in names and _kind(root / _ACCELERATE_SUBDIR) == "dir":
-        sub = root / _ACCELERATE_SUBDIR
+    for sub, layouts in _framework_dirs(root, names):
         with contextlib.suppress(OSError):
             inner = _classify_all(sub, sorted(_list_names(sub)))
-            found.extend(c for c in inner if c.layout == "accelerate")
+            found.extend(c for c in inner if c.layout in layouts)
     return sorted(found, key=_rank)
+
+
+_LIGHTNING_LAYOUTS: frozenset[Layout] = frozenset(
+    {"lightning", "lightning-last", "lightning-metric"}
+)
+
+
+def _framework_dirs(root: Path, names: list[str]) -> Iterator[tuple[Path, frozenset[Layout]]]:
+    """The directories below ``root`` where frameworks put checkpoints of their own, and
+    which layouts count there: ``checkpoints/`` (accelerate's automatic naming; Lightning's
+    ModelCheckpoint without a logger), and Lightning's logger directories, whose
+    ``version_<N>/checkpoints/`` is where ModelCheckpoint saves by default (a user passes
+    ``lightning_logs`` or the directory above it)."""
+    if _ACCELERATE_SUBDIR in names and _kind(root / _ACCELERATE_SUBDIR) == "dir":
+        accelerate: frozenset[Layout] = frozenset({"accelerate"})
+        yield root / _ACCELERATE_SUBDIR, accelerate | _LIGHTNING_LAYOUTS
+    logger_roots = [root]
+    if _LIGHTNING_LOGS in names and _kind(root / _LIGHTNING_LOGS) == "dir":
+        logger_roots.append(root / _LIGHTNING_LOGS)
+    for logs in logger_roots:
+        try:
+            versions = sorted(_list_names(logs)) if logs != root else names
+        except OSError:
+            continue
+        for name in versions:
+            sub = logs / name / _ACCELERATE_SUBDIR
+            if _LIGHTNING_VERSION.fullmatch(name) and _kind(sub) == "dir":
+                yield sub, _LIGHTNING_LAYOUTS
 
 
 def written_at(ckpt: Checkpoint) -> float:
@@ -299,7 +343,45 @@ def _classify_all(root: Path, names: list[str]) -> list[Checkpoint]:
     found.extend(
         Checkpoint(_abs(root / name), newest_named, "lightning-last") for name in lightning_last
     )
-    return found
+    return _without_the_short(found)
+
+
+def _without_the_short(found: list[Checkpoint]) -> list[Checkpoint]:
+    """Drop a directory that holds fewer of its writer's files than an older one beside it.
+
+    One writer saves the same files every time (``save_state``'s model, optimizer,
+    scheduler, RNG states and registered objects; a script's own set), so a newer directory
+    whose names are a strict subset of an older one's was cut short: killed before its
+    optimizer was written, before accelerate's custom objects that come after the RNG file
+    it is otherwise judged by. Names are compared with their numbers blanked, so that files
+    per rank (``random_states_<rank>.pkl``, shards) do not make a run that resumed on fewer
+    ranks look cut short. A layout with its own completion proof is not judged so."""
+    dirs = [
+        (c, names)
+        for c in found
+        if c.layout in ("generic", "accelerate") and (names := _entry_names(c.path)) is not None
+    ]
+    seen: dict[frozenset[str], int] = {}  # each distinct set of names: its oldest step
+    for c, names in dirs:
+        seen[names] = min(seen.get(names, c.step), c.step)
+    short = {
+        c.path
+        for c, names in dirs
+        if any(step < c.step and names < other for other, step in seen.items())
+    }
+    return [c for c in found if c.path not in short]
+
+
+def _entry_names(path: str) -> frozenset[str] | None:
+    """The names in a directory (dot-files aside), numbers blanked; None for a file or an
+    unreadable one."""
+    if not os.path.isdir(path):
+        return None
+    try:
+        names = [n for n in _list_names(Path(path)) if not n.startswith(".")]
+    except OSError:
+        return None
+    return frozenset(_DIGITS.sub("#", n) for n in names)
 
 
 def _kind(path: Path) -> Literal["file", "dir", "other"]:
@@ -392,7 +474,17 @@ def _classify_dir(
         return None
     if ds_step is not None and name == _deepspeed_tag(path.parent) and _has_content(path):
         return Checkpoint(_abs(path), ds_step, "deepspeed")
+    if _LIGHTNING_VERSION.fullmatch(name) and _lightning_logger_dir(path):
+        return None
     return _classify_generic_dir(path, step)
+
+
+def _lightning_logger_dir(path: Path) -> bool:
+    try:
+        inner = list(_list_names(path))
+    except OSError:
+        return False
+    return any(n in _LIGHTNING_VERSION_FILES or n.startswith("events.out.tfevents") for n in inner)
 
 
 def _classify_generic_dir(path: Path, step: int) -> Checkpoint | None:
@@ -405,9 +497,12 @@ def _classify_generic_dir(path: Path, step: int) -> Checkpoint | None:
     if any(n.endswith(".distcp") for n in inner):
         done = any(_nonempty_file(path / marker) for marker in DCP_MARKERS)
         return Checkpoint(_abs(path), step, "dcp") if done else None
+    # a torch.save killed midway inside it (an optimizer's state, a custom object's) leaves a
+    # zip without its end record: the directory is being written, whatever else it holds
+    if not all(zip_whole(path / n) for n in inner if _nonempty_file(path / n)):
+        return None
     if any(ACCELERATE_RNG.fullmatch(n) for n in inner):
-        marker = path / ACCELERATE_MARKER
-        done = _nonempty_file(marker) and zip_whole(marker)
+        done = _nonempty_file(path / ACCELERATE_MARKER)
         return Checkpoint(_abs(path), step, "accelerate") if done else None
     return Checkpoint(_abs(path), step, "generic") if _has_content(path) else None
 
@@ -602,8 +697,10 @@ _HINTS: dict[Layout, ResumeHint] = {
         "accelerate",
         None,
         "",
-        f"accelerator.load_state({_RESUME_FROM}) when it is set "
-        "(and restore project_configuration.iteration if you use automatic naming)",
+        f"accelerator.load_state({_RESUME_FROM}) when it is set; with automatic naming, "
+        "then set accelerator.project_configuration.iteration one past the highest "
+        "checkpoint_<i> in checkpoints/ (a save the crash cut short keeps its number, and "
+        "save_state will not write over it)",
     ),
     "megatron": ResumeHint(
         "megatron",

@@ -361,6 +361,75 @@ def test_a_step_directory_without_accelerates_files_is_generic(tmp_path: Path) -
     assert chosen(tmp_path) == ("checkpoint_3", 3, "generic")
 
 
+ACCELERATE_FILES = ("model.safetensors", "optimizer.bin", "scheduler.bin", "random_states_0.pkl")
+
+
+def test_a_save_state_cut_short_before_the_files_its_older_siblings_hold(tmp_path: Path) -> None:
+    """accelerate's ``save_state`` into a directory named by hand (``step_15``), killed
+    while it wrote the optimizer: only the weights are there, and no RNG file says which
+    layout it is. Beside a whole ``step_10`` it is cut short, not a generic checkpoint."""
+    put_dir(tmp_path / "step_10", *ACCELERATE_FILES)
+    put_dir(tmp_path / "step_15", "model.safetensors")
+    assert chosen(tmp_path) == ("step_10", 10, "accelerate")
+    # the same holds for a script's own set of files
+    put_dir(tmp_path / "own" / "ckpt_100", "weights.pt", "optim.pt", "meta.json")
+    put_dir(tmp_path / "own" / "ckpt_200", "weights.pt", "meta.json")
+    assert chosen(tmp_path / "own") == ("ckpt_100", 100, "generic")
+    put_file(tmp_path / "own" / "ckpt_200" / "optim.pt")
+    assert chosen(tmp_path / "own") == ("ckpt_200", 200, "generic")
+
+
+def test_registered_objects_written_after_the_rng_file_are_waited_for(tmp_path: Path) -> None:
+    """``register_for_checkpointing`` objects are saved after ``random_states_0.pkl``: a
+    newer save without them, beside one that has them, is cut short."""
+    custom = (*ACCELERATE_FILES, "custom_checkpoint_0.pkl")
+    put_dir(tmp_path / "checkpoints" / "checkpoint_1", *custom)
+    put_dir(tmp_path / "checkpoints" / "checkpoint_2", *ACCELERATE_FILES)
+    assert chosen(tmp_path) == ("checkpoint_1", 1, "accelerate")
+    put_file(tmp_path / "checkpoints" / "checkpoint_2" / "custom_checkpoint_0.pkl")
+    assert chosen(tmp_path) == ("checkpoint_2", 2, "accelerate")
+
+
+def test_a_resume_on_fewer_ranks_is_not_cut_short(tmp_path: Path) -> None:
+    # files per rank: a run that resumed on one rank saves one RNG file, not two
+    put_dir(tmp_path / "checkpoint_0", *ACCELERATE_FILES, "random_states_1.pkl")
+    put_dir(tmp_path / "checkpoint_1", *ACCELERATE_FILES)
+    assert chosen(tmp_path) == ("checkpoint_1", 1, "accelerate")
+
+
+def test_a_torch_save_cut_short_inside_a_step_directory(tmp_path: Path) -> None:
+    """The first save of a run has no older sibling to compare with: a file that
+    ``torch.save`` was writing (a zip without its end record) says it is not done."""
+    optim = torch_save(tmp_path / "step_5" / "optimizer.bin", 5)
+    put_file(tmp_path / "step_5" / "model.safetensors")
+    assert chosen(tmp_path) == ("step_5", 5, "generic")
+    optim.write_bytes(optim.read_bytes()[:100])
+    assert chosen(tmp_path) is None
+
+
+def test_lightnings_default_layout_under_its_logger_directory(tmp_path: Path) -> None:
+    """ModelCheckpoint without a dirpath saves to ``lightning_logs/version_<N>/checkpoints``;
+    the logger's ``version_<N>`` is no checkpoint, whatever its trailing number, and the
+    files below it are found from ``lightning_logs`` or the directory above it."""
+    logs = tmp_path / "lightning_logs"
+    put_dir(logs / "version_0", "hparams.yaml")
+    put_file(logs / "version_0" / "checkpoints" / "epoch=0-step=5.ckpt")
+    put_file(logs / "version_0" / "checkpoints" / "epoch=0-step=10.ckpt")
+    for root in (logs, tmp_path):
+        assert chosen(root) == ("epoch=0-step=10.ckpt", 10, "lightning"), root
+    # the retry logs to version_1, and saves on from the step it resumed at
+    put_dir(logs / "version_1", "metrics.csv")
+    put_file(logs / "version_1" / "checkpoints" / "epoch=1-step=15.ckpt")
+    assert chosen(logs) == ("epoch=1-step=15.ckpt", 15, "lightning")
+    # a logger's directory with nothing saved yet offers nothing
+    empty = tmp_path / "fresh" / "lightning_logs"
+    put_dir(empty / "version_0", "hparams.yaml")
+    assert chosen(empty) is None and chosen(empty.parent) is None
+    # without a logger, ModelCheckpoint saves to <root>/checkpoints
+    put_file(tmp_path / "nolog" / "checkpoints" / "epoch=0-step=7.ckpt")
+    assert chosen(tmp_path / "nolog") == ("epoch=0-step=7.ckpt", 7, "lightning")
+
+
 def test_nanogpt_ckpt_pt_ranks_at_zero(tmp_path: Path) -> None:
     put_file(tmp_path / "ckpt.pt")
     assert chosen(tmp_path) == ("ckpt.pt", 0, "nanogpt")
