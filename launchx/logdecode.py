@@ -71,30 +71,53 @@ class HeadThen:
             out, self.head = self.head + self.rest.read(), b""
             return out
         out, self.head = self.head[:n], self.head[n:]
-        return out
+        # (the bytes looked at are few: a read of more goes on into the rest, so whoever
+        # sniffs what it reads first sees as much as it asked for)
+        return out + self.rest.read(n - len(out)) if len(out) < n else out
 
 
 @dataclass
-class _Decoded:
-    """Read through a decompressor or a text decoder, forwards only. A compressed log cut
-    short (copied while it was being written) ends where its data ends; data that is not
-    what its magic said is an ``OSError`` naming the form, as an unreadable file is."""
+class Decoded:
+    """Read through a decompressor or a text decoder, forwards only.
+
+    A compressed log cut short (copied while it was being written) or damaged part-way
+    (a bad block, garbage after its end) is read up to there: what came before is the log,
+    and ``damage`` says what was wrong, for a note. Damage before any text came out is an
+    ``OSError`` naming the form, as an unreadable file is."""
 
     read_more: Callable[[int], bytes]
     form: str
+    under: Decoded | None = None  # UTF-16 text inside a compressed file: its decompressor
+    given: int = 0  # bytes of text read so far
+    damage: str | None = None
 
     def seekable(self) -> bool:
         return False
 
+    @property
+    def damaged(self) -> str | None:
+        """What was wrong with the data, where reading it stopped early (None: nothing)."""
+        return self.damage or (self.under.damaged if self.under is not None else None)
+
     def read(self, n: int = -1) -> bytes:
         if n < 0:  # (the whole rest: what a read of a file's rest means)
             return b"".join(iter(lambda: self.read(1 << 20), b""))
-        try:
-            return self.read_more(n)
-        except EOFError:
+        if n == 0 or self.damage is not None:
             return b""
-        except (zlib.error, lzma.LZMAError, ValueError) as exc:
-            raise OSError(f"its {self.form} data is damaged ({exc})") from None
+        try:
+            out = self.read_more(n)
+        except EOFError:
+            return self._stop(f"its {self.form} data ends early (cut short)")
+        except (OSError, zlib.error, lzma.LZMAError, ValueError) as exc:
+            return self._stop(f"its {self.form} data is damaged ({exc})")
+        self.given += len(out)
+        return out
+
+    def _stop(self, why: str) -> bytes:
+        if not self.given:
+            raise OSError(why.replace("ends early", "ends before any text"))
+        self.damage = f"{why} after {self.given} bytes of text, read up to there"
+        return b""
 
 
 def _utf16_reader(raw: BinaryIO) -> Callable[[int], bytes]:
@@ -102,7 +125,7 @@ def _utf16_reader(raw: BinaryIO) -> Callable[[int], bytes]:
 
     def read(n: int) -> bytes:
         while True:
-            data = raw.read(n if n > 0 else -1)
+            data = raw.read(n)
             text = decoder.decode(data, final=not data)
             if text or not data:
                 return text.encode("utf-8")
@@ -111,24 +134,16 @@ def _utf16_reader(raw: BinaryIO) -> Callable[[int], bytes]:
 
 
 def decoded(stream: BinaryIO) -> BinaryIO:
-    """``stream`` as plain UTF-8 bytes from where it stands. A plain stream is returned
-    as it is (a file moved back to where it stood; a pipe behind the bytes looked at), less
-    a UTF-8 byte-order mark (Notepad's "UTF-8 with BOM"), which would hide the first line's
+    """``stream`` as plain UTF-8 bytes from where it stands: a ``Decoded`` for a compressed
+    or UTF-16 one (UTF-16 inside a compressed file too), else the stream as it is (a file
+    moved back to where it stood; a pipe behind the bytes looked at), less a UTF-8
+    byte-order mark (Notepad's "UTF-8 with BOM"), which would hide the first line's
     prefixes."""
-    seekable = stream.seekable()
-    at = stream.tell() if seekable else 0
-    head = stream.read(PEEK)
-    skip = len(_UTF8_BOM) if head.startswith(_UTF8_BOM) else 0
-    if seekable:
-        stream.seek(at + skip)
-        source: BinaryIO = stream
-    else:
-        source = cast(BinaryIO, HeadThen(head[skip:], stream))
-    form = form_of(head)
+    source, form = _peeked(stream)
     if form is None:
         return source
     if form == "utf-16":
-        return cast(BinaryIO, _Decoded(_utf16_reader(source), form))
+        return cast(BinaryIO, Decoded(_utf16_reader(source), form))
     # (the caller's ``with`` closes the file under the decompressor, which holds nothing else)
     opened: gzip.GzipFile | bz2.BZ2File | lzma.LZMAFile
     if form == "gzip":
@@ -139,4 +154,28 @@ def decoded(stream: BinaryIO) -> BinaryIO:
         opened = lzma.LZMAFile(source, mode="rb")  # noqa: SIM115
     # read1: one read of the compressed file at a time, so a file cut short loses nothing
     # of what came before its end (a buffered read that spans the end drops what it holds)
-    return cast(BinaryIO, _Decoded(opened.read1, form))
+    unpacked = Decoded(opened.read1, form)
+    text, inner = _peeked(cast(BinaryIO, unpacked))
+    if inner == "utf-16":  # (PowerShell's output, then compressed)
+        return cast(BinaryIO, Decoded(_utf16_reader(text), inner, under=unpacked))
+    return text
+
+
+def damage_of(stream: BinaryIO) -> str | None:
+    """What was wrong with a stream ``decoded`` gave, where its reading stopped early."""
+    while isinstance(stream, HeadThen):
+        stream = stream.rest
+    return stream.damaged if isinstance(stream, Decoded) else None
+
+
+def _peeked(stream: BinaryIO) -> tuple[BinaryIO, str | None]:
+    """The stream from where it stood, less a UTF-8 byte-order mark, and the form its first
+    bytes say."""
+    seekable = stream.seekable()
+    at = stream.tell() if seekable else 0
+    head = stream.read(PEEK)
+    skip = len(_UTF8_BOM) if head.startswith(_UTF8_BOM) else 0
+    if seekable:
+        stream.seek(at + skip)
+        return stream, form_of(head)
+    return cast(BinaryIO, HeadThen(head[skip:], stream)), form_of(head)

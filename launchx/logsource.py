@@ -138,11 +138,13 @@ def _kind(path: Path, explicit: bool) -> str | None:
             f"cannot read log {str(path)!r}: {exc.strerror or exc}",
             "pass an existing, readable log file or directory, or '-' for stdin",
         ) from None
-    if path.name == _EVENTS:
+    # (a compressed run directory's events.jsonl.gz and error.json.gz mean what they hold)
+    name = logdecode.plain_name(path.name)
+    if name == _EVENTS:
         return "events"
     if flightrec.looks_like_dump(head) and flightrec.rank_from_name(path.name) is not None:
         return "dump"
-    if path.name == "error.json" and head.lstrip().startswith(b"{"):
+    if name == "error.json" and head.lstrip().startswith(b"{"):
         return "error_file"
     if _binary(head):
         if explicit:
@@ -408,9 +410,21 @@ def read_events(path: Path) -> list[dict[str, object]]:
     from launchx.run import events
 
     try:
-        return events.read_events(path, limit=_MAX_EVENTS_BYTES)
+        return events.parse_events(_read_decoded(path, _MAX_EVENTS_BYTES))
     except OSError:
         return []
+
+
+def _read_decoded(path: Path, limit: int) -> bytes:
+    """The first ``limit`` bytes of a file's text (``events.jsonl.gz`` as ``events.jsonl``;
+    a decoded stream's reads may come short of what was asked)."""
+    chunks: list[bytes] = []
+    with path.open("rb") as fh:
+        text = logdecode.decoded(fh)
+        while limit > 0 and (chunk := text.read(min(limit, 1 << 20))):
+            chunks.append(chunk)
+            limit -= len(chunk)
+    return b"".join(chunks)
 
 
 def read_dump(df: DumpFile, name: str | None = None) -> flightrec.Dump | None:
@@ -422,7 +436,11 @@ def read_dump(df: DumpFile, name: str | None = None) -> flightrec.Dump | None:
         return None
 
 
-def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO | None) -> list[logscan.SourceScan]:
+def _scan_logs(
+    logs: Sequence[LogFile], stdin: BinaryIO | None
+) -> tuple[list[logscan.SourceScan], list[str]]:
+    """Each log's scan, and a note for each compressed one read only up to where its data
+    was cut short or damaged."""
     # only regular files go to the helper: it reads each file again, and a FIFO read twice
     # would split its data between the two readers
     # (none where Hyperscan finds every anchor in one pass: a helper would cost more than it
@@ -439,18 +457,21 @@ def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO | None) -> list[logscan.
     )
     views = {n: helper.view(k) for k, n in enumerate(regular)} if helper is not None else {}
     scans = []
+    notes: list[str] = []
     try:
         for n, lf in enumerate(logs):
             base = n * _STRIDE
             try:
                 if lf.path is None:
-                    stream = _text_stdin(stdin)
-                    scans.append(logscan.scan_stream(stream, lf.info, base_index=base))
-                    continue
-                view = views.get(n)
-                with lf.path.open("rb") as fh:
-                    text = logdecode.decoded(fh)
-                    scans.append(logscan.scan_stream(text, lf.info, base_index=base, far=view))
+                    text = _text_stdin(stdin)
+                    scans.append(logscan.scan_stream(text, lf.info, base_index=base))
+                else:
+                    view = views.get(n)
+                    with lf.path.open("rb") as fh:
+                        text = logdecode.decoded(fh)
+                        scans.append(logscan.scan_stream(text, lf.info, base_index=base, far=view))
+                if (damage := logdecode.damage_of(text)) is not None:
+                    notes.append(f"{lf.info.name}: {damage}")
             except OSError as exc:
                 raise LaunchxError(
                     f"cannot read log {str(lf.path or lf.info.name)!r}: {exc.strerror or exc}",
@@ -459,7 +480,7 @@ def _scan_logs(logs: Sequence[LogFile], stdin: BinaryIO | None) -> list[logscan.
     finally:
         if helper is not None:
             helper.close()
-    return scans
+    return scans, notes
 
 
 def _encoded(path: Path) -> bool:
@@ -483,7 +504,7 @@ def diagnose_paths(
     """Read every log, dump and event under ``paths`` and diagnose the run they belong to.
     Each log is streamed (bounded memory, whatever its size)."""
     found = discover(paths)
-    scans = _scan_logs(found.logs, stdin)
+    scans, damaged = _scan_logs(found.logs, stdin)
     if (
         scans
         and not (found.dumps or found.events or found.error_files)
@@ -504,7 +525,7 @@ def diagnose_paths(
     n = len(scans)
     for ef in found.error_files:
         try:
-            raw = ef.path.read_bytes()[:_MAX_EVENTS_BYTES].decode("utf-8", errors="replace")
+            raw = _read_decoded(ef.path, _MAX_EVENTS_BYTES).decode("utf-8", errors="replace")
         except OSError:
             continue
         parsed = failures.parse_error_file(raw)
@@ -527,6 +548,8 @@ def diagnose_paths(
         shown = ", ".join(found.skipped[:3]) + (" ..." if len(found.skipped) > 3 else "")
         note = f"skipped {len(found.skipped)} binary or unreadable file(s): {shown}"
         report = replace(report, notes=(*report.notes, note))
+    if damaged:
+        report = replace(report, notes=(*report.notes, *damaged))
     return report
 
 

@@ -9,6 +9,7 @@ import gzip
 import io
 import lzma
 import os
+import random
 import shutil
 import threading
 from pathlib import Path
@@ -254,13 +255,78 @@ def test_a_utf8_byte_order_mark_does_not_hide_the_first_lines_rank(tmp_path: Pat
         assert (report.primary.category, report.primary.rank) == ("user_code_error", 1)
 
 
-def test_a_compressed_log_cut_short_is_read_as_far_as_it_goes(tmp_path: Path) -> None:
-    # copied while the run still wrote it: the end of its data is the end of the log
-    data = gzip.compress(b"[rank1]: KeyError: 'missing'\n" + b"step 7 loss 0.5\n" * 200_000)
-    (tmp_path / "rank-1.log.gz").write_bytes(data[: len(data) // 2])
-    report = logsource.diagnose_paths([str(tmp_path / "rank-1.log.gz")], io.BytesIO())
+def _noisy(lines: int = 200_000) -> bytes:
+    """A rank's log with its error first and a long tail: damage past the start of it."""
+    rng = random.Random(7)
+    steps = (f"step {i} loss {rng.random():.6f}\n".encode() for i in range(lines))
+    return b"[rank1]: KeyError: 'missing'\n" + b"".join(steps)
+
+
+def test_a_compressed_log_cut_short_or_damaged_part_way_is_read_up_to_there(
+    tmp_path: Path,
+) -> None:
+    """Copied while the run still wrote it, a bad block in its middle, garbage after its
+    end: what came before is the log (read and diagnosed), and a note says where it
+    stopped; in a directory it does not stop the other files being read."""
+    data = gzip.compress(_noisy())
+    middle = bytearray(data)
+    for i in range(len(data) // 2, len(data) // 2 + 64):
+        middle[i] ^= 0xFF
+    cases = {
+        "cut.log.gz": (data[: len(data) // 2], "ends early (cut short)"),
+        "bad.log.gz": (bytes(middle), "gzip data is damaged"),
+        "tail.log.gz": (data + b"garbage after the end", "gzip data is damaged"),
+    }
+    for name, (content, said) in cases.items():
+        run = tmp_path / name.split(".")[0]
+        run.mkdir()
+        (run / f"rank-1.{name.split('.', 1)[1]}").write_bytes(content)
+        (run / "rank-0.log").write_text("RuntimeError: Connection closed by peer\n")
+        for paths in ([str(run / f"rank-1.{name.split('.', 1)[1]}")], [str(run)]):
+            report = logsource.diagnose_paths(paths, io.BytesIO())
+            assert report.primary is not None, (name, paths)
+            assert (report.primary.category, report.primary.rank) == ("user_code_error", 1)
+            assert any(said in note and "read up to there" in note for note in report.notes)
+    # cut before a single line came out: nothing to read, one message
+    (tmp_path / "early.log.bz2").write_bytes(bz2.compress(_noisy(20_000))[:5000])
+    with pytest.raises(LaunchxError, match="bzip2 data ends before any text"):
+        logsource.discover([str(tmp_path / "early.log.bz2")])
+
+
+def test_utf16_inside_a_compressed_file_and_a_compressed_run_directory(tmp_path: Path) -> None:
+    """PowerShell's capture gzipped; a run directory gzipped whole (`gzip -r`): its events
+    and torchrun's error files still mean what they hold."""
+    packed = tmp_path / "ps.log.gz"
+    packed.write_bytes(gzip.compress(KEYERROR_LOG.read_text().encode("utf-16")))
+    plain = _gist(logsource.diagnose_paths([str(KEYERROR_LOG)], io.BytesIO()))
+    assert _gist(logsource.diagnose_paths([str(packed)], io.BytesIO())) == plain
+    run = tmp_path / "run"
+    events = (
+        '{"ts": 1.0, "event": "run_start", "run": "lx-1", "pid": 1, "host": "h"}\n'
+        '{"ts": 2.0, "event": "attempt_start", "run": "lx-1", "attempt": 0}\n'
+        '{"ts": 3.0, "event": "attempt_end", "run": "lx-1", "attempt": 0, "exit_code": 1, '
+        '"outcome": "failed", "category": "user_code_error", "rank": 1}\n'
+    )
+    error = (
+        '{"message": {"message": "KeyError: \'labels\'", "extraInfo": {"py_callstack": '
+        '"Traceback (most recent call last):\\n  File \\"t.py\\", line 3\\nKeyError: '
+        '\'labels\'\\n", "timestamp": "1"}}}'
+    )
+    for rel, text in (
+        ("events.jsonl", events),
+        ("x_1/attempt_0/1/error.json", error),
+        ("x_1/attempt_0/1/stdout.log", "step 1\n"),
+    ):
+        path = run / f"{rel}.gz"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(gzip.compress(text.encode()))
+    found = logsource.discover([str(run)])
+    assert [p.name for p in found.events] == ["events.jsonl.gz"]
+    assert [(e.path.name, e.rank) for e in found.error_files] == [("error.json.gz", 1)]
+    report = logsource.diagnose_paths([str(run)], io.BytesIO())
     assert report.primary is not None
     assert (report.primary.category, report.primary.rank) == ("user_code_error", 1)
+    assert [a.attempt for a in report.attempts] == [0]
 
 
 def test_damaged_compressed_data_is_one_message_or_skipped_in_a_directory(

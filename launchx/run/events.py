@@ -122,9 +122,13 @@ class NoEvents:
 def read_events(path: str | Path, limit: int = -1) -> list[dict[str, object]]:
     """Every well-formed event of a file (a line cut short by a crash is skipped), from its
     first ``limit`` bytes when one is given (diagnose reads whatever it is handed)."""
-    out: list[dict[str, object]] = []
     with open(path, "rb") as fh:
-        data = fh.read(limit)
+        return parse_events(fh.read(limit))
+
+
+def parse_events(data: bytes) -> list[dict[str, object]]:
+    """The well-formed events of an events file's bytes."""
+    out: list[dict[str, object]] = []
     for line in data.decode("utf-8", errors="replace").splitlines():
         with suppress(ValueError):
             event = json.loads(line)
