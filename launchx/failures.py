@@ -248,16 +248,29 @@ def classify_attempt(
     ):
         ranked.append((rm.signal_hit("sigterm_external", 61), table_root))
 
-    def key(item: tuple[Hit, int | None]) -> tuple[int, bool, float, int]:
-        h = item[0]
-        waited = h.rule.category in ("nccl_watchdog_timeout", "collective_timeout")
-        tier = fr.tier(h.rule.priority)
-        return (tier, not waited, rm.first_timestamp_key(h), h.rule.priority)
-
     # Ranks that failed on their own: torchrun/launchx SIGTERM the survivors of a failure.
     failed = sorted(
         r for r, c in rank_exit.items() if c != 0 and rm.signal_of(c) != _signal.SIGTERM
     )
+
+    def key(item: tuple[Hit, int | None]) -> tuple[int, bool, float, int, bool, bool]:
+        h, rank = item
+        waited = h.rule.category in ("nccl_watchdog_timeout", "collective_timeout")
+        tier = fr.tier(h.rule.priority)
+        # Several ranks raising the same error at once (a bad batch every rank reads, a
+        # config key every rank looks up) tie on all the rest: the rank that exited on its
+        # own beats one torchrun stopped while it raised, and then the rank torchrun names
+        # as the first observed failure, not whichever traceback the console showed first
+        # (which made the run's verdict and a later diagnose of its logs name two ranks)
+        return (
+            tier,
+            not waited,
+            rm.first_timestamp_key(h),
+            h.rule.priority,
+            rank in failed,
+            rank is not None and rank == table_root,
+        )
+
     if ranked:
         hit, root = max(ranked, key=key)
         # A rank that failed on its own and printed nothing we know, while the others only

@@ -317,6 +317,52 @@ def test_assess_a_bug_keeps_the_trainings_exit_code() -> None:
     assert (record.category, record.retryable) == ("user_code_error", False)
 
 
+def _failure_table(root: int, rows: dict[int, int]) -> list[str]:
+    """torchrun's failure table: ``root`` under "Root Cause", the other rows above it."""
+
+    def row(rank: int) -> list[str]:
+        return [
+            f"[{rank}]:",
+            "  time      : 2026-12-06_22:49:38",
+            "  host      : localhost",
+            f"  rank      : {rank} (local_rank: {rank})",
+            f"  exitcode  : {rows[rank]} (pid: {100 + rank})",
+            "  error_file: <N/A>",
+        ]
+
+    others = [line for r in sorted(rows) if r != root for line in row(r)]
+    return [
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+        "=" * 60,
+        "train.py FAILED",
+        "-" * 60,
+        "Failures:",
+        *(others or ["  <NO_OTHER_FAILURES>"]),
+        "-" * 60,
+        "Root Cause (first observed failure):",
+        *row(root),
+        "=" * 60,
+    ]
+
+
+@pytest.mark.parametrize("rank1_exit", [1, -15])
+def test_ranks_raising_the_same_error_name_the_first_observed_failure(rank1_exit: int) -> None:
+    """Every rank raised the same KeyError at once and rank 1's traceback reached the
+    console first: the verdict names the rank torchrun observed failing first (rank 0), not
+    the console's first traceback, and never a rank torchrun stopped while it raised as
+    the one that "failed first (exit 1)"; a diagnose of the logs names the same rank."""
+    tb = ["Traceback (most recent call last):", '  File "t.py", line 5', "KeyError: 'k'"]
+    console = [f"[r1]: {x}" for x in tb] + [f"[r0]: {x}" for x in tb]
+    console += _failure_table(0, {0: 1, 1: rank1_exit})
+    rank_logs = {0: "\n".join(tb) + "\n", 1: "\n".join(tb) + "\n"}
+    evidence = Evidence(1, 3.0, launcher_output=tuple(console), rank_logs=rank_logs)
+    record, report = assess(evidence, attempt=0, policy=Retry())
+    assert report is not None and report.primary is not None
+    assert (record.category, report.primary.rank) == ("user_code_error", 0)
+    assert report.primary.exit_code == 1 and record.signature is not None
+    assert record.signature[1] == 0  # the rank the attempt_end event names
+
+
 def test_a_node_stopped_because_another_failed_keeps_its_own_ranks_exception() -> None:
     """The node that failed first may have failed because of this one: its rank segfaulted
     in gloo's teardown of the connection this node's rank broke by raising KeyError (seen
