@@ -321,6 +321,7 @@ class Stripped:
     rank: int | None
     host: str | None
     warned: bool = False
+    errored: bool = False  # the header logged it at an error level (``_ERROR_HEAD``)
 
 
 # A warning level in the headers strip() takes off ("WARNING:root:", "[WARNING]", "x - WARN -",
@@ -330,6 +331,15 @@ class Stripped:
 # is gone
 _WARN_HEAD = re.compile(
     r"\bWARN(?:ING)?\b|(?:^|[\s\]:])\[?W(?:\d{3,4} \d{2}:|\s+[\w./-]+:\d+\])|^\[NeMo W "
+)
+
+
+# ... and an error level: "ERROR:root:", "x - ERROR -", loguru's "| ERROR |", "[CRITICAL]",
+# glog's error and fatal lines ("E1124 05:...", "E901 05:..." before October, "[E socket.cpp:
+# 601]", torch's "[rank1]:[E1206 ...]"), NeMo's "[NeMo E ..."
+_ERROR_HEAD = re.compile(
+    r"\b(?:ERROR|CRITICAL|FATAL)\b|(?:^|[\s\]:])\[?[EF](?:\d{3,4} \d{2}:|\s+[\w./-]+:\d+\])"
+    r"|^\[NeMo [EC] "
 )
 
 
@@ -408,13 +418,19 @@ def strip(raw: str) -> Stripped:
         if text == before:
             break
     # (the prefixes come off the front only, so what is left is the end of the whole)
-    head = whole[: len(whole) - len(text)]
-    warned = bool(head) and _WARN_HEAD.search(head) is not None
-    return _message(text, rank, label, host, warned)
+    return _message(text, rank, label, host, *_levels(whole[: len(whole) - len(text)]))
+
+
+def _levels(head: str) -> tuple[bool, bool]:
+    """Whether the headers taken off a line logged it at a warning level, and at an error
+    level."""
+    if not head:
+        return False, False
+    return _WARN_HEAD.search(head) is not None, _ERROR_HEAD.search(head) is not None
 
 
 def _message(
-    text: str, rank: int | None, label: int | None, host: str | None, warned: bool
+    text: str, rank: int | None, label: int | None, host: str | None, warned: bool, errored: bool
 ) -> Stripped:
     """The message left once the prefixes are off, past a reporter's lead-in, with the rank
     a global prefix, a tag after the lead-in, a local label or the message itself names."""
@@ -427,7 +443,7 @@ def _message(
         m = _RANK_IN_TEXT.search(text) or _ASCEND_RANK.search(text)
         if m:
             rank = int(m.group(1))
-    return Stripped(text.strip(), rank, host, warned)
+    return Stripped(text.strip(), rank, host, warned, errored)
 
 
 _BOLD_NAME = re.compile(r"^\*\*([A-Za-z_][\w.]*)\*\*(?=:)")

@@ -165,8 +165,8 @@ TORCHRUN_SPELLINGS: Mapping[str, str] = MappingProxyType(
         "--rdzv-conf": "drop it, or set timeouts.rdzv_timeout_s (--set)",
         "--redirects": "drop it (launchx keeps every rank's output: --log-dir)",
         "--tee": "drop it (launchx keeps every rank's output: --log-dir)",
-        "--local-ranks-filter": "--console-ranks 0 (global ranks; the others' errors are "
-        "still shown, and every rank's output is in its rank-R.log)",
+        "--local-ranks-filter": "--console-ranks RANKS (global ranks, e.g. 0; the others' "
+        "errors are still shown, and every rank's output is in its rank-R.log)",
         "--logs-specs": "drop it (launchx keeps every rank's output: --log-dir)",
         "--local-addr": "drop it (torchrun's agent binds as launchx plans it)",
         "--role": "drop it (a label in torchrun's own logs only)",

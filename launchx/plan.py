@@ -883,7 +883,9 @@ def build(
         context=decision.reason,
         log_dir=spec.log_dir,
         grace_period_s=float(res.profile.timeouts.grace_period_s),
-        console_ranks=res.profile.logs.console_ranks,
+        # (an srun step's launchx shows every rank: the outer launchx diagnoses the step
+        # from that console, and filters what it shows itself)
+        console_ranks="all" if run.inner_step else res.profile.logs.console_ranks,
     )
 
 

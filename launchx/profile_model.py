@@ -90,7 +90,12 @@ class Logs(_Strict):
     @field_validator("console_ranks", mode="before")
     @classmethod
     def _ranks(cls, value: object) -> object:
-        """YAML gives ``console_ranks: 0`` as a number; stored as "0-3,8"-style text."""
+        """YAML gives ``console_ranks: 0`` as a number and ``[0, 8]`` as a list; stored as
+        "0-3,8"-style text. (YAML 1.1 reads an unquoted 010 as octal: quote such values.)"""
+        if isinstance(value, list) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        ):
+            value = ",".join(map(str, value))
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
         return consoleranks.canonical(value) if isinstance(value, str) else value

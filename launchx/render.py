@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from launchx import catalog
+from launchx import catalog, consoleranks
 from launchx.facts import LaunchContext
 from launchx.findings import LEVELS, Finding
 from launchx.origin import DEFAULT, Origin
@@ -318,7 +318,7 @@ def plan_text(plan: LaunchPlan) -> str:
     if plan.preflight is not None:
         header.append(f"before the first attempt (--preflight): {shlex.join(plan.preflight)}")
     if plan.console_ranks != "all":
-        header.append(console_words(plan.console_ranks))
+        header.append(console_words(plan))
     lines = [f"# {_one_line(line)}" for line in header]
     lines += [_plan_env_line(e.name, e.value, e.source) for e in plan.env]
     lines.append(plan.shell_line())
@@ -345,13 +345,18 @@ def plan_json(plan: LaunchPlan) -> str:
 CHANGED_WHAT_YOU_ASKED: frozenset[str] = frozenset({"LX208"})  # held port -> a free one
 
 
-def console_words(ranks: str) -> str:
+def console_words(plan: LaunchPlan) -> str:
     """What a console filtered to some ranks shows, and where the rest is."""
+    ranks = plan.console_ranks
     many = "," in ranks or "-" in ranks
-    return (
+    text = (
         f"the console shows rank{'s' if many else ''} {ranks} and any other rank's lines from "
         "its first error on; every rank's output is in its rank-R.log"
     )
+    world = plan.nnodes * plan.nproc_per_node
+    if not consoleranks.names_a_rank(ranks, world):
+        text += f" (this run's ranks are 0-{world - 1}: only errors will show)"
+    return text
 
 
 def run_header(plan: LaunchPlan) -> str:
@@ -366,7 +371,7 @@ def run_header(plan: LaunchPlan) -> str:
     if plan.log_dir:
         lines.append(f"launchx: logs in {plan.log_dir}")
     if plan.console_ranks != "all":
-        lines.append(f"launchx: {console_words(plan.console_ranks)}")
+        lines.append(f"launchx: {console_words(plan)}")
     text = "\n".join(lines) + "\n"
     shown = [f for f in plan.findings if f.level != "info" or f.code in CHANGED_WHAT_YOU_ASKED]
     if shown:

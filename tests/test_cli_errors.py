@@ -218,7 +218,10 @@ TORCHRUN_CASES = [
     ("--rdzv-conf", "torchrun's --rdzv-conf has no launchx twin: drop it, or set"),
     ("--redirects=3", "torchrun's --redirects has no launchx twin: drop it"),
     ("--tee=3", "torchrun's --tee has no launchx twin: drop it"),
-    ("--local-ranks-filter=0", "torchrun's --local-ranks-filter is launchx's --console-ranks 0"),
+    (
+        "--local-ranks-filter=0",
+        "torchrun's --local-ranks-filter is launchx's --console-ranks RANKS",
+    ),
     ("--logs_specs=x", "torchrun's --logs-specs has no launchx twin: drop it"),
     ("--local-addr=10.0.0.1", "torchrun's --local-addr has no launchx twin: drop it"),
     ("--role=trainer", "torchrun's --role has no launchx twin: drop it"),

@@ -205,7 +205,7 @@ def test_unknown_key_suggests(tmp_path: Path, text: str, expect: str) -> None:
         "name: x\nextends: 3\n",
         "name: x\nenv: {A: null}\n",
         "name: x\nlogs: {console_ranks: 'rank 0'}\n",
-        "name: x\nlogs: {console_ranks: [0, 1]}\n",
+        "name: x\nlogs: {console_ranks: [0, rank1]}\n",
     ],
 )
 def test_wrong_types_are_clean_config_errors(tmp_path: Path, text: str) -> None:
@@ -227,7 +227,7 @@ def test_yaml_scalars_become_env_strings(tmp_path: Path) -> None:
 
 def test_console_ranks_from_yaml_are_stored_in_one_spelling(tmp_path: Path) -> None:
     # YAML reads a lone rank as a number; ranges and lists as text
-    for given, stored in (("0", "0"), ("'3-4,0,1'", "0-1,3-4"), ("ALL", "all")):
+    for given, stored in (("0", "0"), ("'3-4,0,1'", "0-1,3-4"), ("ALL", "all"), ("[8, 0]", "0,8")):
         write(tmp_path / "x.yaml", f"name: x\nlogs: {{console_ranks: {given}}}\n")
         assert profiles.load("x.yaml", {}, tmp_path).profile.logs.console_ranks == stored
 

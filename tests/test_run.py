@@ -135,6 +135,13 @@ def test_console_ranks_show_one_rank_and_any_ranks_error(tmp_path: Path) -> None
     assert "step 1 loss from rank 1" in (logs / "attempt-0" / "rank-1.log").read_text()
 
 
+def test_console_ranks_naming_no_rank_of_the_run_say_so(tmp_path: Path) -> None:
+    (tmp_path / "t.py").write_text("pass\n")
+    code, out, _err = run_cli(["run", "--dry-run", "--console-ranks", "5", "t.py"], cwd=tmp_path)
+    assert code == 0
+    assert "the console shows rank 5" in out and "this run's ranks are 0-1: only errors" in out
+
+
 def test_status_without_a_directory_finds_a_run_with_its_own_log_dir(
     worker: Path, tmp_path: Path
 ) -> None:

@@ -105,6 +105,16 @@ def test_the_batch_launchx_opens_no_channel_in_either_mode() -> None:
         assert not d.node_channel and not d.agree_with_nodes
 
 
+def test_only_the_batch_launchx_filters_the_console() -> None:
+    """--console-ranks reaches every node's launchx of the step, whose console the batch
+    launchx diagnoses the step from: the nodes show every rank, the batch one filters."""
+    flags = {"nproc_per_node": "1", "logs.console_ranks": "0"}
+    inner = spec_for("slurm", environ=inner_env(0), flags=flags, run_id="s-1", gpu_count=0)
+    assert inner.decisions.inner_step and inner.plan(0, 29500, None).console_ranks == "all"
+    batch = spec_for("slurm", "logs.console_ranks=0", environ=BATCH)
+    assert batch.plan(0, 29500, None).console_ranks == "0"
+
+
 def test_torchrun_on_several_nodes_without_slurm_opens_it_and_agrees() -> None:
     flags = {"nnodes": "2", "node_rank": "1", "master_addr": "10.0.0.1", "master_port": "29500"}
     d = spec_for("local", flags=flags).decisions
