@@ -289,6 +289,48 @@ def written_at(ckpt: Checkpoint) -> float:
     return newest
 
 
+def passed_over(ckpt: Checkpoint) -> tuple[str, ...]:
+    """The names beside ``ckpt`` that name a later step but are no complete checkpoint:
+    saves the failure cut short, which the retry does not resume from (said, so that a
+    user who finds them knows why; a framework that saves by number may refuse to write
+    over one). A writer's in-progress name (a dot-file, ``x.tmp``) is not listed; nor is
+    anything beside a checkpoint whose step is not in its name."""
+    if ckpt.layout in STEPLESS:
+        return ()
+    parent = Path(ckpt.path).parent
+    try:
+        names = sorted(_list_names(parent))
+    except OSError:
+        return ()
+    complete = {os.path.basename(c.path) for c in _classify_all(parent, names)}
+    later = []
+    for name in names:
+        if is_temporary_name(name) or name in complete:
+            continue
+        step = _named_step(parent / name, name)
+        if step is not None and step > ckpt.step:
+            later.append(name)
+    return tuple(later)
+
+
+def _named_step(path: Path, name: str) -> int | None:
+    """The step a checkpoint's name would give, complete or not (None: no such name)."""
+    kind = _kind(path)
+    if kind == "dir":
+        if _LIGHTNING_VERSION.fullmatch(name) and _lightning_logger_dir(path):
+            return None
+        for named in (_HF_NAME, _DEEPSPEED_NAME, _MEGATRON_NAME):
+            if m := named.fullmatch(name):
+                return int(m.group(1))
+        return _step_of(_TRAILING_STEP.search(name))
+    if kind != "file":
+        return None
+    if name.lower().endswith(".ckpt") and (m := _LIGHTNING_STEP.search(name[: -len(".ckpt")])):
+        return int(m.group(1))
+    stem = _strip_checkpoint_extensions(name)
+    return _step_of(_TRAILING_STEP.search(stem)) if stem is not None else None
+
+
 def latest_complete(directory: str | os.PathLike[str]) -> Checkpoint | None:
     """The complete checkpoint with the highest step, or None when there is none."""
     found = list_complete(directory)

@@ -75,6 +75,9 @@ class MemoryCheckpoints:
         """Each step's checkpoint, "written" at the index of its newest save."""
         return {self._at(s).path: (self._at(s), float(i)) for i, s in enumerate(self.steps)}
 
+    def passed_over(self, offered: Checkpoint) -> tuple[str, ...]:
+        return ()  # (launchx's own saves are renamed into place: never cut short)
+
     @staticmethod
     def _at(step: int) -> Checkpoint:
         return Checkpoint(f"/ck/step_{step:08d}.pt", step, "launchx")

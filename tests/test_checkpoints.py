@@ -407,6 +407,32 @@ def test_a_torch_save_cut_short_inside_a_step_directory(tmp_path: Path) -> None:
     assert chosen(tmp_path) is None
 
 
+def test_later_saves_that_are_not_complete_are_named(tmp_path: Path) -> None:
+    """Why the newest is not the one offered: the later saves beside it that the failure
+    cut short, in their writer's naming; not a writer's in-progress name, an older
+    incomplete save, a file that is no checkpoint, nor Lightning's logger directory."""
+    put_dir(tmp_path / "checkpoint_1", *ACCELERATE_FILES)
+    put_dir(tmp_path / "checkpoint_2", "model.safetensors")
+    put_dir(tmp_path / "checkpoint_0", "model.safetensors")  # older: not a later save
+    put_file(tmp_path / ".checkpoint_3.tmp.123")
+    put_file(tmp_path / "train_500.log")
+    put_dir(tmp_path / "version_7", "hparams.yaml")
+    offered = latest_complete(tmp_path)
+    assert offered is not None and os.path.basename(offered.path) == "checkpoint_1"
+    assert ck.passed_over(offered) == ("checkpoint_2",)
+    hf = tmp_path / "hf"
+    put_dir(hf / "checkpoint-10", "model.safetensors", "trainer_state.json")
+    put_dir(hf / "checkpoint-20", "model.safetensors")  # no trainer_state.json yet
+    put_file(hf / "global_step30" / "mp_rank_00_model_states.pt")  # DeepSpeed's, no latest
+    offered = latest_complete(hf)
+    assert offered is not None and ck.passed_over(offered) == ("checkpoint-20", "global_step30")
+    # a checkpoint whose step is not in its name has no "later"
+    put_file(tmp_path / "nano" / "ckpt.pt")
+    put_file(tmp_path / "nano" / "ckpt_5.pt", b"PK\x03\x04 cut short")
+    offered = latest_complete(tmp_path / "nano")
+    assert offered is not None and ck.passed_over(offered) == ()
+
+
 def test_lightnings_default_layout_under_its_logger_directory(tmp_path: Path) -> None:
     """ModelCheckpoint without a dirpath saves to ``lightning_logs/version_<N>/checkpoints``;
     the logger's ``version_<N>`` is no checkpoint, whatever its trailing number, and the

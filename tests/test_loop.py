@@ -317,6 +317,10 @@ def test_a_frameworks_checkpoint_comes_with_the_way_it_resumes(tmp_path: Path) -
     assert "LAUNCHX_RESUME_FROM" in said
     given = text.offering(hf, "--resume_from_checkpoint {path}")
     assert given.count("\n") == 1 and "and --resume_from_checkpoint <it>" in given
+    passed = text.offering(hf, "--resume_from_checkpoint {path}", ("checkpoint-15",))
+    assert "launchx: passed over checkpoint-15: a later save, not complete" in passed
+    many = text.offering(hf, None, tuple(f"checkpoint-{s}" for s in (15, 20, 25, 30, 35)))
+    assert "passed over checkpoint-15, checkpoint-20, checkpoint-25 and 2 more" in many
 
 
 def test_the_failure_header_says_how_launchx_goes_on() -> None:

@@ -68,7 +68,10 @@ def run_loop(spec: RunSpec, world: World) -> Outcome:
     while True:
         offered = world.checkpoints.latest()
         plan = spec.plan(attempt, _port(spec, world), offered.path if offered else None)
-        world.console.write(render.run_header(plan) + text.offering(offered, spec.resume_arg))
+        passed = world.checkpoints.passed_over(offered) if offered else ()
+        world.console.write(
+            render.run_header(plan) + text.offering(offered, spec.resume_arg, passed)
+        )
         world.events.record(
             "attempt_start",
             attempt=attempt,

@@ -33,6 +33,10 @@ class Checkpoints(Protocol):
         before and after an attempt: which ones the attempt wrote)."""
         ...
 
+    def passed_over(self, offered: Checkpoint) -> tuple[str, ...]:
+        """The names beside ``offered`` of later saves that are not complete."""
+        ...
+
 
 class History(Protocol):
     """Attempts of this run made before this launchx started (a SLURM requeue keeps them),

@@ -13,15 +13,26 @@ from launchx.run.decide import AttemptRecord
 from launchx.run.events import outcome_of
 
 
-def offering(offered: Checkpoint | None, resume_arg: str | None) -> str:
+def offering(
+    offered: Checkpoint | None, resume_arg: str | None, passed_over: Sequence[str] = ()
+) -> str:
     """What launchx does with a checkpoint: it offers it; only the script can resume. Where
-    the script gets no --resume-arg, the way its framework takes it is said too."""
+    the script gets no --resume-arg, the way its framework takes it is said too, and the
+    later saves beside it that are not complete (why the newest is not the one offered)."""
     if offered is None:
         return ""
     how = "LAUNCHX_RESUME_FROM"
     if resume_arg:
         how += f" and {resume_arg.replace('{path}', '<it>')}"
     line = f"launchx: offering {offered.path} (step {offered.step}) to the script ({how})\n"
+    if passed_over:
+        shown = ", ".join(passed_over[:3]) + (
+            f" and {len(passed_over) - 3} more" if len(passed_over) > 3 else ""
+        )
+        line += (
+            f"launchx: passed over {shown}: a later save, not complete (cut short by the "
+            "failure); the script may have to remove it to save that step again\n"
+        )
     hint = resume_hint(offered)
     if hint is not None and not resume_arg:
         line += f"launchx: {hint.text()}\n"

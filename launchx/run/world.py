@@ -68,6 +68,9 @@ class DirCheckpoints:
         found = checkpoints.list_complete(self.directory) if self.directory else []
         return {c.path: (c, checkpoints.written_at(c)) for c in found}
 
+    def passed_over(self, offered: checkpoints.Checkpoint) -> tuple[str, ...]:
+        return checkpoints.passed_over(offered)
+
 
 def checkpoint_dir(configured: str | None) -> str | None:
     return str(Path(configured).expanduser().resolve()) if configured else None
