@@ -133,7 +133,7 @@ _ACCELERATE_SUBDIR = "checkpoints"
 # checkpoint itself, whatever its trailing number says
 _LIGHTNING_LOGS = "lightning_logs"
 _LIGHTNING_VERSION = re.compile(r"version_[0-9]{1,9}")
-_LIGHTNING_VERSION_FILES = ("checkpoints", "hparams.yaml", "metrics.csv")
+_LIGHTNING_VERSION_FILES = ("checkpoints", "hparams.yaml", "metrics.csv", "config.yaml")
 
 # A step needs at most 18 digits; longer runs of digits are not steps (and int() refuses
 # strings past 4300 digits, which a hostile name could contain).
@@ -267,6 +267,7 @@ def _framework_dirs(root: Path, names: list[str]) -> Iterator[tuple[Path, frozen
             versions = sorted(_list_names(logs)) if logs != root else names
         except OSError:
             continue
+        versions.sort(key=lambda n: (len(n), n))  # version_2 before version_10
         for name in versions:
             sub = logs / name / _ACCELERATE_SUBDIR
             if _LIGHTNING_VERSION.fullmatch(name) and _kind(sub) == "dir":
@@ -338,8 +339,9 @@ def latest_complete(directory: str | os.PathLike[str]) -> Checkpoint | None:
 
 
 def _rank(ckpt: Checkpoint) -> tuple[int, int, float, str]:
-    # metric-named files have no step: the one written last is the newest
-    written = _mtime(ckpt.path) if ckpt.layout == "lightning-metric" else 0.0
+    # metric-named files have no step, last.ckpt a lower bound (each logger version has its
+    # own): among equals, the one written last is the newest
+    written = _mtime(ckpt.path) if ckpt.layout in ("lightning-metric", "lightning-last") else 0.0
     return (ckpt.step, LAYOUT_PRIORITY.index(ckpt.layout), written, os.path.basename(ckpt.path))
 
 
@@ -389,29 +391,47 @@ def _classify_all(root: Path, names: list[str]) -> list[Checkpoint]:
 
 
 def _without_the_short(found: list[Checkpoint]) -> list[Checkpoint]:
-    """Drop a directory that holds fewer of its writer's files than an older one beside it.
+    """Drop the newest step directories that a save was cut short in.
 
-    One writer saves the same files every time (``save_state``'s model, optimizer,
-    scheduler, RNG states and registered objects; a script's own set), so a newer directory
-    whose names are a strict subset of an older one's was cut short: killed before its
-    optimizer was written, before accelerate's custom objects that come after the RNG file
-    it is otherwise judged by. Names are compared with their numbers blanked, so that files
-    per rank (``random_states_<rank>.pkl``, shards) do not make a run that resumed on fewer
-    ranks look cut short. A layout with its own completion proof is not judged so."""
-    dirs = [
-        (c, names)
-        for c in found
-        if c.layout in ("generic", "accelerate") and (names := _entry_names(c.path)) is not None
-    ]
-    seen: dict[frozenset[str], int] = {}  # each distinct set of names: its oldest step
-    for c, names in dirs:
-        seen[names] = min(seen.get(names, c.step), c.step)
-    short = {
-        c.path
-        for c, names in dirs
-        if any(step < c.step and names < other for other, step in seen.items())
-    }
-    return [c for c in found if c.path not in short]
+    Directories are judged in families (their names with the numbers blanked: ``step_#``,
+    ``checkpoint_#``), newest first, until one passes; older ones are left as they are
+    (a later save went through after them). A directory fails when a file in it is a
+    half-written ``torch.save`` zip, or when it lacks a file that every older one of its
+    family holds: a writer saves the same files each time (``save_state``'s model,
+    optimizer, scheduler, RNG states, then its registered objects), so a newest save
+    without one was cut short, killed before its optimizer or before accelerate's custom
+    objects (which come after the RNG file accelerate's layout is otherwise judged by). It
+    must hold nothing they lack (a save in a new format is not a cut-short one), and a file
+    only some older saves hold (an optimizer saved every other time, notes added to one)
+    proves nothing. Entry names are compared with their numbers blanked too, so files
+    per rank do not make a run that resumed on fewer ranks look cut short. Layouts with
+    their own completion proof are not judged here."""
+    families: dict[str, list[tuple[Checkpoint, frozenset[str]]]] = {}
+    for c in found:
+        if c.layout in ("generic", "accelerate") and (names := _entry_names(c.path)):
+            key = _DIGITS.sub("#", os.path.basename(c.path))
+            families.setdefault(key, []).append((c, names))
+    cut: set[str] = set()
+    for family in families.values():
+        family.sort(key=lambda item: item[0].step, reverse=True)
+        for i, (c, names) in enumerate(family):
+            older = [n for _c, n in family[i + 1 :]]
+            always = frozenset.intersection(*older) if older else frozenset()
+            if names < always or not _files_whole(c.path):
+                cut.add(c.path)
+                continue
+            break
+    return [c for c in found if c.path not in cut]
+
+
+def _files_whole(path: str) -> bool:
+    """No file directly in the directory is a ``torch.save`` zip cut short."""
+    root = Path(path)
+    try:
+        names = [n for n in _list_names(root) if not n.startswith(".")]
+    except OSError:
+        return False
+    return all(zip_whole(root / n) for n in names if _nonempty_file(root / n))
 
 
 def _entry_names(path: str) -> frozenset[str] | None:
@@ -522,6 +542,10 @@ def _classify_dir(
 
 
 def _lightning_logger_dir(path: Path) -> bool:
+    """A logger's ``version_<N>``: by its place (in ``lightning_logs``), or by what a logger
+    writes there first (LightningCLI's config.yaml comes before hparams.yaml)."""
+    if path.parent.name == _LIGHTNING_LOGS:
+        return True
     try:
         inner = list(_list_names(path))
     except OSError:
@@ -539,12 +563,11 @@ def _classify_generic_dir(path: Path, step: int) -> Checkpoint | None:
     if any(n.endswith(".distcp") for n in inner):
         done = any(_nonempty_file(path / marker) for marker in DCP_MARKERS)
         return Checkpoint(_abs(path), step, "dcp") if done else None
-    # a torch.save killed midway inside it (an optimizer's state, a custom object's) leaves a
-    # zip without its end record: the directory is being written, whatever else it holds
-    if not all(zip_whole(path / n) for n in inner if _nonempty_file(path / n)):
-        return None
+    # (a torch.save cut short in it is looked for once the newest of its family is known:
+    # _without_the_short)
     if any(ACCELERATE_RNG.fullmatch(n) for n in inner):
-        done = _nonempty_file(path / ACCELERATE_MARKER)
+        marker = path / ACCELERATE_MARKER
+        done = _nonempty_file(marker) and zip_whole(marker)
         return Checkpoint(_abs(path), step, "accelerate") if done else None
     return Checkpoint(_abs(path), step, "generic") if _has_content(path) else None
 

@@ -379,6 +379,35 @@ def test_a_save_state_cut_short_before_the_files_its_older_siblings_hold(tmp_pat
     assert chosen(tmp_path / "own") == ("ckpt_200", 200, "generic")
 
 
+def test_only_a_file_every_older_save_holds_makes_the_newest_short(tmp_path: Path) -> None:
+    """A file only some saves hold proves nothing: notes added to an old checkpoint, an
+    optimizer saved every other time, a save in a new format; another family of names
+    beside them is not compared; older saves are not judged once a newer one passes."""
+    put_dir(tmp_path / "notes" / "step_100", "model.pt", "optim.pt", "README.md")
+    for step in (200, 300):
+        put_dir(tmp_path / "notes" / f"step_{step}", "model.pt", "optim.pt")
+    assert chosen(tmp_path / "notes") == ("step_300", 300, "generic")
+    every_other = tmp_path / "every_other"
+    put_dir(every_other / "step_100", "model.pt", "optim.pt")
+    put_dir(every_other / "step_200", "model.pt")
+    put_dir(every_other / "step_300", "model.pt", "optim.pt")
+    put_dir(every_other / "step_400", "model.pt")
+    assert chosen(every_other) == ("step_400", 400, "generic")
+    families = tmp_path / "families"
+    put_dir(families / "logs_0", "model.pt", "events.txt")
+    put_dir(families / "step_500", "model.pt")
+    assert chosen(families) == ("step_500", 500, "generic")
+    # a run that stopped saving one file (fp16 turned off): one save is doubted, the next
+    # one, which the changed run wrote too, is not
+    scaler = tmp_path / "scaler"
+    for i in (0, 1):
+        put_dir(scaler / f"checkpoint_{i}", *ACCELERATE_FILES, "scaler.pt")
+    put_dir(scaler / "checkpoint_2", *ACCELERATE_FILES)
+    assert chosen(scaler) == ("checkpoint_1", 1, "accelerate")
+    put_dir(scaler / "checkpoint_3", *ACCELERATE_FILES)
+    assert chosen(scaler) == ("checkpoint_3", 3, "accelerate")
+
+
 def test_registered_objects_written_after_the_rng_file_are_waited_for(tmp_path: Path) -> None:
     """``register_for_checkpointing`` objects are saved after ``random_states_0.pkl``: a
     newer save without them, beside one that has them, is cut short."""
@@ -413,7 +442,7 @@ def test_later_saves_that_are_not_complete_are_named(tmp_path: Path) -> None:
     incomplete save, a file that is no checkpoint, nor Lightning's logger directory."""
     put_dir(tmp_path / "checkpoint_1", *ACCELERATE_FILES)
     put_dir(tmp_path / "checkpoint_2", "model.safetensors")
-    put_dir(tmp_path / "checkpoint_0", "model.safetensors")  # older: not a later save
+    put_dir(tmp_path / "checkpoint_0", *ACCELERATE_FILES)  # older: not a later save
     put_file(tmp_path / ".checkpoint_3.tmp.123")
     put_file(tmp_path / "train_500.log")
     put_dir(tmp_path / "version_7", "hparams.yaml")
@@ -451,6 +480,20 @@ def test_lightnings_default_layout_under_its_logger_directory(tmp_path: Path) ->
     empty = tmp_path / "fresh" / "lightning_logs"
     put_dir(empty / "version_0", "hparams.yaml")
     assert chosen(empty) is None and chosen(empty.parent) is None
+    # LightningCLI writes its config.yaml into the version before hparams.yaml; in
+    # lightning_logs a version_N is the logger's by its place alone
+    cli = tmp_path / "cli"
+    put_dir(cli / "version_0", "config.yaml")
+    put_dir(cli / "lightning_logs" / "version_1", "model.pt")
+    assert chosen(cli) is None and chosen(cli / "lightning_logs") is None
+    # last.ckpt alone in each version (save_last without step-named files): the one
+    # written last, whatever the versions' names sort as
+    many = tmp_path / "many" / "lightning_logs"
+    for v in range(12):
+        last = put_file(many / f"version_{v}" / "checkpoints" / "last.ckpt")
+        os.utime(last, (1_000_000 + v, 1_000_000 + v))
+    found = latest_complete(many)
+    assert found is not None and "/version_11/" in found.path
     # without a logger, ModelCheckpoint saves to <root>/checkpoints
     put_file(tmp_path / "nolog" / "checkpoints" / "epoch=0-step=7.ckpt")
     assert chosen(tmp_path / "nolog") == ("epoch=0-step=7.ckpt", 7, "lightning")
