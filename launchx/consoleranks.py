@@ -34,6 +34,9 @@ Ranges = tuple[tuple[int, int], ...]
 _ERROR_WORDS = re.compile(
     r"Traceback \(most recent call last\)|terminate called after throwing"
     r"|Fatal Python error: "
+    # a report that starts with its level, as torch's DataLoader signal handler writes it
+    # ("ERROR: Unexpected bus error encountered in worker.")
+    r"|^(?:ERROR|FATAL|CRITICAL): "
 )
 # a cheap look before the headers are read: a level word or a glog letter with its date
 _LEVEL_CUE = re.compile(r"ERROR|CRITICAL|FATAL|\[?[EF]\d{3,4} \d|\[[EF] |\[NeMo [EC] ")

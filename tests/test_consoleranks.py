@@ -61,6 +61,8 @@ ERROR_STARTS = [
     "2024-05-01 10:11:12.345 | ERROR    | __main__:main:12 - NaN loss",
     "\x1b[31mERROR\x1b[0m:root:coloured by the terminal",
     "[NeMo E 2024-05-01 10:11:12 exp_manager:123] checkpoint not found",
+    "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient "
+    "shared memory (shm).",
 ]
 
 QUIET = [
