@@ -88,16 +88,18 @@ class Decoded:
     read_more: Callable[[int], bytes]
     form: str
     under: Decoded | None = None  # UTF-16 text inside a compressed file: its decompressor
-    given: int = 0  # bytes of text read so far
-    damage: str | None = None
+    given: int = 0  # bytes read from this stream so far
+    damage: str | None = None  # why reading stopped early
 
     def seekable(self) -> bool:
         return False
 
     @property
     def damaged(self) -> str | None:
-        """What was wrong with the data, where reading it stopped early (None: nothing)."""
-        return self.damage or (self.under.damaged if self.under is not None else None)
+        """What was wrong with the data, where reading it stopped early (None: nothing),
+        counted in the text this stream gave (UTF-8, not the UTF-16 under it)."""
+        why = self.damage or (self.under.damage if self.under is not None else None)
+        return f"{why} after {self.given} bytes of text, read up to there" if why else None
 
     def read(self, n: int = -1) -> bytes:
         if n < 0:  # (the whole rest: what a read of a file's rest means)
@@ -116,7 +118,7 @@ class Decoded:
     def _stop(self, why: str) -> bytes:
         if not self.given:
             raise OSError(why.replace("ends early", "ends before any text"))
-        self.damage = f"{why} after {self.given} bytes of text, read up to there"
+        self.damage = why
         return b""
 
 

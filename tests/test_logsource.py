@@ -300,6 +300,14 @@ def test_utf16_inside_a_compressed_file_and_a_compressed_run_directory(tmp_path:
     packed.write_bytes(gzip.compress(KEYERROR_LOG.read_text().encode("utf-16")))
     plain = _gist(logsource.diagnose_paths([str(KEYERROR_LOG)], io.BytesIO()))
     assert _gist(logsource.diagnose_paths([str(packed)], io.BytesIO())) == plain
+    # cut short, it says how much of the text was read (not of the UTF-16 under it)
+    text = _noisy(20_000).decode()
+    whole = gzip.compress(text.encode("utf-16"))
+    (tmp_path / "cut16.log.gz").write_bytes(whole[: len(whole) // 2])
+    report = logsource.diagnose_paths([str(tmp_path / "cut16.log.gz")], io.BytesIO())
+    (note,) = (n for n in report.notes if "cut short" in n)
+    read = int(note.split(" after ")[1].split()[0])
+    assert 0 < read < len(text.encode())
     run = tmp_path / "run"
     events = (
         '{"ts": 1.0, "event": "run_start", "run": "lx-1", "pid": 1, "host": "h"}\n'
