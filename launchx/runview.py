@@ -738,6 +738,19 @@ def _choose(
     lines: Sequence[LogLine],
     policy: RetryPolicyLike | None,
 ) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
+    def rank_of(h: Hit) -> int | None:
+        # one hit stands for the same message on several ranks (every rank raising the
+        # same KeyError): named by its first rank, it is the root's too when the root is
+        # among them (which cause is chosen stays as it was: only the rank it names)
+        if (
+            root_rank is not None
+            and h.rank != root_rank
+            and fr.tier(h.rule.priority) > 0  # (a symptom on the root still says nothing)
+            and any(ln.rank == root_rank for ln in h.lines)
+        ):
+            return root_rank
+        return h.rank
+
     def key(h: Hit) -> tuple[int, bool, bool, int, int]:
         on_root = root_rank is None or h.rank is None or h.rank == root_rank
         # A timeout is a root-cause tier but the last of it: any real error beats it.
@@ -750,8 +763,8 @@ def _choose(
         rm.diagnosis(
             h,
             policy,
-            h.rank if h.rank is not None else root_rank,
-            facts.exits.get(h.rank) if h.rank is not None else root_exit,
+            rank if (rank := rank_of(h)) is not None else root_rank,
+            facts.exits.get(rank) if rank is not None else root_exit,
         )
         for h in best
     )

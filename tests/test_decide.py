@@ -3,11 +3,13 @@ evidence in, the record and the next step out. No process, no clock, no environm
 
 from __future__ import annotations
 
+import io
 import signal
 from pathlib import Path
 
 import pytest
 
+from launchx import logsource
 from launchx.checkpoints import Checkpoint
 from launchx.profile_model import Retry
 from launchx.run.decide import (
@@ -345,22 +347,34 @@ def _failure_table(root: int, rows: dict[int, int]) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("rank1_exit", [1, -15])
-def test_ranks_raising_the_same_error_name_the_first_observed_failure(rank1_exit: int) -> None:
-    """Every rank raised the same KeyError at once and rank 1's traceback reached the
-    console first: the verdict names the rank torchrun observed failing first (rank 0), not
-    the console's first traceback, and never a rank torchrun stopped while it raised as
-    the one that "failed first (exit 1)"; a diagnose of the logs names the same rank."""
+@pytest.mark.parametrize(("root", "other_exit"), [(0, 1), (0, -15), (1, -15)])
+def test_ranks_raising_the_same_error_name_the_first_observed_failure(
+    root: int, other_exit: int, tmp_path: Path
+) -> None:
+    """Every rank raised the same KeyError at once, the other rank's traceback first on the
+    console: the verdict names the rank torchrun observed failing first, not the console's
+    first traceback, and never a rank torchrun stopped while it raised as the one that
+    "failed first (exit 1)"; a diagnose of the run's log directory names the same rank."""
+    other = 1 - root
     tb = ["Traceback (most recent call last):", '  File "t.py", line 5', "KeyError: 'k'"]
-    console = [f"[r1]: {x}" for x in tb] + [f"[r0]: {x}" for x in tb]
-    console += _failure_table(0, {0: 1, 1: rank1_exit})
+    console = [f"[r{other}]: {x}" for x in tb] + [f"[r{root}]: {x}" for x in tb]
+    table = _failure_table(root, {root: 1, other: other_exit})
     rank_logs = {0: "\n".join(tb) + "\n", 1: "\n".join(tb) + "\n"}
-    evidence = Evidence(1, 3.0, launcher_output=tuple(console), rank_logs=rank_logs)
+    evidence = Evidence(1, 3.0, launcher_output=(*console, *table), rank_logs=rank_logs)
     record, report = assess(evidence, attempt=0, policy=Retry())
     assert report is not None and report.primary is not None
-    assert (record.category, report.primary.rank) == ("user_code_error", 0)
+    assert (record.category, report.primary.rank) == ("user_code_error", root)
     assert report.primary.exit_code == 1 and record.signature is not None
-    assert record.signature[1] == 0  # the rank the attempt_end event names
+    assert record.signature[1] == root  # the rank the attempt_end event names
+    # the same attempt as launchx run --log-dir keeps it
+    attempt = tmp_path / "attempt-0"
+    attempt.mkdir()
+    for rank, text in rank_logs.items():
+        (attempt / f"rank-{rank}.log").write_text(text)
+    (attempt / "launcher.log").write_text("\n".join(table) + "\n")
+    later = logsource.diagnose_paths([str(tmp_path)], io.BytesIO())
+    assert later.primary is not None and later.primary.rank == root
+    assert later.primary.exit_code == 1
 
 
 def test_a_node_stopped_because_another_failed_keeps_its_own_ranks_exception() -> None:
