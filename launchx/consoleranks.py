@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from launchx import loglines
-from launchx.outlines import OutLine
+if TYPE_CHECKING:
+    from launchx.outlines import OutLine
 
 ALL = "all"
 _ITEM = re.compile(r"^(\d{1,7})(?:-(\d{1,7}))?$")
@@ -86,7 +87,13 @@ def starts_an_error(text: str) -> bool:
     """Whether a rank's line (its console header off) is the first line of an error."""
     if _ERROR_WORDS.search(text):
         return True
-    return _LEVEL_CUE.search(text) is not None and loglines.strip(text).errored
+    if _LEVEL_CUE.search(text) is None:
+        return False
+    # (imported here: the profile model reads the setting with this module, on the start-up
+    # path of every command, and the line reader's patterns take tens of ms to compile)
+    from launchx import loglines
+
+    return loglines.strip(text).errored
 
 
 @dataclass
