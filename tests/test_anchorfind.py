@@ -380,7 +380,8 @@ def test_a_fifo_among_the_logs_is_read_by_the_scanner_alone(
         writer = threading.Thread(target=fifo.write_bytes, args=(body,), daemon=True)
         writer.start()
         try:
-            return logsource._scan_logs(logs, io.BytesIO())
+            scans, _notes = logsource._scan_logs(logs, io.BytesIO())
+            return scans
         finally:
             writer.join(timeout=30)
             fifo.unlink()
