@@ -109,7 +109,8 @@ class Decoded:
         try:
             out = self.read_more(n)
         except EOFError:
-            return self._stop(f"its {self.form} data ends early (cut short)")
+            where = "early" if self.given else "before any text"
+            return self._stop(f"its {self.form} data ends {where} (cut short)")
         except (OSError, zlib.error, lzma.LZMAError, ValueError) as exc:
             return self._stop(f"its {self.form} data is damaged ({exc})")
         self.given += len(out)
@@ -117,7 +118,7 @@ class Decoded:
 
     def _stop(self, why: str) -> bytes:
         if not self.given:
-            raise OSError(why.replace("ends early", "ends before any text"))
+            raise OSError(why)
         self.damage = why
         return b""
 
