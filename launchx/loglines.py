@@ -370,6 +370,7 @@ def strip(raw: str) -> Stripped:
     rank: int | None = None
     label: int | None = None
     host: str | None = None
+    container = False  # the host so far is a container's (compose's, kubectl's prefix)
     for _ in range(8):
         # (a prefix may leave the indentation of what followed it: "svc-1  |     [rank0]: x")
         stripped = text.lstrip()
@@ -405,13 +406,8 @@ def strip(raw: str) -> Stripped:
                 if x.group(2) is not None and label is None:
                     label = int(x.group(2))
                 stripped = stripped[x.end() :]
-            elif host is None and (
-                h := _HOST_PREFIX.match(stripped)
-                or _AI2_PREFIX.match(stripped)
-                or _XLA_DIST_PREFIX.match(stripped)
-                or _COMPOSE_PREFIX.match(stripped)
-                or _KUBECTL_PREFIX.match(stripped)
-            ):
+            elif h := _host_match(stripped, host, container):
+                container = host is None and h.re in (_COMPOSE_PREFIX, _KUBECTL_PREFIX)
                 host = _rank_host(h.group(1))
                 stripped = stripped[h.end() :]
         text = stripped
@@ -419,6 +415,21 @@ def strip(raw: str) -> Stripped:
             break
     # (the prefixes come off the front only, so what is left is the end of the whole)
     return _message(text, rank, label, host, *_levels(whole[: len(whole) - len(text)]))
+
+
+def _host_match(text: str, host: str | None, container: bool) -> re.Match[str] | None:
+    """The host prefix that comes off the start of ``text``: any host's while no prefix has
+    named one, and after a container's (compose's, kubectl's) pdsh's, which names the host
+    the line came from (DeepSpeed's runner in a pod)."""
+    if host is None:
+        return (
+            _HOST_PREFIX.match(text)
+            or _AI2_PREFIX.match(text)
+            or _XLA_DIST_PREFIX.match(text)
+            or _COMPOSE_PREFIX.match(text)
+            or _KUBECTL_PREFIX.match(text)
+        )
+    return _HOST_PREFIX.match(text) if container else None
 
 
 def _levels(head: str) -> tuple[bool, bool]:

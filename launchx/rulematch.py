@@ -17,7 +17,7 @@ import re
 import signal as _signal
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Protocol
 
 from launchx import failure_rules as fr
@@ -447,17 +447,35 @@ def filled(fix: str, lines: Iterable[LogLine]) -> str:
     return fix
 
 
+@cache
+def _case_pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def worded(rule: fr.Rule, texts: Iterable[str]) -> tuple[str, str]:
+    """The cause and fix of the situation ``texts`` (the lines ``rule`` matched, in log
+    order, joined where wrapped) show: the case of the first line one of its cases names,
+    else the rule's own words."""
+    for text in texts:
+        for case in rule.cases:
+            if any(_case_pattern(w).search(text) for w in case.when):
+                return case.cause, case.fix
+    return rule.cause, rule.fix
+
+
 def diagnosis(
     hit: Hit, policy: RetryPolicyLike | None, rank: int | None, exit_code: int | None
 ) -> Diagnosis:
     cat = hit.rule.category
     ev, where = evidence(hit.lines, hit.shown)
+    shown = (hit.shown[i] if i < len(hit.shown) else ln.text for i, ln in enumerate(hit.lines))
+    cause, fix = worded(hit.rule, shown)
     return Diagnosis(
         category=cat,
         retryable=retryable(cat, hit.rule, policy),
         retry_on_progress=retry_on_progress(cat, hit.rule, policy),
-        cause=hit.rule.cause,
-        fix=filled(hit.rule.fix, hit.lines),
+        cause=cause,
+        fix=filled(fix, hit.lines),
         evidence=ev,
         rank=rank,
         code=hit.rule.code,

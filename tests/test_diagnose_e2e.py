@@ -59,6 +59,19 @@ def _diagnose_json(path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _plain_torchrun(tmp_path: Path, script: str, nproc: int) -> tuple[int, str]:
+    """Run ``script`` under plain torchrun (no launchx), its console in console.log: the log
+    a user of torchrun hands to ``launchx diagnose``."""
+    (tmp_path / "script.py").write_text(script)
+    with (tmp_path / "console.log").open("w") as out:
+        run = subprocess.run(
+            [sys.executable, "-m", "torch.distributed.run", "--standalone",
+             "--nproc-per-node", str(nproc), str(tmp_path / "script.py")],
+            cwd=tmp_path, env=clean_env(), stdout=out, stderr=subprocess.STDOUT, timeout=180,
+        )  # fmt: skip
+    return run.returncode, (tmp_path / "console.log").read_text()
+
+
 def test_a_sigkilled_rank_on_node_one_is_the_root(tmp_path: Path) -> None:
     (tmp_path / "worker.py").write_text(WORKER)
     port = free_port()
@@ -96,15 +109,8 @@ def test_plain_torchruns_gloo_timeout_names_the_rank_that_did_not_time_out(
     """Plain torchrun, 3 gloo ranks, rank 2 stuck outside the collective: ranks 0 and 1 time
     out and torchrun names rank 0 (or 1) as the root, rank 2 as SIGTERMed. launchx diagnose
     on the console names rank 2, and the ranks that timed out as collateral."""
-    (tmp_path / "stuck.py").write_text(STUCK)
-    with (tmp_path / "console.log").open("w") as out:
-        run = subprocess.run(
-            [sys.executable, "-m", "torch.distributed.run", "--standalone",
-             "--nproc-per-node", "3", str(tmp_path / "stuck.py")],
-            cwd=tmp_path, env=clean_env(), stdout=out, stderr=subprocess.STDOUT, timeout=180,
-        )  # fmt: skip
-    console = (tmp_path / "console.log").read_text()
-    assert run.returncode != 0, console
+    returncode, console = _plain_torchrun(tmp_path, STUCK, 3)
+    assert returncode != 0, console
     done = _diagnose_json(tmp_path / "console.log")
     assert done.returncode == 0, done.stdout + done.stderr + console
     doc = json.loads(done.stdout)
@@ -147,3 +153,29 @@ def test_a_rank_that_ran_out_of_batches_is_the_root(tmp_path: Path) -> None:
     doc = json.loads(done.stdout)
     assert (doc["primary"]["category"], doc["primary"]["rank"]) == ("gloo_error", 1)
     assert {r["rank"]: r["role"] for r in doc["ranks"]} == {0: "collateral", 1: "root"}
+
+
+NO_GPU = """
+import os
+import torch, torch.distributed as dist
+dist.init_process_group("gloo")
+torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))  # a script written for GPUs
+print("on GPU", flush=True)
+"""
+
+
+def test_a_gpu_script_on_a_machine_without_cuda_is_the_machines_configuration(
+    tmp_path: Path,
+) -> None:
+    """Plain torchrun of a script that picks its GPU, on this machine's CPU-only wheel (an
+    AttributeError from torch's C binding, not the script's own): the CUDA configuration
+    diagnosis, worded for a machine without a usable GPU, not a bug in the script."""
+    returncode, console = _plain_torchrun(tmp_path, NO_GPU, 2)
+    if returncode == 0:
+        pytest.skip("this machine has a usable GPU")
+    done = _diagnose_json(tmp_path / "console.log")
+    assert done.returncode == 0, done.stdout + done.stderr + console
+    primary = json.loads(done.stdout)["primary"]
+    assert (primary["code"], primary["category"]) == ("LX540", "cuda_config_error"), primary
+    assert primary["cause"].find("see no usable GPU") >= 0, primary["cause"]
+    assert "torch.version.cuda" in primary["fix"] and not primary["retryable"]

@@ -90,6 +90,10 @@ def test_rule_table_is_consistent() -> None:
         if rule.compare is not None:
             groups = set().union(*(re.compile(p).groupindex for p in rule.patterns))
             assert set(rule.compare) <= groups, rule.name
+        for case in rule.cases:
+            assert case.when and case.cause and case.fix, rule.name
+            for pattern in case.when:
+                re.compile(pattern)
     for sr in fr.SIGNAL_RULES.values():
         assert sr.category in fr.CATEGORIES and sr.cause and sr.fix
     assert set(fr.CATEGORIES) >= fr.RETRYABLE_BY_DEFAULT
@@ -100,6 +104,93 @@ def test_no_anchor_holds_another() -> None:
     # a line holding "node_fail" already holds "fail": each anchor is a pass over the log
     held = [(a, b) for a in fr.ANCHORS for b in fr.ANCHORS if a != b and b in a]
     assert not held
+
+
+# one line of each situation a rule's cases word on their own, and a word of that case's fix
+CASE_LINES: list[tuple[str, str, str]] = [
+    ("RuntimeError: CUDA error: no kernel image is available for execution on the device\n",
+     "LX540", "TORCH_CUDA_ARCH_LIST"),
+    ("ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU "
+     "with cuda>=11.0\n", "LX540", "--fp16"),
+    ("RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version\n",
+     "LX540", "LD_LIBRARY_PATH"),
+    ("RuntimeError: CUDA driver error: system not yet initialized\n", "LX540",
+     "nvidia-fabricmanager"),
+    ("RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable\n", "LX540",
+     "nvidia-smi -c 0"),
+    ("h1:1:1 [0] init.cc:416 NCCL WARN Cuda failure 'operation not supported'\n", "LX540",
+     "NCCL_NVLS_ENABLE=0"),
+    ("Internal error. Requested ReadyEvent with GPU device but not compiled with CUDA.\n",
+     "LX540", "HOROVOD_GPU_OPERATIONS=NCCL"),
+    ("ValueError: The number of required GPUs exceeds the total number of available GPUs in "
+     "the placement group.\n", "LX540", "ray status"),
+    ("AttributeError: module 'torch._C' has no attribute '_cuda_setDevice'\n", "LX540",
+     "CPU-only wheel"),
+    ("RuntimeError: CUDA error: invalid device ordinal\n", "LX540", "LOCAL_RANK"),
+    ("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB\n", "LX509", "npu-smi"),
+    ("RuntimeError: [Rank:7] FATAL ERROR :: MODULE:PT_DEVMEM Allocation failed for "
+     "size::2123366400 (2025)MB\n", "LX509", "hl-smi"),
+    ("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB\n", "LX509",
+     "rocm-smi"),
+    ("RuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 8.00G.\n",
+     "LX509", "SPMD"),
+    ("/nvshmem/src/host/mem/mem.cpp:1 non-zero status: 2 cuMemCreate failed\n", "LX509",
+     "NVSHMEM_SYMMETRIC_SIZE"),
+    ("OSError: [WinError 1455] The paging file is too small for this operation to complete\n",
+     "LX510", "paging file (System"),
+    ("RuntimeError: [enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough "
+     "memory: you tried to allocate 2147483648 bytes.\n", "LX510", "vm.max_map_count"),
+    ("slurmstepd: error: Detected 1 oom_kill event in StepId=4242.0. Some of the step tasks "
+     "have been OOM Killed.\n", "LX510", "ReqMem"),
+    ("  Reason: OOMKilled\n", "LX510", "kubectl describe pod"),
+    ("(raylet) Task was killed due to the node running low on memory.\n", "LX510",
+     "RAY_memory_usage_threshold"),
+    ("earlyoom[812]: sending SIGTERM to process 4242 uid 1000 \"python\": badness 900, VmRSS "
+     "20000 MiB\n", "LX510", "journalctl -u systemd-oomd"),
+    ("  what():  [/tmp/horovod/common/gloo/http_store.cc:57] Wait timeout after 30 seconds for "
+     "key(s): 1. You may want to increase the timeout via HOROVOD_GLOO_TIMEOUT_SECONDS\n",
+     "LX521", "horovodrun -H"),
+    ("torch.distributed.DistNetworkError: The client socket has timed out after 60000ms while "
+     "trying to connect to (10.0.0.1, 29500).\n", "LX521", "getent hosts"),
+    ("torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 "
+     "clients joined.\n", "LX521", "WORLD_SIZE"),
+    ("Fatal Python error: Floating point exception\n", "LX513", "nvidia-cublas-cu12"),
+    ("Illegal instruction (core dumped)\n", "LX513", "/proc/cpuinfo"),
+    ("*** SIGILL (@0x7f00) received by PID 4242 (TID 0x7f01) from PID 4242; stack trace: ***\n",
+     "LX513", "-march=native"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("line", "code", "word"), CASE_LINES, ids=[w for _, _, w in CASE_LINES])
+def test_a_rules_case_words_the_situation_the_log_shows(line: str, code: str, word: str) -> None:
+    """A rule whose patterns name several situations (LX540: the GPUs visible, the driver, the
+    build, a feature) says the cause and fix of the one its evidence line shows, under the
+    same code."""
+    p = failures.diagnose_logs([line]).primary
+    assert p is not None and p.code == code
+    rule = next(r for r in fr.RULES if r.code == code)
+    case = next(c for c in rule.cases if p.cause.endswith(c.cause))
+    assert word in case.fix and word in p.fix
+    others = [c for c in rule.cases if c is not case]
+    assert all(word not in c.fix for c in others), "the word names one case"
+
+
+def test_every_case_of_a_rule_is_tried_above() -> None:
+    covered = {
+        next(c.cause for c in r.cases if p.cause.endswith(c.cause))
+        for line, code, _ in CASE_LINES
+        for r in fr.RULES
+        if r.code == code and (p := failures.diagnose_logs([line]).primary) is not None
+    }
+    assert covered == {c.cause for r in fr.RULES for c in r.cases}
+
+
+def test_a_line_no_case_names_keeps_the_rules_own_words() -> None:
+    p = failures.diagnose_logs(["h1:1:1 [0] misc/cudawrap.cc:1 NCCL WARN Cuda failure "
+                                "'initialization error'\n"]).primary  # fmt: skip
+    rule = next(r for r in fr.RULES if r.code == "LX540")
+    assert p is not None and p.code == "LX540"
+    assert (p.cause.endswith(rule.cause), p.fix) == (True, rule.fix)
 
 
 RULE_FIXTURES = [(r, name) for r in fr.RULES for name in r.fixtures]
@@ -4974,7 +5065,7 @@ def test_lightnings_sigterm_exception_is_not_the_scripts_error() -> None:
         (
             "slurmstepd: error: Detected 1 oom_kill event in StepId=5151.0. Some of the step "
             "tasks have been OOM Killed.",
-            "`sacct -j 5151 -o JobID,State,MaxRSS`",
+            "`sacct -j 5151 -o JobID,State,MaxRSS,ReqMem`",
         ),
         (
             "slurmstepd: error: *** STEP 4242.0 ON node1 CANCELLED AT 2024-01-01T00:00:00 ***",

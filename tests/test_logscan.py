@@ -950,6 +950,10 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         # kubectl logs --prefix: the pod stands where a host would
         ("[pod/llama-worker-1/pytorch] [rank9]: KeyError: 1", "KeyError: 1", 9, "llama-worker-1"),
         ("[pod/x] KeyError: 1", "[pod/x] KeyError: 1", None, None),
+        # ... and pdsh's host inside a pod's or a compose service's log (DeepSpeed's runner
+        # there): the line came from that host
+        ("[pod/ds-0/main] worker-7: KeyError: 1", "KeyError: 1", None, "worker-7"),
+        ("trainer-1  | worker-7: KeyError: 1", "KeyError: 1", None, "worker-7"),
         ("logs/rank_3.log:RuntimeError: y", "RuntimeError: y", None, None),
         ("train.out:120:OSError: z", "OSError: z", None, None),
         ("out.txt: No such file or directory", "out.txt: No such file or directory", None, None),

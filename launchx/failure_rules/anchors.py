@@ -193,6 +193,10 @@ ANCHORS: tuple[str, ...] = (
     "triggered compile",
     # the shell's SIGILL (LX513) and libstdc++'s words before abort() (LX579)
     "illegal instruction",
+    # glog's and absl's failure handlers name the other two native crashes by their signal
+    # alone ("*** SIGFPE (@0x...) received by PID ...", LX513)
+    "sigfpe",
+    "sigill",
     "pure virtual method",
     # the torchrun agent's own code in a faulthandler stack (LX587): its frames sit below
     # the first one, which is all that "(most recent call first):" keeps, and a terminal's

@@ -3,7 +3,7 @@ program (devices, architectures, libraries), two ranks on one GPU."""
 
 from __future__ import annotations
 
-from launchx.failure_rules.model import Rule
+from launchx.failure_rules.model import Case, Rule
 from launchx.failure_rules.patterns import (
     CUDA_CONFIG_STATUSES,
     CUDA_KERNEL_FAULTS,
@@ -459,6 +459,9 @@ RULES: tuple[Rule, ...] = (
             # the corpus shows from its NVLS set-up at run time: LX512)
             r"Cuda failure 'initialization error'",
             r"Torch not compiled with CUDA enabled",
+            # the same CPU-only build reached through torch.cuda.set_device, which calls the
+            # C binding without the lazy init's check (an AttributeError, not the assertion)
+            r"module 'torch\._C' has no attribute '_cuda_\w+'",
             # Horovod built without GPU operations (HAVE_GPU unset: HOROVOD_GPU_OPERATIONS not in
             # effect at build time, a cached CPU build, or torch's CUDA not detected by its
             # setup) asked to reduce a GPU tensor
@@ -538,47 +541,157 @@ RULES: tuple[Rule, ...] = (
         # c10's warnings from a destructor (destroyEvent) after a kernel fault: the device
         # is unusable because of that fault, which LX631/LX512 read
         exclude=(r"Warning: CUDA warning: ",),
-        cause="CUDA cannot run this job on this machine as configured: more ranks than visible "
-        "GPUs (invalid device ordinal; for vLLM's Ray executor, fewer GPUs in the Ray "
-        "cluster than tensor x pipeline parallel, or none on the node the engine runs on), a "
-        "torch build without this GPU's "
-        "architecture (no kernel image), a driver older than the CUDA runtime, GPUs in "
-        "exclusive-process mode, a feature this driver, GPU or platform does not have "
-        "(operation not supported), an NVSwitch machine whose fabric manager is not "
-        "running or not of the driver's version (system not yet initialized), NVML listing a GPU "
-        "that the CUDA runtime cannot open (a second MIG instance in one process, a GPU "
-        "that failed: device < num_gpus), no GPU at all, or a build without CUDA (a CPU-only "
-        "torch, Horovod built without GPU operations), torch.compile's Triton kernels on a "
-        "GPU older than Triton supports (ROCm's and Ascend's words for these "
-        "too). Not the training code, and not transient.",
-        fix="match --nproc-per-node to the GPUs visible (nvidia-smi -L, CUDA_VISIBLE_DEVICES; "
-        "SageMaker's model parallel: processes_per_host in the estimator's mpi distribution); "
-        "install a torch wheel built for this GPU and driver (torch.cuda.get_arch_list(), "
-        "the driver's CUDA version in nvidia-smi); set the compute mode to Default "
-        "(nvidia-smi -c 0) or run one process per GPU; on NVSwitch systems start "
-        "nvidia-fabricmanager; with MIG give each process one instance "
-        "(CUDA_VISIBLE_DEVICES=MIG-<uuid>); a GPU that vanished: check nvidia-smi and dmesg "
-        "for Xid and drain the node. ROCm: a wheel built for this gfx architecture "
-        "(rocminfo), or HSA_OVERRIDE_GFX_VERSION for a GPU close to a supported one. "
-        "TransformerEngine's comm+GEMM overlap without multicast: UB_SKIPMC=1 (CUDA IPC "
-        "instead); bf16 refused: check torch.cuda.is_available() (a CPU-only wheel, an empty "
-        "CUDA_VISIBLE_DEVICES) and torch.cuda.get_device_capability() (8.0 or more), and on a "
-        "GPU before Ampere (V100, T4) train in fp16 instead (--fp16, not --bf16). vLLM on "
-        "Ray: add nodes to the Ray cluster (ray status) or lower tensor x pipeline parallel; "
-        "'Ray does not allocate any GPUs on the driver node': start the engine on a GPU node "
-        "of the cluster, with "
-        "VLLM_HOST_IP set to that node's address as Ray knows it (ray status), not another's. "
-        "Ascend: the device index must be one of ASCEND_RT_VISIBLE_DEVICES (a VM sees its "
-        "passed-through NPUs from 0). MuJoCo's EGL device: count it from 0 among the GPUs "
-        "the worker sees, not by its rank ('between 0 and -1': no EGL device at all, a "
-        "container without NVIDIA_DRIVER_CAPABILITIES=graphics). accelerate's fp16 without "
-        "a GPU: check torch.cuda.is_available() in the same environment (a CPU-only wheel, "
-        "no driver). Horovod's 'not compiled with CUDA': horovodrun --check-build, then "
-        "reinstall it with HOROVOD_GPU_OPERATIONS=NCCL pip install --no-cache-dir "
-        "--force-reinstall horovod[pytorch], a release that supports this torch. A GPU too "
-        "old for Triton (compute capability below 7.0: P100, K80): no wheel helps; compile "
-        'without inductor (TORCH_COMPILE_DISABLE=1, or torch.compile(backend="aot_eager")) '
-        "or use a newer GPU.",
+        cause="CUDA cannot run this job on this machine as configured (more ranks than "
+        "visible GPUs, no usable GPU, a build without this GPU's architecture, a driver that "
+        "does not fit the CUDA runtime, a GPU feature or mode the job needs, an NVSwitch "
+        "fabric manager not running): not the training code, and not transient.",
+        fix="compare what the ranks see with what they ask for: `nvidia-smi -L`, `echo "
+        "$CUDA_VISIBLE_DEVICES`, `python -c 'import torch; print(torch.version.cuda, "
+        "torch.cuda.is_available(), torch.cuda.device_count(), torch.cuda.get_arch_list())'` "
+        "in the environment the ranks run in; then match the launch, the wheel or the driver "
+        "to it.",
+        # the rule's situations, each worded on its own (the first a matched line names)
+        cases=(
+            Case(
+                when=(
+                    r"(?i)no kernel image|kernel image is invalid|NoKernelImage|InvalidKernelImage",
+                    r"Arch conditional MMA|is not compatible with the current PyTorch",
+                    r"invalid device function|InvalidDeviceFunction|hipErrorNoBinaryForGpu",
+                    r"--gpu-architecture|PTX was compiled with an unsupported toolchain",
+                    r"UnsupportedPtxVersion",
+                ),
+                cause="the installed torch (or a compiled extension) has no code for this "
+                "GPU's architecture: a wheel built before the GPU existed, or an extension "
+                "built for another GPU or with an older CUDA; every start fails the same way.",
+                fix="compare `torch.cuda.get_device_capability()` with "
+                "`torch.cuda.get_arch_list()` and install a torch wheel built for it (a newer "
+                "CUDA build); rebuild an extension with TORCH_CUDA_ARCH_LIST set to this GPU's "
+                "capability (`pip install --no-build-isolation --force-reinstall ...`). ROCm: a "
+                "wheel for this gfx architecture (rocminfo), or HSA_OVERRIDE_GFX_VERSION for a "
+                "GPU close to a supported one.",
+            ),
+            Case(
+                when=(
+                    r"too old to be supported by the triton",
+                    r"support bf16/gpu|ARCH_MISMATCH",
+                ),
+                cause="the GPU lacks a feature the job asks for: bf16 (before Ampere: V100, "
+                "T4), a cuBLAS/cuDNN kernel of a newer architecture, or torch.compile's Triton "
+                "kernels (compute capability below 7.0: P100, K80).",
+                fix="train in fp16 instead of bf16 on GPUs before Ampere (--fp16, "
+                "mixed_precision: fp16); for Triton compile without inductor "
+                '(TORCH_COMPILE_DISABLE=1, or torch.compile(backend="aot_eager")), or use '
+                "a newer GPU.",
+            ),
+            Case(
+                when=(
+                    r"(?i)driver version is insufficient|InsufficientDriver|too old"
+                    r"|requires ?a? ?newer driver|CallRequiresNewerDriver",
+                    r"forward compatibility|CompatNotSupportedOnDevice",
+                    r"unsupported display driver|SystemDriverMismatch",
+                    r"Driver/library version mismatch",
+                    r"(?i)stub library|PTX JIT compiler library not found|JitCompilerNotFound",
+                ),
+                cause="the NVIDIA driver does not fit the CUDA runtime this torch was built "
+                "with: a driver older than the wheel's CUDA, a driver upgraded without a "
+                "reboot (the kernel module and the library differ), or a container's CUDA "
+                "compat or stub library loaded in place of the host's driver.",
+                fix="compare the CUDA version `nvidia-smi` shows with `python -c 'import torch; "
+                "print(torch.version.cuda)'` and install a torch wheel for a CUDA the driver "
+                "supports, or upgrade the driver; after a driver upgrade reboot (or reload the "
+                "nvidia kernel modules); in a container start it with the NVIDIA runtime "
+                "(--gpus all) and keep the compat/stub libraries off LD_LIBRARY_PATH.",
+            ),
+            Case(
+                when=(r"system not yet initialized|SystemNotReady",),
+                cause="the GPUs are not ready for CUDA: on an NVSwitch machine (HGX/DGX "
+                "A100, H100, H200, B200) the fabric manager is not running or not of the "
+                "driver's version; no process on the node can use the GPUs until it is.",
+                fix="start it (`systemctl start nvidia-fabricmanager`) at the driver's exact "
+                "version (`nvidia-smi` against `nv-fabricmanager --version`); `nvidia-smi -q | "
+                "grep -iA2 fabric` shows its state.",
+            ),
+            Case(
+                when=(r"(?i)busy or unavailable|DevicesUnavailable",),
+                cause="the GPU refused another process: it is in exclusive-process compute "
+                "mode and a process (another job, a leftover rank, or a second rank given the "
+                "same GPU) already holds it.",
+                fix="`nvidia-smi --query-gpu=index,compute_mode --format=csv` and the process "
+                "list of `nvidia-smi`; set the mode to Default (`nvidia-smi -c 0`, as root) or "
+                "run one process per GPU, and stop the leftover process.",
+            ),
+            Case(
+                when=(r"(?i)operation not supported|\bNotSupported\b|comm\+GEMM overlap",),
+                cause="the driver, GPU or platform lacks a feature the job uses: multicast "
+                "objects (NVLS, TransformerEngine's comm+GEMM overlap: drivers before 530, "
+                "machines without NVSwitch), CUDA IPC or memory pools (WSL, some VMs).",
+                fix="turn the feature off: TransformerEngine's overlap with UB_SKIPMC=1 (CUDA "
+                "IPC instead), NCCL's NVLS with NCCL_NVLS_ENABLE=0; or upgrade the driver; "
+                "under WSL run on Linux for multi-GPU.",
+            ),
+            Case(
+                when=(r"Requested ReadyEvent with GPU device but not compiled with CUDA",),
+                cause="Horovod was built without GPU operations (HOROVOD_GPU_OPERATIONS not "
+                "set at build time, a cached CPU build, or torch's CUDA not found by its "
+                "setup) and was asked to reduce a GPU tensor.",
+                fix="`horovodrun --check-build`, then reinstall it with "
+                "`HOROVOD_GPU_OPERATIONS=NCCL pip install --no-cache-dir --force-reinstall "
+                "horovod[pytorch]`, a release that supports this torch.",
+            ),
+            Case(
+                when=(
+                    r"placement group|Ray does not allocate any GPUs|Current node has no GPU",
+                    r"Tensor parallel size \(\d+\) cannot be larger",
+                ),
+                cause="the Ray cluster gives vLLM fewer GPUs than tensor x pipeline parallel "
+                "asks for, or none on the node the engine (the driver) runs on.",
+                fix="add GPU nodes to the Ray cluster (`ray status`) or lower tensor x "
+                "pipeline parallel; start the engine on a GPU node of the cluster, with "
+                "VLLM_HOST_IP set to that node's address as Ray knows it.",
+            ),
+            Case(
+                when=(
+                    r"(?i)not compiled with CUDA|has no attribute '_cuda_",
+                    r"(?i)no (?:CUDA|ROCm|HIP)[- ]\w* ?(?:GPUs|device)|\bNoDevice\b",
+                    r"(?i)no NVIDIA driver|only supported with GPUs|no GPU resources",
+                    r"CUDA driver initialization failed|error from cudaGetDeviceCount",
+                    r"(?:Cuda|Xpu) is not available|No supported (?:gpu backend|device)",
+                    r"(?:fp16|bf16) mixed precision requires|can only be used on CUDA",
+                    r"Failed to infer device type",
+                ),
+                cause="the ranks see no usable GPU: a CPU-only torch wheel, no NVIDIA driver "
+                "(or a container started without the GPUs), or an empty "
+                "CUDA_VISIBLE_DEVICES; every start fails the same way.",
+                fix="in the environment the ranks run in: `python -c 'import torch; "
+                "print(torch.version.cuda, torch.cuda.is_available())'` (None: a CPU-only "
+                "wheel; install the CUDA build, `pip install torch --index-url "
+                "https://download.pytorch.org/whl/cu126`), `nvidia-smi` (fails: no driver, "
+                "or a container without --gpus all), `echo $CUDA_VISIBLE_DEVICES`; to train on "
+                "the CPU, keep the script off torch.cuda and use the gloo backend (launchx: "
+                "--profile local).",
+            ),
+            Case(
+                when=(
+                    r"(?i)invalid device (?:ordinal|id)|InvalidDevice\b|device < num_gpus",
+                    r"NVMLError_InvalidArgument|node-local MPI processes|exceeds available GPUs",
+                    r"is out of range\. Please use a device index|You requested (?i:gpus?)",
+                    r"insufficient CUDA devices|device_count\(\)|get_num_devices|num_gpus?\b",
+                    r"NotEnoughCUDADevices|Set visible device failed|MUJOCO_EGL_DEVICE_ID",
+                    r"Cannot assign a device for operation",
+                ),
+                cause="the ranks ask for more GPUs (or a higher device index) than this "
+                "process can see: --nproc-per-node above the GPUs visible, RANK used as the "
+                "device index on a second node, a narrowed CUDA_VISIBLE_DEVICES, a MIG "
+                "instance or a GPU that dropped off the bus.",
+                fix="set --nproc-per-node to the GPUs visible (`nvidia-smi -L`, `echo "
+                "$CUDA_VISIBLE_DEVICES`) and index devices by LOCAL_RANK, not RANK; with MIG "
+                "give each process one instance (CUDA_VISIBLE_DEVICES=MIG-<uuid>); a GPU "
+                "missing from nvidia-smi: `dmesg | grep -i xid` and drain the node. SageMaker's "
+                "model parallel: processes_per_host; Ascend: an index among "
+                "ASCEND_RT_VISIBLE_DEVICES; MuJoCo's EGL device: count from 0 among the GPUs "
+                "the worker sees.",
+            ),
+        ),
         fixtures=(
             "cuda_config_error__gtad_36_dataparallel_invalid_device_id.log",
             "cuda_config_error__sagemaker_examples_2023.log",
@@ -609,6 +722,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__openrlhf_233.log",
             "cuda_config_error__dynamo_4934.log",
             "cuda_config_error__vllm_29265.log",
+            "cuda_config_error__llama3_187_macos_m2_cuda_setdevice.log",
         ),
     ),
     Rule(
@@ -748,10 +862,51 @@ RULES: tuple[Rule, ...] = (
         fix="lower the per-GPU batch size or sequence length, enable activation checkpointing "
         "or sharding (FSDP/ZeRO), and set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
         "when 'reserved but unallocated' is large; check that no other process holds the "
-        "GPU (nvidia-smi). On Ascend NPUs the same knobs are PYTORCH_NPU_ALLOC_CONF and "
-        "npu-smi; on Gaudi, hl-smi shows the device memory. NVSHMEM's heap is sized by "
-        "NVSHMEM_SYMMETRIC_SIZE (DeepEP: its buffer's num_rdma_bytes; num_nvl_bytes is a "
-        "separate allocation that takes device memory too).",
+        "GPU (nvidia-smi).",
+        # the accelerators and allocators whose knobs differ from CUDA's caching allocator
+        cases=(
+            Case(
+                when=(r"NPU out of memory|EL0004|driver error: ?out of memory",),
+                cause="an Ascend NPU ran out of memory; the same attempt would fail the same way.",
+                fix="lower the per-NPU batch size or sequence length, enable activation "
+                "checkpointing or sharding (FSDP/ZeRO), set "
+                "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True, and check with npu-smi that "
+                "no other process holds the NPU.",
+            ),
+            Case(
+                when=(r"PT_DEVMEM",),
+                cause="an Intel Gaudi (HPU) ran out of device memory; the same attempt would "
+                "fail the same way.",
+                fix="lower the per-device batch size or sequence length, enable activation "
+                "checkpointing or sharding (DeepSpeed ZeRO), and check with hl-smi that no "
+                "other process holds the device.",
+            ),
+            Case(
+                when=(r"(?i)\bHIP\b|hipError|HSA_STATUS",),
+                cause="an AMD GPU (ROCm) ran out of memory; the same attempt would fail the "
+                "same way.",
+                fix="lower the per-GPU batch size or sequence length, enable activation "
+                "checkpointing or sharding (FSDP/ZeRO), set "
+                "PYTORCH_HIP_ALLOC_CONF=expandable_segments:True, and check with rocm-smi "
+                "that no other process holds the GPU.",
+            ),
+            Case(
+                when=(r"(?i)RESOURCE_EXHAUSTED|Resource exhausted|memory space hbm",),
+                cause="XLA's allocator ran out of the accelerator's memory (a TPU's HBM, or a "
+                "GPU under XLA); the same program would fail the same way.",
+                fix="lower the per-core batch size or sequence length, shard the model "
+                "(FSDP/SPMD in torch_xla), or enable activation checkpointing; the compiler's "
+                "report names the largest buffers.",
+            ),
+            Case(
+                when=(r"cuMemCreate failed",),
+                cause="NVSHMEM (DeepEP, Triton-distributed) could not reserve its symmetric "
+                "heap in GPU memory: the GPU has less free memory than the heap asks for.",
+                fix="size the heap to fit: NVSHMEM_SYMMETRIC_SIZE (DeepEP: its buffer's "
+                "num_rdma_bytes; num_nvl_bytes is a separate allocation that takes device "
+                "memory too), or free GPU memory before the buffer is created.",
+            ),
+        ),
         fixtures=(
             "cuda_oom__minerva_42_html_table.log",
             "cuda_oom__slime_274.log",

@@ -134,6 +134,20 @@ first still reports it, since that other node's failure may be this one's conseq
 
 
 @dataclass(frozen=True)
+class Case:
+    """One situation of a rule whose patterns name several (a rule is one code, and a code
+    keeps its failures: ``launchx.codes``), worded on its own so that the report says the
+    cause and fix of the situation the log shows, not of every situation the code covers.
+    ``when``: regular expressions searched in the lines the rule matched; the first matched
+    line that one of a rule's cases names, in log order, picks that case (the rule's own
+    ``cause`` and ``fix`` stand when none does)."""
+
+    when: tuple[str, ...]
+    cause: str
+    fix: str
+
+
+@dataclass(frozen=True)
 class Rule:
     """One failure signature. ``patterns`` are regular expressions searched in each log
     line (after rank prefixes and log headers are stripped); a line matching any of
@@ -166,6 +180,8 @@ class Rule:
     (``process rank 3 ... exited``); a group ``named_rank`` is a rank the message names
     that may be a subgroup's (``[7] is setting up NCCL communicator``): the diagnosis names
     it only when neither a prefix nor the launcher names a rank.
+    ``cases``: the situations the rule's patterns name, each with its own cause and fix
+    (``Case``).
     ``fixtures``: development-corpus logs (tests/fixtures/logs/dev) whose diagnosis this
     rule is; the tests hold each rule to them."""
 
@@ -188,6 +204,7 @@ class Rule:
     not_raised_in: tuple[str, ...] = ()
     raised_in: tuple[str, ...] = ()
     on_progress: bool = False
+    cases: tuple[Case, ...] = ()
     fixtures: tuple[str, ...] = ()
 
 

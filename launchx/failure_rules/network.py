@@ -4,7 +4,7 @@ they are in (its size, their ranks)."""
 
 from __future__ import annotations
 
-from launchx.failure_rules.model import Rule
+from launchx.failure_rules.model import Case, Rule
 from launchx.failure_rules.patterns import HIVEMIND_NO_GROUP, HTTP_RETRY_WARNING
 
 RULES: tuple[Rule, ...] = (
@@ -904,6 +904,46 @@ RULES: tuple[Rule, ...] = (
         "(profile timeouts.rdzv_timeout_s) when nodes start slowly. Horovod's gloo "
         "rendezvous: check that every worker started (horovodrun's hosts, Ray's actors) and "
         "raise HOROVOD_GLOO_TIMEOUT_SECONDS.",
+        # the store out of reach, or reached and left waiting, and Horovod's own store
+        cases=(
+            Case(
+                when=(r"http_store\.cc",),
+                cause="Horovod's gloo rendezvous waited for a rank that never wrote its key: "
+                "a worker did not start (horovodrun's hosts, Ray's actors) or started too "
+                "late.",
+                fix="check that every worker started (horovodrun -H's hosts and slots, Ray's "
+                "actors) and raise HOROVOD_GLOO_TIMEOUT_SECONDS when they start slowly.",
+            ),
+            Case(
+                when=(
+                    r"failed to connect|timed out after \d+\w* while trying to connect",
+                    r"connect\(\) timed out|RendezvousConnectionError",
+                ),
+                cause="a rank could not reach the rendezvous store at MASTER_ADDR:MASTER_PORT "
+                "(or --rdzv-endpoint): the node that hosts it had not started or had already "
+                "failed, the address resolves to an interface the other nodes cannot reach, "
+                "or a firewall drops the port.",
+                fix="start the first node (node rank 0, or the endpoint's host) and check from "
+                "another node that it answers: `getent hosts <addr>` gives an address they can "
+                "reach (not 127.0.x.x), `nc -zv <addr> <port>` connects; open the port in the "
+                "firewall or security group; raise --rdzv-conf join_timeout=<s> (profile "
+                "timeouts.rdzv_timeout_s) when nodes start slowly.",
+            ),
+            Case(
+                when=(
+                    r"clients joined|store based barrier|members to join",
+                    r"RendezvousTimeoutError|DistStoreError|Wait timeout",
+                ),
+                cause="the rendezvous store was reached, but not every rank or node joined "
+                "before the timeout: a node started late or not at all, or the ranks disagree "
+                "on the world's size (--nnodes, --nproc-per-node, a world_size passed to "
+                "init_process_group).",
+                fix="start every node with the same --nnodes, --nproc-per-node and run id "
+                "(torchrun: --rdzv-id and --rdzv-endpoint) and let init_process_group take "
+                "its world size from the launcher's WORLD_SIZE; raise --rdzv-conf "
+                "join_timeout=<s> (profile timeouts.rdzv_timeout_s) when nodes start slowly.",
+            ),
+        ),
         fixtures=(
             "rendezvous_timeout__av_hubert_19_wrapped_json.log",
             "rendezvous_timeout__neuralforecast_934.log",

@@ -5,7 +5,7 @@ errors, an executable or host it could not reach, its configuration)."""
 
 from __future__ import annotations
 
-from launchx.failure_rules.model import Rule
+from launchx.failure_rules.model import Case, Rule
 from launchx.failure_rules.patterns import (
     PALS_RANK_DIED,
     SLURM_REQUEST_ANSWER,
@@ -139,18 +139,77 @@ RULES: tuple[Rule, ...] = (
             r"exceeds the memory usage threshold of [\d.]+\. Ray killed this worker",
             r"docs\.ray\.io/\S*/ray-oom-prevention",
         ),
-        cause="the kernel's OOM killer (or the job's cgroup or scheduler memory limit, Ray's "
-        "memory monitor, or the kubelet evicting the pod) killed a process, or the host "
-        "refused an allocation or a file mapping outright (ENOMEM: strict overcommit, an "
-        "address-space limit, too many mappings; on Windows the commit limit, WinError "
-        "1455's paging file too small): host RAM, not GPU memory, ran out.",
-        fix="lower DataLoader num_workers/prefetch_factor, stop loading the whole dataset or "
-        "checkpoint on every rank (torch.load(..., mmap=True)), ask SLURM for more --mem "
-        "(Kubernetes: a higher memory request and limit); "
-        "confirm with `dmesg -T | grep -i 'killed process'` or `sacct -j <job> -o "
-        "JobID,State,MaxRSS`; for a refused mapping check `sysctl vm.overcommit_memory "
-        "vm.max_map_count`, `ulimit -v` and CommitLimit against Committed_AS in /proc/meminfo; "
-        "on Windows enlarge the paging file or start fewer processes and DataLoader workers.",
+        cause="the kernel's OOM killer (or a memory limit around the job: a cgroup, the "
+        "scheduler, Kubernetes, Ray's memory monitor) killed a process, or the host refused "
+        "an allocation outright: host RAM, not GPU memory, ran out.",
+        fix="lower DataLoader num_workers/prefetch_factor and stop loading the whole dataset "
+        "or checkpoint on every rank (torch.load(..., mmap=True)), or give the job more "
+        "memory; confirm with `dmesg -T | grep -i 'killed process'`.",
+        # who ran out or refused, each with its own place to confirm it and ask for more
+        cases=(
+            Case(
+                when=(r"WinError 1455",),
+                cause="Windows refused to commit more memory: the paging file is too small "
+                "for every rank's and DataLoader worker's reserved memory (WinError 1455), "
+                "host RAM and not GPU memory.",
+                fix="enlarge the paging file (System > Advanced > Performance > Virtual "
+                "memory) or start fewer ranks and DataLoader workers (num_workers=0 first).",
+            ),
+            Case(
+                when=(
+                    r"DefaultCPUAllocator|unable to mmap|Cannot allocate memory",
+                    r"^(?:numpy\.core\._exceptions\.)?_?(?:Array)?MemoryError\b",
+                ),
+                cause="the host refused an allocation or a file mapping outright (ENOMEM): "
+                "RAM and swap are used up, or a limit below them (strict overcommit, an "
+                "address-space ulimit, too many mappings); host memory, not GPU memory.",
+                fix="lower what each rank holds in host memory (DataLoader num_workers and "
+                "prefetch_factor, a dataset loaded whole, torch.load(..., mmap=True) for "
+                "checkpoints); check `free -g`, `ulimit -v`, `sysctl vm.overcommit_memory "
+                "vm.max_map_count` and CommitLimit against Committed_AS in /proc/meminfo.",
+            ),
+            Case(
+                when=(
+                    r"\bOUT_OF_MEMORY\b|StepId=|slurmstepd|exceeded (?:job )?memory limit",
+                    r"tasks? [\d,-]+: Out Of Memory",
+                    r"TERM_(?:MEMLIMIT|SWAP)|PBS: job killed",
+                ),
+                cause="the scheduler's memory limit for the job (SLURM's cgroup, LSF's or "
+                "PBS's limit) was reached and the step's processes were killed: host RAM, "
+                "not GPU memory.",
+                fix="`sacct -j <job> -o JobID,State,MaxRSS,ReqMem` shows what it used; ask for "
+                "more (SLURM --mem or --mem-per-gpu, LSF bsub -M, PBS -l mem) or lower what "
+                "each rank holds (DataLoader num_workers, torch.load(..., mmap=True)).",
+            ),
+            Case(
+                when=(r"OOMKilled|low on resource: memory",),
+                cause="Kubernetes killed the container for its memory (OOMKilled: its limit; "
+                "evicted: the node ran low): host RAM, not GPU memory.",
+                fix="`kubectl describe pod <pod>` shows the reason and limit; raise the "
+                "container's memory request and limit (and /dev/shm, an emptyDir of medium "
+                "Memory, counts against it), or lower DataLoader num_workers.",
+            ),
+            Case(
+                when=(
+                    r"Ray killed this worker|ray-oom-prevention|node running low on memory",
+                    r"killed due to memory pressure \(OOM\)",
+                ),
+                cause="Ray's memory monitor killed a worker because the node's memory use "
+                "crossed its threshold: host RAM, not GPU memory.",
+                fix="give each task or actor more memory (memory=..., fewer per node), lower "
+                "what the workers hold, or raise RAY_memory_usage_threshold (0.95 by default); "
+                "`ray logs raylet.out` names what it killed.",
+            ),
+            Case(
+                when=(r"due to memory (?:used|pressure for)|: (?:badness|oom_score) ",),
+                cause="a user-space OOM killer (systemd-oomd, earlyoom) stopped a process "
+                "before the kernel's would: the host's memory (or its swap) was nearly used "
+                "up, host RAM and not GPU memory.",
+                fix="lower what each rank holds in host memory (DataLoader num_workers, "
+                "torch.load(..., mmap=True)); `journalctl -u systemd-oomd` (or earlyoom's log) "
+                "names what it killed and why.",
+            ),
+        ),
         fixtures=(
             "host_oom_killed__arjuna_52_slurm.log",
             "host_oom_killed__brainscore_950_slurm_step_oom.log",
@@ -619,10 +678,30 @@ RULES: tuple[Rule, ...] = (
         fix="get the native stack: PYTHONFAULTHANDLER=1 (or `import faulthandler; "
         "faulthandler.enable()`), allow core dumps (ulimit -c unlimited). Common causes: "
         "an extension built against another torch/CUDA, mixed NCCL/CUDA libraries on "
-        "LD_LIBRARY_PATH, init_process_group before torch.cuda.set_device. A SIGFPE inside "
-        "cuBLAS/cuBLASLt: a cuBLAS older than the GPU (install the nvidia-cublas build of "
-        "the GPU's CUDA release); a SIGILL: a binary built for CPU instructions this host "
-        "lacks (AVX-512, -march=native).",
+        "LD_LIBRARY_PATH, init_process_group before torch.cuda.set_device.",
+        # the two signals besides SIGSEGV, whose usual causes are their own
+        cases=(
+            Case(
+                when=(r"Floating point exception|SIGFPE|Signal 8 |signal 8 \(",),
+                cause="a native crash by SIGFPE (an integer division by zero in C/C++/CUDA "
+                "code), not a Python exception: most often a cuBLAS/cuBLASLt older than the "
+                "GPU, else a kernel given a zero size.",
+                fix="get the native stack (PYTHONFAULTHANDLER=1, core dumps with ulimit -c "
+                "unlimited); inside cuBLAS/cuBLASLt install the nvidia-cublas build of the "
+                "GPU's CUDA release (`pip install -U nvidia-cublas-cu12`); else look for an "
+                "empty batch or a zero-sized dimension reaching the kernel.",
+            ),
+            Case(
+                when=(r"Illegal instruction|SIGILL|Signal 4 |signal 4 \(",),
+                cause="a native crash by SIGILL: a library built for CPU instructions this "
+                "host lacks (AVX-512, AVX2, a -march=native build made on another machine), "
+                "not a Python exception.",
+                fix="find the library in the native stack (PYTHONFAULTHANDLER=1, gdb on the "
+                "core) and reinstall it from a generic wheel or rebuild it on this host "
+                "without -march=native; `grep -o -w 'avx[0-9a-z_]*' /proc/cpuinfo | sort -u` "
+                "lists what this CPU has.",
+            ),
+        ),
         fixtures=(
             "segfault__torchrun_faulthandler.log",
             "segfault__fairscale_489.log",
