@@ -229,6 +229,10 @@ _TASK_LABEL = re.compile(r"^(\d{1,5}): ")
 # OpenCV's lower-case "cv2.error: ...").
 _HOST_PREFIX = re.compile(
     r"^(?![\w.-]*\.py: )(?![\w.-]*\.(?:[A-Z_]\w*|error): )"
+    # nor a program that names itself before its message: the interpreter ("python3: can't
+    # open file ..."), a shell script ("run.sh: line 20: ... Floating point exception"), the
+    # linker's collect2
+    r"(?!python[\d.]*: |[\w.-]*\.sh: |collect2: )"
     r"((?:localhost|(?=[\w.-]*\d)[a-z][\w-]*(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3})): (?=\S)"
 )
 # torch_xla's xla_dist (TPU pods): after its timestamp, the VM's address and the worker's

@@ -454,8 +454,8 @@ def _case_pattern(pattern: str) -> re.Pattern[str]:
 
 def worded(rule: fr.Rule, texts: Iterable[str]) -> tuple[str, str]:
     """The cause and fix of the situation ``texts`` (the lines ``rule`` matched, in log
-    order, joined where wrapped) show: the case of the first line one of its cases names,
-    else the rule's own words."""
+    order with warnings last, joined where wrapped) show: the case of the first line one of
+    its cases names, else the rule's own words."""
     for text in texts:
         for case in rule.cases:
             if any(_case_pattern(w).search(text) for w in case.when):
@@ -468,8 +468,15 @@ def diagnosis(
 ) -> Diagnosis:
     cat = hit.rule.category
     ev, where = evidence(hit.lines, hit.shown)
-    shown = (hit.shown[i] if i < len(hit.shown) else ln.text for i, ln in enumerate(hit.lines))
-    cause, fix = worded(hit.rule, shown)
+    # (a line logged as a warning, a connection retry before the real error, speaks last)
+    shown = sorted(
+        (
+            (hit.shown[i] if i < len(hit.shown) else ln.text, ln.warned)
+            for i, ln in enumerate(hit.lines)
+        ),
+        key=lambda pair: pair[1],
+    )
+    cause, fix = worded(hit.rule, (text for text, _ in shown))
     return Diagnosis(
         category=cat,
         retryable=retryable(cat, hit.rule, policy),

@@ -906,6 +906,9 @@ def _with_stragglers(
         return made, (made,)
     if primary is None or primary.category not in fr.WAITING_ON_PEER or primary.tier >= 2:
         return primary, findings
+    # a counted straggler is named, not blamed: the waiting rank stays the one named (its
+    # watchdog fired first, as far as the logs go)
+    blamed = len(s.ranks) == 1 and not s.counted
     if (
         s.ranks == (0,)
         and s.waiting
@@ -925,11 +928,7 @@ def _with_stragglers(
         base = _refine(primary, "rank0_behind", lambda sr: busy + sr, policy)
     else:
         cause = f"{s.text} {_sentence(primary.cause)}" if primary.category != "unknown" else s.text
-        fix = fr.SIGNAL_RULES["missing_from_collective"].fix if s.kind == "behind" else primary.fix
-        base = replace(primary, cause=cause, fix=fix)
-    # a counted straggler is named, not blamed: the waiting rank stays the one named (its
-    # watchdog fired first, as far as the logs go)
-    blamed = len(s.ranks) == 1 and not s.counted
+        base = replace(primary, cause=cause, fix=_straggler_fix(s, primary, blamed))
     updated = replace(
         base,
         rank=s.ranks[0] if blamed else primary.rank,
@@ -940,6 +939,18 @@ def _with_stragglers(
         signal=None if blamed else primary.signal,
     )
     return updated, (updated, *findings[1:])
+
+
+def _straggler_fix(s: Straggler, primary: Diagnosis, blamed: bool) -> str:
+    """What to do about the rank the others waited for: the missing rank's call site when its
+    own reports show it never reached the collective, that rank by number when it is the one
+    blamed for a timeout (the timeout rules' fix starts by asking to find it), else the
+    finding's own fix."""
+    if s.kind == "behind":
+        return fr.SIGNAL_RULES["missing_from_collective"].fix
+    if blamed and primary.category in fr.TIMEOUT_CATEGORIES:
+        return fr.NAMED_STRAGGLER_FIX.format(rank=s.ranks[0])
+    return primary.fix
 
 
 def _sentence(text: str) -> str:

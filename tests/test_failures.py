@@ -119,7 +119,14 @@ CASE_LINES: list[tuple[str, str, str]] = [
     ("RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable\n", "LX540",
      "nvidia-smi -c 0"),
     ("h1:1:1 [0] init.cc:416 NCCL WARN Cuda failure 'operation not supported'\n", "LX540",
-     "NCCL_NVLS_ENABLE=0"),
+     "enable unified memory"),
+    ("RuntimeError: CUDA error: operation not supported\n", "LX540", "NCCL_NVLS_ENABLE=0"),
+    ("RuntimeError: HIP error: no ROCm-capable device is detected\n", "LX540", "/dev/kfd"),
+    ("RuntimeError: RMM failure: cudaErrorNoDevice\n", "LX540", "CPU-only wheel"),
+    ("error: cudaErrorStubLibrary\n", "LX540", "LD_LIBRARY_PATH"),
+    ("torch.OutOfMemoryError: XPU out of memory. Tried to allocate 2.00 GiB\n", "LX509",
+     "xpu-smi"),
+    ("TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.\n", "LX510", "bhist -l"),
     ("Internal error. Requested ReadyEvent with GPU device but not compiled with CUDA.\n",
      "LX540", "HOROVOD_GPU_OPERATIONS=NCCL"),
     ("ValueError: The number of required GPUs exceeds the total number of available GPUs in "
@@ -154,7 +161,7 @@ CASE_LINES: list[tuple[str, str, str]] = [
      "trying to connect to (10.0.0.1, 29500).\n", "LX521", "getent hosts"),
     ("torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 "
      "clients joined.\n", "LX521", "WORLD_SIZE"),
-    ("Fatal Python error: Floating point exception\n", "LX513", "nvidia-cublas-cu12"),
+    ("Fatal Python error: Floating point exception\n", "LX513", "nvidia-cublas wheel"),
     ("Illegal instruction (core dumped)\n", "LX513", "/proc/cpuinfo"),
     ("*** SIGILL (@0x7f00) received by PID 4242 (TID 0x7f01) from PID 4242; stack trace: ***\n",
      "LX513", "-march=native"),
@@ -183,6 +190,19 @@ def test_every_case_of_a_rule_is_tried_above() -> None:
         if r.code == code and (p := failures.diagnose_logs([line]).primary) is not None
     }
     assert covered == {c.cause for r in fr.RULES for c in r.cases}
+
+
+def test_a_warning_before_the_error_does_not_pick_the_case() -> None:
+    """torchrun's store client warns at each refused connection while the master starts;
+    the error that ended the run, that the store waited for a member, picks the case."""
+    log = (
+        "[W1207 02:10:26.085957561 socket.cpp:755] [c10d] The client socket has failed to "
+        "connect to [node0]:29500 (errno: 111 - Connection refused).\n"
+        "torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. "
+        "1/2 clients joined.\n"
+    )
+    p = failures.diagnose_logs([log]).primary
+    assert p is not None and p.code == "LX521" and "WORLD_SIZE" in p.fix
 
 
 def test_a_line_no_case_names_keeps_the_rules_own_words() -> None:

@@ -954,6 +954,26 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         # there): the line came from that host
         ("[pod/ds-0/main] worker-7: KeyError: 1", "KeyError: 1", None, "worker-7"),
         ("trainer-1  | worker-7: KeyError: 1", "KeyError: 1", None, "worker-7"),
+        # a program naming itself is not a host: the interpreter, a shell script, the linker
+        ("python3: can't open file 'a.py'", "python3: can't open file 'a.py'", None, None),
+        (
+            "trainer-1  | python3.10: can't open file",
+            "python3.10: can't open file",
+            None,
+            "trainer-1",
+        ),
+        (
+            "run2.sh: line 20: 11 Floating point exception",
+            "run2.sh: line 20: 11 Floating point exception",
+            None,
+            None,
+        ),
+        (
+            "collect2: error: ld returned 1 exit status",
+            "collect2: error: ld returned 1 exit status",
+            None,
+            None,
+        ),
         ("logs/rank_3.log:RuntimeError: y", "RuntimeError: y", None, None),
         ("train.out:120:OSError: z", "OSError: z", None, None),
         ("out.txt: No such file or directory", "out.txt: No such file or directory", None, None),

@@ -127,6 +127,8 @@ def test_the_rank_that_did_not_time_out_in_gloo_is_named() -> None:
     assert p is not None and (p.category, p.rank) == ("collective_timeout", 2)
     assert p.evidence[0].startswith("ranks 0-1,3 timed out waiting in a gloo collective; rank 2")
     assert _roles(report)[2] == "root" and _roles(report)[0] == "collateral"
+    # the fix starts from the rank named, not by asking to find the rank that was late
+    assert p.fix.startswith("look at rank 2: ") and "find the rank" not in p.fix
     # a rank the logs do not show is not silent: a paste of one rank's timeout blames no one
     alone = failures.diagnose_logs([_GLOO.format(r=1)]).primary
     assert alone is not None and alone.rank == 1
@@ -162,6 +164,7 @@ def test_silent_ranks_the_logs_never_show_are_named_not_blamed_beside_one_report
     assert alone.stragglers[0].ranks == (0,) and alone.stragglers[0].counted
     p = alone.primary
     assert p is not None and p.rank == 1
+    assert p.fix.startswith("find the rank that was late")  # named, not blamed: still to find
     cause = failure_text.render_failure(alone).splitlines()[1]
     assert "rank 1 waited in collective #5701" in cause and "failed first" not in cause
     assert "rank 0 printed no watchdog report in these logs" in cause
@@ -177,6 +180,7 @@ def test_silent_ranks_the_logs_never_show_are_named_not_blamed_beside_one_report
     shown = _diagnose(tmp_path / "shown")
     assert not shown.stragglers[0].counted
     assert shown.primary is not None and shown.primary.rank == 0
+    assert shown.primary.fix.startswith("look at rank 0: ")
     # rank 0 shown, ranks 1-2 only counted below rank 3's report: the one the logs show
     # silent is the one named, and blamed
     _write(tmp_path / "part", "rank-0.log", "epoch 3 step 100\n")

@@ -57,10 +57,12 @@ from launchx.failure_rules.patterns import (
 )
 from launchx.failure_rules.signals import (
     EVALUATION_WORK,
+    NAMED_STRAGGLER_FIX,
     RANK0_WORK,
     SIGKILL_REPORTS,
     SIGNAL_HINTS,
     SIGNAL_RULES,
+    TIMEOUT_CATEGORIES,
     UNKNOWN_CAUSE,
     UNKNOWN_CODE,
     UNKNOWN_FIX,
@@ -87,6 +89,7 @@ __all__ = [
     "EXCEPTION_LINE",
     "MODULE_ERROR",
     "MODULE_ERROR_NAMES",
+    "NAMED_STRAGGLER_FIX",
     "NEVER_RETRIED",
     "RAISED_BY_THE_SCRIPT",
     "RANK0_WORK",
@@ -97,6 +100,7 @@ __all__ = [
     "SIGNAL_HINTS",
     "SIGNAL_RULES",
     "SRUN_TERMINATES_STEP",
+    "TIMEOUT_CATEGORIES",
     "UNKNOWN_CAUSE",
     "UNKNOWN_CODE",
     "UNKNOWN_FIX",

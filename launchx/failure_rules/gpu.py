@@ -578,7 +578,9 @@ RULES: tuple[Rule, ...] = (
                 cause="the GPU lacks a feature the job asks for: bf16 (before Ampere: V100, "
                 "T4), a cuBLAS/cuDNN kernel of a newer architecture, or torch.compile's Triton "
                 "kernels (compute capability below 7.0: P100, K80).",
-                fix="train in fp16 instead of bf16 on GPUs before Ampere (--fp16, "
+                fix="check that the ranks see a GPU at all (`python -c 'import torch; "
+                "print(torch.cuda.is_available(), torch.cuda.get_device_capability())'`); "
+                "train in fp16 instead of bf16 on GPUs before Ampere (--fp16, "
                 "mixed_precision: fp16); for Triton compile without inductor "
                 '(TORCH_COMPILE_DISABLE=1, or torch.compile(backend="aot_eager")), or use '
                 "a newer GPU.",
@@ -590,7 +592,8 @@ RULES: tuple[Rule, ...] = (
                     r"forward compatibility|CompatNotSupportedOnDevice",
                     r"unsupported display driver|SystemDriverMismatch",
                     r"Driver/library version mismatch",
-                    r"(?i)stub library|PTX JIT compiler library not found|JitCompilerNotFound",
+                    r"(?i)stub library|StubLibrary|PTX JIT compiler library not found"
+                    r"|JitCompilerNotFound",
                 ),
                 cause="the NVIDIA driver does not fit the CUDA runtime this torch was built "
                 "with: a driver older than the wheel's CUDA, a driver upgraded without a "
@@ -608,8 +611,9 @@ RULES: tuple[Rule, ...] = (
                 "A100, H100, H200, B200) the fabric manager is not running or not of the "
                 "driver's version; no process on the node can use the GPUs until it is.",
                 fix="start it (`systemctl start nvidia-fabricmanager`) at the driver's exact "
-                "version (`nvidia-smi` against `nv-fabricmanager --version`); `nvidia-smi -q | "
-                "grep -iA2 fabric` shows its state.",
+                "version (`nvidia-smi` against `nv-fabricmanager --version`); B200 and later "
+                "systems also need the NVLink subnet manager (nvlsm); `nvidia-smi -q | grep "
+                "-iA2 fabric` shows the state.",
             ),
             Case(
                 when=(r"(?i)busy or unavailable|DevicesUnavailable",),
@@ -621,7 +625,17 @@ RULES: tuple[Rule, ...] = (
                 "run one process per GPU, and stop the leftover process.",
             ),
             Case(
-                when=(r"(?i)operation not supported|\bNotSupported\b|comm\+GEMM overlap",),
+                when=(r"\binit\.cc:\d+ NCCL WARN Cuda failure (?:\d+ )?'operation not supported'",),
+                cause="NCCL's communicator set-up asked the driver for something it does not "
+                "give: NCCL 2.26 and later create a CUDA memory pool at init (cudaMemPoolCreate), "
+                "which a vGPU without unified memory (UVM), WSL or an old driver refuses; "
+                "every start fails the same way.",
+                fix="upgrade the NVIDIA driver; on a vGPU (VMware, other hypervisors) enable "
+                "unified memory for the VM; or use a torch build (or an nvidia-nccl-cu12 pin) "
+                "with an NCCL before 2.26. NCCL_DEBUG=INFO shows the NCCL version in use.",
+            ),
+            Case(
+                when=(r"(?i)operation not supported|NotSupported\b|comm\+GEMM overlap",),
                 cause="the driver, GPU or platform lacks a feature the job uses: multicast "
                 "objects (NVLS, TransformerEngine's comm+GEMM overlap: drivers before 530, "
                 "machines without NVSwitch), CUDA IPC or memory pools (WSL, some VMs).",
@@ -639,10 +653,7 @@ RULES: tuple[Rule, ...] = (
                 "horovod[pytorch]`, a release that supports this torch.",
             ),
             Case(
-                when=(
-                    r"placement group|Ray does not allocate any GPUs|Current node has no GPU",
-                    r"Tensor parallel size \(\d+\) cannot be larger",
-                ),
+                when=(r"placement group|Ray does not allocate any GPUs|Current node has no GPU",),
                 cause="the Ray cluster gives vLLM fewer GPUs than tensor x pipeline parallel "
                 "asks for, or none on the node the engine (the driver) runs on.",
                 fix="add GPU nodes to the Ray cluster (`ray status`) or lower tensor x "
@@ -650,9 +661,21 @@ RULES: tuple[Rule, ...] = (
                 "VLLM_HOST_IP set to that node's address as Ray knows it.",
             ),
             Case(
+                when=(r"(?i)no (?:ROCm|HIP)[- ]\w* ?(?:GPUs|device)",),
+                cause="the ranks see no usable AMD GPU: a torch wheel without ROCm, the amdgpu "
+                "driver not loaded, a user or container without access to /dev/kfd and "
+                "/dev/dri, or an empty HIP_VISIBLE_DEVICES (ROCR_VISIBLE_DEVICES); every "
+                "start fails the same way.",
+                fix="in the environment the ranks run in: `python -c 'import torch; "
+                "print(torch.version.hip, torch.cuda.is_available())'` (None: not a ROCm "
+                "wheel), `rocm-smi` (fails: no driver), `ls -l /dev/kfd` and `id` (the user in "
+                "the render and video groups; a container started with --device=/dev/kfd "
+                "--device=/dev/dri), `echo $HIP_VISIBLE_DEVICES $ROCR_VISIBLE_DEVICES`.",
+            ),
+            Case(
                 when=(
                     r"(?i)not compiled with CUDA|has no attribute '_cuda_",
-                    r"(?i)no (?:CUDA|ROCm|HIP)[- ]\w* ?(?:GPUs|device)|\bNoDevice\b",
+                    r"(?i)no CUDA[- ]\w* ?(?:GPUs|device)|NoDevice\b",
                     r"(?i)no NVIDIA driver|only supported with GPUs|no GPU resources",
                     r"CUDA driver initialization failed|error from cudaGetDeviceCount",
                     r"(?:Cuda|Xpu) is not available|No supported (?:gpu backend|device)",
@@ -678,6 +701,8 @@ RULES: tuple[Rule, ...] = (
                     r"insufficient CUDA devices|device_count\(\)|get_num_devices|num_gpus?\b",
                     r"NotEnoughCUDADevices|Set visible device failed|MUJOCO_EGL_DEVICE_ID",
                     r"Cannot assign a device for operation",
+                    # vLLM's own check, with or without Ray
+                    r"Tensor parallel size \(\d+\) cannot be larger",
                 ),
                 cause="the ranks ask for more GPUs (or a higher device index) than this "
                 "process can see: --nproc-per-node above the GPUs visible, RANK used as the "
@@ -866,12 +891,20 @@ RULES: tuple[Rule, ...] = (
         # the accelerators and allocators whose knobs differ from CUDA's caching allocator
         cases=(
             Case(
-                when=(r"NPU out of memory|EL0004|driver error: ?out of memory",),
+                when=(r"NPU out of memory|EL0004|reason=\[driver error: ?out of memory\]",),
                 cause="an Ascend NPU ran out of memory; the same attempt would fail the same way.",
                 fix="lower the per-NPU batch size or sequence length, enable activation "
                 "checkpointing or sharding (FSDP/ZeRO), set "
                 "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True, and check with npu-smi that "
                 "no other process holds the NPU.",
+            ),
+            Case(
+                when=(r"XPU out of memory|OUT_OF_DEVICE_MEMORY",),
+                cause="an Intel GPU (XPU) ran out of memory; the same attempt would fail the "
+                "same way.",
+                fix="lower the per-device batch size or sequence length, enable activation "
+                "checkpointing or sharding (FSDP/ZeRO), and check with xpu-smi that no other "
+                "process holds the device.",
             ),
             Case(
                 when=(r"PT_DEVMEM",),
@@ -886,9 +919,9 @@ RULES: tuple[Rule, ...] = (
                 cause="an AMD GPU (ROCm) ran out of memory; the same attempt would fail the "
                 "same way.",
                 fix="lower the per-GPU batch size or sequence length, enable activation "
-                "checkpointing or sharding (FSDP/ZeRO), set "
-                "PYTORCH_HIP_ALLOC_CONF=expandable_segments:True, and check with rocm-smi "
-                "that no other process holds the GPU.",
+                "checkpointing or sharding (FSDP/ZeRO), and check with rocm-smi that no other "
+                "process holds the GPU (PYTORCH_HIP_ALLOC_CONF=expandable_segments:True helps "
+                "where the build supports it; older ones say it is not supported).",
             ),
             Case(
                 when=(r"(?i)RESOURCE_EXHAUSTED|Resource exhausted|memory space hbm",),

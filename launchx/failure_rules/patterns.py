@@ -45,14 +45,18 @@ SLURM_STEP_ANSWER = r"(?:^|: )srun: error: Unable to create step for job \S+: "
 """... and srun's inside a job, before the answer to the step it asked for
 (src/srun/launch.c); a job id a reporter blanked ("job X") is still one."""
 
+RAISE_PG_TIMEOUT = (
+    "raise the timeout in code: init_process_group(timeout=timedelta(seconds=int(os.environ["
+    "'LAUNCHX_PG_TIMEOUT_S']))) and the profile's timeouts.pg_timeout_s"
+)
+"""How a process group's timeout is raised: no environment variable sets it."""
+
 PG_TIMEOUT_FIX = (
     "find the rank that was late or gone: it is the one that did NOT report the timeout, or "
     "the earliest rank that failed (rerun with TORCH_NCCL_DESYNC_DEBUG=1 or "
     "TORCH_DISTRIBUTED_DEBUG=DETAIL to name it). If the work is legitimately slow (a large "
-    "evaluation all-reduce, a checkpoint written by rank 0 while others wait), raise the "
-    "timeout in code: init_process_group(timeout=timedelta(seconds=int(os.environ["
-    "'LAUNCHX_PG_TIMEOUT_S']))) and the profile's timeouts.pg_timeout_s. NCCL_TIMEOUT and "
-    "TORCH_DISTRIBUTED_TIMEOUT are read by nothing."
+    "evaluation all-reduce, a checkpoint written by rank 0 while others wait), "
+    f"{RAISE_PG_TIMEOUT}. NCCL_TIMEOUT and TORCH_DISTRIBUTED_TIMEOUT are read by nothing."
 )
 
 # DeepEP's dispatch/combine kernels count clock cycles while they wait for their peers'

@@ -169,17 +169,23 @@ RULES: tuple[Rule, ...] = (
                 "vm.max_map_count` and CommitLimit against Committed_AS in /proc/meminfo.",
             ),
             Case(
+                when=(r"TERM_(?:MEMLIMIT|SWAP)|PBS: job killed",),
+                cause="the scheduler's memory limit for the job (LSF's or PBS's) was reached "
+                "and its processes were killed: host RAM, not GPU memory.",
+                fix="`bhist -l <job>` (LSF) or `qstat -fx <job>` (PBS) shows what it used; ask "
+                "for more (bsub -M, #PBS -l mem=) or lower what each rank holds (DataLoader "
+                "num_workers, torch.load(..., mmap=True)).",
+            ),
+            Case(
                 when=(
                     r"\bOUT_OF_MEMORY\b|StepId=|slurmstepd|exceeded (?:job )?memory limit",
                     r"tasks? [\d,-]+: Out Of Memory",
-                    r"TERM_(?:MEMLIMIT|SWAP)|PBS: job killed",
                 ),
-                cause="the scheduler's memory limit for the job (SLURM's cgroup, LSF's or "
-                "PBS's limit) was reached and the step's processes were killed: host RAM, "
-                "not GPU memory.",
+                cause="SLURM's memory limit for the job (its cgroup) was reached and the "
+                "step's processes were killed: host RAM, not GPU memory.",
                 fix="`sacct -j <job> -o JobID,State,MaxRSS,ReqMem` shows what it used; ask for "
-                "more (SLURM --mem or --mem-per-gpu, LSF bsub -M, PBS -l mem) or lower what "
-                "each rank holds (DataLoader num_workers, torch.load(..., mmap=True)).",
+                "more (--mem or --mem-per-gpu) or lower what each rank holds (DataLoader "
+                "num_workers, torch.load(..., mmap=True)).",
             ),
             Case(
                 when=(r"OOMKilled|low on resource: memory",),
@@ -684,12 +690,13 @@ RULES: tuple[Rule, ...] = (
             Case(
                 when=(r"Floating point exception|SIGFPE|Signal 8 |signal 8 \(",),
                 cause="a native crash by SIGFPE (an integer division by zero in C/C++/CUDA "
-                "code), not a Python exception: most often a cuBLAS/cuBLASLt older than the "
-                "GPU, else a kernel given a zero size.",
+                "code), not a Python exception: inside cuBLAS/cuBLASLt a cuBLAS older than "
+                "the GPU, elsewhere often a kernel given a zero size.",
                 fix="get the native stack (PYTHONFAULTHANDLER=1, core dumps with ulimit -c "
-                "unlimited); inside cuBLAS/cuBLASLt install the nvidia-cublas build of the "
-                "GPU's CUDA release (`pip install -U nvidia-cublas-cu12`); else look for an "
-                "empty batch or a zero-sized dimension reaching the kernel.",
+                "unlimited); inside cuBLAS/cuBLASLt install the nvidia-cublas wheel of the "
+                "CUDA release torch was built for (torch.version.cuda) at a version that knows "
+                "the GPU; else look for an empty batch or a zero-sized dimension reaching the "
+                "kernel.",
             ),
             Case(
                 when=(r"Illegal instruction|SIGILL|Signal 4 |signal 4 \(",),

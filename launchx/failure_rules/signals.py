@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from launchx.failure_rules.patterns import RAISE_PG_TIMEOUT
+
 SIGKILL_REPORTS: frozenset[str] = frozenset({"LX515", "LX533", "LX547"})
 """The rules that say a rank ended by SIGKILL: torchrun's summary (LX515), the signal rule
 of an exit code (LX533), the other launchers' reports (LX547). When such a report names the
@@ -38,6 +40,19 @@ SIGNAL_HINTS: dict[int, str] = {
 }
 """What a bare signal usually means, appended to the fix of an unknown diagnosis: a signal
 that no launcher's report in the log names (a launcher's SIGABRT is LX807's)."""
+
+NAMED_STRAGGLER_FIX = (
+    "look at rank {rank}: what it was doing when the others gave up, or how it ended (its own "
+    "lines and exit status): a data loader, a branch only some ranks take (rank 0's "
+    "evaluation or save), an early exit on uneven data. Make every rank call the same "
+    "collectives in the same order (uneven data: torch.distributed.algorithms.Join or "
+    f"drop_last=True); if its work is legitimately longer than the timeout, {RAISE_PG_TIMEOUT}."
+)
+"""The fix of a timeout whose logs name the one rank the others waited for (a rank that
+said nothing of its own: gloo's timeouts, a watchdog report missing from one rank): the
+timeout rules' own fix begins by asking to find that rank, which the report has done."""
+
+TIMEOUT_CATEGORIES: frozenset[str] = frozenset({"collective_timeout", "nccl_watchdog_timeout"})
 
 UNKNOWN_CODE = "LX599"
 UNKNOWN_CAUSE = "no known failure signature in the log."
