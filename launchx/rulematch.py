@@ -383,6 +383,11 @@ def retry_on_progress(category: str, rule: fr.Rule | None, policy: RetryPolicyLi
     return category in fr.RETRIED_ON_PROGRESS or (rule is not None and rule.on_progress)
 
 
+def shown_texts(lines: Sequence[LogLine], shown: Sequence[str] = ()) -> list[str]:
+    """Each line's text as it is shown: joined where a terminal or logger wrapped it."""
+    return [shown[i] if i < len(shown) else ln.text for i, ln in enumerate(lines)]
+
+
 def evidence(
     lines: Iterable[LogLine], shown: Sequence[str] = ()
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -390,8 +395,8 @@ def evidence(
     seen: set[str] = set()
     out: list[str] = []
     where: list[str] = []
-    for i, ln in enumerate(lines):
-        text = shown[i] if i < len(shown) else ln.text
+    lines = tuple(lines)
+    for ln, text in zip(lines, shown_texts(lines, shown), strict=True):
         key = normalise(text)
         if key in seen:
             continue
@@ -469,14 +474,8 @@ def diagnosis(
     cat = hit.rule.category
     ev, where = evidence(hit.lines, hit.shown)
     # (a line logged as a warning, a connection retry before the real error, speaks last)
-    shown = sorted(
-        (
-            (hit.shown[i] if i < len(hit.shown) else ln.text, ln.warned)
-            for i, ln in enumerate(hit.lines)
-        ),
-        key=lambda pair: pair[1],
-    )
-    cause, fix = worded(hit.rule, (text for text, _ in shown))
+    texts = zip(shown_texts(hit.lines, hit.shown), hit.lines, strict=True)
+    cause, fix = worded(hit.rule, (t for t, _ in sorted(texts, key=lambda p: p[1].warned)))
     return Diagnosis(
         category=cat,
         retryable=retryable(cat, hit.rule, policy),

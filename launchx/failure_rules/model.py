@@ -139,8 +139,8 @@ class Case:
     keeps its failures: ``launchx.codes``), worded on its own so that the report says the
     cause and fix of the situation the log shows, not of every situation the code covers.
     ``when``: regular expressions searched in the lines the rule matched; the first matched
-    line that one of a rule's cases names, in log order, picks that case (the rule's own
-    ``cause`` and ``fix`` stand when none does)."""
+    line that one of a rule's cases names, in log order with lines logged as warnings last,
+    picks that case (the rule's own ``cause`` and ``fix`` stand when none does)."""
 
     when: tuple[str, ...]
     cause: str
