@@ -202,7 +202,9 @@ def attempt_report(
     if primary is not None and primary.code in _PEER_LEFT:
         stragglers.extend(_left_early(scans, facts))
     if primary is not None and primary.rank is None and root_rank is None:
-        primary, findings = _named_by_its_only_rank(primary, findings, hits, facts, lines, policy)
+        primary, findings = _named_by_its_only_rank(
+            primary, findings, hits, facts, lines, policy, scans
+        )
     if decided is not None:
         others = tuple(f for f in findings if f.category != decided.category)
         primary, findings = decided, (decided, *others)
@@ -495,11 +497,15 @@ def _named_by_its_only_rank(
     facts: _Facts,
     lines: Sequence[LogLine],
     policy: RetryPolicyLike | None,
+    scans: Sequence[SourceScan],
 ) -> tuple[Diagnosis, tuple[Diagnosis, ...]]:
     """The cause, chosen again with the one rank its category's lines name as the rank
-    that failed (``_only_rank``): the rank only says who failed, so a choice it would change
-    is not taken, and the other findings keep the ranks they had."""
+    that failed (``_only_rank``), or else the one rank that printed a traceback
+    (``_only_raiser``): the rank only says who failed, so a choice it would change is not
+    taken, and the other findings keep the ranks they had."""
     only = _only_rank(hits, primary.category)
+    if only is None:
+        only = _only_raiser(hits, primary.category, [*lines, *(ln for s in scans for ln in s.tail)])
     if only is None:
         return primary, findings
     ranked, _ = _choose(hits, only, facts, lines, policy)
@@ -521,6 +527,24 @@ def _only_rank(hits: Sequence[Hit], category: str) -> int | None:
         into = own if h.rule.category == category else other
         into.update(ln.rank for ln in h.lines if ln.rank is not None and not ln.warned)
     return own.pop() if len(own) == 1 and not own & other else None
+
+
+_TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
+
+
+def _only_raiser(hits: Sequence[Hit], category: str, lines: Sequence[LogLine]) -> int | None:
+    """The one rank whose prefix stands on a traceback's first line, when no rule's line
+    names a rank: the cause's line came without the prefix (a kernel's device assert, a
+    loader's message on stderr) and the traceback it raised was cut before its exception
+    line, so no rule read it; ``lines`` are the kept lines and each source's tail, where a
+    paste that stops mid-traceback leaves it. A rank that only waited on a peer (a timeout,
+    a closed socket) raised as a survivor, and a launcher that crashed is no rank, so those
+    causes take no rank from here."""
+    if category in fr.WAITING_ON_PEER or category == "launcher_died":
+        return None
+    raisers = {ln.rank for ln in lines if ln.rank is not None and _TRACEBACK.search(ln.text)}
+    named = {ln.rank for h in hits for ln in h.lines if ln.rank is not None}
+    return raisers.pop() if len(raisers) == 1 and named <= raisers else None
 
 
 def _lightning_raiser(hits: Sequence[Hit], lines: Sequence[LogLine]) -> int | None:

@@ -25,13 +25,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # from a checkpoint); twelve deterministic failures called retryable (ports held by
 # launchers the user started once too often, by processes that all took rank 0, by a
 # DataLoader worker that set up the process group again, by the live elastic job a second
-# launch meant to join, or that fail whatever port is given); root rank 715/859 (horovod#2053
-# names rank 3, the first whose handler printed the bus error, where mpirun's report names
-# rank 2). One log of slack each (none for the deterministic count).
+# launch meant to join, or that fail whatever port is given); root rank 731/859 since
+# 2026-12-07's twentieth session (the one rank that printed a traceback a paste cut short;
+# horovod#2053 names rank 3, the first whose handler printed the bus error, where mpirun's
+# report names rank 2). One log of slack each (none for the deterministic count).
 FLOOR_CATEGORY = 0.8844
 FLOOR_DECISION = 0.9796
 MAX_DETERMINISTIC_RETRIED = 12
-FLOOR_ROOT_RANK = 0.8311
+FLOOR_ROOT_RANK = 0.8498
 
 
 def _bench() -> ModuleType:

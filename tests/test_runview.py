@@ -960,3 +960,39 @@ def test_a_rank_that_ended_cleanly_while_its_peer_waited_is_the_root(tmp_path: P
     _write(flat, "job-1.out", "step 0\nrank 1 done\n")
     p = _diagnose(flat).primary
     assert p is not None and p.rank == 0
+
+
+def test_the_one_rank_that_printed_a_traceback_failed_when_the_paste_stops_inside_it() -> None:
+    """A kernel's device assert without a prefix, then one rank's traceback that the paste
+    cuts before its exception line (D-FINE's issue 137): that rank raised it; two ranks'
+    tracebacks name neither, nor does a cause that only waited on a peer, nor a launcher's
+    own crash."""
+    assert_line = (
+        "/w/aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: "
+        '[5,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && "index out of '
+        'bounds"` failed.\n'
+    )
+
+    def cut(rank: int) -> str:
+        return (
+            f"[rank{rank}]: Traceback (most recent call last):\n"
+            f'[rank{rank}]:   File "/w/train.py", line 84, in <module>\n'
+            f"[rank{rank}]:     main(args)\n"
+        )
+
+    alone = failures.diagnose_logs([assert_line]).primary
+    p = failures.diagnose_logs([assert_line + cut(2)]).primary
+    assert alone is not None and p is not None
+    assert (p.code, p.rank, alone.rank) == (alone.code, 2, None), p
+    scan = logscan.scan_text(assert_line + cut(2), SourceInfo(name=""), every_line=True)
+    full = runview.analyse([scan]).primary
+    assert full is not None and (full.code, full.rank) == (p.code, 2), full
+    p = failures.diagnose_logs([assert_line + cut(2) + cut(3)]).primary
+    assert p is not None and (p.code, p.rank) == (alone.code, None), p
+    # a closed gloo connection is what a survivor raises: its traceback names no culprit
+    p = failures.diagnose_logs([_GLOO_CLOSED + "\n" + cut(1)]).primary
+    assert p is not None and (p.category, p.rank) == ("gloo_error", None), p
+    # another rank's line a rule read: the traceback's rank is not the only one
+    other = "[rank0]: RuntimeError: CUDA error: device-side assert triggered\n"
+    p = failures.diagnose_logs([assert_line + other + cut(1)]).primary
+    assert p is not None and p.rank != 1, p
