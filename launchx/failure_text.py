@@ -53,7 +53,8 @@ def render_failure(what: Diagnosis | Report) -> str:
         out.extend(f"    {line}" for line in _evidence(p))
     out.extend(_ranks(report.ranks))
     out.extend(_attempts(report.attempts))
-    others = [d for d in report.findings[1:] if d.category != p.category]
+    # (a rank that printed nothing recognised adds nothing beside a cause: it is in the ranks)
+    others = [d for d in report.findings[1:] if d.category not in (p.category, "unknown")]
     if others:
         out.append("  also seen (usually consequences of the above):")
         out.extend(f"    {_short(d)}" for d in others)

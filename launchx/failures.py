@@ -317,10 +317,12 @@ def attempt_report(
     policy: RetryPolicyLike | None,
     oom_evidence: bool | None = None,
     node: tuple[int | None, int | None] = (None, None),
+    world_size: int | None = None,
 ) -> Report:
     """``classify_attempt``'s diagnosis with the per-rank view (root, collateral, exit
     codes, hosts) that ``failure_text.render_failure`` prints at the end of a run.
-    ``node``: this node's rank and processes per node, with several nodes."""
+    ``node``: this node's rank and processes per node, with several nodes; ``world_size``:
+    the ranks the launcher started, where launchx chose them."""
     diag = classify_attempt(
         rank_exit,
         error_files,
@@ -333,7 +335,9 @@ def attempt_report(
     )
     logs, files = _attempt_scans(error_files, rank_logs, node)
     scans = [*logs, *(s for s, _ts in files)]
-    return runview.attempt_report(scans, policy=policy, exits=rank_exit, decided=diag)
+    return runview.attempt_report(
+        scans, policy=policy, exits=rank_exit, decided=diag, world_size=world_size
+    )
 
 
 # --------------------------------------------------------------------------- rendering

@@ -113,6 +113,7 @@ def analyse(
             # (another node stopped with it says "aborted": the interrupt is the cause)
             recorded=_decided(a, events, policy, _RECORDED | {"aborted"}),
             node_hosts=_node_hosts(events, a),
+            world_size=_launched_world(events),
         )
     views = tuple(_attempt_view(a, reports[a], events) for a in numbered)
     failed = [v.attempt for v in views if v.outcome != "ok" and reports[v.attempt].primary]
@@ -179,12 +180,14 @@ def attempt_report(
     decided: Diagnosis | None = None,
     recorded: Diagnosis | None = None,
     node_hosts: Mapping[int, str] | None = None,
+    world_size: int | None = None,
 ) -> Report:
     """The report for the logs of one attempt (every rank and node of it). ``decided``, a
     cause chosen before the logs were read (the run loop's own verdict, ``_decided``, or
     ``failures.classify_attempt``'s choice from exit codes and error files), comes before
     what the logs say, and is then explained further like any cause (``_explained``);
-    ``recorded`` (``_RECORDED``) is the cause only where the logs name none."""
+    ``recorded`` (``_RECORDED``) is the cause only where the logs name none. ``world_size``:
+    the ranks the launcher started, where launchx chose them (``_bigger_world``)."""
     scans = _without_foreign_locals(scans)
     lines = [ln for s in scans for ln in s.lines]
     facts = _facts(scans, exits)
@@ -210,6 +213,8 @@ def attempt_report(
         primary, findings = decided, (decided, *others)
     elif primary is None and recorded is not None:
         primary, findings = recorded, (recorded, *findings)
+    if world_size is not None:
+        primary, findings = _bigger_world(primary, findings, lines, world_size, policy)
     primary, findings = _explained(primary, findings, scans, stragglers, policy)
     if decided is not None and primary is not None and primary.exit_code is None:
         # Naming the rank the others waited for drops the exit code of the rank that failed;
@@ -266,6 +271,19 @@ def _node_hosts(events: Sequence[Event], attempt: int) -> dict[int, str]:
     if one_node and 0 in out:
         out[-1] = out[0]
     return out
+
+
+def _launched_world(events: Sequence[Event]) -> int | None:
+    """The ranks a launchx run asked torchrun for (its ``run_start``: nodes times processes
+    per node); None for another launcher, whose world the platform or srun chose."""
+    for e in reversed(events):
+        if e.get("event") != "run_start":
+            continue
+        nnodes, nproc = e.get("nnodes"), e.get("nproc_per_node")
+        if e.get("launcher") == "torchrun" and isinstance(nnodes, int) and isinstance(nproc, int):
+            return nnodes * nproc
+        return None
+    return None
 
 
 def _node_of(e: Event) -> int:
@@ -679,6 +697,50 @@ def _diverged(
     where = ", ".join(f"{collectives.ranges(r)} in {op}" for op, r in by_op.items())
     cause = f"At collective #{seq} the ranks waited in different collectives ({where}): "
     updated = _refine(primary, "collectives_diverged", lambda sr: cause + sr, policy)
+    return updated, (updated, *findings[1:])
+
+
+# gloo's store key for the address of the peer it connects to, that peer's rank last (torch
+# 2.x: "wait timeout after 20000ms, keys: /default_pg/0//cpu//0/2"; a subgroup's number
+# between "default_pg/0/" and "cpu")
+_AWAITED_PEER = re.compile(r"\bkeys: \S*//cpu//\d+/(\d+)\b")
+# (and a rank torchrun names first that printed nothing but the same wait: "unknown")
+_WAITED = fr.TIMEOUT_CATEGORIES | {"rendezvous_timeout", "unknown"}
+
+
+def _bigger_world(
+    primary: Diagnosis | None,
+    findings: tuple[Diagnosis, ...],
+    lines: Sequence[LogLine],
+    world_size: int,
+    policy: RetryPolicyLike | None,
+) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
+    """A timeout whose store waited for a rank beyond those the launcher started is the
+    script's own world size, not a late node or rank (``world_larger_than_launched``): the
+    same wait comes on every start, so it is not retried. Whichever rank torchrun names
+    first, every rank waited alike, so the rank stays the one the cause was given."""
+    if primary is None or primary.category not in _WAITED:
+        return primary, findings
+    beyond = [
+        (ln, int(m.group(1)))
+        for ln in lines
+        if (m := _AWAITED_PEER.search(ln.text)) and int(m.group(1)) >= world_size
+    ]
+    if not beyond:
+        return primary, findings
+    # the evidence is the named rank's own wait where it has one
+    line, awaited = min(beyond, key=lambda b: b[0].rank != primary.rank)
+    sr = fr.SIGNAL_RULES["world_larger_than_launched"]
+    rule = fr.Rule(sr.name, sr.category, sr.code, 36, (), sr.cause, sr.fix, retryable=False)
+    made = rm.diagnosis(Hit(rule, (line,)), policy, primary.rank, primary.exit_code)
+    started = "rank 0" if world_size == 1 else f"ranks 0-{world_size - 1}"
+    updated = replace(
+        made,
+        cause=f"{sr.cause} Its store waited for rank {awaited}; the launcher started {started}.",
+        tier=primary.tier,
+        host=primary.host,
+        signal=primary.signal,
+    )
     return updated, (updated, *findings[1:])
 
 

@@ -59,6 +59,18 @@ def _diagnose_json(path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _launchx_run(tmp_path: Path, script: str, retries: int) -> subprocess.CompletedProcess[str]:
+    """``launchx run`` of ``script`` on two gloo ranks, its logs in tmp_path/logs."""
+    (tmp_path / "script.py").write_text(script)
+    return subprocess.run(
+        [sys.executable, "-m", "launchx", "run", "-p", "local", "--nproc-per-node", "2",
+         "--set", f"retry.max_retries={retries}", "--log-dir", str(tmp_path / "logs"),
+         "script.py"],
+        cwd=tmp_path, env=clean_env(PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+        timeout=180,
+    )  # fmt: skip
+
+
 def _plain_torchrun(tmp_path: Path, script: str, nproc: int) -> tuple[int, str]:
     """Run ``script`` under plain torchrun (no launchx), its console in console.log: the log
     a user of torchrun hands to ``launchx diagnose``."""
@@ -139,13 +151,7 @@ def test_a_rank_that_ran_out_of_batches_is_the_root(tmp_path: Path) -> None:
     """launchx run, 2 gloo ranks, uneven data: rank 1 exits 0 after 3 steps and rank 0's
     4th all-reduce finds its peer gone. torchrun names rank 0; the diagnosis names rank 1,
     which left first, and rank 0 as collateral."""
-    (tmp_path / "uneven.py").write_text(UNEVEN)
-    run = subprocess.run(
-        [sys.executable, "-m", "launchx", "run", "-p", "local", "--nproc-per-node", "2",
-         "--set", "retry.max_retries=0", "--log-dir", str(tmp_path / "logs"), "uneven.py"],
-        cwd=tmp_path, env=clean_env(PYTHONPATH=str(ROOT)), capture_output=True, text=True,
-        timeout=180,
-    )  # fmt: skip
+    run = _launchx_run(tmp_path, UNEVEN, retries=0)
     assert run.returncode != 0, run.stdout + run.stderr
     assert "launchx: failure: gloo_error on rank 1" in run.stdout, run.stdout + run.stderr
     done = _diagnose_json(tmp_path / "logs")
@@ -179,3 +185,30 @@ def test_a_gpu_script_on_a_machine_without_cuda_is_the_machines_configuration(
     assert (primary["code"], primary["category"]) == ("LX540", "cuda_config_error"), primary
     assert primary["cause"].find("see no usable GPU") >= 0, primary["cause"]
     assert "torch.version.cuda" in primary["fix"] and not primary["retryable"]
+
+
+WORLD_OF_THREE = """
+import datetime
+import torch.distributed as dist
+# a world size written into the script, larger than the launch
+dist.init_process_group("gloo", world_size=3, timeout=datetime.timedelta(seconds=5))
+print("joined", flush=True)
+"""
+
+
+def test_a_script_asking_for_more_ranks_than_were_started_is_not_retried(tmp_path: Path) -> None:
+    """launchx run starts 2 gloo ranks of a script that asks init_process_group for 3: the
+    store's wait names rank 2, which was never started, so the run ends at once as the
+    script's world size (LX826, not retried although retries are allowed), and `launchx
+    diagnose` of its log directory, which reads the world from the run's events, says so
+    too."""
+    run = _launchx_run(tmp_path, WORLD_OF_THREE, retries=2)
+    out = run.stdout + run.stderr
+    assert run.returncode != 0, out
+    assert "launchx: failure: world_mismatch" in run.stdout, out
+    assert "the launcher started ranks 0-1" in run.stdout, out
+    assert not (tmp_path / "logs" / "attempt-1").exists(), out
+    done = _diagnose_json(tmp_path / "logs")
+    assert done.returncode == 0, done.stdout + done.stderr
+    primary = json.loads(done.stdout)["primary"]
+    assert (primary["code"], primary["retryable"]) == ("LX826", False), primary

@@ -3484,6 +3484,38 @@ def test_a_timeout_at_an_evaluation_pass_is_not_retried() -> None:
     assert in_training.primary.code != "LX564"
 
 
+def test_a_store_waiting_for_a_rank_the_launcher_never_started_is_the_world_size() -> None:
+    """``world_larger_than_launched``: gloo's store wait names the peer it awaits; beyond the
+    ranks launchx had torchrun start, the script asked for a bigger world (a world_size of
+    its own), which no retry fixes. Within the world, or with no world known (a pasted log),
+    or for NCCL's unique-id key (no rank in it), it stays the timeout."""
+    waited = (
+        "torch.distributed.DistStoreError: wait timeout after 20000ms, keys: "
+        "/default_pg/0//cpu//0/{peer}\n"
+    )
+    logs = {0: waited.format(peer=2), 1: waited.format(peer=2)}
+
+    def report(world: int | None, rank_logs: dict[int, str]) -> failures.Report:
+        return failures.attempt_report(
+            {0: 1, 1: 1}, {}, rank_logs, launcher_exit=1, interrupted=False, policy=None,
+            world_size=world,
+        )  # fmt: skip
+
+    bigger = report(2, logs).primary
+    assert bigger is not None and (bigger.code, bigger.category) == ("LX826", "world_mismatch")
+    assert not (bigger.retryable or bigger.retry_on_progress), bigger
+    assert "waited for rank 2; the launcher started ranks 0-1" in bigger.cause, bigger.cause
+    assert bigger.evidence and "keys: /default_pg/0//cpu//0/2" in bigger.evidence[0]
+    for world, rank_logs in (
+        (3, logs),  # rank 2 was started: a late rank, the timeout it was
+        (None, logs),  # nothing says how many ranks were started
+        (2, {r: waited.format(peer=1) for r in (0, 1)}),
+        (2, {r: waited.replace("cpu//0/{peer}", "cuda//{peer}").format(peer=5) for r in (0, 1)}),
+    ):
+        p = report(world, rank_logs).primary
+        assert p is not None and p.category != "world_mismatch", (world, rank_logs, p)
+
+
 def test_ranks_waiting_in_different_collectives_at_one_number_are_not_retried() -> None:
     """``collectives_diverged``: rank 7 timed out in a BROADCAST, rank 3 in an ALLREDUCE, both
     at collective #80078 of the default group; the same lines with one kind of collective

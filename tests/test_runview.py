@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from launchx import failure_text, failures, logscan, logsource, runview
+from launchx import rulematch as rm
 from launchx.diagnosis import Report
 from launchx.logscan import SourceInfo
 from launchx.run import decide
@@ -996,3 +998,58 @@ def test_the_one_rank_that_printed_a_traceback_failed_when_the_paste_stops_insid
     other = "[rank0]: RuntimeError: CUDA error: device-side assert triggered\n"
     p = failures.diagnose_logs([assert_line + other + cut(1)]).primary
     assert p is not None and p.rank != 1, p
+
+
+def test_a_world_bigger_than_the_launch_whichever_rank_torchrun_names_first() -> None:
+    """Every rank waits alike for a rank that was never started; torchrun may name either
+    first. Named rank 1, whose only line is the same wait (a symptom, so by itself "it
+    printed nothing recognised"), the run's world from its events still makes it the
+    script's world size, with rank 1's own line as the evidence."""
+    wait = (
+        "torch.distributed.DistStoreError: wait timeout after 5000ms, keys: "
+        "/default_pg/0//cpu//0/2\n"
+    )
+    launcher = "\n".join(
+        [
+            "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+            "=" * 60,
+            "script.py FAILED",
+            "-" * 60,
+            "Failures:",
+            "[1]:",
+            "  time      : 2026-12-07_05:34:41",
+            "  host      : localhost",
+            "  rank      : 0 (local_rank: 0)",
+            "  exitcode  : 1 (pid: 9776)",
+            "-" * 60,
+            "Root Cause (first observed failure):",
+            "[0]:",
+            "  time      : 2026-12-07_05:34:41",
+            "  host      : localhost",
+            "  rank      : 1 (local_rank: 1)",
+            "  exitcode  : 1 (pid: 9777)",
+            "=" * 60,
+            "",
+        ]
+    )
+    scans = [
+        logscan.scan_text(wait, SourceInfo(name="rank-0.log", rank=0, attempt=0)),
+        logscan.scan_text(wait, SourceInfo(name="rank-1.log", rank=1, attempt=0)),
+        logscan.scan_text(launcher, SourceInfo(name="launcher.log", attempt=0, launcher=True)),
+    ]
+    start = {"event": "run_start", "launcher": "torchrun", "nnodes": 1, "nproc_per_node": 2}
+    end = {"event": "attempt_end", "attempt": 0, "exit_code": 1, "outcome": "failed"}
+    report = runview.analyse(scans, events=[start, end])
+    p = report.primary
+    assert p is not None and (p.code, p.rank) == ("LX826", 1), p
+    assert p.where and p.where[0].startswith("rank-1.log"), p.where
+    # a rank that printed nothing recognised is no consequence worth listing beside it
+    silent = rm.unknown(None, 0, 1)
+    shown = failure_text.render_failure(replace(report, findings=(p, silent)))
+    assert "LX599" not in shown and "also seen" not in shown, shown
+    # the same logs of a launch of three ranks: rank 2 came, and the wait was for it
+    three = runview.analyse(scans, events=[{**start, "nproc_per_node": 3}, end]).primary
+    assert three is not None and three.code != "LX826", three
+    # srun or a platform chose the world: launchx does not know it
+    srun = runview.analyse(scans, events=[{**start, "launcher": "srun"}, end]).primary
+    assert srun is not None and srun.code != "LX826", srun

@@ -213,6 +213,18 @@ SIGNAL_RULES: dict[str, SignalRule] = {
             "launchx.runtime.init_distributed reads LAUNCHX_PG_TIMEOUT_S).",
         ),
         SignalRule(
+            "world_larger_than_launched",
+            "world_mismatch",
+            "LX826",
+            "the script asked init_process_group for more ranks than the launcher started "
+            "(a world_size of its own): the ranks that came wait for a rank that never will, "
+            "until the store's timeout, on every start.",
+            "let init_process_group take its world size and rank from the launcher (call it "
+            "without world_size= and rank=: torchrun and launchx run set WORLD_SIZE and RANK, "
+            "which env:// reads), or start as many ranks as the script expects: --nnodes "
+            "times --nproc-per-node.",
+        ),
+        SignalRule(
             "nccl_versions_differ",
             "nccl_version_mismatch",
             "LX536",

@@ -143,6 +143,7 @@ class ProcessAttempts:
             else None,
             node=plan.node_rank if plan.nnodes > 1 else None,
             nproc_per_node=plan.nproc_per_node,
+            world_size=plan.nnodes * plan.nproc_per_node if plan.launcher == "torchrun" else None,
         )
 
 

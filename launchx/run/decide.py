@@ -124,6 +124,9 @@ class Evidence:
     # local rank ("failed (exitcode: -9) local_rank: 1"), which is node * nproc + 1.
     node: int | None = None
     nproc_per_node: int | None = None
+    # The ranks torchrun was asked to start (nodes times processes per node): a script that
+    # asks init_process_group for more waits for ranks that never come (``runview``).
+    world_size: int | None = None
 
     @property
     def interrupted(self) -> bool:
@@ -266,6 +269,7 @@ def _from_logs(evidence: Evidence, policy: Retry) -> failures.Report:
         policy=policy,
         oom_evidence=oom,
         node=(evidence.node, evidence.nproc_per_node),
+        world_size=evidence.world_size,
     )
     primary = report.primary
     if evidence.stop_signal is not None and primary is not None and primary.rank is None:
