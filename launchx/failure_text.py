@@ -53,7 +53,7 @@ def render_failure(what: Diagnosis | Report) -> str:
         out.extend(f"    {line}" for line in _evidence(p))
     out.extend(_ranks(report.ranks))
     out.extend(_attempts(report.attempts))
-    # (a rank that printed nothing recognised adds nothing beside a cause: it is in the ranks)
+    # (that a rank printed nothing recognised adds nothing beside a cause)
     others = [d for d in report.findings[1:] if d.category not in (p.category, "unknown")]
     if others:
         out.append("  also seen (usually consequences of the above):")

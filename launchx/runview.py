@@ -550,19 +550,36 @@ def _only_rank(hits: Sequence[Hit], category: str) -> int | None:
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
 
 
+# Causes a rank raises as a Python exception of its own, so that the rank which printed the
+# traceback is the one that failed. Not a signal (a killed or crashed rank prints no
+# traceback: the one that did survived it), a wait on a peer, or a launcher's crash.
+_RAISED_HERE = fr.RAISED_BY_THE_SCRIPT | {
+    "cuda_error",
+    "cuda_config_error",
+    "nccl_config_error",
+    "nccl_invalid_usage",
+    "duplicate_gpu",
+}
+
+
 def _only_raiser(hits: Sequence[Hit], category: str, lines: Sequence[LogLine]) -> int | None:
-    """The one rank whose prefix stands on a traceback's first line, when no rule's line
-    names a rank: the cause's line came without the prefix (a kernel's device assert, a
-    loader's message on stderr) and the traceback it raised was cut before its exception
-    line, so no rule read it; ``lines`` are the kept lines and each source's tail, where a
-    paste that stops mid-traceback leaves it. A rank that only waited on a peer (a timeout,
-    a closed socket) raised as a survivor, and a launcher that crashed is no rank, so those
-    causes take no rank from here."""
-    if category in fr.WAITING_ON_PEER or category == "launcher_died":
+    """The one rank whose prefix stands on a traceback's first line, when the cause's line
+    came without the prefix (a kernel's device assert, a loader's message on stderr) and
+    the traceback it raised was cut before its exception line, or ends in one of that
+    failure's consequences (a build's CalledProcessError); ``lines`` are the kept lines and
+    each source's tail, where a paste that stops mid-traceback leaves it. Only for a cause a
+    rank raises itself (``_RAISED_HERE``), and not when a rule read any other cause on a
+    rank (a lost peer, a timeout: that rank may be the survivor) or a line on another rank."""
+    if category not in _RAISED_HERE:
         return None
     raisers = {ln.rank for ln in lines if ln.rank is not None and _TRACEBACK.search(ln.text)}
-    named = {ln.rank for h in hits for ln in h.lines if ln.rank is not None}
-    return raisers.pop() if len(raisers) == 1 and named <= raisers else None
+    if len(raisers) != 1:
+        return None
+    for h in hits:
+        ranked = {ln.rank for ln in h.lines if ln.rank is not None}
+        if ranked and (h.rule.category not in _RAISED_HERE or not ranked <= raisers):
+            return None
+    return raisers.pop()
 
 
 def _lightning_raiser(hits: Sequence[Hit], lines: Sequence[LogLine]) -> int | None:
@@ -701,8 +718,8 @@ def _diverged(
 
 
 # gloo's store key for the address of the peer it connects to, that peer's rank last (torch
-# 2.x: "wait timeout after 20000ms, keys: /default_pg/0//cpu//0/2"; a subgroup's number
-# between "default_pg/0/" and "cpu")
+# 2.x: "wait timeout after 20000ms, keys: /default_pg/0//cpu//0/2"; a subgroup's name in
+# place of "default_pg/0")
 _AWAITED_PEER = re.compile(r"\bkeys: \S*//cpu//\d+/(\d+)\b")
 # (and a rank torchrun names first that printed nothing but the same wait: "unknown")
 _WAITED = fr.TIMEOUT_CATEGORIES | {"rendezvous_timeout", "unknown"}
@@ -715,16 +732,18 @@ def _bigger_world(
     world_size: int,
     policy: RetryPolicyLike | None,
 ) -> tuple[Diagnosis | None, tuple[Diagnosis, ...]]:
-    """A timeout whose store waited for a rank beyond those the launcher started is the
+    """A timeout whose store waited for the first rank past those the launcher started is the
     script's own world size, not a late node or rank (``world_larger_than_launched``): the
     same wait comes on every start, so it is not retried. Whichever rank torchrun names
     first, every rank waited alike, so the rank stays the one the cause was given."""
     if primary is None or primary.category not in _WAITED:
         return primary, findings
+    # gloo connects to its peers in rank order: a world larger than the launch waits first
+    # for rank world_size (a key beyond it is another world's, one the script set up itself)
     beyond = [
         (ln, int(m.group(1)))
         for ln in lines
-        if (m := _AWAITED_PEER.search(ln.text)) and int(m.group(1)) >= world_size
+        if (m := _AWAITED_PEER.search(ln.text)) and int(m.group(1)) == world_size
     ]
     if not beyond:
         return primary, findings

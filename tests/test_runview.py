@@ -967,8 +967,9 @@ def test_a_rank_that_ended_cleanly_while_its_peer_waited_is_the_root(tmp_path: P
 def test_the_one_rank_that_printed_a_traceback_failed_when_the_paste_stops_inside_it() -> None:
     """A kernel's device assert without a prefix, then one rank's traceback that the paste
     cuts before its exception line (D-FINE's issue 137): that rank raised it; two ranks'
-    tracebacks name neither, nor does a cause that only waited on a peer, nor a launcher's
-    own crash."""
+    tracebacks name neither, nor does a cause that only waited on a peer, nor one that no
+    rank raises as an exception (a kill, a crash: the rank that printed a traceback
+    survived it), nor a rank that also reported a lost peer."""
     assert_line = (
         "/w/aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: "
         '[5,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && "index out of '
@@ -994,10 +995,18 @@ def test_the_one_rank_that_printed_a_traceback_failed_when_the_paste_stops_insid
     # a closed gloo connection is what a survivor raises: its traceback names no culprit
     p = failures.diagnose_logs([_GLOO_CLOSED + "\n" + cut(1)]).primary
     assert p is not None and (p.category, p.rank) == ("gloo_error", None), p
-    # another rank's line a rule read: the traceback's rank is not the only one
-    other = "[rank0]: RuntimeError: CUDA error: device-side assert triggered\n"
-    p = failures.diagnose_logs([assert_line + other + cut(1)]).primary
-    assert p is not None and p.rank != 1, p
+    # the rank that printed the traceback also lost a peer: it may be the survivor
+    lost = f"[rank2]: {_GLOO_CLOSED}"
+    p = failures.diagnose_logs([assert_line + cut(2) + lost]).primary
+    assert p is not None and (p.code, p.rank) == (alone.code, None), p
+    # a kill or a crash prints no traceback of its own: the one shown is a survivor's
+    for end in (
+        "Memory cgroup out of memory: Killed process 1234 (python) total-vm:1kB\n",
+        "Segmentation fault (core dumped)\n",
+        "/bin/sh: line 1:  1234 Killed python train.py\n",
+    ):
+        p = failures.diagnose_logs([end + "\n" + cut(1)]).primary
+        assert p is not None and p.rank is None, (end, p)
 
 
 def test_a_world_bigger_than_the_launch_whichever_rank_torchrun_names_first() -> None:
