@@ -30,7 +30,7 @@ from launchx import failure_rules as fr
 from launchx import logscan, runview
 from launchx import rulematch as rm
 from launchx.diagnosis import Diagnosis, Report, normalise
-from launchx.loglines import BLOCK_EXIT, BLOCK_RANK, BLOCK_START, BORDER, strip
+from launchx.loglines import BLOCK_EXIT, BLOCK_RANK, BLOCK_START, BORDER, TRACEBACK, strip
 from launchx.logscan import SourceInfo, SourceScan
 from launchx.rulematch import Hit, RetryPolicyLike
 
@@ -126,7 +126,6 @@ def parse_error_file(raw: str) -> tuple[str, float | None] | None:
 # joinable: the interpreter had already finished with the uncaught exception.
 _TEARDOWN_ABORT = "terminate called without an active exception"
 _UNCAUGHT_EXCEPTION_EXIT = 1  # CPython's exit status for an uncaught exception
-_PY_TRACEBACK = "Traceback (most recent call last):"
 
 
 def _own_exit(
@@ -150,7 +149,7 @@ def _own_exit(
     if stopped_by_launcher and not cause_is_a_stop and launcher_exit != 0:
         return launcher_exit
     aborted_in_teardown = rm.signal_of(code) == _signal.SIGABRT and _TEARDOWN_ABORT in rank_log
-    if aborted_in_teardown and _PY_TRACEBACK in rank_log:
+    if aborted_in_teardown and TRACEBACK in rank_log:
         return _UNCAUGHT_EXCEPTION_EXIT
     return code
 

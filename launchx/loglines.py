@@ -37,6 +37,10 @@ _ENTITY = re.compile("|".join(map(re.escape, ENTITIES)))
 # rank=1 pid=2699412)", "(VllmWorker TP3 pid=8)", "(Worker_TP0 pid=415)" (_RANK_PREFIXES)
 _VLLM_TP_WORKER = r"\((?:VllmWorker (?:rank=|TP)|Worker_TP)"
 
+TRACEBACK = "Traceback (most recent call last):"
+"""The line Python prints above a traceback's frames. (consoleranks spells it itself: the
+command line imports it at start-up, before anything needs this module.)"""
+
 EXCEPTION_NAME = r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
 """An exception's (dotted) class name, as it starts the line that ends a traceback."""
 

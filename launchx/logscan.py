@@ -1106,7 +1106,7 @@ def _frames_above(
 # it off lets the exception line be read as one (its patterns start at the message).
 _DIGIT_RUN = re.compile(r"\d+")
 _GAP = re.compile(r"\s+")
-_TRACEBACK_MARKS = (_FRAME, b"Traceback (most recent call last):")
+_TRACEBACK_MARKS = (_FRAME, ll.TRACEBACK.encode())
 _MAX_HEADER = 120
 _HEADER_WINDOW = 8192  # bytes above an exception line searched for its traceback's marks
 # a header's digits other than 0 all read as ones: its shape is the same whatever its numbers

@@ -37,6 +37,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from launchx.loglines import TRACEBACK as _TRACEBACK
+
 Kind = Literal["text", "bar", "banner"]
 
 # launchx's TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE is "[r${rank}]: " (launchx.plan).
@@ -101,7 +103,7 @@ _BAR = re.compile(
 )
 # Rich's bar (Lightning with rich installed): ``Epoch 0/-2 ━━━━╸   12/30 0:00:00 • …``
 _RICH_BAR = re.compile(r"(?P<desc>[^━╸╺\r\n]*?)\s+[━╸╺][━╸╺ ]*\s+\d{1,12}/(?:\d{1,12}|\?)\s")
-_TRACEBACK = "Traceback (most recent call last):"
+
 _CHILD_FAILED = "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:"
 # torchrun's own traceback when a stopping signal reached it (launchx's Ctrl-C or SIGTERM
 # passed on, a scheduler's): thirty lines of its agent's frames that say only "got signal",

@@ -246,13 +246,14 @@ def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
                 frames = frames or _Frames(lines)
                 raiser = next(iter(frames.above(ln)), None)
                 # a frame far above is another traceback's, not this line's (a logger's line
-                # under a traceback printed earlier): it vetoes nothing, and the anchored
-                # scan, which keeps fewer lines between them, reads the same
+                # under a traceback printed earlier, a rank's exception in torchrun's summary
+                # under the launcher's traceback): it neither vetoes nor qualifies the line,
+                # and the anchored scan, which keeps fewer lines between them, reads the same
                 near = raiser is not None and ln.index - raiser.index <= _RAISER_GAP
                 if near and raiser and any(p.search(raiser.text) for p in comp.not_raised_in):
                     continue
                 if comp.raised_in and not (
-                    raiser is not None and any(p.search(raiser.text) for p in comp.raised_in)
+                    near and raiser and any(p.search(raiser.text) for p in comp.raised_in)
                 ):
                     continue
             matched.append(got)

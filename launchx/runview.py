@@ -38,7 +38,7 @@ from launchx.diagnosis import (
     Role,
     Straggler,
 )
-from launchx.loglines import ROOT_FACTS, FailureEntry, LogLine
+from launchx.loglines import ROOT_FACTS, TRACEBACK, FailureEntry, LogLine
 from launchx.logscan import SourceScan
 from launchx.rulematch import Hit, RetryPolicyLike
 from launchx.run.events import how_it_ended
@@ -547,9 +547,6 @@ def _only_rank(hits: Sequence[Hit], category: str) -> int | None:
     return own.pop() if len(own) == 1 and not own & other else None
 
 
-_TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
-
-
 # Causes a rank raises as a Python exception of its own, so that the rank which printed the
 # traceback is the one that failed. Not a signal (a killed or crashed rank prints no
 # traceback: the one that did survived it), a wait on a peer, or a launcher's crash.
@@ -572,7 +569,7 @@ def _only_raiser(hits: Sequence[Hit], category: str, lines: Sequence[LogLine]) -
     rank (a lost peer, a timeout: that rank may be the survivor) or a line on another rank."""
     if category not in _RAISED_HERE:
         return None
-    raisers = {ln.rank for ln in lines if ln.rank is not None and _TRACEBACK.search(ln.text)}
+    raisers = {ln.rank for ln in lines if ln.rank is not None and TRACEBACK[:-1] in ln.text}
     if len(raisers) != 1:
         return None
     for h in hits:

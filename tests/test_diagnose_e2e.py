@@ -212,3 +212,23 @@ def test_a_script_asking_for_more_ranks_than_were_started_is_not_retried(tmp_pat
     assert done.returncode == 0, done.stdout + done.stderr
     primary = json.loads(done.stdout)["primary"]
     assert (primary["code"], primary["retryable"]) == ("LX826", False), primary
+
+
+def test_torchruns_own_exception_is_the_launchers_not_the_scripts(tmp_path: Path) -> None:
+    """Plain torchrun given a node range it cannot use (--nnodes=2:1) raises in its own
+    config_from_args before any rank starts: the diagnosis is the launcher's (LX827, not
+    retried), not an exception of the user's script (LX511)."""
+    (tmp_path / "script.py").write_text("print('never runs')\n")
+    with (tmp_path / "console.log").open("w") as out:
+        run = subprocess.run(
+            [sys.executable, "-m", "torch.distributed.run", "--nnodes=2:1",
+             "--nproc-per-node", "1", str(tmp_path / "script.py")],
+            cwd=tmp_path, env=clean_env(), stdout=out, stderr=subprocess.STDOUT, timeout=120,
+        )  # fmt: skip
+    console = (tmp_path / "console.log").read_text()
+    assert run.returncode != 0 and "never runs" not in console, console
+    done = _diagnose_json(tmp_path / "console.log")
+    assert done.returncode == 0, done.stdout + done.stderr + console
+    primary = json.loads(done.stdout)["primary"]
+    assert (primary["code"], primary["category"]) == ("LX827", "launcher_died"), primary
+    assert not primary["retryable"]

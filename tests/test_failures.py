@@ -483,6 +483,40 @@ def test_a_script_run_inside_accelerate_launch_is_not_the_launcher() -> None:
     assert own is not None and own.code == "LX645"
 
 
+def test_an_exception_raised_in_the_launchers_own_frame_is_the_launchers() -> None:
+    """LX827 reads the frame just above an exception line: torchrun's own code raising is
+    the launcher's failure; its ChildFailedError, which reports a rank's, is not, nor is a
+    rank's exception printed in torchrun's summary below the launcher's traceback."""
+    own = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/run.py", line 844, '
+        "in config_from_args\n    raise AssertionError(\n"
+        "AssertionError: min_nodes must be > 0 and <= max_nodes, got min_nodes=2, "
+        "max_nodes=1\n"
+    )
+    p = failures.diagnose_logs([own]).primary
+    assert p is not None and (p.code, p.category, p.retryable) == ("LX827", "launcher_died", False)
+    launcher_tail = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/launcher/api.py", '
+        "line 268, in launch_agent\n    raise ChildFailedError(\n"
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+    )
+    p = failures.diagnose_logs([launcher_tail]).primary
+    assert p is None or p.code != "LX827"
+    summary = "".join(f"  line {i} of torchrun's summary\n" for i in range(14))
+    rank = "      return pickle.loads(buf)\n  EOFError: Ran out of input\n"
+    p = failures.diagnose_logs([launcher_tail + summary + rank]).primary
+    assert p is not None and p.code == "LX511", p
+
+
+def test_deepspeeds_no_slot_retyped_by_a_reporter_is_still_the_slot() -> None:
+    """DeepSpeed's "No slot '2' specified on host 'work1'" as a reporter retyped it, quotes
+    and spelling lost, and no exception class on the line: the same diagnosis (LX620)."""
+    p = failures.diagnose_logs(["No slot 2 specificied on host work1\n"]).primary
+    assert p is not None and p.code == "LX620"
+
+
 def test_hydra_mpiexec_errors_other_than_open_mpi_flags_are_not_lx657() -> None:
     """MPICH's mpiexec prints the same "error parsing parameters" chain after any argument
     error: only its match_arg line naming an Open MPI flag is LX657."""

@@ -205,6 +205,7 @@ ANCHORS: tuple[str, ...] = (
     "distributed/elastic/rendezvous/",
     "torch/distributed/run.py",
     "torch/distributed/launch.py",
+    "no slot ",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

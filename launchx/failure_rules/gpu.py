@@ -1417,7 +1417,12 @@ RULES: tuple[Rule, ...] = (
         # above the launcher's other argument errors (LX621) and the user's exception (LX511)
         priority=85,
         retryable=False,
-        patterns=(r"No slot '\d+' specified on host '[^']+'",),
+        patterns=(
+            r"No slot '\d+' specified on host '[^']+'",
+            # a reporter's retyping of it, quotes and spelling lost ("No slot 2 specificied
+            # on host work1")
+            r"^No slot \d+ specifi(?:ci)?ed on host \S+$",
+        ),
         cause="DeepSpeed's runner was asked for a GPU slot its host does not have: with a "
         "hostfile a host has the slots its slots=N line gives (0..N-1); without one, "
         "localhost has the GPUs the runner counted, and the runner turns CUDA_VISIBLE_DEVICES "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from launchx.failure_rules.model import Case, Rule
 from launchx.failure_rules.patterns import (
+    EXCEPTION_LINE,
     PALS_RANK_DIED,
     SLURM_REQUEST_ANSWER,
     SLURM_STEP_ANSWER,
@@ -1291,6 +1292,45 @@ RULES: tuple[Rule, ...] = (
         "it was built against), or start the ranks with torchrun (launchx run) instead of the "
         "launcher's own elastic agent.",
         fixtures=("launcher_died__deepspeed_4459_elastic_agent_torch2_typeerror.log",),
+    ),
+    Rule(
+        name="launcher_raised",
+        category="launcher_died",
+        code="LX827",
+        # above the user's exception (LX511), below the launcher rules that name what it
+        # refused (LX590, LX612, LX645)
+        priority=82,
+        retryable=False,
+        patterns=(EXCEPTION_LINE,),
+        # the exception that says a rank failed, or that the launcher was told to stop, is
+        # raised in the launcher's code too; it reports, it is not the launcher's own fault
+        exclude=(
+            r"\b(?:ChildFailedError|SignalException|CalledProcessError|FailedJobError"
+            r"|UncompletedJobError)\b",
+        ),
+        # the frame that raised it is code only the launcher runs: torchrun's and launch's
+        # main modules, the elastic agent, DeepSpeed's runner and its per-node launcher
+        raised_in=(
+            r'torch[/\\]distributed[/\\](?:run|launch|launcher[/\\]api)\.py", line \d+, in ',
+            r'torch[/\\]distributed[/\\]elastic[/\\]agent[/\\][^"]*", line \d+, in ',
+            r'deepspeed[/\\]launcher[/\\][^"]*", line \d+, in ',
+            # accelerate's launch command, and submitit's code around the job's function
+            # (the function's own frames are below them)
+            r'accelerate[/\\]commands[/\\][^"]*", line \d+, in ',
+            r'submitit[/\\]core[/\\][^"]*", line \d+, in ',
+        ),
+        cause="the launcher (torchrun, torch.distributed.launch, DeepSpeed's runner) raised "
+        "this exception in its own code, not in a rank: it could not use an argument, a "
+        "setting or the environment it was given, so it started no rank (or stopped them); "
+        "the same command fails the same way.",
+        fix="read the exception as the launcher's complaint about its command line or "
+        "environment (`torchrun --help`, `deepspeed --help` name what each argument takes), "
+        "correct that, and start again; a launcher release made for another torch fails so "
+        "too (install matching versions).",
+        fixtures=(
+            "launcher_died__aim_45_nproc_per_node_validate.log",
+            "launcher_died__mmaction2_1476.log",
+        ),
     ),
     Rule(
         name="posix_signal_on_windows",
