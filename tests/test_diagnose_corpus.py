@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # launch meant to join, or that fail whatever port is given); root rank 731/859 since
 # 2026-12-07's twentieth session (the one rank that printed a traceback a paste cut short;
 # horovod#2053 names rank 3, the first whose handler printed the bus error, where mpirun's
-# report names rank 2); category 4,061 (4,083) since 2026-12-07's twenty-first session (an
-# exception raised in torchrun's own frame is the launcher's, LX827). One log of slack each
-# (none for the deterministic count).
+# report names rank 2); category 4,062 (4,084) of 4,613 since 2026-12-07's twenty-first
+# session (an exception raised in torchrun's own frame is the launcher's, LX827;
+# fairseq#1966). One log of slack each (none for the deterministic count).
 FLOOR_CATEGORY = 0.8850
 FLOOR_DECISION = 0.9796
 MAX_DETERMINISTIC_RETRIED = 12

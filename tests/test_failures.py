@@ -510,6 +510,17 @@ def test_an_exception_raised_in_the_launchers_own_frame_is_the_launchers() -> No
     assert p is not None and p.code == "LX511", p
 
 
+def test_cudnn_that_could_not_start_yields_to_the_out_of_memory_beside_it() -> None:
+    """CUDNN_STATUS_NOT_INITIALIZED alone is LX828 (not retried); with the GPU's
+    out-of-memory line beside it, that is the cause (LX509)."""
+    cudnn = "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED\n"
+    p = failures.diagnose_logs([cudnn]).primary
+    assert p is not None and (p.code, p.retryable) == ("LX828", False)
+    oom = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n"
+    p = failures.diagnose_logs([oom + cudnn]).primary
+    assert p is not None and p.code == "LX509"
+
+
 def test_deepspeeds_no_slot_retyped_by_a_reporter_is_still_the_slot() -> None:
     """DeepSpeed's "No slot '2' specified on host 'work1'" as a reporter retyped it, quotes
     and spelling lost, and no exception class on the line: the same diagnosis (LX620)."""

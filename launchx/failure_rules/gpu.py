@@ -1280,6 +1280,27 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="cudnn_not_initialized",
+        category="cuda_error",
+        code="LX828",
+        # the kernel rule's tier (LX512); an out-of-memory line beside it is the cause (LX509)
+        priority=78,
+        retryable=False,
+        patterns=(r"CUDNN_STATUS_NOT_INITIALIZED",),
+        cause="cuDNN could not set itself up on this GPU (cudnnCreate failed) when the first "
+        "convolution or RNN ran: usually the GPU had no memory left for cuDNN's handle and "
+        "workspace (another process on it, two ranks sharing one GPU, or the model and batch "
+        "already filling it), else the cuDNN library that loaded does not fit the CUDA "
+        "runtime or driver (a libcudnn from LD_LIBRARY_PATH or another package ahead of "
+        "torch's own). Either repeats on the next start unless the GPU was busy only then.",
+        fix="look at `nvidia-smi` for other processes on the GPU, make every rank use its own "
+        "(torch.cuda.set_device(local_rank) before the model is built), try a smaller batch; "
+        "check the cuDNN torch loads (`python -c 'import torch; "
+        "print(torch.backends.cudnn.version())'`) and drop LD_LIBRARY_PATH entries that put "
+        "another libcudnn first.",
+        fixtures=("cuda_error__fairseq_1966_cudnn_not_initialized_4gpu.log",),
+    ),
+    Rule(
         name="custom_allreduce_cuda_failure",
         category="cuda_error",
         code="LX706",

@@ -1319,10 +1319,10 @@ RULES: tuple[Rule, ...] = (
             r'accelerate[/\\]commands[/\\][^"]*", line \d+, in ',
             r'submitit[/\\]core[/\\][^"]*", line \d+, in ',
         ),
-        cause="the launcher (torchrun, torch.distributed.launch, DeepSpeed's runner) raised "
-        "this exception in its own code, not in a rank: it could not use an argument, a "
-        "setting or the environment it was given, so it started no rank (or stopped them); "
-        "the same command fails the same way.",
+        cause="the launcher (torchrun, torch.distributed.launch, DeepSpeed's runner, accelerate "
+        "launch, submitit) raised this exception in its own code, not in a rank: it could not "
+        "use an argument, a setting or the environment it was given, so it started no rank "
+        "(or stopped them); the same command fails the same way.",
         fix="read the exception as the launcher's complaint about its command line or "
         "environment (`torchrun --help`, `deepspeed --help` name what each argument takes), "
         "correct that, and start again; a launcher release made for another torch fails so "
