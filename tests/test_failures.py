@@ -124,6 +124,10 @@ CASE_LINES: list[tuple[str, str, str]] = [
     ("RuntimeError: HIP error: no ROCm-capable device is detected\n", "LX540", "/dev/kfd"),
     ("RuntimeError: RMM failure: cudaErrorNoDevice\n", "LX540", "CPU-only wheel"),
     ("error: cudaErrorStubLibrary\n", "LX540", "LD_LIBRARY_PATH"),
+    ("RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n", "LX540",
+     'attn_implementation="sdpa"'),
+    ("RuntimeError: 0 active drivers ([]). There should only be one.\n", "LX540",
+     "CPU-only wheel"),
     ("torch.OutOfMemoryError: XPU out of memory. Tried to allocate 2.00 GiB\n", "LX509",
      "xpu-smi"),
     ("TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.\n", "LX510", "bhist -l"),
@@ -2515,6 +2519,51 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
             "ConnectionAbortedError: [WinError 10053] An established connection was aborted by "
             "the software in your host machine\n",
             "LX613",
+        ),
+        # torch 2.x's shared-memory file reserved before it is written (MapAllocator's
+        # posix_fallocate), huggingface_hub's cache miss without a connection, Windows
+        # shells without the launcher on the PATH, cuDNN 9's and the dynamic loader's words
+        # for a CUDA library not found
+        (
+            "RuntimeError: unable to allocate shared memory(shm) for file "
+            "</torch_2346_1523049440_0>: No space left on device (28)\n",
+            "LX686",
+        ),
+        (
+            "huggingface_hub.utils._errors.LocalEntryNotFoundError: Connection error, and we "
+            "cannot find the requested files in the disk cache. Please try again or make sure "
+            "your Internet connection is on.\n",
+            "LX588",
+        ),
+        (
+            "huggingface_hub.errors.LocalEntryNotFoundError: An error happened while trying to "
+            "locate the file on the Hub and we cannot find the requested files in the local "
+            "cache.\n",
+            "LX588",
+        ),
+        (
+            "accelerate : The term 'accelerate' is not recognized as the name of a cmdlet, "
+            "function, script file, or operable program.\n",
+            "LX589",
+        ),
+        ("'torchrun' is not recognized as an internal or external command,\n", "LX589"),
+        ("ds: error: the following arguments are required: user_script, user_args\n", "LX695"),
+        ("    work.wait()\nRuntimeError: Operation timed out!\n", "LX524"),
+        ("RuntimeError: Application timeout caused pair closure\n", "LX524"),
+        (
+            "RuntimeError: cuda runtime error (802) : system not yet initialized at "
+            "/opt/conda/conda-bld/pytorch/work/aten/src/THC/THCGeneral.cpp:50\n",
+            "LX540",
+        ),
+        (
+            "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, "
+            "libcudnn_ops.so.9, libcudnn_ops.so}\n",
+            "LX751",
+        ),
+        (
+            "./build/all_reduce_perf: error while loading shared libraries: libnccl.so.2: "
+            "cannot open shared object file: No such file or directory\n",
+            "LX751",
         ),
     ],
 )

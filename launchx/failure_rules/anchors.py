@@ -206,6 +206,10 @@ ANCHORS: tuple[str, ...] = (
     "torch/distributed/run.py",
     "torch/distributed/launch.py",
     "no slot ",
+    # Windows shells' words for a launcher not on the PATH (LX589), and cuDNN 9's own loader
+    # finding none of its sub-libraries (LX751)
+    "is not recognized as",
+    "unable to load any of",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

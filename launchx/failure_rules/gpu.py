@@ -193,6 +193,14 @@ RULES: tuple[Rule, ...] = (
             # carriage return, when it happens in the first step)
             r"\bCould not load library libcudnn\w*\.so(?:\.[\d.]+)?\. Error: \S+: cannot open "
             r"shared object file",
+            # ... and cuDNN 9's, which lists the names it tried (CTranslate2, ONNX Runtime and
+            # torch extensions built against another cuDNN than the one installed)
+            r"\bUnable to load any of \{libcudnn\w*\.so",
+            # the dynamic loader starting a program (nccl-tests, a compiled launcher or
+            # trainer) linked against a CUDA library it cannot find
+            r"error while loading shared libraries: lib(?:cudart|cublas(?:Lt)?|cudnn\w*|cufft"
+            r"|curand|cusparse(?:Lt)?|cusolver|nvrtc|nvJitLink|cupti|cuda|nccl)\.so(?:\.[\d.]+)?: "
+            r"cannot open shared object file",
         ),
         # bitsandbytes logs its native library's load failure with the traceback and falls
         # back (cextension.py): the run goes on and may fail of something else
@@ -453,6 +461,10 @@ RULES: tuple[Rule, ...] = (
             # the runtime's and the driver API's words (torch's symmetric memory calls the
             # driver: "CUDA driver error: ...")
             r"CUDA (?:driver )?error: system not yet initialized",
+            # ... as older torch (THC's "cuda runtime error (802) : ...") and other CUDA
+            # programs (llama.cpp's "failed to initialize CUDA: ...") word the same status
+            r"\bcuda runtime error \(802\) : system not yet initialized",
+            r"\bfailed to initialize CUDA: system not yet initialized",
             # the same status (cudaErrorSystemNotReady, 802) as NCCL's "Last error:" words it
             r"Cuda failure (?:802 )?'system not yet initialized'",
             # (not the numbered "Cuda failure 3 'initialization error'" of newer NCCL, which
@@ -513,6 +525,14 @@ RULES: tuple[Rule, ...] = (
             r"NotEnoughCUDADevices\(",
             # cuBLAS/cuDNN: the GPU lacks a feature the call needs (bf16, fp8, TF32 on old GPUs)
             r"CUBLAS_STATUS_ARCH_MISMATCH|CUDNN_STATUS_ARCH_MISMATCH",
+            # ... and FlashAttention's check of the GPU before its kernels (V100 and T4 are
+            # older than Ampere; flash-attn 1.x asked for Turing): the model asks for an
+            # attention implementation this GPU cannot run (attn_implementation="sdpa" or
+            # "eager" runs there)
+            r"FlashAttention only supports (?:Ampere|Turing) GPUs or newer",
+            # Triton (torch.compile's kernels, vLLM's and SGLang's) in a process that sees no
+            # GPU driver: a CPU-only Ray actor or container, an empty CUDA_VISIBLE_DEVICES
+            r"\b0 active drivers \(\[\]\)\. There should only be one",
             # cudaErrorNotSupported: a feature the driver, GPU or platform lacks (multicast
             # objects before driver 530, IPC or memory pools under WSL)
             r"CUDA [Ee]rror: operation not supported",
@@ -573,15 +593,16 @@ RULES: tuple[Rule, ...] = (
             Case(
                 when=(
                     r"too old to be supported by the triton",
-                    r"support bf16/gpu|ARCH_MISMATCH",
+                    r"support bf16/gpu|ARCH_MISMATCH|FlashAttention only supports",
                 ),
-                cause="the GPU lacks a feature the job asks for: bf16 (before Ampere: V100, "
-                "T4), a cuBLAS/cuDNN kernel of a newer architecture, or torch.compile's Triton "
-                "kernels (compute capability below 7.0: P100, K80).",
+                cause="the GPU lacks a feature the job asks for: bf16 or FlashAttention (before "
+                "Ampere: V100, T4), a cuBLAS/cuDNN kernel of a newer architecture, or "
+                "torch.compile's Triton kernels (compute capability below 7.0: P100, K80).",
                 fix="check that the ranks see a GPU at all (`python -c 'import torch; "
                 "print(torch.cuda.is_available(), torch.cuda.get_device_capability())'`); "
                 "train in fp16 instead of bf16 on GPUs before Ampere (--fp16, "
-                "mixed_precision: fp16); for Triton compile without inductor "
+                "mixed_precision: fp16) and load the model without FlashAttention "
+                '(attn_implementation="sdpa"); for Triton compile without inductor '
                 '(TORCH_COMPILE_DISABLE=1, or torch.compile(backend="aot_eager")), or use '
                 "a newer GPU.",
             ),
@@ -680,7 +701,7 @@ RULES: tuple[Rule, ...] = (
                     r"CUDA driver initialization failed|error from cudaGetDeviceCount",
                     r"(?:Cuda|Xpu) is not available|No supported (?:gpu backend|device)",
                     r"(?:fp16|bf16) mixed precision requires|can only be used on CUDA",
-                    r"Failed to infer device type",
+                    r"Failed to infer device type|0 active drivers",
                 ),
                 cause="the ranks see no usable GPU: a CPU-only torch wheel, no NVIDIA driver "
                 "(or a container started without the GPUs), or an empty "
@@ -748,6 +769,8 @@ RULES: tuple[Rule, ...] = (
             "cuda_config_error__dynamo_4934.log",
             "cuda_config_error__vllm_29265.log",
             "cuda_config_error__llama3_187_macos_m2_cuda_setdevice.log",
+            "cuda_config_error__x_r1_45_flash_attn_v100_ampere_only.log",
+            "cuda_config_error__verl_2944_sglang_async_zero_active_drivers.log",
         ),
     ),
     Rule(

@@ -1549,6 +1549,10 @@ RULES: tuple[Rule, ...] = (
             r"failed to pass monitoredBarrier in \d+ ms",
             # ProcessGroupGloo's checkRemainingTime, when the barrier's time ran out
             r"timed out in monitoredBarrier after \d+ ms",
+            # c10d's Work::wait(timeout) of a collective that had not completed (its exception
+            # says no more), and gloo closing a pair whose operation's time ran out
+            r"^(?:RuntimeError: )?Operation timed out!$",
+            r"Application timeout caused pair closure",
         ),
         cause="a collective on the gloo (or another non-NCCL) backend did not finish within the "
         "process-group timeout (30 min by default): a peer was stuck or gone.",

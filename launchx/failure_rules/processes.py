@@ -25,6 +25,11 @@ NO_ANSWER = (
     r"temporarily unavailable"
 )
 
+# the commands that start ranks, as a shell names one it could not find (LX589)
+_LAUNCHER_COMMAND = (
+    r"(?:torchrun|deepspeed|accelerate|horovodrun|composer|mpirun|mpiexec|srun|sbatch|launchx)"
+)
+
 RULES: tuple[Rule, ...] = (
     Rule(
         name="ray_worker_not_registered",
@@ -316,6 +321,9 @@ RULES: tuple[Rule, ...] = (
             r"unable to (?:write to|open|mmap \d+ bytes from|resize) "
             r"(?:file|shared memory object) </torch_",
             r"unable to mmap \d+ bytes from file <filename not specified>: ",
+            # torch 2.x reserving the file's room first (posix_fallocate in MapAllocator),
+            # where older releases failed at the write
+            r"unable to allocate shared memory\(shm\) for file </torch_",
             # the DataLoader's own word for the same descriptors running out while it
             # receives a worker's batch (EMFILE, under the file_descriptor strategy)
             r"Too many open files\. Communication with the workers is no longer possible",
@@ -1538,13 +1546,14 @@ RULES: tuple[Rule, ...] = (
         retryable=False,
         patterns=(
             # argparse's "<prog>: error: ..." of the launcher itself: torchrun's, accelerate's
-            # ("accelerate <command> [<args>] launch"), DeepSpeed's runner's
-            r"^(?:torchrun|accelerate(?: <command> \[<args>\])? launch|deepspeed): error: ",
+            # ("accelerate <command> [<args>] launch"), DeepSpeed's runner's (also installed
+            # as `ds`)
+            r"^(?:torchrun|accelerate(?: <command> \[<args>\])? launch|deepspeed|ds): error: ",
             # python -m torch.distributed.launch / .run, whose usage line says which it is
             r"^(?:launch|run)\.py: error: ",
         ),
         requires=(
-            r"^(?:torchrun|accelerate(?: <command> \[<args>\])? launch|deepspeed): error: ",
+            r"^(?:torchrun|accelerate(?: <command> \[<args>\])? launch|deepspeed|ds): error: ",
             r"^usage: (?:launch|run)\.py \[-h\] \[--nnodes NNODES\]",
         ),
         cause="the launcher rejected its own command line and exited before starting any "
@@ -1668,16 +1677,18 @@ RULES: tuple[Rule, ...] = (
             r"execve\(\): (?:\S*/)?(?:torchrun|deepspeed|accelerate|horovodrun|composer|mpirun"
             r"|launchx|bash|sh|python[\d.]*): (?:No such file or directory|Permission denied)",
             # (srun and sbatch: a launch script written for Slurm run on a machine without it)
-            r"(?:^|: )(?:torchrun|deepspeed|accelerate|horovodrun|composer|mpirun|mpiexec"
-            r"|srun|sbatch|launchx): command not found$",
+            rf"(?:^|: ){_LAUNCHER_COMMAND}: command not found$",
             # zsh's word order
-            r"^zsh: command not found: (?:torchrun|deepspeed|accelerate|horovodrun|composer"
-            r"|mpirun|mpiexec|srun|sbatch|launchx)$",
+            rf"^zsh: command not found: {_LAUNCHER_COMMAND}$",
             # dash (/bin/sh of Debian and Ubuntu), which a program's os.system() runs, and
             # which runs a launch script started as `sh train.sh` ("train.sh: 1: srun: not
             # found")
-            r"^(?:(?:/bin/)?sh|\S+\.sh): \d+: (?:\S*/)?(?:torchrun|deepspeed|accelerate"
-            r"|horovodrun|composer|mpirun|mpiexec|srun|sbatch|launchx): not found$",
+            rf"^(?:(?:/bin/)?sh|\S+\.sh): \d+: (?:\S*/)?{_LAUNCHER_COMMAND}: not found$",
+            # Windows: PowerShell's and cmd.exe's words for a command not on the PATH (the
+            # environment that installs it not activated in this terminal)
+            rf"The term '(?:\S*[/\\])?{_LAUNCHER_COMMAND}(?:\.exe)?' is not recognized as (?:the )?"
+            r"name of a cmdlet",
+            rf"^'{_LAUNCHER_COMMAND}' is not recognized as an internal or external command",
             # DeepSpeed's runner, when the multi-node launcher it is told to use is missing
             r"RuntimeError: launcher '\w+' not installed\.",
             # the launcher's console script naming, in its first line, a Python that is not
@@ -1699,7 +1710,9 @@ RULES: tuple[Rule, ...] = (
         "that has torch (python -m torch.distributed.run ...); check with `srun -N1 which "
         "torchrun` in the same allocation. For DeepSpeed install pdsh on the node that runs "
         "the deepspeed command (it reaches the others over ssh) or pass an installed "
-        "--launcher (openmpi, slurm).",
+        "--launcher (openmpi, slurm). On Windows activate the environment in the same "
+        "terminal (conda activate) or run the launcher as a module (python -m "
+        "accelerate.commands.launch, python -m torch.distributed.run).",
         fixtures=(
             "launcher_died__cscfi_ddp_examples_1_torchrun_execve_missing.log",
             "launcher_died__llamafactory_5217.log",

@@ -2042,6 +2042,11 @@ RULES: tuple[Rule, ...] = (
             rf"{EXCEPTION_LINE}: .*HTTPS?ConnectionPool\(host='[^']*', "
             r"port=\d+\): Max retries exceeded with url",
             rf"{EXCEPTION_LINE}: We couldn't connect to 'https?://[^']*' to load\b",
+            # huggingface_hub's LocalEntryNotFoundError: the Hub could not be reached and the
+            # file is not in the cache either ("Connection error, and we cannot find ... in
+            # the disk cache", later "An error happened while trying to locate the file on
+            # the Hub and we cannot find ... in the local cache")
+            rf"{EXCEPTION_LINE}: .*\bcannot find the requested files in the (?:disk|local) cache",
         ),
         exclude=(HTTP_RETRY_WARNING,),
         cause="the script's own HTTP request failed (a download from a model hub, a logger's "
