@@ -13,6 +13,13 @@ from launchx.failure_rules.patterns import (
     WENT_ON,
 )
 
+# the CUDA runtime's libraries, and the driver's libcuda, by the names the loader looks for
+# (LX751)
+_CUDA_LIBRARY = (
+    r"lib(?:cudart|cublas(?:Lt)?|cudnn\w*|cufft|curand|cusparse(?:Lt)?|cusolver|nvrtc|nvJitLink"
+    r"|cupti|nvToolsExt|cuda|nccl)\.so(?:\.[\d.]+)?"
+)
+
 RULES: tuple[Rule, ...] = (
     Rule(
         name="duplicate_gpu",
@@ -185,9 +192,8 @@ RULES: tuple[Rule, ...] = (
             # the dynamic loader's words, through Python's ImportError (an extension linked
             # against it) or OSError (ctypes.CDLL, as projects load the runtime by name or by
             # path): the CUDA runtime or one of its libraries, or the driver's own libcuda
-            r"^(?:ImportError|OSError): (?:\S+: )?(?:\S*/)?lib(?:cudart|cublas(?:Lt)?|cudnn\w*"
-            r"|cufft|curand|cusparse(?:Lt)?|cusolver|nvrtc|nvJitLink|cupti|nvToolsExt|cuda|nccl)"
-            r"\.so(?:\.[\d.]+)?: cannot open shared object file",
+            rf"^(?:ImportError|OSError): (?:\S+: )?(?:\S*/)?{_CUDA_LIBRARY}: cannot open shared "
+            r"object file",
             # cuDNN 8 loading one of its own sub-libraries (libcudnn_cnn_infer, _ops_train...)
             # when it first needs it, and what the loader said (after a progress bar's
             # carriage return, when it happens in the first step)
@@ -198,9 +204,8 @@ RULES: tuple[Rule, ...] = (
             r"\bUnable to load any of \{libcudnn\w*\.so",
             # the dynamic loader starting a program (nccl-tests, a compiled launcher or
             # trainer) linked against a CUDA library it cannot find
-            r"error while loading shared libraries: lib(?:cudart|cublas(?:Lt)?|cudnn\w*|cufft"
-            r"|curand|cusparse(?:Lt)?|cusolver|nvrtc|nvJitLink|cupti|cuda|nccl)\.so(?:\.[\d.]+)?: "
-            r"cannot open shared object file",
+            rf"error while loading shared libraries: {_CUDA_LIBRARY}: cannot open shared object "
+            r"file",
         ),
         # bitsandbytes logs its native library's load failure with the traceback and falls
         # back (cextension.py): the run goes on and may fail of something else
