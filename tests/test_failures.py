@@ -2550,6 +2550,13 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
         ("ds: error: the following arguments are required: user_script, user_args\n", "LX695"),
         ("    work.wait()\nRuntimeError: Operation timed out!\n", "LX524"),
         ("RuntimeError: Application timeout caused pair closure\n", "LX524"),
+        # horovodrun's checks of its hosts and slots, DeepSpeed's older hostfile wording
+        ("RuntimeError: could not connect to some hosts via ssh\n", "LX586"),
+        ("ValueError: Process number should not be larger than total available slots.\n", "LX598"),
+        (
+            "ValueError: Hostfile is not formatted correctly, unable to proceed with training.\n",
+            "LX694",
+        ),
         (
             "RuntimeError: cuda runtime error (802) : system not yet initialized at "
             "/opt/conda/conda-bld/pytorch/work/aten/src/THC/THCGeneral.cpp:50\n",

@@ -281,7 +281,11 @@ RULES: tuple[Rule, ...] = (
         code="LX598",
         priority=82,
         retryable=False,
-        patterns=(r"There are not enough slots available in the system to satisfy the \d+",),
+        patterns=(
+            r"There are not enough slots available in the system to satisfy the \d+",
+            # horovodrun's own check of -np against the slots of its -H/--hostfile
+            r"Process number should not be larger than total available slots",
+        ),
         cause="mpirun was asked for more processes (-np) than its allocation has slots (the "
         "hostfile's slots=, --host's :N, or the Slurm/PBS/LSF allocation it runs in), so it "
         "started none; the same command fails the same way until the two agree.",

@@ -1180,6 +1180,8 @@ RULES: tuple[Rule, ...] = (
             r"[\w,-]*\)\.?$",
             r"(?:^|: )Permission denied, please try again\.$",
             r"^Host key verification failed\.$",
+            # horovodrun's own check of every host before it starts mpirun or gloo's ranks
+            r"could not connect to some hosts via ssh",
         ),
         exclude=(
             # the same words from git fetching a dependency over ssh, not a launcher
@@ -1512,7 +1514,7 @@ RULES: tuple[Rule, ...] = (
             # words only DeepSpeed's runner prints, so no frame of it need be shown
             r"ValueError: Hostname '[^']+' not found in hostfile",
             r"ValueError: Hostfile (?:contains a bad entry|contains multiple entries for"
-            r"|is empty or not formatted correctly)",
+            r"|is (?:empty or )?not formatted correctly)",
             r"ValueError: Cannot specify num_nodes/gpus with include/exclude",
             r"ValueError: include_str and exclude_str are mutually exclusive",
             r"ValueError: Num nodes is >1 but no extra nodes available via hostfile",
