@@ -620,6 +620,11 @@ LAUNCHER_FAILED: tuple[re.Pattern[str], ...] = (
     re.compile(r"Rank (?P<rank>\d+) crashed with exit code (?P<code>-?\d+)"),
     re.compile(r"--local_rank=(?P<rank>\d+)'.*\] exits with return code = (?P<code>-?\d+)"),
     re.compile(r"^Process (?P<rank>\d+) exit with status code (?P<code>\d+)"),
+    # torchelastic's agent before it moved into torch (0.2: "Child process 8641 (local_rank 0)
+    # FAILED (exitcode 1)")
+    re.compile(
+        r"Child process \d+ \(local_rank (?P<rank>\d+)\) FAILED \(exitcode (?P<code>-?\d+)\)"
+    ),
 )
 """The other launchers' word for the first rank that failed, with its exit code, where no
 torchrun summary names one: (local) rank and code, like torchrun's ``FIRST_FAILED``."""
@@ -635,6 +640,10 @@ SPAWNER_FAILED: tuple[re.Pattern[str], ...] = (
         r"(?:^|\d{2}:\d{2}:\d{2} )Process (?P<rank>\d+) terminated with exit code "
         r"(?P<code>-?\d+), terminating remaining processes"
     ),
+    # ... and its check of the exit codes after the test, naming the processes that raised
+    # (its error code): believed where it names one ("Process 2 exited with error code 10
+    # and exception:", before torch 2.1 "Processes 2 exited with error code 10")
+    re.compile(r"(?:^|: )Process(?:es)? (?P<rank>\d+) exited with error code (?P<code>\d+)\b"),
 )
 """The same word from a spawner that a rank's own code can run too (a rank's mp.spawn of
 helpers): counted only on lines that no rank printed. The exit code or the signal; not

@@ -360,7 +360,9 @@ class _Scanner:
                 if m := pat.search(text):
                     self.first_failed.append((int(m["rank"]), int(m["code"]), line))
                     break
-        if "terminated with" in text and self.info.rank is None:
+        if (
+            "terminated with" in text or "exited with error code" in text
+        ) and self.info.rank is None:
             for pat in ll.SPAWNER_FAILED:
                 m = pat.search(text)
                 # a rank's own line (its prefix names another rank) reports its helpers

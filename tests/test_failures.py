@@ -2550,6 +2550,33 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
         ("ds: error: the following arguments are required: user_script, user_args\n", "LX695"),
         ("    work.wait()\nRuntimeError: Operation timed out!\n", "LX524"),
         ("RuntimeError: Application timeout caused pair closure\n", "LX524"),
+        # an IDE's run console, glog's handler with its link, the kernel's OOM killer before
+        # 5.0, the driver's own line for a GPU lost from the bus, Lightning's Ctrl-C
+        ("Process finished with exit code 139 (interrupted by signal 11: SIGSEGV)\n", "LX548"),
+        ("Process finished with exit code 137 (interrupted by signal 9: SIGKILL)\n", "LX547"),
+        (
+            "2021-07-08 08:28:12 10.164.0.33 [0] *** SIGSEGV (@0x7f97c0e8e528), see "
+            "gl__________25#s15 received by PID 16710 (TID 16710) on cpu 32; stack trace: ***\n",
+            "LX513",
+        ),
+        (
+            "W0206 01:38:26.899662 27807 init.cc:234] *** SIGABRT (@0x3e800006c9f) received by "
+            "PID 27807 (TID 0x7f2fed38f700) from PID 27807; stack trace: ***\n",
+            "LX579",
+        ),
+        (
+            "[Thu Mar 14 01:57:54 2019] Out of memory: Kill process 89746 (python) score 1031 or "
+            "sacrifice child\n",
+            "LX510",
+        ),
+        ("[   49.261458] NVRM: GPU at 0000:01:00.0 has fallen off the bus.\n", "LX512"),
+        ("Detected KeyboardInterrupt, attempting graceful shutdown...\n", "LX502"),
+        (
+            "[rank6]:[F429 14:03:49.385461578 ProcessGroupNCCL.cpp:1554] [PG ID 0 PG GUID "
+            "0(default_pg) Rank 6] Terminating the process after attempting to dump debug info, "
+            "due to collective timeout or exception.\n",
+            "LX525",
+        ),
         # horovodrun's checks of its hosts and slots, DeepSpeed's older hostfile wording
         ("RuntimeError: could not connect to some hosts via ssh\n", "LX586"),
         ("ValueError: Process number should not be larger than total available slots.\n", "LX598"),

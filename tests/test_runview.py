@@ -651,6 +651,12 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
         "code 17\n": (2, 17),
         "Jul 13 21:22:34 Process 2 terminated with exit code 10, terminating remaining "
         "processes.\n": (2, 10),
+        # ... the harness's report of the process that raised, after the test (torch 2.1 on,
+        # and before it), and torchelastic's agent before it moved into torch
+        "RuntimeError: Process 1 exited with error code 10 and exception:\n": (1, 10),
+        "Sep 21 12:44:02 RuntimeError: Processes 5 exited with error code 10\n": (5, 10),
+        "[ERROR] 2021-03-01 10:00:00,000 local_elastic_agent: Child process 8641 (local_rank 0) "
+        "FAILED (exitcode 1)\n": (0, 1),
         # Open MPI's mpirun: the first process's MPI rank and exit code on two lines
         "mpirun detected that one or more processes exited with non-zero status, thus "
         "causing\nthe job to be terminated. The first process to do so was:\n\n"
@@ -663,6 +669,9 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
     log = "torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with "
     p = failures.diagnose_logs([log + "signal SIGKILL\n"]).primary
     assert p is not None and (p.category, p.rank, p.exit_code) == ("killed", 3, -9)
+    # the harness names every process that raised: with two, not the first of them
+    p = failures.diagnose_logs(["RuntimeError: Processes 0 1 exited with error code 10\n"]).primary
+    assert p is None or p.rank is None, p
     # A rank's own spawn of helpers reports its helper, not the first rank: torchrun's
     # summary keeps naming rank 3.
     nested = (

@@ -210,6 +210,8 @@ ANCHORS: tuple[str, ...] = (
     # finding none of its sub-libraries (LX751)
     "is not recognized as",
     "unable to load any of",
+    # the NVIDIA driver's words in the kernel log for a GPU lost from the bus (LX512)
+    "fallen off the bus",
 )
 """Lower-case fragments of which every line a rule can match holds at least one. A long log
 is searched for these (fast) and only their lines are matched against the rules (slow), so

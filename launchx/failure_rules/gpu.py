@@ -1248,6 +1248,9 @@ RULES: tuple[Rule, ...] = (
             r"Check failed: e == cudaSuccess \|\| e == cudaErrorCudartUnloading:? CUDA: ",
             r"uncorrectable ECC error",
             r"GPU has fallen off the bus",
+            # the driver's own words in the kernel log ("NVRM: GPU at 0000:01:00.0 has
+            # fallen off the bus.")
+            r"NVRM: GPU at \S+ has fallen off the bus",
             # torch 2.8's exception class for a CUDA error, as Ray names it for a task that
             # raised it ("RayTaskError(AcceleratorError): ray::Worker.train()"), where the
             # CUDA error's own line is cut from the paste

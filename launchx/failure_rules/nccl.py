@@ -1897,6 +1897,9 @@ RULES: tuple[Rule, ...] = (
             r"Received a dump signal due to a collective timeout from",
             r"Heartbeat monitor timed out!",
             r"ProcessGroupNCCL's watchdog got stuck for \d+ seconds",
+            # the fatal line torch 2.4+ logs as it ends the process, where a paste keeps only it
+            r"Terminating the process after attempting to dump debug info, due to (?:collective "
+            r"timeout|ProcessGroupNCCL watchdog hang)",
             # the C++ frame that throws the watchdog's timeout, when its message was cut
             r"c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout\(",
             # the watchdog's desync report, which it prints only after a timeout, failing (torch

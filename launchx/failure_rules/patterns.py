@@ -197,6 +197,9 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
         # exited with code 137"), and Vertex AI's (and AI Platform's) of a replica
         rf"^\S+ exited with code (?:{shell})$",
         rf"\bThe replica \S+ exited with a non-zero status of (?:{shell})\b",
+        # an IDE's run console (PyCharm's and the other JetBrains IDEs'): "Process finished
+        # with exit code 139 (interrupted by signal 11: SIGSEGV)"
+        rf"^Process finished with exit code (?:{shell}) \(interrupted by signal (?:{nums}):",
     )
 
 

@@ -112,6 +112,9 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"oom[-_]kill",
             r"Out of memory: Killed process",
+            # kernels before 5.0: "Out of memory: Kill process 89746 (python) score 1031 or
+            # sacrifice child", then "Killed process 89879 (python) total-vm:..."
+            r"Out of memory: Kill process \d+ \(.*\) score \d+ or sacrifice child",
             r"Memory cgroup out of memory",
             r"tasks? [\d,-]+: Out Of Memory",
             # SLURM's job state (not the driver's CUDA_ERROR_OUT_OF_MEMORY, which is the GPU's)
@@ -657,7 +660,9 @@ RULES: tuple[Rule, ...] = (
             r"Fatal Python error: (?:\w+_dealloc|_?PyObject_\w+|GC object already tracked"
             r"|deallocating None|Floating point exception|Illegal instruction)",
             r"received signal SIGSEGV",
-            r"\*\*\* SIG(?:SEGV|FPE|ILL) \(@0x[0-9a-f]+\) received by PID",
+            # (TensorFlow's and torch_xla's glog handler puts a link after the address: "***
+            # SIGSEGV (@0x7f97c0e8e528), see gl__________25#s15 received by PID ...")
+            r"\*\*\* SIG(?:SEGV|FPE|ILL) \(@0x[0-9a-f]+\)(?:, see \S+)? received by PID",
             # folly's signal handler (Meta's C++ and Rust runtimes, monarch's actors): "***
             # Signal 11 (SIGSEGV) (0x3f800000) received by PID 2085122 (pthread TID ...)"
             r"\*\*\* Signal (?:11|8|4) \(SIG(?:SEGV|FPE|ILL)\) \(0x[0-9a-f]+\) received by PID",
@@ -843,6 +848,9 @@ RULES: tuple[Rule, ...] = (
             # libtpu's failure-signal handler reporting the abort (after a fatal check such as
             # "F ... tpu_library_init_fns.inc:100] ... not available in this library")
             r"\*\*\* SIGABRT received by PID \d+ \(TID \d+\)",
+            # ... glog's, with the address (Paddle's, TensorFlow's: "*** SIGABRT (@0x3e8...)
+            # received by PID 27807 (TID 0x7f2f...) from PID 27807; stack trace: ***")
+            r"\*\*\* SIGABRT \(@0x[0-9a-f]+\)(?:, see \S+)? received by PID \d+",
             # ... and folly's (LX513 reads its other fatal signals)
             r"\*\*\* Signal 6 \(SIGABRT\) \(0x[0-9a-f]+\) received by PID \d+",
             # Rust's runtime (a tokenizer's or another extension's) aborting where a panic

@@ -147,6 +147,8 @@ RULES: tuple[Rule, ...] = (
             r"Received Signals\.SIG(?:HUP|INT|TERM) death signal, shutting down workers",
             r"CANCELLED AT \S+ DUE to SIGNAL \w+ \*\*\*",
             r"^KeyboardInterrupt\s*$",
+            # Lightning's Trainer, which catches it and shuts down on its own
+            r"^Detected KeyboardInterrupt, attempting graceful shutdown",
             # the elastic agent passes the signal it was stopped by on to its workers; its own
             # clean-up after a worker's failure sends SIGTERM, so only these two say it
             r"Sending process \d+ closing signal SIG(?:HUP|INT)\b",
