@@ -56,15 +56,45 @@ def from_watchdog(reports: Iterable[WatchdogSeq], world: Iterable[int] = ()) -> 
 _BARRIER_MISSED = re.compile(
     r"\bRanks? (\d+(?:, \d+)*) failed to pass monitoredBarrier in (\d+) ms"
 )
+# ... and each other rank's report that rank 0, which holds the barrier, sent it an error
+# instead of its answer: rank 0 failed (raised, exited) while the others waited
+_BARRIER_HOLDER_FAILED = re.compile(
+    r"\bRank (\d+) successfully reached monitoredBarrier, but received errors while waiting "
+    r"for send/recv from rank (\d+)\."
+)
 
 
 def from_monitored_barrier(lines: Iterable[LogLine]) -> list[Straggler]:
     """The ranks a monitored barrier names as never having reached it, from its first
     report (rank 0 logs it, then raises it). The barrier runs on its group's rank 0 and
     numbers the ranks within the group: a report printed by a global rank other than 0
-    comes from a subgroup, whose numbers name other processes, and is left out."""
+    comes from a subgroup, whose numbers name other processes, and is left out. Where rank 0
+    names none, another rank's report of an error from rank 0 names rank 0 (its error is
+    often that very timeout, which it raises to the others as it gives up)."""
+    failed: Straggler | None = None
     for ln in lines:
-        m = _BARRIER_MISSED.search(ln.text) if "monitoredBarrier" in ln.text else None
+        if "monitoredBarrier" not in ln.text:
+            continue
+        f = _BARRIER_HOLDER_FAILED.search(ln.text)
+        if f is not None and failed is None and ln.rank in (None, int(f[1])):
+            # (a global rank other than the one the message names reports a subgroup's)
+            holder, waiter = int(f[2]), int(f[1])
+            text = (
+                f"rank {waiter} reached the monitored barrier and got an error from rank "
+                f"{holder}, which holds it, instead of its answer: rank {holder} failed first."
+            )
+            failed = Straggler(
+                "monitored_barrier",
+                "failed",
+                (holder,),
+                (waiter,),
+                None,
+                "monitoredBarrier",
+                "",
+                text,
+                ln.where(),
+            )
+        m = _BARRIER_MISSED.search(ln.text)
         if m is None or ln.rank not in (None, 0):
             continue
         missed = tuple(sorted({int(r) for r in m.group(1).split(", ")}))
@@ -86,7 +116,7 @@ def from_monitored_barrier(lines: Iterable[LogLine]) -> list[Straggler]:
                 where=ln.where(),
             )
         ]
-    return []
+    return [failed] if failed is not None else []
 
 
 # gloo's transport timing out a collective's send or recv: the rank saying it waited for a

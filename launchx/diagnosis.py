@@ -99,8 +99,9 @@ class Straggler:
 
     source: Literal["watchdog", "flight_recorder", "monitored_barrier", "gloo", "summary"]
     # "behind": their own reports show they never reached the collective; "silent": they
-    # said nothing (no watchdog report, no dump), so they may as well have died first.
-    kind: Literal["behind", "silent"]
+    # said nothing (no watchdog report, no dump), so they may as well have died first;
+    # "failed": a peer in the collective got an error from them instead of an answer.
+    kind: Literal["behind", "silent", "failed"]
     ranks: tuple[int, ...]
     waiting: tuple[int, ...]  # the ranks that were in the collective
     seq: int | None

@@ -991,6 +991,17 @@ def _with_stragglers(
     # a rank's own report that it never reached the collective outweighs a rank's silence,
     # and silence the logs show outweighs silence only counted
     s = min(named, key=lambda s: (s.counted, s.kind != "behind"))
+    if primary is None and s.kind == "failed":
+        # the rank named failed of something only its own output says
+        made = replace(
+            rm.unknown(policy, s.ranks[0], None),
+            cause=f"{s.text} No recognised error of it is in these logs.",
+            fix=f"read rank {s.ranks[0]}'s own output for its error (its rank-N.log in a "
+            f"launchx run's log dir, or its node's log); {fr.UNKNOWN_FIX}",
+            evidence=(s.text,),
+            where=(s.where,),
+        )
+        return made, (made,)
     if primary is None and not s.counted:
         sr = fr.SIGNAL_RULES["missing_from_collective"]
         made = Diagnosis(

@@ -740,6 +740,32 @@ def test_a_rank_shown_behind_outweighs_silent_and_counted_ranks() -> None:
     assert groups.primary.evidence[0].startswith("rank 2 never reached collective #10")
 
 
+def test_a_monitored_barrier_names_the_rank_that_failed_while_it_held_it() -> None:
+    """Rank 1 reports that rank 0, which holds the barrier, sent an error instead of its
+    answer: rank 0 is named the root of an otherwise unknown failure; a subgroup's report (its
+    rank numbers are not global ones) names none."""
+    line = (
+        "[E ProcessGroupGloo.cpp:136] Rank {r} successfully reached monitoredBarrier, but "
+        "received errors while waiting for send/recv from rank 0. Please check rank 0 logs for "
+        "faulty rank.\n"
+    )
+    report = failures.diagnose_logs([line.format(r=1)])
+    p = report.primary
+    assert p is not None and (p.category, p.rank) == ("unknown", 0), p
+    assert [(s.kind, s.ranks, s.waiting) for s in report.stragglers] == [("failed", (0,), (1,))]
+    assert "rank 0's own output" in p.fix
+    sub = failures.diagnose_logs(["[rank5]:" + line.format(r=1)]).primary
+    assert sub is None or sub.rank is None, sub
+    # rank 0's own report of the rank it waited for explains its error: that rank is named
+    held = (
+        "[E ProcessGroupGloo.cpp:138] [Rank 0]: Rank 2 failed to pass monitoredBarrier in "
+        "30000 ms\n"
+    )
+    both = failures.diagnose_logs([line.format(r=3) + held + line.format(r=1)])
+    assert [(s.kind, s.ranks) for s in both.stragglers] == [("behind", (2,))]
+    assert both.primary is not None and both.primary.rank == 2, both.primary
+
+
 def test_behind_from_a_report_in_two_files_or_from_its_timed_out_collective(
     tmp_path: Path,
 ) -> None:
