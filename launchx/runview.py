@@ -996,8 +996,8 @@ def _with_stragglers(
         made = replace(
             rm.unknown(policy, s.ranks[0], None),
             cause=f"{s.text} No recognised error of it is in these logs.",
-            fix=f"read rank {s.ranks[0]}'s own output for its error (its rank-N.log in a "
-            f"launchx run's log dir, or its node's log); {fr.UNKNOWN_FIX}",
+            fix=f"read rank {s.ranks[0]}'s own output for its error (rank-{s.ranks[0]}.log in "
+            f"a launchx run's log dir, or its node's log); {fr.UNKNOWN_FIX}",
             evidence=(s.text,),
             where=(s.where,),
         )

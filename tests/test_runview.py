@@ -753,7 +753,7 @@ def test_a_monitored_barrier_names_the_rank_that_failed_while_it_held_it() -> No
     p = report.primary
     assert p is not None and (p.category, p.rank) == ("unknown", 0), p
     assert [(s.kind, s.ranks, s.waiting) for s in report.stragglers] == [("failed", (0,), (1,))]
-    assert "rank 0's own output" in p.fix
+    assert "rank 0's own output" in p.fix and "rank-0.log" in p.fix
     sub = failures.diagnose_logs(["[rank5]:" + line.format(r=1)]).primary
     assert sub is None or sub.rank is None, sub
     # rank 0's own report of the rank it waited for explains its error: that rank is named
