@@ -454,6 +454,8 @@ def _message(
     """The message left once the prefixes are off, past a reporter's lead-in, with the rank
     a global prefix, a tag after the lead-in, a local label or the message itself names."""
     text = _unbold(text.strip())
+    if errored and text.startswith(_UNCAUGHT) and _NAMED_FIRST.match(text, len(_UNCAUGHT)):
+        text = text[len(_UNCAUGHT) :]
     if ("Error:" in text or "Exception:" in text) and (lead := _lead_in(text)):
         text, tag = lead
         rank = tag if rank is None else rank
@@ -497,6 +499,9 @@ _NOT_A_FAILURE = re.compile(
     re.IGNORECASE,
 )
 _CLOSING = {"“": "”"}
+# AI2's trainers' excepthook (OLMo, OLMo-core) logs the exception that ended the process at
+# CRITICAL as "Uncaught AssertionError: ...", often without the traceback under it
+_UNCAUGHT = "Uncaught "
 _NAMED_FIRST = re.compile(f"{EXCEPTION_NAME}:")
 _HOST_WORD = re.compile(r"[A-Za-z][\w.-]*\d[\w.-]*")
 
@@ -615,10 +620,12 @@ FIRST_FAILED = re.compile(
     r"failed \(exitcode: (-?\d+)\) (?:for binary located at .*? with )?local_rank: (\d+)"
 )
 LAUNCHER_FAILED: tuple[re.Pattern[str], ...] = (
-    # composer's launcher, DeepSpeed's (the rank whose exit made it kill the others),
-    # horovodrun's driver (its first line is the first process to exit)
+    # composer's launcher, horovodrun's driver (its first line is the first process to
+    # exit); DeepSpeed's launch.py only where its one process is local rank 0: the command
+    # it prints is the one its spawning loop built last (sigkill_handler's `cmd`), whichever
+    # rank failed, so "--local_rank=1" there names the second of two, not the one that exited
     re.compile(r"Rank (?P<rank>\d+) crashed with exit code (?P<code>-?\d+)"),
-    re.compile(r"--local_rank=(?P<rank>\d+)'.*\] exits with return code = (?P<code>-?\d+)"),
+    re.compile(r"--local_rank=(?P<rank>0)'.*\] exits with return code = (?P<code>-?\d+)"),
     re.compile(r"^Process (?P<rank>\d+) exit with status code (?P<code>\d+)"),
     # torchelastic's agent before it moved into torch (0.2: "Child process 8641 (local_rank 0)
     # FAILED (exitcode 1)")
@@ -647,8 +654,20 @@ SPAWNER_FAILED: tuple[re.Pattern[str], ...] = (
 )
 """The same word from a spawner that a rank's own code can run too (a rank's mp.spawn of
 helpers): counted only on lines that no rank printed. The exit code or the signal; not
-torch.distributed.launch's CalledProcessError before torchrun, which names the lowest
-failed local rank (it waits on its children in order), not the first to fail."""
+torch.distributed.launch's CalledProcessError before torchrun, whose command is the one its
+spawning loop built last (the last local rank's), whichever rank failed."""
+
+
+LIGHTNING_CHILD_FAILED = re.compile(
+    r"^Child process with PID \d+ terminated with code (?P<code>-?\d+)\. Forcefully "
+    r"terminating all other processes"
+)
+"""Lightning's (2.x) observer thread in the main process, which polls the children it
+started every 5 s and reports the first it finds with a non-zero return code before killing
+the rest; the rank is the prefix it writes ("[rank: 1] Child process ...": the child's local
+rank, main being 0). The line names no rank of its own, so the caller takes the prefix's.
+Believed, unlike torch.distributed.launch's report, because the observer looks at every
+child each time: only a lower child that died within the same 5 s could be named instead."""
 
 
 def spawner_exit_code(m: re.Match[str]) -> int | None:

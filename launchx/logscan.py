@@ -371,10 +371,23 @@ class _Scanner:
                 if (code := ll.spawner_exit_code(m)) is not None:
                     self.first_failed.append((int(m["rank"]), code, line))
                 break
+            else:
+                self._lightning_child(line)
         if "NCCL work" in text or "WorkNCCL(" in text or "PG status:" in text:
             self._watchdog(line)
         if line.text.startswith("srun: error: ") and (m := _SRUN_TASKS.match(line.text)):
             self._task_exits(m, line)
+
+    def _lightning_child(self, line: LogLine) -> None:
+        """Lightning's report of the child it found dead, believed for the child's own exit
+        (an error's code, a crash's signal): a SIGKILL or SIGTERM there may be Lightning's
+        own tear-down after the main process failed, or the kernel's, and names no root."""
+        m = ll.LIGHTNING_CHILD_FAILED.match(line.text)
+        if m is None or line.rank is None:
+            return
+        code = int(m["code"])
+        if code > 0 or -code in _OWN_SIGNALS:
+            self.first_failed.append((line.rank, code, line))
 
     def _task_exits(self, m: re.Match[str], line: LogLine) -> None:
         code = int(m.group(3)) if m.group(3) else -_STRSIGNAL.get(m.group(4), 0)

@@ -35,11 +35,15 @@ ROOT = Path(__file__).resolve().parent.parent
 # "Operation timed out!" is LX524), root rank 741/859 since the same session (torch's test
 # harness's "Process N exited with error code", torchelastic 0.2's "Child process ...
 # (local_rank N) FAILED" and a monitored barrier's "received errors ... from rank N" name the
+# rank); category 4,067 (4,089) since 2026-12-07's twenty-third session (THC's
+# "THCudaCheck FAIL ... error=N" is LX512, AI2's "Uncaught X:" an exception line, a "Socket
+# Timeout" under send/recv a collective's, LX619), root rank 742/859 since the same session
+# (Lightning's "[rank: N] Child process with PID ... terminated with code C" names the
 # rank). One log of slack each (none for the deterministic count).
-FLOOR_CATEGORY = 0.8855
+FLOOR_CATEGORY = 0.8861
 FLOOR_DECISION = 0.9796
 MAX_DETERMINISTIC_RETRIED = 12
-FLOOR_ROOT_RANK = 0.8614
+FLOOR_ROOT_RANK = 0.8626
 
 
 def _bench() -> ModuleType:

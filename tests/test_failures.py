@@ -842,8 +842,8 @@ def test_accelerates_shape_check_wins_over_the_exception_line_it_is() -> None:
 def test_a_bare_socket_timeout_under_ddps_own_frames_is_a_collectives() -> None:
     """torch 1.x's DDP constructor broadcasts the parameters; with NCCL that first collective
     reads the communicator's id from the store, and a wait that ran out is a bare "Socket
-    Timeout" under DDP's frames (pytorch 63455): a collective's wait (LX619), not a
-    rendezvous; the same line under the rendezvous's frames stays LX521."""
+    Timeout" under DDP's frames (pytorch 63455): a collective's wait (LX619), as under a
+    send or recv, not a rendezvous; the same line under the rendezvous's frames stays LX521."""
     ddp = (
         "Traceback (most recent call last):\n"
         'File "/opt/conda/lib/python3.6/site-packages/torch/nn/parallel/distributed.py", '
@@ -858,7 +858,17 @@ def test_a_bare_socket_timeout_under_ddps_own_frames_is_a_collectives() -> None:
         "store = TCPStore(master_addr, master_port, world_size, start_daemon, timeout)\n"
         "RuntimeError: Socket Timeout\n"
     )
+    # ... and under a point-to-point call's frames (torch_ucc 90: a send/recv pair that
+    # deadlocked, both ranks ending in the store's wait)
+    p2p = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/conda/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py", '
+        "line 964, in send\n"
+        "    group.send([tensor], group_dst_rank, tag).wait()\n"
+        "RuntimeError: Socket Timeout\n"
+    )
     assert failures.diagnose_logs([ddp]).primary.code == "LX619"  # type: ignore[union-attr]
+    assert failures.diagnose_logs([p2p]).primary.code == "LX619"  # type: ignore[union-attr]
     assert failures.diagnose_logs([rdzv]).primary.code == "LX521"  # type: ignore[union-attr]
 
 
@@ -1757,7 +1767,7 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
             "Invalid Argument\n",
             "LX540",
         ),
-        # a broken pipe of a connection between processes, not of the output: LX520's
+        # a broken pipe of a connection between processes, not of the output (LX786)
         (
             "Traceback (most recent call last):\n"
             '  File "/usr/lib/python3.10/multiprocessing/connection.py", line 368, in _send\n'
@@ -1947,6 +1957,13 @@ def test_hccls_return_code_names_the_category_only_for_the_codes_read(
         ("src/kernels/gather.cpp:12: run: Assertion `n > 0' failed.\n", "LX684"),
         # a refused connection without the descriptor-passing frame above it
         ("ConnectionRefusedError: [Errno 111] Connection refused\n", "LX801"),
+        # "Uncaught" without a logger's error level: another program's words (a browser
+        # console's), not AI2's excepthook
+        ("Uncaught TypeError: Cannot read properties of undefined (reading 'x')\n", "LX511"),
+        # Python's own socket and pipe errors: the script's connection (a queue, a worker's
+        # pipe, a client), not NCCL's between ranks
+        ("ConnectionResetError: [Errno 104] Connection reset by peer\n", "LX520"),
+        ("BrokenPipeError: [Errno 32] Broken pipe\n", "LX520"),
         # a library that logs the mismatch and retries the call without the argument, and
         # the exception's own line, which is the script exception's rule
         (
@@ -2460,6 +2477,24 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
             "2024-07-16 21:30:52.219\tnode-3.example:5\tolmo.util:163\tERROR\tValueError: "
             "bad shape\n",
             "LX511",
+        ),
+        # ... and the exception that ended the process as their excepthook logs it, in both
+        # headers (the line says "Uncaught" before the class)
+        (
+            "2024-07-16 21:30:52.219\tnode-3.example:5\tolmo.util:163\tCRITICAL\tUncaught "
+            "AssertionError: TorchLegacyShardedCheckpointer is being called to save a model\n",
+            "LX511",
+        ),
+        (
+            "[2024-04-18 15:55:06] CRITICAL [olmo.util:158, rank=6] Uncaught KeyError: "
+            "'evaluation_strategy'\n",
+            "LX511",
+        ),
+        # THC's check macro's own line for a CUDA status, before torch 1.8
+        (
+            "THCudaCheck FAIL file=/pytorch/torch/lib/THC/THCGeneral.c line=70 error=30 : "
+            "unknown error\n",
+            "LX512",
         ),
         # a Ray worker's missing module and unwritable cache, the second in the header a
         # notebook puts over the traceback; an exception under fairseq's, Hydra's, NeMo's and

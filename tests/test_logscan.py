@@ -572,13 +572,15 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
         (">  [rank10]: RuntimeError: x", "RuntimeError: x", 10, None),
         (">\t[rank4]: x", "x", 4, None),
         (">>> dist.barrier()", ">>> dist.barrier()", None, None),
-        # OLMo's logger names the local rank after the module and line; another field is no rank
+        # OLMo's logger names the local rank after the module and line; another field is no
+        # rank; its excepthook's "Uncaught" before the exception comes off at an error level
         (
             "[2024-04-18 15:55:06] CRITICAL [olmo.util:158, rank=6] Uncaught OSError: x",
-            "Uncaught OSError: x",
+            "OSError: x",
             6,
             None,
         ),
+        ("Uncaught OSError: x", "Uncaught OSError: x", None, None),
         ("[olmo.util:158, step=6] OSError: x", "[olmo.util:158, step=6] OSError: x", None, None),
         # ... a local rank, which a global prefix before it outranks
         ("[rank14]: [olmo.util:158, rank=6] OSError: x", "OSError: x", 14, None),

@@ -639,12 +639,13 @@ def test_a_rank_killed_after_printing_an_exception_was_killed() -> None:
 
 
 def test_other_launchers_name_the_rank_that_failed_first() -> None:
-    """Without torchrun's summary, composer's, DeepSpeed's and horovodrun's own report of a
-    rank's exit names the root, even when nothing says why it exited."""
+    """Without torchrun's summary, composer's, DeepSpeed's (with one process) and
+    horovodrun's own report of a rank's exit names the root, even when nothing says why it
+    exited."""
     cases = {
         "ERROR:composer.cli.launcher:Rank 2 crashed with exit code -7.\n": (2, -7),
         "[2023-07-04 17:31:27,755] [ERROR] [launch.py:321:sigkill_handler] ['python', '-u', "
-        "'train.py', '--local_rank=1'] exits with return code = 3\n": (1, 3),
+        "'train.py', '--local_rank=0'] exits with return code = 3\n": (0, 3),
         "Process 3 exit with status code 1.\nProcess 0 exit with status code 143.\n": (3, 1),
         # torch.multiprocessing.spawn's join; torch's own multi-process test harness
         "torch.multiprocessing.spawn.ProcessExitedException: process 2 terminated with exit "
@@ -657,6 +658,12 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
         "Sep 21 12:44:02 RuntimeError: Processes 5 exited with error code 10\n": (5, 10),
         "[ERROR] 2021-03-01 10:00:00,000 local_elastic_agent: Child process 8641 (local_rank 0) "
         "FAILED (exitcode 1)\n": (0, 1),
+        # Lightning's observer of the children it started, under its rank prefix (the
+        # child's local rank), for an error's exit code and for a crash's signal
+        "[rank: 2] Child process with PID 23026 terminated with code 1. Forcefully "
+        "terminating all other processes to avoid zombies \U0001f9df\n": (2, 1),
+        "[rank: 1] Child process with PID 23026 terminated with code -11. Forcefully "
+        "terminating all other processes to avoid zombies\n": (1, -11),
         # Open MPI's mpirun: the first process's MPI rank and exit code on two lines
         "mpirun detected that one or more processes exited with non-zero status, thus "
         "causing\nthe job to be terminated. The first process to do so was:\n\n"
@@ -669,6 +676,14 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
     log = "torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with "
     p = failures.diagnose_logs([log + "signal SIGKILL\n"]).primary
     assert p is not None and (p.category, p.rank, p.exit_code) == ("killed", 3, -9)
+    # Lightning's SIGKILL of a child may be its own tear-down after the main process failed
+    # (or the kernel's): no root from it
+    lightning = (
+        "[rank: 1] Child process with PID 192280 terminated with code -9. Forcefully "
+        "terminating all other processes to avoid zombies\n"
+    )
+    p = failures.diagnose_logs([lightning]).primary
+    assert p is None or p.rank is None, p
     # the harness names every process that raised: with two, not the first of them
     p = failures.diagnose_logs(["RuntimeError: Processes 0 1 exited with error code 10\n"]).primary
     assert p is None or p.rank is None, p
@@ -682,8 +697,15 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
     )
     p = failures.diagnose_logs([nested]).primary
     assert p is not None and p.rank == 3, p
-    # torch.distributed.launch's CalledProcessError names the lowest failed local rank (it
-    # waits on its children in order), not the first to fail: no rank from it
+    # DeepSpeed's launch.py prints the command it built last (the last local rank's),
+    # whichever rank failed: with two processes, no rank from it
+    deepspeed = (
+        "[2023-07-04 17:31:27,755] [ERROR] [launch.py:321:sigkill_handler] ['python', '-u', "
+        "'train.py', '--local_rank=1'] exits with return code = 3\n"
+    )
+    p = failures.diagnose_logs([deepspeed]).primary
+    assert p is None or p.rank is None, p
+    # ... and so does torch.distributed.launch's CalledProcessError: no rank from it
     old = (
         "subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'train.py', "
         "'--local_rank=0']' returned non-zero exit status 1.\n"

@@ -1218,6 +1218,9 @@ RULES: tuple[Rule, ...] = (
             r"CUDA driver error: ",
             # THC's wording before torch 1.8 ("cuda runtime error (715) : an illegal ...")
             r"cuda runtime error \(\d+\) ?: ",
+            # ... and THC's check macro's own line for the same status ("THCudaCheck FAIL
+            # file=... line=70 error=30 : unknown error"), printed above it or alone
+            r"THCudaCheck FAIL file=\S+ line=\d+ error=\d+ : ",
             # ROCm's wordings: torch's HIP errors, the HSA runtime's page fault and queue abort
             r"HIP error: ",
             # RCCL's and HIP samples' check macro ("[FATAL ERROR]: HIP failure: '...'")

@@ -1569,13 +1569,13 @@ RULES: tuple[Rule, ...] = (
         priority=50,
         patterns=(r"RuntimeError: Socket Timeout",),
         context=(
-            # raised under a collective (the store wait of an NCCL communicator's first
-            # use), not in the rendezvous; the elastic agent's own store barrier is a
-            # rendezvous step
+            # raised under a collective or a point-to-point call (the store wait of a
+            # communicator's first use), not in the rendezvous; the elastic agent's own store
+            # barrier is a rendezvous step
             r'^File "(?!.*elastic)[^"]*", line \d+, in (?:all_reduce|all_gather(?:_object|'
             r"_into_tensor)?|broadcast(?:_object_list)?|barrier|monitored_barrier|reduce"
             r"(?:_scatter(?:_tensor)?)?|gather(?:_object)?|scatter(?:_object_list)?|"
-            r"all_to_all(?:_single)?)$",
+            r"all_to_all(?:_single)?|send|recv|isend|irecv|batch_isend_irecv)$",
             # DDP's own collectives (its constructor's broadcast of the parameters, its
             # buffers' broadcast in forward), under frames of its module in torch 1.x
             r'^File "[^"]*torch[/\\]nn[/\\]parallel[/\\]distributed\.py", line \d+, in ',

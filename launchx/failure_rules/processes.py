@@ -1446,8 +1446,9 @@ RULES: tuple[Rule, ...] = (
         name="output_pipe_closed",
         category="launcher_died",
         code="LX786",
-        # above LX520, whose BrokenPipeError is a socket's: raised in logging's own write of a
-        # record, the pipe is the process's standard output or error
+        # a BrokenPipeError elsewhere is a socket's or a queue's (unread, LX520's note):
+        # raised in logging's own write of a record, the pipe is the process's standard
+        # output or error
         priority=60,
         retryable=False,
         patterns=(r"^BrokenPipeError: \[Errno 32\] Broken pipe",),
