@@ -705,6 +705,11 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
     )
     p = failures.diagnose_logs([deepspeed]).primary
     assert p is None or p.rank is None, p
+    # ... nor from its report of a signal, which still names the crash
+    p = failures.diagnose_logs([deepspeed.replace("= 3", "= -11")]).primary
+    assert p is not None and (p.category, p.rank) == ("segfault", None), p
+    p = failures.diagnose_logs([deepspeed.replace("=1'", "=0'").replace("= 3", "= -11")]).primary
+    assert p is not None and (p.category, p.rank) == ("segfault", 0), p
     # ... and so does torch.distributed.launch's CalledProcessError: no rank from it
     old = (
         "subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'train.py', "
