@@ -619,13 +619,17 @@ BORDER = re.compile(r"^(?:={8,}|-{8,}|\*{8,})$")
 FIRST_FAILED = re.compile(
     r"failed \(exitcode: (-?\d+)\) (?:for binary located at .*? with )?local_rank: (\d+)"
 )
+DEEPSPEED_LONE_RANK_EXIT = r"--local_rank=(?P<rank>0)'.*\] exits with return code = "
+"""DeepSpeed's launch.py reporting a rank's exit, believed as a rank only where its one process
+is local rank 0: the command it prints is the one its spawning loop built last
+(sigkill_handler's `cmd`), whichever rank failed, so "--local_rank=1" there names the second
+of two, not the one that exited. The exit code (or -signal) follows."""
+
 LAUNCHER_FAILED: tuple[re.Pattern[str], ...] = (
     # composer's launcher, horovodrun's driver (its first line is the first process to
-    # exit); DeepSpeed's launch.py only where its one process is local rank 0: the command
-    # it prints is the one its spawning loop built last (sigkill_handler's `cmd`), whichever
-    # rank failed, so "--local_rank=1" there names the second of two, not the one that exited
+    # exit), DeepSpeed's launch.py with one process
     re.compile(r"Rank (?P<rank>\d+) crashed with exit code (?P<code>-?\d+)"),
-    re.compile(r"--local_rank=(?P<rank>0)'.*\] exits with return code = (?P<code>-?\d+)"),
+    re.compile(rf"{DEEPSPEED_LONE_RANK_EXIT}(?P<code>-?\d+)"),
     re.compile(r"^Process (?P<rank>\d+) exit with status code (?P<code>\d+)"),
     # torchelastic's agent before it moved into torch (0.2: "Child process 8641 (local_rank 0)
     # FAILED (exitcode 1)")

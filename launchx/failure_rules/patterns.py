@@ -5,7 +5,7 @@ alike."""
 
 from __future__ import annotations
 
-from launchx.loglines import EXCEPTION_NAME
+from launchx.loglines import DEEPSPEED_LONE_RANK_EXIT, EXCEPTION_NAME
 
 PYTHON_ONLY_ERRORS = (
     r"(?:Index|Key|Attribute|Assertion|ZeroDivision|Name|NotImplemented|UnboundLocal"
@@ -169,9 +169,7 @@ def launcher_signal_reports(*signals: int) -> tuple[str, ...]:
     shell = "|".join(str(128 + n) for n in signals)
     return (
         rf"process rank (?P<rank>\d+) with PID \S+ on node \S+ exited on signal (?:{nums})\b",
-        # (DeepSpeed's launch.py prints the command it built last, whichever rank died: a
-        # rank only where that is local rank 0, its one process; loglines.LAUNCHER_FAILED)
-        rf"--local_rank=(?P<rank>0)'.*\] exits with return code = -(?:{nums})\b",
+        rf"{DEEPSPEED_LONE_RANK_EXIT}-(?:{nums})\b",
         rf"exits with return code = -(?:{nums})\b",
         rf"died with <Signals\.SIG(?:{named})>",
         rf"process (?P<rank>\d+) terminated with signal SIG(?:{names})",
