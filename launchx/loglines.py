@@ -456,6 +456,8 @@ def _message(
     text = _unbold(text.strip())
     if errored and text.startswith(_UNCAUGHT) and _NAMED_FIRST.match(text, len(_UNCAUGHT)):
         text = text[len(_UNCAUGHT) :]
+    if ("Error(" in text or "Exception(" in text) and (named := _from_repr(text)):
+        text = named
     if ("Error:" in text or "Exception:" in text) and (lead := _lead_in(text)):
         text, tag = lead
         rank = tag if rank is None else rank
@@ -487,11 +489,12 @@ _LEAD_IN = re.compile(
 # Only words that report the failure end a lead-in: a line that names an exception after
 # other words ("Error loading image x.jpg: OSError: ...", "Recovered from: RuntimeError",
 # "expected: KeyError") is a program's report of an error it went on after, or prose
-_REPORTING_END = re.compile(
-    r"(?i)\b(?:errors?|exception|traceback|message|got|gets?|getting|see|saw|shows?|showed"
+_REPORTING_WORDS = (
+    r"errors?|exception|traceback|message|got|gets?|getting|see|saw|shows?|showed"
     r"|showing|raised?|raises|throws?|threw|thrown|occurr?(?:ed|s)?|encounter(?:ed|s)?"
-    r"|following|below|says|said|reports?|reported|output)$"
+    r"|following|below|says|said|reports?|reported|output"
 )
+_REPORTING_END = re.compile(rf"(?i)\b(?:{_REPORTING_WORDS})$")
 _REPORTING_END_CJK = re.compile(r"(?:错误|报错|错|如下|异常|问题|提示|出现|显示|信息)$")
 # ... unless other words in it say the line goes on, or quotes an example
 _NOT_A_FAILURE = re.compile(
@@ -504,6 +507,36 @@ _CLOSING = {"“": "”"}
 _UNCAUGHT = "Uncaught "
 _NAMED_FIRST = re.compile(f"{EXCEPTION_NAME}:")
 _HOST_WORD = re.compile(r"[A-Za-z][\w.-]*\d[\w.-]*")
+
+
+# An exception printed as its repr after a report's words, or quoted as code: a sweep
+# agent's "Run 3xk2 errored: RuntimeError('...')" (wandb), a loader's "raise error:
+# ValueError(\"...\")", a reporter's `RuntimeError('...')`. A line that goes on after the
+# closing parenthesis, or that calls the class (a source line's ``raise X('...'.format(``),
+# is not one; nor a bare repr line, which Hydra prints under its own report (LX653).
+_REPR = re.compile(
+    r"^(?:(?P<lead>[^:：\[\]\"'`(){}<>|=]{0,60}?)\s*[:：]\s*)?(?P<open>`?)"
+    rf"(?P<name>{EXCEPTION_NAME})\((?P<quote>['\"])(?P<message>.*)(?P=quote)\)(?P<close>`?)\.?$"
+)
+
+
+def _from_repr(text: str) -> str | None:
+    """``Name: message`` for a line that is an exception's repr after words that report it
+    (as ``_lead_in`` reads them) or between backticks; None for any other line."""
+    m = _REPR.match(text)
+    if m is None:
+        return None
+    lead = (m.group("lead") or "").strip()
+    # (the noise a line's start loses may have taken the opening backtick)
+    if not (lead or m.group("open") or m.group("close")):
+        return None
+    if lead and (_NOT_A_FAILURE.search(lead) or not _REPORTED_REPR.search(lead)):
+        return None
+    return f"{m.group('name')}: {m.group('message')}"
+
+
+# the words before a repr that report it: _REPORTING_END's, and a run "errored" (wandb)
+_REPORTED_REPR = re.compile(rf"(?i)\b(?:{_REPORTING_WORDS}|errored)$")
 
 
 def _lead_in(text: str) -> tuple[str, int | None] | None:

@@ -2634,6 +2634,20 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
             "cannot open shared object file: No such file or directory\n",
             "LX751",
         ),
+        # UCX's words for an unbacked page, quoted without its handler's prefix
+        ("1. Bus error: nonexistent physical address\n", "LX743"),
+        # TensorRT-LLM's CUDA check, which names the call before the runtime's message
+        (
+            "[TensorRT-LLM][ERROR] CUDA runtime error in cudaIpcOpenMemHandle(buf, h): peer "
+            "access is not supported between these two devices (/app/ipcUtils.cpp:90)\n",
+            "LX512",
+        ),
+        # a wandb sweep agent's report of the run's exception, as its repr
+        (
+            "Run 0c8lkvea errored: RuntimeError('trying to initialize the default process "
+            "group twice!')\n",
+            "LX511",
+        ),
     ],
 )
 def test_later_rounds_wordings_are_read(text: str, code: str) -> None:

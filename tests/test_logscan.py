@@ -581,6 +581,17 @@ def test_lines_keep_their_place_for_file_and_line() -> None:
             None,
         ),
         ("Uncaught OSError: x", "Uncaught OSError: x", None, None),
+        # an exception printed as its repr after words that report it (a wandb sweep agent's
+        # "errored:") or quoted as code; a bare repr (Hydra's, under its own report), a
+        # source line that raises it, a line that goes on after it, or words that say the
+        # program went on, stay as they are
+        ("Run 0c8lkvea errored: RuntimeError('x y')", "RuntimeError: x y", None, None),
+        ('`ValueError("x")`', "ValueError: x", None, None),
+        ('TypeError("x")', 'TypeError("x")', None, None),
+        ("[rank2]: loader raise error: KeyError('x')", "KeyError: x", 2, None),
+        ("raise RuntimeError('x {}'.format(", "raise RuntimeError('x {}'.format(", None, None),
+        ("RuntimeError('x') in step 3", "RuntimeError('x') in step 3", None, None),
+        ("retrying after error: OSError('x')", "retrying after error: OSError('x')", None, None),
         ("[olmo.util:158, step=6] OSError: x", "[olmo.util:158, step=6] OSError: x", None, None),
         # ... a local rank, which a global prefix before it outranks
         ("[rank14]: [olmo.util:158, rank=6] OSError: x", "OSError: x", 14, None),

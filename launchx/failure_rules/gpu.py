@@ -1216,6 +1216,10 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             r"CUDA error: ",
             r"CUDA driver error: ",
+            # TensorRT-LLM's check macro, which names the call before the runtime's message
+            # ("CUDA runtime error in cudaIpcOpenMemHandle(...): peer access is not supported
+            # between these two devices"); a device that is not there is LX540's
+            r"\[TensorRT-LLM\]\[ERROR\] CUDA runtime error in \w+\(",
             # THC's wording before torch 1.8 ("cuda runtime error (715) : an illegal ...")
             r"cuda runtime error \(\d+\) ?: ",
             # ... and THC's check macro's own line for the same status ("THCudaCheck FAIL
@@ -1302,6 +1306,7 @@ RULES: tuple[Rule, ...] = (
             "cuda_error__flux_40.log",
             "cuda_error__rocm_4021_mi300x_gpu_hang_hw_exception.log",
             "cuda_error__deepspeed_454_transformer_kernel_error_13.log",
+            "cuda_error__tensorrt_llm_1498.log",
             "cuda_error__rocm_systems_8178_rccl_intermittent_invalid_device_pointer.log",
             "cuda_error__physicsnemo_539_graphcast_mpirun_np3.log",
             "cuda_error__returnn_1486.log",

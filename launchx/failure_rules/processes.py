@@ -1068,8 +1068,9 @@ RULES: tuple[Rule, ...] = (
         patterns=(
             # UCX's handler names the signal's code: BUS_ADRERR, "nonexistent physical
             # address", a mapped file's page that nothing backs (not an unaligned access,
-            # BUS_ADRALN, nor a hardware error, BUS_OBJERR)
-            r"Caught signal 7 \(Bus error: nonexistent physical address\)",
+            # BUS_ADRALN, nor a hardware error, BUS_OBJERR); the words alone too, as a
+            # reporter quotes them without the handler's prefix
+            r"\bBus error: nonexistent physical address\b",
         ),
         cause="a rank died of SIGBUS on a page of a memory-mapped file that nothing backs: "
         "in a training job almost always a file in /dev/shm (NCCL's shared-memory transport, "
@@ -1083,6 +1084,7 @@ RULES: tuple[Rule, ...] = (
         fixtures=(
             "shm_error__colossalai_3163.log",
             "shm_error__nvidia_resiliency_ext_6_ddp_sigbus_ipc_host.log",
+            "shm_error__flagembedding_635_bge_m3_docker_shm_sigbus.log",
         ),
     ),
     Rule(
