@@ -669,9 +669,17 @@ LAUNCHER_FAILED: tuple[re.Pattern[str], ...] = (
     re.compile(
         r"Child process \d+ \(local_rank (?P<rank>\d+)\) FAILED \(exitcode (?P<code>-?\d+)\)"
     ),
+    # torch.distributed.launch before torchrun, believed only where its one process is local
+    # rank 0: its CalledProcessError shows the command its spawning loop built last (the last
+    # local rank's), whichever process failed
+    re.compile(
+        r"CalledProcessError: Command '\[.*'--local_rank=(?P<rank>0)'.*\]' (?:returned "
+        r"non-zero exit status (?P<code>\d+)|died with <Signals\.SIG(?P<signame>[A-Z]+\d*):)"
+    ),
 )
-"""The other launchers' word for the first rank that failed, with its exit code, where no
-torchrun summary names one: (local) rank and code, like torchrun's ``FIRST_FAILED``."""
+"""The other launchers' word for the first rank that failed, with its exit code (or its
+signal's name: ``failed_exit_code``), where no torchrun summary names one: (local) rank and
+code, like torchrun's ``FIRST_FAILED``."""
 SPAWNER_FAILED: tuple[re.Pattern[str], ...] = (
     # torch.multiprocessing.spawn's join, for the first child it finds dead without an
     # exception of its own
@@ -690,9 +698,7 @@ SPAWNER_FAILED: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?:^|: )Process(?:es)? (?P<rank>\d+) exited with error code (?P<code>\d+)\b"),
 )
 """The same word from a spawner that a rank's own code can run too (a rank's mp.spawn of
-helpers): counted only on lines that no rank printed. The exit code or the signal; not
-torch.distributed.launch's CalledProcessError before torchrun, whose command is the one its
-spawning loop built last (the last local rank's), whichever rank failed."""
+helpers): counted only on lines that no rank printed. The exit code or the signal."""
 
 
 LIGHTNING_CHILD_FAILED = re.compile(
@@ -707,10 +713,11 @@ Believed, unlike torch.distributed.launch's report, because the observer looks a
 child each time: only a lower child that died within the same 5 s could be named instead."""
 
 
-def spawner_exit_code(m: re.Match[str]) -> int | None:
-    """The exit code a ``SPAWNER_FAILED`` match names, a signal as its negative number as
-    torchrun writes it; None for a signal this host does not know by that name."""
-    groups = m.groupdict()  # the test harness's pattern has no signal group
+def failed_exit_code(m: re.Match[str]) -> int | None:
+    """The exit code a ``SPAWNER_FAILED`` or ``LAUNCHER_FAILED`` match names, a signal as its
+    negative number as torchrun writes it; None for a signal this host does not know by that
+    name."""
+    groups = m.groupdict()  # most patterns have no signal group
     if groups.get("code") is not None:
         return int(groups["code"])
     name = groups.get("signame")

@@ -355,10 +355,11 @@ class _Scanner:
             self.hosts.setdefault(line.rank, line.host)
         if m := _first_failed_match(line.text, line.joined):
             self.first_failed.append((int(m.group(2)), int(m.group(1)), line))
-        elif "exit" in text:
+        elif "exit" in text or "<Signals." in text:
             for pat in ll.LAUNCHER_FAILED:
                 if m := pat.search(text):
-                    self.first_failed.append((int(m["rank"]), int(m["code"]), line))
+                    if (code := ll.failed_exit_code(m)) is not None:
+                        self.first_failed.append((int(m["rank"]), code, line))
                     break
         if (
             "terminated with" in text or "exited with error code" in text
@@ -368,7 +369,7 @@ class _Scanner:
                 # a rank's own line (its prefix names another rank) reports its helpers
                 if m is None or line.rank not in (None, int(m["rank"])):
                     continue
-                if (code := ll.spawner_exit_code(m)) is not None:
+                if (code := ll.failed_exit_code(m)) is not None:
                     self.first_failed.append((int(m["rank"]), code, line))
                 break
             else:

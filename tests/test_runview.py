@@ -639,9 +639,9 @@ def test_a_rank_killed_after_printing_an_exception_was_killed() -> None:
 
 
 def test_other_launchers_name_the_rank_that_failed_first() -> None:
-    """Without torchrun's summary, composer's, DeepSpeed's (with one process) and
-    horovodrun's own report of a rank's exit names the root, even when nothing says why it
-    exited."""
+    """Without torchrun's summary, composer's, DeepSpeed's and torch.distributed.launch's
+    (with one process) and horovodrun's own report of a rank's exit names the root, even when
+    nothing says why it exited."""
     cases = {
         "ERROR:composer.cli.launcher:Rank 2 crashed with exit code -7.\n": (2, -7),
         "[2023-07-04 17:31:27,755] [ERROR] [launch.py:321:sigkill_handler] ['python', '-u', "
@@ -658,6 +658,9 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
         "Sep 21 12:44:02 RuntimeError: Processes 5 exited with error code 10\n": (5, 10),
         "[ERROR] 2021-03-01 10:00:00,000 local_elastic_agent: Child process 8641 (local_rank 0) "
         "FAILED (exitcode 1)\n": (0, 1),
+        # torch.distributed.launch before torchrun, where its one process is local rank 0
+        "subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'train.py', "
+        "'--local_rank=0', '--cfg', 'a.yml']' returned non-zero exit status 1.\n": (0, 1),
         # Lightning's observer of the children it started, under its rank prefix (the
         # child's local rank), for an error's exit code and for a crash's signal
         "[rank: 2] Child process with PID 23026 terminated with code 1. Forcefully "
@@ -676,6 +679,18 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
     log = "torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with "
     p = failures.diagnose_logs([log + "signal SIGKILL\n"]).primary
     assert p is not None and (p.category, p.rank, p.exit_code) == ("killed", 3, -9)
+    # ... and torch.distributed.launch's, from its one process (a reporter's Markdown may
+    # take the space out of the signal's repr)
+    launch = (
+        "subprocess.CalledProcessError: Command '['/opt/conda/bin/python', '-u', 'train.py', "
+        "'--local_rank={rank}', '--bptt', '256']' died with <Signals.SIGKILL:9>.\n"
+    )
+    p = failures.diagnose_logs([launch.format(rank=0)]).primary
+    assert p is not None and (p.category, p.rank, p.exit_code) == ("killed", 0, -9)
+    # ... but its command is the one its spawning loop built last, whichever process failed:
+    # with more than one, no rank from it
+    p = failures.diagnose_logs([launch.format(rank=1)]).primary
+    assert p is not None and (p.category, p.rank) == ("killed", None), p
     # Lightning's SIGKILL of a child may be its own tear-down after the main process failed
     # (or the kernel's): no root from it
     lightning = (
@@ -710,10 +725,11 @@ def test_other_launchers_name_the_rank_that_failed_first() -> None:
     assert p is not None and (p.category, p.rank) == ("segfault", None), p
     p = failures.diagnose_logs([deepspeed.replace("=1'", "=0'").replace("= 3", "= -11")]).primary
     assert p is not None and (p.category, p.rank) == ("segfault", 0), p
-    # ... and so does torch.distributed.launch's CalledProcessError: no rank from it
+    # ... and so does torch.distributed.launch's CalledProcessError: with two processes, no
+    # rank from it
     old = (
         "subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'train.py', "
-        "'--local_rank=0']' returned non-zero exit status 1.\n"
+        "'--local_rank=1']' returned non-zero exit status 1.\n"
     )
     p = failures.diagnose_logs([old]).primary
     assert p is None or p.rank is None
