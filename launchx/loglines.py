@@ -518,6 +518,8 @@ _REPR = re.compile(
     r"^(?:(?P<lead>[^:：\[\]\"'`(){}<>|=]{0,60}?)\s*[:：]\s*)?(?P<open>`?)"
     rf"(?P<name>{EXCEPTION_NAME})\((?P<quote>['\"])(?P<message>.*)(?P=quote)\)(?P<close>`?)\.?$"
 )
+# the words before a repr that report it: _REPORTING_END's, and a run "errored" (wandb)
+_REPORTED_REPR = re.compile(rf"(?i)\b(?:{_REPORTING_WORDS}|errored)$")
 
 
 def _from_repr(text: str) -> str | None:
@@ -533,10 +535,6 @@ def _from_repr(text: str) -> str | None:
     if lead and (_NOT_A_FAILURE.search(lead) or not _REPORTED_REPR.search(lead)):
         return None
     return f"{m.group('name')}: {m.group('message')}"
-
-
-# the words before a repr that report it: _REPORTING_END's, and a run "errored" (wandb)
-_REPORTED_REPR = re.compile(rf"(?i)\b(?:{_REPORTING_WORDS}|errored)$")
 
 
 def _lead_in(text: str) -> tuple[str, int | None] | None:
@@ -709,8 +707,9 @@ LIGHTNING_CHILD_FAILED = re.compile(
 started every 5 s and reports the first it finds with a non-zero return code before killing
 the rest; the rank is the prefix it writes ("[rank: 1] Child process ...": the child's local
 rank, main being 0). The line names no rank of its own, so the caller takes the prefix's.
-Believed, unlike torch.distributed.launch's report, because the observer looks at every
-child each time: only a lower child that died within the same 5 s could be named instead."""
+Believed, unlike torch.distributed.launch's report of one of several processes, because the
+observer looks at every child each time: only a lower child that died within the same 5 s
+could be named instead."""
 
 
 def failed_exit_code(m: re.Match[str]) -> int | None:

@@ -2642,12 +2642,14 @@ def test_near_misses_of_later_rounds_wordings_are_not_read(text: str, code: str)
             "access is not supported between these two devices (/app/ipcUtils.cpp:90)\n",
             "LX512",
         ),
-        # a wandb sweep agent's report of the run's exception, as its repr
+        # a wandb sweep agent's report of the run's exception, as its repr; and the same
+        # exception raised (torch 2.x's ValueError)
         (
             "Run 0c8lkvea errored: RuntimeError('trying to initialize the default process "
             "group twice!')\n",
-            "LX511",
+            "LX829",
         ),
+        ("ValueError: trying to initialize the default process group twice!\n", "LX829"),
     ],
 )
 def test_later_rounds_wordings_are_read(text: str, code: str) -> None:

@@ -2151,6 +2151,35 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        name="default_group_initialized_twice",
+        category="user_code_error",
+        code="LX829",
+        # above the script's exception (LX511), which reads the same line
+        priority=81,
+        retryable=False,
+        patterns=(
+            # distributed_c10d.py's init_process_group once a default group exists (a
+            # RuntimeError in torch 1.x, a ValueError in 2.x), as the exception or its repr
+            r"(?:Error|Exception)(?:: |\(['\"])trying to initialize the default process group "
+            r"twice",
+        ),
+        cause="init_process_group ran a second time in a process that already has a default "
+        "process group: the script calls it without checking, after a framework already did "
+        "(deepspeed.initialize or init_distributed, accelerate's Accelerator, ColossalAI's "
+        "launch, which check first themselves), or calls it twice itself, or a sweep or "
+        "tuning agent runs several trials in one process and the first trial's group was "
+        "never destroyed; every start fails the same way.",
+        fix="initialise once: guard the script's call with `if not "
+        "torch.distributed.is_initialized():` (launchx.runtime.init_distributed() already "
+        "does), or leave it to the framework that owns it; end each trial that an agent runs "
+        "in the same process with torch.distributed.destroy_process_group(), or run each "
+        "trial in a process of its own.",
+        fixtures=(
+            "user_code_error__colossalai_3111_pg_init_twice.log",
+            "user_code_error__wandb_4314_sweep_deepspeed_pg_init_twice.log",
+        ),
+    ),
+    Rule(
         name="init_method_incomplete",
         category="user_code_error",
         code="LX682",
