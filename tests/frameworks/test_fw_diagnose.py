@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from fwkit import ROOT, base_env, require
+from conftest import run_cli
+from fwkit import base_env, require
 
 pytestmark = pytest.mark.frameworks
 
@@ -82,15 +83,9 @@ def test_the_rank_that_raised_is_the_root_in_the_frameworks_own_console(
         code, console = _console(tmp_path, LIGHTNING, [sys.executable])
     text = console.read_text()
     assert code != 0 and "KeyError: 'missing_label'" in text, text[-3000:]
-    done = subprocess.run(
-        [sys.executable, "-m", "launchx", "diagnose", "--json", str(console)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    doc = json.loads(done.stdout)
+    rc, out, err = run_cli(["diagnose", "--json", str(console)])
+    assert rc == 0, out + err
+    doc = json.loads(out)
     primary = doc["primary"]
     assert (primary["code"], primary["rank"], primary["retryable"]) == ("LX511", 1, False)
     assert any("KeyError: 'missing_label'" in line for line in primary["evidence"]), primary
