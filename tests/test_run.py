@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, run_cli
+from conftest import PYTHON, clean_env, run_cli
 
 pytestmark = pytest.mark.torchrun
 
@@ -390,6 +390,70 @@ def test_ctrl_c_reaches_each_rank_once(worker: Path, tmp_path: Path) -> None:
     }, text
     # torchrun's own traceback of the signal it got is its log's, not the console's
     assert "SignalException" not in text and "interrupted by SIGINT" in text
+
+
+# The script warns its launchx as ``--signal B:USR2@N`` would, then waits for the warning
+# launchx passes on, so launchx has seen it before the script exits.
+WARNS_ITS_LAUNCHX = """
+import os, signal
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR2})
+os.kill(os.getppid(), signal.SIGUSR2)
+signal.sigwait({signal.SIGUSR2})
+print("checkpointed at the warning", flush=True)
+"""
+
+# SLURM SIGTERMs the batch step it was asked to requeue, some time after ``scontrol
+# requeue`` returns: here, exactly as launchx starts writing the run's record.
+SIGTERM_AT_RUN_END = """
+import os, signal, sys
+from launchx import cli
+from launchx.run.events import EventLog
+
+written = EventLog.record
+
+def record(self, event, **fields):
+    if event == "run_end":
+        os.kill(os.getpid(), signal.SIGTERM)
+    written(self, event, **fields)
+
+EventLog.record = record
+cli.main(sys.argv[1:])
+"""
+
+
+def test_slurms_sigterm_after_a_requeue_does_not_cut_the_summary_short(tmp_path: Path) -> None:
+    """The batch launchx asks for the requeue, and SLURM ends the step it runs in: the
+    summary saying so still reaches the job's output, and launchx exits 0."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    scontrol = bin_dir / "scontrol"
+    scontrol.write_text(f'#!/bin/sh\necho "$@" >> {tmp_path / "scontrol.calls"}\n')
+    scontrol.chmod(0o755)
+    (tmp_path / "warns.py").write_text(WARNS_ITS_LAUNCHX)
+    (tmp_path / "driver.py").write_text(SIGTERM_AT_RUN_END)
+    environ = clean_env(
+        SLURM_JOB_ID="77",
+        SLURM_JOB_NODELIST="localhost",
+        SLURM_NNODES="1",
+        SLURM_JOB_NUM_NODES="1",
+        SLURM_CPUS_ON_NODE="2",
+        TMPDIR=str(tmp_path),  # the job's history and logs: this test's own
+    )
+    environ["PATH"] = f"{bin_dir}:{environ['PATH']}"
+    args = ["run", "-p", "slurm", "--launcher", "direct", "--nproc-per-node", "1", "warns.py"]
+    proc = subprocess.run(
+        [PYTHON, str(tmp_path / "driver.py"), *args],
+        capture_output=True,
+        text=True,
+        env=environ,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    said = proc.stdout + proc.stderr
+    assert (tmp_path / "scontrol.calls").read_text() == "requeue 77\n", said
+    assert "launchx: requeued SLURM job 77" in said
+    assert "launchx: requeued by SLURM after the time-limit warning" in said
+    assert proc.returncode == 0, said
 
 
 def test_dry_run_prints_the_exact_plan(tmp_path: Path) -> None:

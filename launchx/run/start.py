@@ -169,27 +169,30 @@ def start(
             peers.close()
             if nodes is not None and not isinstance(peers, NodePeers):
                 nodes.close()  # an srun step's node: the channel without the agreement
-    elapsed = time.monotonic() - started
-    events.record(
-        "run_end",
-        exit_code=outcome.exit_code,
-        reason=outcome.reason,
-        ended=outcome.ended,
-        attempts=len(outcome.records),
-        duration_s=round(elapsed, 1),
-    )
-    if outcome.exit_code != 0 and root.is_dir():
-        console.write(f"launchx: logs of every attempt are in {root}\n")
-    if log_dir is None:
-        prune_runs(
-            Path(default_log_root(None, spec.temp_dir)).parent,
-            keep=res.profile.logs.keep_runs,
-            current=root.name,
+        # Still under the handlers: SLURM SIGTERMs the batch step it was asked to requeue
+        # (KillWait before its SIGKILL), and neither that nor a late Ctrl-C may cut the
+        # record and the summary short.
+        elapsed = time.monotonic() - started
+        events.record(
+            "run_end",
+            exit_code=outcome.exit_code,
+            reason=outcome.reason,
+            ended=outcome.ended,
+            attempts=len(outcome.records),
+            duration_s=round(elapsed, 1),
         )
-    if not decisions.inner_step:  # the outer launchx summarises the whole step
-        terminal.end()
-        console.write(text.summary(outcome.records, outcome.reason, elapsed))
-    return outcome.exit_code
+        if outcome.exit_code != 0 and root.is_dir():
+            console.write(f"launchx: logs of every attempt are in {root}\n")
+        if log_dir is None:
+            prune_runs(
+                Path(default_log_root(None, spec.temp_dir)).parent,
+                keep=res.profile.logs.keep_runs,
+                current=root.name,
+            )
+        if not decisions.inner_step:  # the outer launchx summarises the whole step
+            terminal.end()
+            console.write(text.summary(outcome.records, outcome.reason, elapsed))
+        return outcome.exit_code
 
 
 Events = list[dict[str, object]]
