@@ -21,6 +21,7 @@ from functools import cache, lru_cache
 from typing import Any, Protocol
 
 from launchx import failure_rules as fr
+from launchx import ruleindex
 from launchx.diagnosis import Diagnosis, normalise
 from launchx.loglines import LogLine
 
@@ -95,25 +96,6 @@ def compiled() -> tuple[Compiled, ...]:
         )
         for r in fr.RULES
     )
-
-
-@lru_cache(maxsize=1)
-def _prefilter() -> re.Pattern[str]:
-    """One alternation of every pattern: most candidate lines match nothing, and one search
-    per line is much cheaper than one per pattern."""
-    unnamed = (_NAMED_GROUP.sub("(?:", p) for c in compiled() for p in c.rule.patterns)
-    return re.compile("|".join(_scoped(p) for p in unnamed))
-
-
-def _scoped(pattern: str) -> str:
-    """A pattern as one branch of an alternation: a leading ``(?i)`` becomes ``(?i:...)``
-    (global flags are only allowed at the start of the whole expression)."""
-    if pattern.startswith("(?i)"):
-        return f"(?i:{pattern[4:]})"
-    return f"(?:{pattern})"
-
-
-_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 
 
 def joined_variants(joined: str) -> list[tuple[str, tuple[int, ...]]]:
@@ -220,21 +202,38 @@ def _with_rank(line: LogLine, m: re.Match[str], text: str) -> LogLine:
     return replace(line, rank=rank, text=text)
 
 
+_Candidate = tuple[LogLine, bool, list[tuple[str, tuple[int, ...]]] | None]
+
+
+@lru_cache(maxsize=1)
+def rule_index() -> ruleindex.RuleIndex:
+    return ruleindex.RuleIndex([c.rule.patterns for c in compiled()])
+
+
+def _candidates(lines: Sequence[LogLine]) -> list[list[_Candidate]]:
+    """For each rule, in order, the lines it may match: those holding a word that one of
+    its patterns needs (``ruleindex``), in the line itself (``own``: else its patterns are
+    not searched there) or across a wrap of it."""
+    index = rule_index()
+    out: list[list[_Candidate]] = [[] for _ in range(index.count)]
+    for ln in lines:
+        own = index.rules(ln.text)
+        variants = joined_variants(ln.joined) if ln.joined is not None else None
+        spans = frozenset().union(*(index.rules(v) for v, _b in variants)) if variants else own
+        for rule in own | spans:
+            out[rule].append((ln, rule in own, variants))
+    return out
+
+
 def scan(lines: Sequence[LogLine], timestamp: float | None = None) -> list[Hit]:
     """Every rule that matches some of ``lines``, with the lines it matched."""
-    quick = _prefilter()
-    candidates: list[tuple[LogLine, bool, list[tuple[str, tuple[int, ...]]] | None]] = []
-    for ln in lines:
-        own = bool(quick.search(ln.text))
-        variants = joined_variants(ln.joined) if ln.joined is not None else None
-        if own or (variants is not None and any(quick.search(v) for v, _b in variants)):
-            candidates.append((ln, own, variants))
+    candidates = _candidates(lines)
     hits: list[Hit] = []
     frames: _Frames | None = None
     where: dict[int, int] | None = None  # id of a line -> its position in lines
-    for comp in compiled():
+    for comp, maybe in zip(compiled(), candidates, strict=True):
         matched: list[LogLine] = []
-        for ln, own, variants in candidates:
+        for ln, own, variants in maybe:
             got = match_line(comp, ln, own, variants)
             if got is None or (comp.context and not _in_context(comp, lines, ln)):
                 continue

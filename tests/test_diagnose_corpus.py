@@ -109,13 +109,13 @@ def test_the_order_of_the_rules_decides_nothing(
     bench = _bench()
     monkeypatch.setattr(failure_rules, "RULES", tuple(reversed(failure_rules.RULES)))
     rulematch.compiled.cache_clear()
-    rulematch._prefilter.cache_clear()
+    rulematch.rule_index.cache_clear()
     try:
         reordered = bench.score(bench.load("dev"))
     finally:
         monkeypatch.undo()
         rulematch.compiled.cache_clear()
-        rulematch._prefilter.cache_clear()
+        rulematch.rule_index.cache_clear()
     changed = {
         name: (code, reordered.codes[name])
         for name, code in dev_score.codes.items()

@@ -64,6 +64,7 @@ PURE = {
     "progress",  # the step a line of output shows
     "render",
     "resolve",
+    "ruleindex",  # which rules a line may match, by the words their patterns need
     "rulematch",
     "runview",  # ranks, nodes and attempts of a run combined
     "status",  # a run's state from its events
