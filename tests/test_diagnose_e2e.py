@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, clean_env, free_port
+from conftest import ROOT, clean_env, free_port, run_cli
 
 pytestmark = pytest.mark.torchrun
 
@@ -49,16 +49,6 @@ def _node(tmp_path: Path, port: int, node: int) -> subprocess.Popen[str]:
     )
 
 
-def _diagnose_json(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "launchx", "diagnose", "--json", str(path)],
-        env=clean_env(PYTHONPATH=str(ROOT)),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
 def _launchx_run(tmp_path: Path, script: str, retries: int) -> subprocess.CompletedProcess[str]:
     """``launchx run`` of ``script`` on two gloo ranks, its logs in tmp_path/logs."""
     (tmp_path / "script.py").write_text(script)
@@ -90,9 +80,9 @@ def test_a_sigkilled_rank_on_node_one_is_the_root(tmp_path: Path) -> None:
     nodes = [_node(tmp_path, port, 1), _node(tmp_path, port, 0)]
     outputs = [p.communicate(timeout=180)[0] for p in nodes]
     assert all(p.returncode != 0 for p in nodes), outputs
-    done = _diagnose_json(tmp_path / "logs")
-    assert done.returncode == 0, done.stdout + done.stderr + "\n".join(outputs)
-    doc = json.loads(done.stdout)
+    code, out, err = run_cli(["diagnose", "--json", str(tmp_path / "logs")])
+    assert code == 0, out + err + "\n".join(outputs)
+    doc = json.loads(out)
     assert (doc["primary"]["category"], doc["primary"]["rank"]) == ("killed", 2)
     roles = {r["rank"]: (r["role"], r["node"]) for r in doc["ranks"]}
     assert roles[2] == ("root", 1)
@@ -123,9 +113,9 @@ def test_plain_torchruns_gloo_timeout_names_the_rank_that_did_not_time_out(
     on the console names rank 2, and the ranks that timed out as collateral."""
     returncode, console = _plain_torchrun(tmp_path, STUCK, 3)
     assert returncode != 0, console
-    done = _diagnose_json(tmp_path / "console.log")
-    assert done.returncode == 0, done.stdout + done.stderr + console
-    doc = json.loads(done.stdout)
+    code, out, err = run_cli(["diagnose", "--json", str(tmp_path / "console.log")])
+    assert code == 0, out + err + console
+    doc = json.loads(out)
     timed_out = {r["rank"] for r in doc["ranks"] if r["summary"] and "Timed out" in r["summary"]}
     if timed_out != {0, 1}:
         pytest.skip(f"torchrun stopped a waiting rank before its timeout printed: {timed_out}")
@@ -154,9 +144,9 @@ def test_a_rank_that_ran_out_of_batches_is_the_root(tmp_path: Path) -> None:
     run = _launchx_run(tmp_path, UNEVEN, retries=0)
     assert run.returncode != 0, run.stdout + run.stderr
     assert "launchx: failure: gloo_error on rank 1" in run.stdout, run.stdout + run.stderr
-    done = _diagnose_json(tmp_path / "logs")
-    assert done.returncode == 0, done.stdout + done.stderr
-    doc = json.loads(done.stdout)
+    code, out, err = run_cli(["diagnose", "--json", str(tmp_path / "logs")])
+    assert code == 0, out + err
+    doc = json.loads(out)
     assert (doc["primary"]["category"], doc["primary"]["rank"]) == ("gloo_error", 1)
     assert {r["rank"]: r["role"] for r in doc["ranks"]} == {0: "collateral", 1: "root"}
 
@@ -179,9 +169,9 @@ def test_a_gpu_script_on_a_machine_without_cuda_is_the_machines_configuration(
     returncode, console = _plain_torchrun(tmp_path, NO_GPU, 2)
     if returncode == 0:
         pytest.skip("this machine has a usable GPU")
-    done = _diagnose_json(tmp_path / "console.log")
-    assert done.returncode == 0, done.stdout + done.stderr + console
-    primary = json.loads(done.stdout)["primary"]
+    code, out, err = run_cli(["diagnose", "--json", str(tmp_path / "console.log")])
+    assert code == 0, out + err + console
+    primary = json.loads(out)["primary"]
     assert (primary["code"], primary["category"]) == ("LX540", "cuda_config_error"), primary
     assert primary["cause"].find("see no usable GPU") >= 0, primary["cause"]
     assert "torch.version.cuda" in primary["fix"] and not primary["retryable"]
@@ -208,9 +198,9 @@ def test_a_script_asking_for_more_ranks_than_were_started_is_not_retried(tmp_pat
     assert "launchx: failure: world_mismatch" in run.stdout, out
     assert "the launcher started ranks 0-1" in run.stdout, out
     assert not (tmp_path / "logs" / "attempt-1").exists(), out
-    done = _diagnose_json(tmp_path / "logs")
-    assert done.returncode == 0, done.stdout + done.stderr
-    primary = json.loads(done.stdout)["primary"]
+    code, out, err = run_cli(["diagnose", "--json", str(tmp_path / "logs")])
+    assert code == 0, out + err
+    primary = json.loads(out)["primary"]
     assert (primary["code"], primary["retryable"]) == ("LX826", False), primary
 
 
@@ -227,8 +217,8 @@ def test_torchruns_own_exception_is_the_launchers_not_the_scripts(tmp_path: Path
         )  # fmt: skip
     console = (tmp_path / "console.log").read_text()
     assert run.returncode != 0 and "never runs" not in console, console
-    done = _diagnose_json(tmp_path / "console.log")
-    assert done.returncode == 0, done.stdout + done.stderr + console
-    primary = json.loads(done.stdout)["primary"]
+    code, out, err = run_cli(["diagnose", "--json", str(tmp_path / "console.log")])
+    assert code == 0, out + err + console
+    primary = json.loads(out)["primary"]
     assert (primary["code"], primary["category"]) == ("LX827", "launcher_died"), primary
     assert not primary["retryable"]
