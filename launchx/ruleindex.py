@@ -4,13 +4,13 @@ without, looked for once per line.
 Trying every rule on every line that one alternation of all the patterns picked out took
 nine tenths of the time a diagnosis of the corpus's logs took (a regex search per pattern
 per line, and the alternation's own search, which tries each of its branches at each
-position). Most patterns hold words that
-every match of them contains: ``(?i)socket timeout|timed out .* socket`` cannot match a
-line without "socket timeout" or "timed out". A line that holds none of a pattern's words
-cannot match that pattern, so a rule is tried only on the lines holding one of the words
-of one of its patterns. The words are necessary conditions read off the pattern's parse,
-never guesses, so the rules that match are exactly those that matched when every rule was
-tried; a pattern whose words cannot be named is tried on every line.
+position). Most patterns hold words that every match of them contains: ``(?i)socket
+timeout|timed out .* socket`` cannot match a line without "socket timeout" or "timed out".
+A line that holds none of a pattern's words cannot match that pattern, so a rule is tried
+only on the lines holding one of the words of one of its patterns. The words are necessary
+conditions read off the pattern's parse, never guesses, so the rules that match are exactly
+those that matched when every rule was tried; a pattern whose words cannot be named is
+tried on every line.
 """
 
 from __future__ import annotations
