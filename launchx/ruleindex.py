@@ -26,8 +26,17 @@ _c: Any
 try:  # the parser ``re`` compiles with (private; its shape is Python 3.11's to 3.13's)
     _p = importlib.import_module("re._parser")
     _c = importlib.import_module("re._constants")
-except ImportError:  # pragma: no cover - another Python: every pattern is tried on every line
-    _p = _c = None
+except ImportError:  # pragma: no cover - Python 3.10 names them sre_parse and sre_constants
+    try:
+        _p = importlib.import_module("sre_parse")
+        _c = importlib.import_module("sre_constants")
+    except ImportError:  # another Python: every pattern is tried on every line
+        _p = _c = None
+# (Python 3.10 has neither atomic groups nor possessive repeats)
+_ATOMIC = getattr(_c, "ATOMIC_GROUP", None)
+_REPEATS = tuple(
+    getattr(_c, n) for n in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") if hasattr(_c, n)
+)
 
 # The only characters outside ASCII that a case-insensitive pattern's ASCII letter matches
 # (``re`` folds the Turkish dotted and dotless i, the long s and the Kelvin sign): written
@@ -75,9 +84,9 @@ def _of_sequence(items: Sequence[tuple[Any, Any]], caseless: bool) -> frozenset[
             _group, add, remove, sub = av
             inner = (caseless or bool(add & re.IGNORECASE)) and not remove & re.IGNORECASE
             got = _of_sequence(list(sub), inner)
-        elif op is _c.ATOMIC_GROUP:
+        elif op is _ATOMIC:
             got = _of_sequence(list(av), caseless)
-        elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT) and av[0] >= 1:
+        elif op in _REPEATS and av[0] >= 1:
             got = _of_sequence(list(av[2]), caseless)
         elif op is _c.BRANCH:
             got = _of_branches(av[1], caseless)

@@ -183,16 +183,16 @@ def start(
         )
         if outcome.exit_code != 0 and root.is_dir():
             console.write(f"launchx: logs of every attempt are in {root}\n")
-        if log_dir is None:
-            prune_runs(
-                Path(default_log_root(None, spec.temp_dir)).parent,
-                keep=res.profile.logs.keep_runs,
-                current=root.name,
-            )
         if not decisions.inner_step:  # the outer launchx summarises the whole step
             terminal.end()
             console.write(text.summary(outcome.records, outcome.reason, elapsed))
-        return outcome.exit_code
+    if log_dir is None:  # (housekeeping, which a Ctrl-C may cut short: nothing is lost)
+        prune_runs(
+            Path(default_log_root(None, spec.temp_dir)).parent,
+            keep=res.profile.logs.keep_runs,
+            current=root.name,
+        )
+    return outcome.exit_code
 
 
 Events = list[dict[str, object]]
