@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import PYTHON, clean_env, run_cli
+from conftest import PYTHON, clean_env, free_pair, free_port, run_cli
 
 pytestmark = pytest.mark.torchrun
 
@@ -198,7 +198,7 @@ def test_a_node_on_another_host_sets_its_own_ended_logs_aside(worker: Path, tmp_
     tmps = [tmp_path / "host0", tmp_path / "host1"]
 
     def pair(script: list[str]) -> list[tuple[int, str]]:
-        port = _free_port()
+        port = free_pair()
         procs = []
         for node in (1, 0):
             tmps[node].mkdir(exist_ok=True)
@@ -229,9 +229,7 @@ def test_a_node_stopped_before_node_0_came_does_not_wait_for_it(tmp_path: Path) 
     script.write_text("print('ok')\n")
     logs = tmp_path / "logs"
     args = ["run", "--nnodes", "2", "--node-rank", "1", "--master-addr", "127.0.0.1"]
-    node1 = launchx(
-        [*args, "--master-port", str(_free_port()), "--log-dir", str(logs), str(script)]
-    )
+    node1 = launchx([*args, "--master-port", str(free_pair()), "--log-dir", str(logs), str(script)])
     deadline = time.monotonic() + 60
     while (
         not (logs / "events-node-1.jsonl").is_file()
@@ -249,7 +247,7 @@ def test_a_node_stopped_before_node_0_came_does_not_wait_for_it(tmp_path: Path) 
 def test_two_nodes_on_loopback_form_world_of_four(worker: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
-    port = _free_port()
+    port = free_pair()
     common = [
         "run",
         "--nnodes",
@@ -482,7 +480,7 @@ def test_nested_torchrun_worker_refuses_torchrun_and_runs_auto_directly(
 ) -> None:
     out = tmp_path / "out"
     out.mkdir()
-    port = _free_port()
+    port = free_port()
     inherited = clean_env(
         TORCHELASTIC_RUN_ID="outer",
         GROUP_RANK="0",
@@ -506,7 +504,7 @@ def test_nested_torchrun_worker_refuses_torchrun_and_runs_auto_directly(
 def test_nested_mpi_platform_maps_ranks(worker: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
-    port = _free_port()
+    port = free_port()
     mpi = clean_env(
         OMPI_COMM_WORLD_RANK="0",
         OMPI_COMM_WORLD_SIZE="1",
@@ -578,12 +576,6 @@ def test_too_many_processes_for_gpus_is_refused_before_launch(tmp_path: Path) ->
         dict(environ, CUDA_VISIBLE_DEVICES="0,0"),
     )
     assert code == 2 and "LX206" in err
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("", 0))
-        return int(s.getsockname()[1])
 
 
 def _wait_for_pids(
