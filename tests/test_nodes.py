@@ -141,6 +141,19 @@ def test_a_node_that_cannot_reach_node_zero_decides_alone() -> None:
         lost.close()
 
 
+def test_a_node_that_never_reached_node_zero_does_not_wait_out_the_collective_timeout() -> None:
+    """Node 0's launchx could not listen (its port taken) or its port is blocked, while the
+    attempt itself ran: node 1 decides alone within NODE_GONE_S, not after the half hour a
+    slow node's collective may take (it waited that long after every attempt)."""
+    clock = TickingClock()
+    lost = node(1, 2, free_port(), clock=clock, sleep=no_wait)  # nobody listens there
+    try:
+        assert lost.agree(0, outcome(1, None), wait_s=3600) is None
+    finally:
+        lost.close()
+    assert clock.now < 60
+
+
 def test_an_outcome_of_the_right_run_that_does_not_parse_is_ignored() -> None:
     """A frame signed with the run's key but carrying nonsense (a bug in another launchx
     version, say) is dropped, and node 0 still decides on what it has."""

@@ -174,10 +174,12 @@ class NodeChannel:
                     sent = self.link.send("outcome", {"attempt": attempt, "outcome": own.to_json()})
             else:
                 sent = False
-                if self._connected_once:  # node 0 was there and went: its launchx died
-                    lost_at = now if lost_at is None else lost_at
-                    if now - lost_at >= NODE_GONE_S:
-                        return None
+                # node 0 was there and went (its launchx died), or was never reached although
+                # this attempt ran (it could not listen, or its port is blocked; a node 0 not
+                # started yet is a rendezvous timeout, which does not wait): no answer comes
+                lost_at = now if lost_at is None else lost_at
+                if now - lost_at >= NODE_GONE_S:
+                    return None
             with self._lock:
                 got = self._agreed.get(attempt)
             if got is not None:
