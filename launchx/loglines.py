@@ -14,6 +14,7 @@ the lines of one run, which never spans a new year's night in practice.
 
 from __future__ import annotations
 
+import functools
 import re
 import signal
 from dataclasses import dataclass
@@ -279,6 +280,28 @@ _KUBECTL_PREFIX = re.compile(r"^\[pod/([\w.-]+)/[\w.-]+\] ")
 # anything and the next cannot match either, so one search of their alternation stands for
 # all of them (most prefixed lines carry only a rank or host prefix)
 _ANY_NOISE = re.compile("|".join(f"(?:{p.pattern})" for p in _NOISE))
+# and when no prefix of any kind matches at the start either, a pass of the loop in strip
+# would try each in turn and change nothing: one match of their alternation ends it (a line
+# of a traceback's frames under a rank prefix costs one call, not fifteen)
+_ANY_PREFIX = re.compile(
+    "|".join(
+        f"(?:{p.pattern})"
+        for p in (
+            _ANY_NOISE,
+            *_RANK_PREFIXES,
+            _LOCAL_PREFIX,
+            _TASK_LABEL,
+            _OLMO_PREFIX,
+            _HOST_PROC_PREFIX,
+            _TORCHX_PREFIX,
+            _HOST_PREFIX,
+            _AI2_PREFIX,
+            _XLA_DIST_PREFIX,
+            _COMPOSE_PREFIX,
+            _KUBECTL_PREFIX,
+        )
+    )
+)
 _PREFIX_STARTS = frozenset("|>`[(~^0123456789IWEFDCMSTJAON./_abcdefghijklmnopqrstuvwxyz【#")
 # a log viewer's CSV export: the time stamp's quoted column, then the message's, its quotes
 # doubled ("\"1739588804.641441583\",\"[rank7]: TypeError: ...\"")
@@ -370,10 +393,15 @@ def _rank_host(prefix: str) -> str | None:
 
 
 def strip(raw: str) -> Stripped:
-    """Remove timestamps, log headers and rank/host prefixes (in any order they are stacked)."""
-    text = clean(raw).strip()
-    if text[:1] == '"' and (csv := _CSV_TIME.match(text)):
-        text = text[csv.end() :].removesuffix('"').replace('""', '"')
+    """Remove timestamps, log headers and rank/host prefixes (in any order they are stacked).
+    A short line is looked up first: a traceback's frames repeat word for word, on every
+    rank and at every exception (the interpreter prints them with no time stamp), and a log
+    dense with tracebacks would strip each of them again."""
+    return _strip_short(raw) if len(raw) <= _CACHED_LINE else _strip(raw)
+
+
+def _strip(raw: str) -> Stripped:
+    text = _uncsv(clean(raw).strip())
     whole = text
     rank: int | None = None
     label: int | None = None
@@ -383,6 +411,9 @@ def strip(raw: str) -> Stripped:
         # (a prefix may leave the indentation of what followed it: "svc-1  |     [rank0]: x")
         stripped = text.lstrip()
         if not stripped or stripped[0] not in _PREFIX_STARTS:
+            break
+        if not _ANY_PREFIX.match(stripped):
+            text = stripped  # (what a pass that matched nothing would have left)
             break
         before = text
         if _ANY_NOISE.match(stripped):
@@ -423,6 +454,17 @@ def strip(raw: str) -> Stripped:
             break
     # (the prefixes come off the front only, so what is left is the end of the whole)
     return _message(text, rank, label, host, *_levels(whole[: len(whole) - len(text)]))
+
+
+def _uncsv(text: str) -> str:
+    """The message column of a log viewer's CSV export (``_CSV_TIME``); else ``text``."""
+    if text[:1] == '"' and (csv := _CSV_TIME.match(text)):
+        return text[csv.end() :].removesuffix('"').replace('""', '"')
+    return text
+
+
+_CACHED_LINE = 256  # characters: the cache holds at most 4,096 lines of this length
+_strip_short = functools.lru_cache(maxsize=4096)(_strip)
 
 
 def _host_match(text: str, host: str | None, container: bool) -> re.Match[str] | None:

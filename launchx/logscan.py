@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import io
 import re
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO, Protocol
@@ -39,7 +39,11 @@ from launchx.loglines import FailureEntry, LogLine
 CHUNK = 4 << 20
 _CONTEXT_LINES = 32  # kept on both sides of the part of a buffer being processed
 _MAX_LINE = 8192  # characters of one line looked at (around its anchor)
-_MAX_CANDIDATES = 4000  # distinct lines kept per source
+# distinct lines kept per source: the first ones (where a failure starts) and, once those
+# are full, the latest ones in a window that moves on with the log (where a run that
+# printed thousands of distinct warnings before it died ends)
+_MAX_FIRST = 3000
+_MAX_LATEST = 1000
 _TAIL_LINES = 30
 _MAX_JOIN = 3
 _MIN_WRAPPED = 60  # a raw line this long or longer may continue on the next line
@@ -59,7 +63,7 @@ _ESCAPED_ANCHORS = tuple(
     for escape, quote in ll.ENTITIES.items()
     if quote in "'\"" and quote.encode() in a
 )
-_BLOCK_ANCHORS = (b"error_file", b"root cause", b"failures:", b"exitcode  :", b"exitcode:")
+_BLOCK_ANCHOR = re.compile(rb"error_file|root cause|failures:|exitcode  :|exitcode:")
 _NCCL_INFO = b"NCCL INFO"
 # Markers whose next line carries what matters and often holds no anchor of its own: NCCL
 # puts the reason of an error on the line after "Last error:" (torch's DistBackendError
@@ -211,6 +215,10 @@ class SourceScan:
         )
 
 
+# a kept line's identity: rank, text, joined fragments and the attempt it belongs to
+_Key = tuple[int | None, str, str | None, int]
+
+
 @dataclass
 class _Block:
     """torchrun summary parsing state, carried across chunks."""
@@ -232,9 +240,11 @@ class _Block:
 class _Scanner:
     info: SourceInfo
     base_index: int
-    kept: dict[tuple[int | None, str, str | None, int], int] = field(default_factory=dict)
+    kept: dict[_Key, int] = field(default_factory=dict)  # the first lines' places
     lines: list[LogLine] = field(default_factory=list)
     counts: list[int] = field(default_factory=list)
+    # after the first lines, the latest ones with their counts, the oldest dropped first
+    latest: OrderedDict[_Key, tuple[LogLine, int]] = field(default_factory=OrderedDict)
     entries: list[FailureEntry] = field(default_factory=list)
     first_failed: list[tuple[int, int, LogLine]] = field(default_factory=list)
     watchdog: dict[tuple[int, str], WatchdogSeq] = field(default_factory=dict)
@@ -246,7 +256,7 @@ class _Scanner:
     headless: set[int] = field(default_factory=set)  # lines rooted with no header above
     tail: list[LogLine] = field(default_factory=list)
     block: _Block = field(default_factory=_Block)
-    truncated: bool = False
+    truncated: bool = False  # a line left the latest window: the middle of the log is lost
     every_line: bool = False
     prelude: tuple[str, ...] | None = None
     task_exits: list[FailureEntry] = field(default_factory=list)
@@ -339,12 +349,18 @@ class _Scanner:
         if at is not None:
             self.counts[at] += 1
             return
-        if len(self.lines) >= _MAX_CANDIDATES:
-            self.truncated = True
+        if (late := self.latest.get(key)) is not None:
+            self.latest[key] = (late[0], late[1] + 1)  # (an update keeps its place)
             return
-        self.kept[key] = len(self.lines)
-        self.lines.append(line)
-        self.counts.append(1)
+        if len(self.lines) < _MAX_FIRST:
+            self.kept[key] = len(self.lines)
+            self.lines.append(line)
+            self.counts.append(1)
+        else:
+            if len(self.latest) >= _MAX_LATEST:
+                self.latest.popitem(last=False)
+                self.truncated = True
+            self.latest[key] = (line, 1)
         self._facts(line)
 
     def _facts(self, line: LogLine) -> None:
@@ -508,10 +524,8 @@ class _Scanner:
             # No summary: torchrun's first "failed (exitcode: N) local_rank: L" names the
             # rank that failed first (its local rank is the global one on a single node).
             ranks_root = {self.first_failed[0][0]}
-        lines = [
-            replace(ln, repeats=n) if n > 1 else ln
-            for ln, n in zip(self.lines, self.counts, strict=True)
-        ]
+        kept = [*zip(self.lines, self.counts, strict=True), *self.latest.values()]
+        lines = [replace(ln, repeats=n) if n > 1 else ln for ln, n in kept]
         if self.block.headed and self.headless:
             lines = [
                 replace(ln, in_root=False) if ln.line_no in self.headless else ln for ln in lines
@@ -785,7 +799,7 @@ def _process(
         if not sc.block.open and _own_report(sc, buf, start, line_at):
             resume = end + 1
             continue
-        if sc.block.open or any(a in low[start:end] for a in _BLOCK_ANCHORS):
+        if sc.block.open or _BLOCK_ANCHOR.search(low, start, end):
             resume = _summary(sc, buf, (resume, start, limit), line_at)
             line_at += buf.count(b"\n", start, resume)
             counted = resume
@@ -1057,7 +1071,7 @@ def _rich_box_above(sc: _Scanner, buf: bytes, start: int, line_no: int) -> None:
     in a box and prints the exception line right under it: the box's last line, kept, says
     the line under it ended a traceback (a bare ``Exception: ...``, LX656) though no
     ``File "`` frame is there."""
-    if start <= 0 or sc.truncated:
+    if start <= 0:
         return
     above = buf[_back_lines(buf, start, 1) : start - 1]
     if _RICH_BOX_END not in above:
@@ -1073,20 +1087,22 @@ def _frames_above(
     """The traceback frames above an exception line: the user's file and line is what
     they need to fix, and frames hold no anchor of their own. The source line under a
     frame is kept too: a bare ``AssertionError`` says what failed only there."""
-    if sc.truncated:
-        return  # no room for another line: the frames would only be counted, not kept
-    top = _back_lines(buf, start, _FRAME_LOOKBACK)
+    # exceptions close together share their look-back: a line read once is not read (and
+    # counted) again, so a log dense with tracebacks costs one pass, not forty (a line
+    # without a frame is never read but as the source line under one read in the same pass)
+    done = sc.framed_to
+    sc.framed_to = max(done, line_no - 1)
+    fresh = min(_FRAME_LOOKBACK, line_no - 1 - done)
+    if fresh <= 0:
+        return
+    top = _back_lines(buf, start, fresh)
     if buf.find(_FRAME, top, start) == -1:
         return
     chunk = buf[top:start].split(b"\n")
     first_no = line_no - len(chunk) + 1
-    # exceptions close together share their look-back: a line read once is not read (and
-    # counted) again, so a log dense with tracebacks costs one pass, not forty
-    done = sc.framed_to
-    sc.framed_to = max(done, line_no - 1)
     under = skip_to = -1  # the line under the last frame (its source line); its pieces
     for i, raw in enumerate(chunk):
-        if first_no + i <= done or i < skip_to:
+        if i < skip_to:
             continue
         is_frame = _FRAME in raw
         if not (is_frame or i == under):

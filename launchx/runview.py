@@ -825,7 +825,8 @@ def _notes(scans: Sequence[SourceScan]) -> tuple[str, ...]:
     cut = [s.info.name for s in scans if s.truncated]
     if cut:
         notes.append(
-            f"{len(cut)} log(s) had more distinct error lines than kept; the first were used."
+            f"{len(cut)} log(s) had more distinct error lines than kept: the first and "
+            "the latest were read, the middle skipped."
         )
     return tuple(notes)
 

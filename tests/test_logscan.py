@@ -510,12 +510,45 @@ def test_one_enormous_line_is_read_in_pieces() -> None:
 
 
 def test_distinct_error_lines_are_capped_and_repeats_counted() -> None:
+    """The first distinct lines and the latest ones are kept, the middle dropped: memory
+    stays bounded and the end of the log (where a long run died) is still read."""
     many = "".join(f"ValueError: bad sample {i}\n" for i in range(6000))
     same = "KeyError: 'labels'\n" * 500
-    scan = _scan(many + same)
-    assert scan.truncated and len(scan.lines) <= 4000
+    scan = _scan(many + same, chunk=1 << 16)
+    texts = {ln.text: ln.repeats for ln in scan.lines}
+    assert scan.truncated and len(scan.lines) == 4000
+    assert "ValueError: bad sample 0" in texts and "ValueError: bad sample 2999" in texts
+    assert "ValueError: bad sample 3000" not in texts and "ValueError: bad sample 5001" in texts
+    assert texts["KeyError: 'labels'"] == 500 and "ValueError: bad sample 5999" in texts
+    assert [ln.line_no for ln in scan.lines] == sorted(ln.line_no for ln in scan.lines)
     scan = _scan(same)
     assert [(ln.text, ln.repeats) for ln in scan.lines] == [("KeyError: 'labels'", 500)]
+    assert not _scan(many[: many.index("bad sample 3999")]).truncated
+
+
+def test_a_failure_after_thousands_of_distinct_warnings_is_read_with_its_frames() -> None:
+    """A long run that warned with a new number at every step (thousands of distinct
+    anchored lines) and then died well above the log's last lines: its error, and the frame
+    above it, are read (they were dropped once the first lines filled the cap)."""
+    lines = []
+    for i in range(6000):
+        lines.append(f"[rank{i % 4}]: step {i} loss 1.{i:04d}")
+        lines.append(f"[rank{i % 4}]: RuntimeWarning: data fetch failed at step {i}, retrying")
+    lines += [
+        "[rank2]: Traceback (most recent call last):",
+        '[rank2]:   File "/w/train.py", line 88, in <module>',
+        "[rank2]:     loss.backward()",
+        "[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.",
+    ]
+    lines += [f"[rank0]: step {6000 + i} loss 1.0" for i in range(100)]
+    text = "".join(f"{line}\n" for line in lines)
+    scan = _scan(text, chunk=1 << 16)
+    assert scan.truncated
+    assert any(ln.text == 'File "/w/train.py", line 88, in <module>' for ln in scan.lines)
+    report = failures.diagnose_logs([text])
+    p = report.primary
+    assert p is not None and p.code == "LX509" and p.rank == 2
+    assert any("the first and the latest were read" in note for note in report.notes)
 
 
 def test_tail_and_counts() -> None:
@@ -1103,10 +1136,33 @@ def test_strip_keeps_the_warning_level_it_takes_off(raw: str, warned: bool) -> N
     assert loglines.strip(raw).warned is warned
 
 
+def _prefix_patterns() -> list[re.Pattern[str]]:
+    """Every pattern strip's loop takes a prefix off with (the names its code reads)."""
+    names = {*loglines._strip.__code__.co_names, *loglines._host_match.__code__.co_names}
+    found: list[re.Pattern[str]] = []
+    for name in sorted(names - {"_ANY_PREFIX", "_ANY_NOISE"}):
+        value = getattr(loglines, name, None)
+        if isinstance(value, re.Pattern):
+            found.append(value)
+        elif isinstance(value, tuple) and value and isinstance(value[0], re.Pattern):
+            found.extend(value)
+    return found
+
+
+def test_the_prefix_shortcut_holds_every_prefix_strip_takes_off() -> None:
+    """``strip`` stops at the first line start where the alternation of all its prefixes
+    does not match: a prefix added to the loop but not there would never come off."""
+    patterns = _prefix_patterns()
+    assert len(patterns) > 20 and loglines._HOST_PREFIX in patterns  # (the lookup itself)
+    for pat in patterns:
+        assert f"(?:{pat.pattern})" in loglines._ANY_PREFIX.pattern, pat.pattern
+
+
 def test_every_noise_pattern_is_anchored_so_one_alternation_stands_for_them() -> None:
     """``strip`` runs the noise patterns only when their alternation matches at the start,
-    which is exact only while each is anchored there in every branch, has no flags of its
-    own, and refers to no group (an alternation would renumber them)."""
+    and stops when no prefix's does, which is exact only while each is anchored there in
+    every branch, has no flags of its own, and refers to no group (an alternation would
+    renumber them)."""
     from re import _constants as sre_constants  # type: ignore[attr-defined]
     from re import _parser as sre_parse  # type: ignore[attr-defined]
 
@@ -1128,7 +1184,7 @@ def test_every_noise_pattern_is_anchored_so_one_alternation_stands_for_them() ->
         # GROUPREF_EXISTS, GROUPREF_IGNORE, ...)
         return "GROUPREF" in repr(tree)
 
-    for pat in loglines._NOISE:
+    for pat in (*loglines._NOISE, *_prefix_patterns()):
         tree = sre_parse.parse(pat.pattern)
         assert anchored(tree), pat.pattern
         assert not refers(tree), pat.pattern
