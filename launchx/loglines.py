@@ -215,6 +215,9 @@ _RANK_PREFIXES = (
     # parallelism these forms do not name the engine, so a log of several engines whose
     # lines carry only the worker's tag names each engine's workers 0..n alike
     re.compile(rf"^{_VLLM_TP_WORKER}(\d+) pid=\d+\)\s*"),
+    # Text Generation Inference's shard manager quotes a shard's error output and ends it
+    # with the shard's rank, a tracing field on a line of its own: the whole line
+    re.compile(r"^rank=(\d+)$"),
 )
 # Prefixes with a number that is not always the global rank, believed only when no global
 # one follows: torchrun's --tee prefix carries the LOCAL rank ([default1]: on node 1 of a 2x2

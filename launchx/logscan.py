@@ -44,6 +44,7 @@ _MAX_LINE = 8192  # characters of one line looked at (around its anchor)
 # printed thousands of distinct warnings before it died ends)
 _MAX_FIRST = 3000
 _MAX_LATEST = 1000
+_MAX_FAILED = 1000  # launchers' reports of a failed rank kept per source
 _TAIL_LINES = 30
 _MAX_JOIN = 3
 _MIN_WRAPPED = 60  # a raw line this long or longer may continue on the next line
@@ -111,6 +112,14 @@ _SPAWN_EXIT = re.compile(
     r"^(?:torch\.multiprocessing\.spawn\.)?ProcessExitedException: process (\d+) terminated"
 )
 _SPAWN_SPAN = 200  # lines of the re-raised traceback that belong to that process
+# Text Generation Inference's launcher starts a shard a rank (it sets RANK to the shard's
+# index) and names the one that failed ("text_generation_launcher: Shard 0 failed to
+# start", "... Shard 0 crashed"); its shard manager's lines end with the shard's rank, a
+# tracing field ("... Shard terminated rank=1"). (A shard's error output it quotes ends on
+# that field alone, " rank=0": loglines reads it as a rank prefix, for the line above.)
+_TGI_SHARD = re.compile(
+    r"text_generation_launcher: (?:Shard (\d+) (?:failed to start|crashed)\b|.* rank=(\d+)$)"
+)
 _WD_SEQ = re.compile(
     r"(?:Timeout at NCCL work|detected by watchdog at work(?: sequence id)?): (-?\d+)"
     # torch 2.6+: "... at work sequence id: 943 PG status: last enqueued work: 943, ..."
@@ -298,6 +307,10 @@ class _Scanner:
             return stripped.rank
         if self.block.in_block and self.block.rank is not None:
             return self.block.rank
+        if "text_generation_launcher: " in stripped.body and (
+            t := _TGI_SHARD.search(stripped.body)
+        ):
+            return int(t[1] or t[2])
         if self.info.rank is None and (m := _spawn_process(stripped.body)):
             if m.re is _SPAWN_ERROR:
                 self.spawned = (int(m.group(1)), line_no)
@@ -370,12 +383,12 @@ class _Scanner:
         if line.host and line.rank is not None:
             self.hosts.setdefault(line.rank, line.host)
         if m := _first_failed_match(line.text, line.joined):
-            self.first_failed.append((int(m.group(2)), int(m.group(1)), line))
+            self._failed(int(m.group(2)), int(m.group(1)), line)
         elif "exit" in text or "<Signals." in text:
             for pat in ll.LAUNCHER_FAILED:
                 if m := pat.search(text):
                     if (code := ll.failed_exit_code(m)) is not None:
-                        self.first_failed.append((int(m["rank"]), code, line))
+                        self._failed(int(m["rank"]), code, line)
                     break
         if (
             "terminated with" in text or "exited with error code" in text
@@ -386,7 +399,7 @@ class _Scanner:
                 if m is None or line.rank not in (None, int(m["rank"])):
                     continue
                 if (code := ll.failed_exit_code(m)) is not None:
-                    self.first_failed.append((int(m["rank"]), code, line))
+                    self._failed(int(m["rank"]), code, line)
                 break
             else:
                 self._lightning_child(line)
@@ -404,7 +417,13 @@ class _Scanner:
             return
         code = int(m["code"])
         if code > 0 or -code in _OWN_SIGNALS:
-            self.first_failed.append((line.rank, code, line))
+            self._failed(line.rank, code, line)
+
+    def _failed(self, rank: int, code: int, line: LogLine) -> None:
+        """A launcher's report of a rank that failed, in the order the log gives them; past
+        ``_MAX_FAILED`` (a run restarted thousands of times) no more: the first are read."""
+        if len(self.first_failed) < _MAX_FAILED:
+            self.first_failed.append((rank, code, line))
 
     def _task_exits(self, m: re.Match[str], line: LogLine) -> None:
         code = int(m.group(3)) if m.group(3) else -_STRSIGNAL.get(m.group(4), 0)
@@ -424,11 +443,35 @@ class _Scanner:
             line.joined is not None and self._watchdog_text(line, line.joined.replace("\n", " "))
         )
 
+    def _unnamed_first_line(self, line: LogLine, text: str) -> WatchdogSeq | None:
+        """The first line of this report, where it named no group ("[Rank 1] Watchdog
+        caught collective operation timeout: WorkNCCL(SeqNum=262, ...", read as the default
+        group's) and the next names a subgroup ("[PG ID 2 ... Rank 1] failure detected by
+        watchdog at work sequence id: 262 ..."): the same rank, the same collective, a line or
+        two apart. Taken out of the default group, where its rank would have been counted
+        among the ranks waiting (and every rank that printed nothing blamed)."""
+        if line.rank is None:
+            return None
+        first = self.watchdog.get((line.rank, "0"))
+        seq = _WD_SEQ.search(text)
+        if (
+            first is None
+            or seq is None
+            or first.timed_out != int(seq.group(1))
+            or first.enqueued is not None
+            or not 0 < line.line_no - first.line.line_no <= 2
+        ):
+            return None
+        del self.watchdog[(line.rank, "0")]
+        return first
+
     def _watchdog_text(self, line: LogLine, text: str) -> bool:
         assert line.rank is not None
         pg_m = _WD_PG.search(text)
         pg = pg_m.group(1) if pg_m else "0"
         old = self.watchdog.get((line.rank, pg))
+        if old is None and pg != "0":
+            old = self._unnamed_first_line(line, text)
         timed_out = old.timed_out if old else None
         enq = old.enqueued if old else None
         comp = old.completed if old else None

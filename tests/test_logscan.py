@@ -551,6 +551,19 @@ def test_a_failure_after_thousands_of_distinct_warnings_is_read_with_its_frames(
     assert any("the first and the latest were read" in note for note in report.notes)
 
 
+def test_launchers_reports_of_failed_ranks_are_bounded_too() -> None:
+    """Each distinct line's facts are read, the latest window's too, so their lists have
+    their own bound: a run that torchrun restarted thousands of times keeps the first."""
+    text = "".join(
+        f"ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: {1 + i % 2}) "
+        f"local_rank: {i % 4} (pid: {1000 + i}) of binary: /usr/bin/python3\n"
+        for i in range(6000)
+    )
+    scan = _scan(text, chunk=1 << 16)
+    assert scan.truncated and len(scan.first_failed) == 1000
+    assert [(r, c) for r, c, _ in scan.first_failed[:3]] == [(0, 1), (1, 2), (2, 1)]
+
+
 def test_tail_and_counts() -> None:
     text = "".join(f"step {i}\n" for i in range(100)) + "last words"
     scan = _scan(text, chunk=128)
@@ -1203,6 +1216,32 @@ def test_timestamps_order_iso_and_glog_headers() -> None:
     assert loglines.torchrun_time("2026-11-24_05:38:52") == loglines.timestamp(
         "2026-11-24 05:38:52"
     )
+
+
+def test_tgi_names_its_shards_ranks() -> None:
+    """Text Generation Inference's launcher starts a shard a rank: the shard that failed is
+    named by its launcher's line, its shard manager's fields, and the rank field alone on the
+    line under a shard's quoted error output (tgi 1354, 686 and 1156 in the corpus)."""
+    text = (
+        '  File "/opt/conda/lib/python3.10/site-packages/text_generation_server/server.py", '
+        "line 137, in serve_inner\n"
+        "    model = get_model(\n"
+        "\n"
+        "ValueError: `num_heads` must be divisible by `num_shards` (got `num_heads`: 71)\n"
+        " rank=0\n"
+        "2023-12-16T09:36:24.632149Z ERROR text_generation_launcher: Shard 0 failed to start\n"
+        "2023-12-16T09:36:24.632181Z  INFO text_generation_launcher: Shutting down shards\n"
+        "2023-12-16T09:36:24.652173Z ERROR shard-manager: text_generation_launcher: Shard "
+        "process was signaled to shutdown with signal 9 rank=1\n"
+        "Error: ShardCannotStart\n"
+    )
+    ranks = {ln.text.split(":")[0]: ln.rank for ln in _scan(text).lines}
+    assert ranks["ValueError"] == 0
+    assert {ln.rank for ln in _scan(text).lines if "Shard " in ln.text} == {0, 1}
+    p = failures.diagnose_logs([text]).primary
+    assert p is not None and p.code == "LX511" and p.rank == 0
+    # a field at the end of another program's line names no rank
+    assert _scan("ERROR worker: loading failed rank=3\n").lines[0].rank is None
 
 
 def test_spawn_names_the_process_whose_traceback_it_reraises() -> None:
