@@ -64,7 +64,7 @@ _ESCAPED_ANCHORS = tuple(
     for escape, quote in ll.ENTITIES.items()
     if quote in "'\"" and quote.encode() in a
 )
-_BLOCK_ANCHOR = re.compile(rb"error_file|root cause|failures:|exitcode  :|exitcode:")
+_BLOCK_ANCHOR = re.compile(rb"error_file|root cause|failures:|exitcode *:")
 _NCCL_INFO = b"NCCL INFO"
 # Markers whose next line carries what matters and often holds no anchor of its own: NCCL
 # puts the reason of an error on the line after "Last error:" (torch's DistBackendError
@@ -243,6 +243,9 @@ class _Block:
     line_no: int = 0
     open: bool = False  # the summary runs on into the next chunk
     headed: bool = False  # a Root Cause/Failures header or an [N]: block was seen
+    # the entry of a block a paste began inside, below its "[N]:" line: the root unless a
+    # header turns up further down (the paste then began among the other failures)
+    headless_at: int | None = None
 
 
 @dataclass
@@ -507,26 +510,7 @@ class _Scanner:
         b = self.block
         if not body:
             return
-        if ll.ROOT_HEADER.match(body):
-            b.root_pending = b.headed = True
-        elif ll.OTHER_HEADER.match(body):
-            b.root_pending, b.headed = False, True
-        elif m := ll.BLOCK_START.match(body):
-            b.headed = True
-            self._close_block()
-            b.in_block, b.root, b.rank, b.local = True, b.root_pending, None, None
-            b.exit, b.host, b.ts, b.line_no = None, None, None, line_no
-            b.root_pending = False
-        elif ll.BORDER.match(body):
-            self._close_block()
-        elif b.in_block and (m := ll.BLOCK_RANK.match(body)):
-            b.rank, b.local = int(m.group(1)), int(m.group(2))
-        elif b.in_block and (m := ll.BLOCK_EXIT.match(body)):
-            b.exit = int(m.group(1))
-        elif b.in_block and (m := ll.BLOCK_HOST.match(body)):
-            b.host = m.group(1)
-        elif b.in_block and (m := ll.BLOCK_TIME.match(body)):
-            b.ts = ll.torchrun_time(m.group(1))
+        self._block_state(body, line_no)
         # (an error file printed in the block, one JSON key a line: its message is read as
         # the exception line it holds)
         segs = _escaped_lines(raw)
@@ -547,6 +531,41 @@ class _Scanner:
             elif line is not None and _is_candidate(seg):
                 self.keep(line)
 
+    def _block_state(self, body: str, line_no: int) -> None:
+        """The summary's headers, blocks, borders and a block's fields."""
+        b = self.block
+        if ll.ROOT_HEADER.match(body):
+            b.root_pending = b.headed = True
+        elif ll.OTHER_HEADER.match(body):
+            b.root_pending, b.headed = False, True
+        elif ll.BLOCK_START.match(body):
+            b.headed = True
+            self._close_block()
+            b.in_block, b.root, b.rank, b.local = True, b.root_pending, None, None
+            b.exit, b.host, b.ts, b.line_no = None, None, None, line_no
+            b.root_pending = False
+        elif ll.BORDER.match(body):
+            self._close_block()
+        elif b.in_block and (m := ll.BLOCK_RANK.match(body)):
+            b.rank, b.local = int(m.group(1)), int(m.group(2))
+        elif b.in_block and (m := ll.BLOCK_EXIT.match(body)):
+            b.exit = int(m.group(1))
+        elif b.in_block and (m := ll.BLOCK_HOST.match(body)):
+            b.host = m.group(1)
+        elif b.in_block and (m := ll.BLOCK_TIME.match(body)):
+            b.ts = ll.torchrun_time(m.group(1))
+        elif not b.headed and not b.in_block:
+            self.headless_block(body, line_no)
+
+    def headless_block(self, body: str, line_no: int) -> None:
+        """Open the block of a paste that begins at the block's own rank line, with no
+        header and no "[N]:" above it (the one failure the user copied)."""
+        b = self.block
+        if b.headless_at is None and (m := ll.BLOCK_RANK.match(body)):
+            b.in_block, b.root, b.rank, b.local = True, True, int(m.group(1)), int(m.group(2))
+            b.exit, b.host, b.ts, b.line_no = None, None, None, line_no
+            b.headless_at = line_no
+
     def _close_block(self) -> None:
         b = self.block
         if b.in_block and b.rank is not None:
@@ -562,6 +581,11 @@ class _Scanner:
 
     def finish(self, bytes_read: int, line_count: int) -> SourceScan:
         self._close_block()
+        if self.block.headed and self.block.headless_at is not None:
+            self.entries = [
+                replace(e, is_root=False) if e.line_no == self.block.headless_at else e
+                for e in self.entries
+            ]
         ranks_root = {e.rank for e in self.entries if e.is_root}
         if not self.entries and self.first_failed and self.info.node is None:
             # No summary: torchrun's first "failed (exitcode: N) local_rank: L" names the
@@ -892,6 +916,8 @@ def _summary(sc: _Scanner, buf: bytes, span: tuple[int, int, int], line_no: int)
             body = ll.strip(raw).body
             if ll.ROOT_HEADER.match(body):
                 b.root_pending = b.headed = True
+            elif not b.headed and not b.in_block:
+                sc.headless_block(body, no)
         is_summary = b.in_block or b.root_pending or _summary_word(raw)
         quiet = 0 if is_summary else quiet + 1
         pos, no = end + 1, no + 1

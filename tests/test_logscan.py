@@ -65,6 +65,29 @@ def test_a_summary_field_pasted_without_its_headers_is_the_root_failure() -> Non
     assert all(d.code != "LX515" for d in failures.diagnose_logs([other]).findings)
 
 
+def test_a_block_pasted_from_its_rank_line_names_the_rank_that_failed() -> None:
+    """A paste that begins at the block's own rank line (deim 43 in the corpus: "rank : 0
+    (local_rank: 0)", "exitcode : 1", no header, no "[0]:") is the one failure copied: its
+    rank failed first; a header further down makes it one of the other failures."""
+    block = (
+        "rank : 0 (local_rank: 0)\n"
+        "exitcode : 1 (pid: 16677)\n"
+        "error_file: <N/A>\n"
+        "traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
+    )
+    scan = _scan(block)
+    assert [(e.rank, e.exit_code, e.is_root) for e in scan.entries] == [(0, 1, True)]
+    assert runview.analyse([scan]).roles("root") == (0,)
+    later = (
+        "============================================================\n"
+        "Root Cause (first observed failure):\n[1]:\n"
+        "  rank      : 3 (local_rank: 1)\n  exitcode  : -9 (pid: 11)\n"
+        "  error_file: <N/A>\n"
+    )
+    scan = _scan(block + later)
+    assert sorted((e.rank, e.is_root) for e in scan.entries) == [(0, False), (3, True)]
+
+
 def test_a_summary_retyped_with_loose_spacing_is_still_read() -> None:
     # a summary copied from a screenshot: a space before the header's colon, the rank's
     # field glued to its name and "local rank" with a space
