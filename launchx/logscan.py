@@ -246,6 +246,9 @@ class _Block:
     # the entry of a block a paste began inside, below its "[N]:" line: the root unless a
     # header turns up further down (the paste then began among the other failures)
     headless_at: int | None = None
+    # the host and time fields just above such a paste's rank line (torchrun prints them
+    # first): (line number, host, time)
+    fields_above: tuple[int, str | None, float | None] = (0, None, None)
 
 
 @dataclass
@@ -559,12 +562,23 @@ class _Scanner:
 
     def headless_block(self, body: str, line_no: int) -> None:
         """Open the block of a paste that begins at the block's own rank line, with no
-        header and no "[N]:" above it (the one failure the user copied)."""
+        header and no "[N]:" above it (the one failure the user copied); the host and time
+        fields on the lines just above it are the block's."""
         b = self.block
-        if b.headless_at is None and (m := ll.BLOCK_RANK.match(body)):
+        if b.headless_at is not None:
+            return
+        if m := ll.BLOCK_RANK.match(body):
+            at, host, ts = b.fields_above
+            if line_no - at > 2:
+                host = ts = None
             b.in_block, b.root, b.rank, b.local = True, True, int(m.group(1)), int(m.group(2))
-            b.exit, b.host, b.ts, b.line_no = None, None, None, line_no
+            b.exit, b.host, b.ts, b.line_no = None, host, ts, line_no
             b.headless_at = line_no
+        elif m := ll.BLOCK_HOST.match(body):
+            at, _, ts = b.fields_above
+            b.fields_above = (line_no, m.group(1), ts if line_no - at == 1 else None)
+        elif m := ll.BLOCK_TIME.match(body):
+            b.fields_above = (line_no, None, ll.torchrun_time(m.group(1)))
 
     def _close_block(self) -> None:
         b = self.block

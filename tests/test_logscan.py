@@ -86,6 +86,15 @@ def test_a_block_pasted_from_its_rank_line_names_the_rank_that_failed() -> None:
     )
     scan = _scan(block + later)
     assert sorted((e.rank, e.is_root) for e in scan.entries) == [(0, False), (3, True)]
+    # begun two fields higher (sockeye 1039): the host above the rank line is the block's;
+    # a "host:" of a configuration printed further up is not
+    fields = "  time      : 2022-04-06_11:46:18\n  host      : cn102.example.org\n"
+    scan = _scan(fields + block)
+    assert [(e.rank, e.host, e.ts is not None) for e in scan.entries] == [
+        (0, "cn102.example.org", True)
+    ]
+    scan = _scan("host: 10.0.0.1\nport: 22\nepochs: 3\n" + block)
+    assert [(e.rank, e.host) for e in scan.entries] == [(0, None)]
 
 
 def test_a_summary_retyped_with_loose_spacing_is_still_read() -> None:
