@@ -337,7 +337,21 @@ class _Scanner:
             st = ll.strip(raw)
         if not st.body:
             return None
-        host = st.host or self.info.host
+        in_root, rank = self._place(st, line_no, joined)
+        return self._line(raw, line_no, joined, st, in_root, rank)
+
+    def keep_text(self, raw: str, line_no: int) -> None:
+        """``keep(make_line(raw, line_no))``, where a repeat of a kept line is counted
+        before a line is made of it: a traceback's frames repeat at every exception."""
+        st = ll.strip(raw)
+        if not st.body:
+            return
+        in_root, rank = self._place(st, line_no, None)
+        if not self._repeat((rank, st.body, None, len(self.own_failures))):
+            self.keep(self._line(raw, line_no, None, st, in_root, rank))
+
+    def _place(self, st: ll.Stripped, line_no: int, joined: str | None) -> tuple[bool, int | None]:
+        """Whether the line is in the summary's root block, and its rank."""
         b = self.block
         in_root = (b.in_block and b.root) or _first_failed(st.body, joined)
         if in_root:
@@ -348,15 +362,26 @@ class _Scanner:
             # header turns up further down, the paste began among the other failures
             in_root = True
             self.headless.add(line_no)
+        return in_root, self._rank(st, line_no)
+
+    def _line(
+        self,
+        raw: str,
+        line_no: int,
+        joined: str | None,
+        st: ll.Stripped,
+        in_root: bool,
+        rank: int | None,
+    ) -> LogLine:
         return LogLine(
             text=st.body,
-            rank=self._rank(st, line_no),
+            rank=rank,
             index=self.base_index + line_no,
             in_root=in_root,
             source=self.info.name,
             line_no=line_no,
             ts=ll.timestamp(raw),
-            host=host,
+            host=st.host or self.info.host,
             joined=joined,
             warned=st.warned,
         )
@@ -364,12 +389,7 @@ class _Scanner:
     def keep(self, line: LogLine) -> None:
         # (one attempt's line is not another's: each attempt's own, for ``last_attempt``)
         key = (line.rank, line.text, line.joined, len(self.own_failures))
-        at = self.kept.get(key)
-        if at is not None:
-            self.counts[at] += 1
-            return
-        if (late := self.latest.get(key)) is not None:
-            self.latest[key] = (late[0], late[1] + 1)  # (an update keeps its place)
+        if self._repeat(key):
             return
         if len(self.lines) < _MAX_FIRST:
             self.kept[key] = len(self.lines)
@@ -381,6 +401,17 @@ class _Scanner:
                 self.truncated = True
             self.latest[key] = (line, 1)
         self._facts(line)
+
+    def _repeat(self, key: _Key) -> bool:
+        """Count a repeat of a kept line; False when the line is not kept."""
+        at = self.kept.get(key)
+        if at is not None:
+            self.counts[at] += 1
+            return True
+        if (late := self.latest.get(key)) is not None:
+            self.latest[key] = (late[0], late[1] + 1)  # (an update keeps its place)
+            return True
+        return False
 
     def _facts(self, line: LogLine) -> None:
         text = line.text if line.joined is None else line.joined.replace("\n", " ")
@@ -1209,9 +1240,7 @@ def _frames_above(
                         text, under = whole, i + 1 + n
                         skip_to = under
                         break
-        line = sc.make_line(text, first_no + i)
-        if line is not None:
-            sc.keep(line)
+        sc.keep_text(text, first_no + i)
 
 
 # A logger's header on every line in a shape the line reader does not know ("May 01 10:11:12
