@@ -588,28 +588,32 @@ class _Scanner:
             b.host = m.group(1)
         elif b.in_block and (m := ll.BLOCK_TIME.match(body)):
             b.ts = ll.torchrun_time(m.group(1))
-        elif not b.headed and not b.in_block:
-            self.headless_block(body, line_no)
-
-    def headless_block(self, body: str, line_no: int) -> None:
-        """Open the block of a paste that begins at the block's own rank line, with no
-        header and no "[N]:" above it (the one failure the user copied); the host and time
-        fields on the lines just above it are the block's."""
-        b = self.block
-        if b.headless_at is not None:
-            return
-        if m := ll.BLOCK_RANK.match(body):
-            at, host, ts = b.fields_above
-            if line_no - at > 2:
-                host = ts = None
-            b.in_block, b.root, b.rank, b.local = True, True, int(m.group(1)), int(m.group(2))
-            b.exit, b.host, b.ts, b.line_no = None, host, ts, line_no
-            b.headless_at = line_no
+        elif m := ll.BLOCK_RANK.match(body):
+            self.block_at_rank(m, line_no)
         elif m := ll.BLOCK_HOST.match(body):
             at, _, ts = b.fields_above
             b.fields_above = (line_no, m.group(1), ts if line_no - at == 1 else None)
         elif m := ll.BLOCK_TIME.match(body):
             b.fields_above = (line_no, None, ll.torchrun_time(m.group(1)))
+
+    def block_at_rank(self, m: re.Match[str], line_no: int) -> None:
+        """A block's rank line with no "[N]:" line above it: after a header, a block whose
+        "[N]:" was lost (Markdown reads a line "[0]:" as a link's definition and drops it);
+        with no header, a paste that begins at the block's own rank line, the one failure
+        the user copied: the root unless a header turns up further down. The host and time
+        fields on the lines just above it are the block's (torchrun prints them first)."""
+        b = self.block
+        if b.headed:
+            root, b.root_pending = b.root_pending, False
+        elif b.headless_at is None:
+            root, b.headless_at = True, line_no
+        else:
+            return
+        at, host, ts = b.fields_above
+        if line_no - at > 2:
+            host = ts = None
+        b.in_block, b.root, b.rank, b.local = True, root, int(m.group(1)), int(m.group(2))
+        b.exit, b.host, b.ts, b.line_no = None, host, ts, line_no
 
     def _close_block(self) -> None:
         b = self.block
@@ -961,8 +965,8 @@ def _summary(sc: _Scanner, buf: bytes, span: tuple[int, int, int], line_no: int)
             body = ll.strip(raw).body
             if ll.ROOT_HEADER.match(body):
                 b.root_pending = b.headed = True
-            elif not b.headed and not b.in_block:
-                sc.headless_block(body, no)
+            elif not b.in_block and (m := ll.BLOCK_RANK.match(body)):
+                sc.block_at_rank(m, no)
         is_summary = b.in_block or b.root_pending or _summary_word(raw)
         quiet = 0 if is_summary else quiet + 1
         pos, no = end + 1, no + 1

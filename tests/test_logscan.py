@@ -97,6 +97,29 @@ def test_a_block_pasted_from_its_rank_line_names_the_rank_that_failed() -> None:
     assert [(e.rank, e.host) for e in scan.entries] == [(0, None)]
 
 
+def test_a_block_whose_index_line_was_lost_is_still_a_block() -> None:
+    """Markdown reads a line "[0]:" as a link's definition and drops it (metax forum 430):
+    the rank line under the Root Cause header opens the root block, under "Failures:" one
+    of the others."""
+    text = (
+        "Failures:\n"
+        "  host      : node-1\n"
+        "  rank      : 3 (local_rank: 1)\n"
+        "  exitcode  : -15 (pid: 12)\n"
+        "------------------------------------------------------------\n"
+        "Root Cause (first observed failure):\n"
+        "rank: 5 (local_rank: 5)\n"
+        "error_file: /tmp/torchelastic_x/attempt_0/5/error.json\n"
+        "exitcode: 1\n"
+        "============================================================\n"
+    )
+    scan = _scan(text)
+    assert sorted((e.rank, e.exit_code, e.is_root, e.host) for e in scan.entries) == [
+        (3, -15, False, "node-1"),
+        (5, 1, True, None),
+    ]
+
+
 def test_a_summary_retyped_with_loose_spacing_is_still_read() -> None:
     # a summary copied from a screenshot: a space before the header's colon, the rank's
     # field glued to its name and "local rank" with a space
