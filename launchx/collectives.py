@@ -207,8 +207,6 @@ def _group(pg: str, reps: list[WatchdogSeq], world: set[int], seen: set[int]) ->
         return Straggler(
             "watchdog", "behind", tuple(behind), tuple(waiting), seq, op, pg, text, line.where()
         )
-    if earlier := _stuck_earlier(pg, reps):
-        return earlier
     reporters = {r.rank for r in reps}
     silent = sorted(world - reporters) if pg == "0" else []
     # Beside one rank's report alone (no other rank's timeout or dump report), only the
@@ -244,38 +242,3 @@ def _group(pg: str, reps: list[WatchdogSeq], world: set[int], seen: set[int]) ->
             counted=counted,
         )
     return None
-
-
-def _stuck_earlier(pg: str, reps: list[WatchdogSeq]) -> Straggler | None:
-    """Ranks of one group that timed out in different collectives, none of them behind by
-    what it enqueued (each had enqueued far ahead, as a rank does that launches work
-    asynchronously): the ones that timed out in the earliest had not finished it, which the
-    others had (their last completed work says so), so those held the others up. Named only
-    where they are no more than the ranks that got past it: one rank ahead of several may be
-    a broadcast's root, whose part can end before the receivers' does."""
-    timed = {r.rank: r.timed_out for r in reps if r.timed_out is not None and r.timed_out >= 0}
-    if len(set(timed.values())) < 2:
-        return None
-    first = min(timed.values())
-    stuck = sorted(r for r, seq in timed.items() if seq == first)
-    past = [
-        r
-        for r in reps
-        if r.rank not in stuck
-        and r.rank in timed
-        and r.completed is not None
-        and r.completed >= first
-    ]
-    ahead = sorted({r.rank for r in past})
-    if not ahead or len(stuck) > len(ahead):
-        return None
-    line = next(r.line for r in reps if r.rank == stuck[0] and r.timed_out == first)
-    op = next((r.op for r in reps if r.op and r.timed_out == first), None)
-    what = f"collective #{first}" + (f" ({op})" if op else "")
-    text = (
-        f"{plural(stuck)} timed out in {what} of process group {pg}, which {plural(ahead)} "
-        f"had completed (waiting in a later one): {plural(stuck)} never finished it."
-    )
-    return Straggler(
-        "watchdog", "behind", tuple(stuck), tuple(ahead), first, op, pg, text, line.where()
-    )

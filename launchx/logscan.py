@@ -44,7 +44,8 @@ _MAX_LINE = 8192  # characters of one line looked at (around its anchor)
 # printed thousands of distinct warnings before it died ends)
 _MAX_FIRST = 3000
 _MAX_LATEST = 1000
-_MAX_FAILED = 1000  # launchers' reports of a failed rank kept per source
+_MAX_FAILED = 1000  # launchers' reports of a failed rank (and srun's, mpirun's) per source
+_LOOSE_TRACEBACK = 60  # lines of a pasted block's traceback field (_in_loose_block)
 _TAIL_LINES = 30
 _MAX_JOIN = 3
 _MIN_WRAPPED = 60  # a raw line this long or longer may continue on the next line
@@ -249,6 +250,10 @@ class _Block:
     # the host and time fields just above such a paste's rank line (torchrun prints them
     # first): (line number, host, time)
     fields_above: tuple[int, str | None, float | None] = (0, None, None)
+    # a block opened at its rank line ends at the first line that is none of its fields,
+    # past the lines of its traceback field (a paste has no border to end it)
+    loose: bool = False
+    traceback_at: int = 0
 
 
 @dataclass
@@ -354,7 +359,10 @@ class _Scanner:
         """Whether the line is in the summary's root block, and its rank."""
         b = self.block
         in_root = (b.in_block and b.root) or _first_failed(st.body, joined)
-        if in_root:
+        if in_root and b.in_block and b.line_no == b.headless_at:
+            # inside the block of a paste with no header: un-rooted if one turns up
+            self.headless.add(line_no)
+        elif in_root:
             # read again by the summary's state machine, inside its Root Cause block
             self.headless.discard(line_no)
         elif not b.headed and ll.HEADLESS_FACT.match(st.body):
@@ -463,6 +471,8 @@ class _Scanner:
             self.first_failed.append((rank, code, line))
 
     def _task_exits(self, m: re.Match[str], line: LogLine) -> None:
+        if len(self.task_exits) >= _MAX_FAILED:
+            return  # (srun's first reports say which task failed first)
         code = int(m.group(3)) if m.group(3) else -_STRSIGNAL.get(m.group(4), 0)
         if code == 0:
             return
@@ -480,35 +490,11 @@ class _Scanner:
             line.joined is not None and self._watchdog_text(line, line.joined.replace("\n", " "))
         )
 
-    def _unnamed_first_line(self, line: LogLine, text: str) -> WatchdogSeq | None:
-        """The first line of this report, where it named no group ("[Rank 1] Watchdog
-        caught collective operation timeout: WorkNCCL(SeqNum=262, ...", read as the default
-        group's) and the next names a subgroup ("[PG ID 2 ... Rank 1] failure detected by
-        watchdog at work sequence id: 262 ..."): the same rank, the same collective, a line or
-        two apart. Taken out of the default group, where its rank would have been counted
-        among the ranks waiting (and every rank that printed nothing blamed)."""
-        if line.rank is None:
-            return None
-        first = self.watchdog.get((line.rank, "0"))
-        seq = _WD_SEQ.search(text)
-        if (
-            first is None
-            or seq is None
-            or first.timed_out != int(seq.group(1))
-            or first.enqueued is not None
-            or not 0 < line.line_no - first.line.line_no <= 2
-        ):
-            return None
-        del self.watchdog[(line.rank, "0")]
-        return first
-
     def _watchdog_text(self, line: LogLine, text: str) -> bool:
         assert line.rank is not None
         pg_m = _WD_PG.search(text)
         pg = pg_m.group(1) if pg_m else "0"
         old = self.watchdog.get((line.rank, pg))
-        if old is None and pg != "0":
-            old = self._unnamed_first_line(line, text)
         timed_out = old.timed_out if old else None
         enq = old.enqueued if old else None
         comp = old.completed if old else None
@@ -544,7 +530,7 @@ class _Scanner:
         b = self.block
         if not body:
             return
-        self._block_state(body, line_no)
+        self._block_state(body, line_no, st.rank)
         # (an error file printed in the block, one JSON key a line: its message is read as
         # the exception line it holds)
         segs = _escaped_lines(raw)
@@ -565,9 +551,11 @@ class _Scanner:
             elif line is not None and _is_candidate(seg):
                 self.keep(line)
 
-    def _block_state(self, body: str, line_no: int) -> None:
+    def _block_state(self, body: str, line_no: int, rank: int | None = None) -> None:
         """The summary's headers, blocks, borders and a block's fields."""
         b = self.block
+        if b.in_block and b.loose and not self._in_loose_block(body, line_no, rank):
+            self._close_block()
         if ll.ROOT_HEADER.match(body):
             b.root_pending = b.headed = True
         elif ll.OTHER_HEADER.match(body):
@@ -596,6 +584,19 @@ class _Scanner:
         elif m := ll.BLOCK_TIME.match(body):
             b.fields_above = (line_no, None, ll.torchrun_time(m.group(1)))
 
+    def _in_loose_block(self, body: str, line_no: int, rank: int | None) -> bool:
+        """Whether a line still belongs to a block opened at its rank line: one of the
+        summary's fields, or one of the lines under its traceback field; not a line a rank
+        printed (the agent prints the summary, no rank does)."""
+        b = self.block
+        if rank is not None and rank != b.rank:
+            return False
+        if ll.SUMMARY_FIELD.match(body):
+            if body.startswith("traceback"):
+                b.traceback_at = line_no
+            return True
+        return b.traceback_at > 0 and line_no - b.traceback_at <= _LOOSE_TRACEBACK
+
     def block_at_rank(self, m: re.Match[str], line_no: int) -> None:
         """A block's rank line with no "[N]:" line above it: after a header, a block whose
         "[N]:" was lost (Markdown reads a line "[0]:" as a link's definition and drops it);
@@ -614,6 +615,7 @@ class _Scanner:
             host = ts = None
         b.in_block, b.root, b.rank, b.local = True, root, int(m.group(1)), int(m.group(2))
         b.exit, b.host, b.ts, b.line_no = None, host, ts, line_no
+        b.loose, b.traceback_at = True, 0
 
     def _close_block(self) -> None:
         b = self.block
@@ -627,6 +629,7 @@ class _Scanner:
                 self.hosts.setdefault(b.rank, b.host)
         b.in_block = False
         b.root = False
+        b.loose = False
 
     def finish(self, bytes_read: int, line_count: int) -> SourceScan:
         self._close_block()
@@ -1027,9 +1030,11 @@ def _candidate(sc: _Scanner, buf: bytes, start: int, end: int, anchor: int, line
             line = _hydra_rank(sc, line, buf, start)
         if line is not None:
             sc.keep(line)
-            if (m := _MPI_EXIT.match(line.text)) and (
-                rank := _mpi_process(sc, buf, start)
-            ) is not None:
+            if (
+                len(sc.mpi_first) < _MAX_FAILED
+                and (m := _MPI_EXIT.match(line.text))
+                and (rank := _mpi_process(sc, buf, start)) is not None
+            ):
                 sc.mpi_first.append((rank, int(m.group(1)), line))
 
 

@@ -97,6 +97,38 @@ def test_a_block_pasted_from_its_rank_line_names_the_rank_that_failed() -> None:
     assert [(e.rank, e.host) for e in scan.entries] == [(0, None)]
 
 
+def test_a_pasted_block_ends_where_its_fields_do() -> None:
+    """A block opened at its rank line has no border to end it in a paste: it ends at a line
+    a rank printed, or at the first line that is none of its fields past its traceback's;
+    the lines after it are neither its rank's nor the root's. Its lines stop being the
+    root's too when a header further down demotes it."""
+    block = (
+        "rank : 0 (local_rank: 0)\n"
+        "exitcode : 1 (pid: 16677)\n"
+        "error_file: <N/A>\n"
+        "traceback : Traceback (most recent call last):\n"
+    )
+    ranked = (
+        "\n[rank1]: Traceback (most recent call last):\n"
+        '[rank1]:   File "t.py", line 3, in <module>\n'
+        "[rank1]: ValueError: bad value\n"
+    )
+    scan = _scan(block + ranked)
+    value = next(ln for ln in scan.lines if ln.text.startswith("ValueError"))
+    assert (value.rank, value.in_root) == (1, False)
+    p = failures.diagnose_logs([block + ranked]).primary
+    assert p is not None and (p.code, p.rank) == ("LX511", 1)
+    steps = "".join(f"step {i} loss 1.{i:04d} WARNING slow\n" for i in range(200))
+    scan = _scan(block.replace("traceback : Traceback (most recent call last):\n", "") + steps)
+    assert sum(ln.in_root for ln in scan.lines) == 3  # its three fields, no step
+    demoted = _scan(
+        block
+        + "Root Cause (first observed failure):\n[1]:\n"
+        + "  rank      : 3 (local_rank: 1)\n  exitcode  : -9 (pid: 11)\n"
+    )
+    assert {ln.rank for ln in demoted.lines if ln.in_root} == {3}
+
+
 def test_a_block_whose_index_line_was_lost_is_still_a_block() -> None:
     """Markdown reads a line "[0]:" as a link's definition and drops it (metax forum 430):
     the rank line under the Root Cause header opens the root block, under "Failures:" one

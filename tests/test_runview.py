@@ -842,62 +842,6 @@ def test_torch_2_6_watchdog_status_wording_is_read() -> None:
     assert report.stragglers and report.stragglers[0].ranks == (7,)
 
 
-def test_a_subgroups_report_whose_first_line_names_no_group_stays_in_the_subgroup() -> None:
-    """torch 2.6 prints a timeout's first line with the group's rank only ("[Rank 1]
-    Watchdog caught ...") and names the group on the next ("[PG ID 2 ... Rank 1] failure
-    detected ..."): one report of the subgroup, not one of the default group too, where
-    rank 0 (alive: it saw the dump signal) would be blamed for printing no report (verl
-    5414 in the corpus)."""
-    first = (
-        "[rank7]:[E226 16:00:37.342 ProcessGroupNCCL.cpp:685] [Rank 1] Watchdog caught "
-        "collective operation timeout: WorkNCCL(SeqNum={seq}, OpType=ALLTOALL, NumelIn=44, "
-        "NumelOut=44, Timeout(ms)=1800000) ran for 1800082 milliseconds before timing out.\n"
-    )
-    second = (
-        "[rank7]:[E226 16:00:37.342 ProcessGroupNCCL.cpp:2252] [PG ID 2 PG GUID 6(mesh_sp) "
-        "Rank 1]  failure detected by watchdog at work sequence id: 262 PG status: last "
-        "enqueued work: 265, last completed work: 261\n"
-    )
-    alive = (
-        "[rank0]:[E226 16:00:37.807 ProcessGroupNCCL.cpp:1806] [PG ID 0 PG GUID "
-        "0(default_pg) Rank 0] Observed flight recorder dump signal from another rank via "
-        "TCPStore.\n"
-    )
-    text = first.format(seq=262) + second + alive
-    scan = logscan.scan_text(text, SourceInfo(name=""))
-    assert [(w.rank, w.pg, w.timed_out, w.enqueued, w.op) for w in scan.watchdog] == [
-        (7, "2", 262, 265, "ALLTOALL")
-    ]
-    report = failures.diagnose_logs([text])
-    assert report.primary is not None and report.primary.rank == 7, report.primary
-    assert not any(0 in s.ranks for s in report.stragglers), report.stragglers
-    # another collective's report on the line above is another report
-    other = logscan.scan_text(first.format(seq=12) + second, SourceInfo(name=""))
-    assert sorted((w.pg, w.timed_out) for w in other.watchdog) == [("0", 12), ("2", 262)]
-
-
-def test_a_rank_that_timed_out_in_a_collective_its_peers_completed_held_them_up() -> None:
-    """Both ranks had enqueued far ahead (6464), so neither is behind by that: rank 3 timed
-    out in #5729, which rank 0 had completed before it timed out in #5730. One rank ahead of
-    several is not enough: a broadcast's root finishes its part before the receivers."""
-    line = (
-        "[rank{r}]:[E822 16:31:16.1 ProcessGroupNCCL.cpp:2271] [PG ID 4 PG GUID 67 Rank {r}]  "
-        "failure detected by watchdog at work sequence id: {seq} PG status: last enqueued "
-        "work: 6464, last completed work: {done}\n"
-    )
-    text = line.format(r=0, seq=5730, done=5729) + line.format(r=3, seq=5729, done=5728)
-    report = failures.diagnose_logs([text])
-    assert [(s.kind, s.ranks, s.waiting, s.seq) for s in report.stragglers] == [
-        ("behind", (3,), (0,), 5729)
-    ]
-    assert "rank 0 had completed" in report.stragglers[0].text
-    assert report.primary is not None and report.primary.rank == 3
-    many = line.format(r=0, seq=5730, done=5729) + "".join(
-        line.format(r=r, seq=5729, done=5728) for r in (1, 2, 3)
-    )
-    assert not any(s.kind == "behind" for s in failures.diagnose_logs([many]).stragglers)
-
-
 def test_the_one_rank_a_log_names_failed_when_its_error_line_lost_the_prefix() -> None:
     """A paste of one rank's error whose first line has no prefix (a kernel's device assert
     above "[rank0]: RuntimeError: CUDA error: ...") failed on that rank; the rank does not
