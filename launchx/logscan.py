@@ -551,7 +551,7 @@ class _Scanner:
             elif line is not None and _is_candidate(seg):
                 self.keep(line)
 
-    def _block_state(self, body: str, line_no: int, rank: int | None = None) -> None:
+    def _block_state(self, body: str, line_no: int, rank: int | None) -> None:
         """The summary's headers, blocks, borders and a block's fields."""
         b = self.block
         if b.in_block and b.loose and not self._in_loose_block(body, line_no, rank):
