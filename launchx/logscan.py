@@ -352,7 +352,7 @@ class _Scanner:
         if not st.body:
             return
         in_root, rank = self._place(st, line_no, None)
-        if not self._repeat((rank, st.body, None, len(self.own_failures))):
+        if not self._repeat(self._key(rank, st.body, None)):
             self.keep(self._line(raw, line_no, None, st, in_root, rank))
 
     def _place(self, st: ll.Stripped, line_no: int, joined: str | None) -> tuple[bool, int | None]:
@@ -395,8 +395,7 @@ class _Scanner:
         )
 
     def keep(self, line: LogLine) -> None:
-        # (one attempt's line is not another's: each attempt's own, for ``last_attempt``)
-        key = (line.rank, line.text, line.joined, len(self.own_failures))
+        key = self._key(line.rank, line.text, line.joined)
         if self._repeat(key):
             return
         if len(self.lines) < _MAX_FIRST:
@@ -409,6 +408,10 @@ class _Scanner:
                 self.truncated = True
             self.latest[key] = (line, 1)
         self._facts(line)
+
+    def _key(self, rank: int | None, text: str, joined: str | None) -> _Key:
+        # (one attempt's line is not another's: each attempt's own, for ``last_attempt``)
+        return (rank, text, joined, len(self.own_failures))
 
     def _repeat(self, key: _Key) -> bool:
         """Count a repeat of a kept line; False when the line is not kept."""
@@ -554,8 +557,11 @@ class _Scanner:
     def _block_state(self, body: str, line_no: int, rank: int | None) -> None:
         """The summary's headers, blocks, borders and a block's fields."""
         b = self.block
-        if b.in_block and b.loose and not self._in_loose_block(body, line_no, rank):
-            self._close_block()
+        if b.in_block and b.loose:
+            if not self._in_loose_block(body, line_no, rank):
+                self._close_block()
+            elif body.startswith("traceback") and ll.SUMMARY_FIELD.match(body):
+                b.traceback_at = line_no  # (the lines under it are its traceback's)
         if ll.ROOT_HEADER.match(body):
             b.root_pending = b.headed = True
         elif ll.OTHER_HEADER.match(body):
@@ -592,8 +598,6 @@ class _Scanner:
         if rank is not None and rank != b.rank:
             return False
         if ll.SUMMARY_FIELD.match(body):
-            if body.startswith("traceback"):
-                b.traceback_at = line_no
             return True
         return b.traceback_at > 0 and line_no - b.traceback_at <= _LOOSE_TRACEBACK
 
